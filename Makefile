@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ntprof: build the kernel module and the tool, run the checks and the lab.
+# The kbuild part lives in Kbuild files; this is the wrapper around them.
+
+KVER ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KVER)/build
+NTPROF_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || cat VERSION)
+export NTPROF_VERSION
+
+# The lab: KERNEL=6.1|6.12|<release>, TOPOLOGY=two|one, HOST= and TARGET= scripts.
+KERNEL ?= 6.1
+TOPOLOGY ?= two
+export KERNEL TOPOLOGY
+
+CHECKPATCH ?= $(KDIR)/scripts/checkpatch.pl
+KERNEL_SOURCES := $(wildcard kmod/*.c kmod/*.h) include/uapi/linux/ntprof.h
+
+.PHONY: all modules tools clean install modules_install tools_install \
+	dkms-install style check lab lab-run lab-shell
+
+all: modules tools
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) NTPROF_VERSION=$(NTPROF_VERSION) modules
+
+tools:
+	$(MAKE) -C tools/ntprof
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || \
+		rm -f kmod/*.o kmod/*.ko kmod/*.mod* kmod/.*.cmd
+	$(MAKE) -C tools/ntprof clean
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KVER)
+
+tools_install: tools
+	$(MAKE) -C tools/ntprof install
+
+install: modules_install tools_install
+
+# Copy exactly the module's sources to /usr/src/ntprof-VERSION for DKMS.
+DKMS_VERSION := $(shell cat VERSION)
+DKMS_SRC ?= $(DESTDIR)/usr/src/ntprof-$(DKMS_VERSION)
+dkms-install:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
+	cp Kbuild Makefile VERSION $(DKMS_SRC)/
+	cp kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	cp include/uapi/linux/ntprof.h $(DKMS_SRC)/include/uapi/linux/
+	sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+style:
+	@test -x $(CHECKPATCH) || { echo "checkpatch.pl not found: set CHECKPATCH= or KDIR="; exit 1; }
+	$(CHECKPATCH) --no-tree --strict --quiet --show-types -f $(KERNEL_SOURCES)
+
+# The README's test command: unit tests, module builds, lab integration tests.
+check:
+	selftests/run_tests.sh
+
+lab:
+	selftests/lab/demo.sh
+
+lab-run:
+	selftests/lab/lab-run.sh $(if $(HOST),--host $(HOST)) $(if $(TARGET),--target $(TARGET))
