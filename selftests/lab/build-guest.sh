@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build what the lab's guests boot for one kernel release: ntprof.ko built
+# against that kernel's headers, and an uncompressed initramfs holding
+# busybox, dash, bash, fio, nvme-cli, iproute2, the rdma tools, kmod, the
+# NVMe-oF modules, ntprof.ko and the ntprof tool.
+#
+# Usage: build-guest.sh RELEASE    (prints the initramfs path)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+release=${1:?usage: build-guest.sh RELEASE}
+kroot=$(lab_kernel_root "$release")
+kbuild=$(lab_kernel_build_dir "$release")
+out="$LAB_CACHE/guests/$release"
+stage="$out/stage"
+
+# Kernel modules the guests load, with their dependencies. A name that this
+# kernel build lacks (or has built in) is skipped.
+GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
+	nvme_tcp nvme_rdma nvmet_tcp nvmet_rdma rdma_rxe rdma_ucm ib_uverbs
+	crc32_generic crc32c_generic sch_netem veth"
+# Programs copied with their shared libraries; busybox supplies the rest.
+GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter"
+
+build_module() {
+	local src="$out/ntprof-src"
+
+	# A private copy of the sources keeps builds for several kernels apart.
+	rm -rf "$src"
+	mkdir -p "$src/kmod" "$src/include/uapi/linux"
+	cp "$TOP_DIR/Kbuild" "$src/"
+	cp "$TOP_DIR"/kmod/Kbuild "$TOP_DIR"/kmod/*.[ch] "$src/kmod/"
+	cp "$TOP_DIR/include/uapi/linux/ntprof.h" "$src/include/uapi/linux/"
+	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" modules >&2
+	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
+}
+
+ntprof_version() {
+	git -C "$TOP_DIR" describe --always --dirty 2>/dev/null || cat "$TOP_DIR/VERSION"
+}
+
+copy_file() {
+	local f=$1
+
+	[ -e "$stage$f" ] && return 0
+	mkdir -p "$stage$(dirname "$f")"
+	cp -aL "$f" "$stage$f"
+}
+
+# copy_program PATH [DEST]: the program (at DEST in the guest) and its libraries.
+copy_program() {
+	local prog=$1 dest=${2:-$1} lib
+
+	mkdir -p "$stage$(dirname "$dest")"
+	cp -L "$prog" "$stage$dest"
+	for lib in $(ldd "$prog" 2>/dev/null | grep -o '/[^ ]*'); do
+		copy_file "$lib"
+	done
+}
+
+stage_modules() {
+	local m line moddir="/lib/modules/$release"
+
+	mkdir -p "$stage$moddir"
+	cp "$kroot$moddir"/modules.order "$kroot$moddir"/modules.builtin* "$stage$moddir/"
+	for m in $GUEST_MODULES; do
+		if ! line=$(/sbin/modprobe -S "$release" -d "$kroot" --show-depends "$m" 2>/dev/null); then
+			lab_log "kernel $release has no module $m (skipped)"
+			continue
+		fi
+		echo "$line" | sed -n 's/^insmod \([^ ]*\).*/\1/p' | while read -r ko; do
+			mkdir -p "$stage$(dirname "${ko#"$kroot"}")"
+			cp "$ko" "$stage${ko#"$kroot"}"
+		done
+	done
+	mkdir -p "$stage$moddir/extra"
+	cp "$out/ntprof.ko" "$stage$moddir/extra/"
+	/sbin/depmod -b "$stage" "$release"
+}
+
+stage_userland() {
+	local p
+
+	mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,lib/busybox,proc,sys,dev,tmp,run,etc,lab/share,var/run}
+	for p in $GUEST_PROGRAMS; do
+		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") ||
+			lab_die "the guest needs $p: install it"
+		copy_program "$p"
+	done
+	copy_program "$TOP_DIR/tools/ntprof/ntprof" /usr/sbin/ntprof
+	# busybox's applets come last on PATH, so iproute2, kmod and the rest
+	# are never shadowed; dash is /bin/sh for the same reason.
+	cp /bin/busybox "$stage/lib/busybox/busybox"
+	for p in $(/bin/busybox --list); do
+		[ -e "$stage/lib/busybox/$p" ] || ln -s busybox "$stage/lib/busybox/$p"
+	done
+	ln -sf /usr/bin/dash "$stage/bin/sh"
+	[ -e "$stage/bin/bash" ] || ln -s /usr/bin/bash "$stage/bin/bash"
+	for p in modprobe insmod rmmod lsmod depmod modinfo; do
+		ln -sf /usr/bin/kmod "$stage/sbin/$p"
+	done
+	mkdir -p "$stage/lab"
+	cp -r "$LAB_DIR/guest/." "$stage/lab/"
+	cp "$TOP_DIR/selftests/ktap.sh" "$stage/lab/ktap.sh"
+	mv "$stage/lab/init" "$stage/init"
+	chmod +x "$stage/init" "$stage"/lab/bin/*
+	echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
+	echo "root:x:0:" > "$stage/etc/group"
+	echo "$release" > "$stage/lab/kernel"
+}
+
+main() {
+	[ -f "$kbuild/Makefile" ] || lab_die "no headers for $release (run fetch-kernel.sh)"
+	[ -x "$TOP_DIR/tools/ntprof/ntprof" ] || lab_die "the ntprof tool is not built (make tools)"
+	mkdir -p "$out"
+	build_module
+	rm -rf "$stage"
+	mkdir -p "$stage"
+	stage_modules
+	stage_userland
+	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out/initrd.cpio.tmp"
+	mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
+	echo "$out/initrd.cpio"
+}
+
+main "$@"

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Download a Debian kernel's image and headers packages and unpack them into
+# the lab cache, without touching the system's apt sources: a private apt
+# configuration reads bookworm, its updates, security and backports suites.
+#
+# KERNEL=6.1 (default) is bookworm's current 6.1 ABI, KERNEL=6.12 the newest
+# 6.12 of bookworm-backports; an exact release (6.1.0-57-amd64) works too.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+apt_dir="$LAB_CACHE/apt"
+apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+	  -o "Dir::Etc::SourceParts=/dev/null"
+	  -o "Dir::Etc::Preferences=/dev/null"
+	  -o "Dir::Etc::PreferencesParts=/dev/null"
+	  -o "Dir::State=$apt_dir/state"
+	  -o "Dir::Cache=$apt_dir/cache"
+	  -o "APT::Architecture=amd64"
+	  -o "Debug::NoLocking=1"
+	  -o "APT::Sandbox::User=root")
+
+apt_private_update() {
+	local stamp="$apt_dir/state/updated"
+
+	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial"
+	cat > "$apt_dir/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
+SRC
+	# The package lists are refreshed at most once a day.
+	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		lab_log "reading Debian's package lists (private apt configuration)"
+		apt-get "${apt_opts[@]}" -qq update
+		touch "$stamp"
+	fi
+}
+
+# The newest linux-image-<release> named by linux-image-amd64 of a series.
+resolve_release() {
+	local series=$1 ver dep
+
+	for ver in $(apt-cache "${apt_opts[@]}" madison linux-image-amd64 |
+		     awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -rV); do
+		dep=$(apt-cache "${apt_opts[@]}" show "linux-image-amd64=$ver" |
+		      sed -n 's/^Depends: *linux-image-\([^ ,]*\).*/\1/p' | head -n1)
+		case "$dep" in
+		"$series".*) echo "$dep"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# The package and the linux-* packages it depends on, recursively.
+linux_closure() {
+	local pkg=$1
+
+	echo "$pkg"
+	apt-cache "${apt_opts[@]}" depends --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances "$pkg" |
+		sed -n "s/^ *Depends: \\(linux-\\(image\\|headers\\|kbuild\\)-[^ <>]*\\).*/\\1/p" |
+		while read -r dep; do linux_closure "$dep"; done
+}
+
+main() {
+	local release kdir pkgs deb
+
+	mkdir -p "$LAB_CACHE/kernels/by-name" "$LAB_CACHE/debs"
+	if [ -s "$LAB_CACHE/kernels/by-name/$KERNEL" ]; then
+		release=$(cat "$LAB_CACHE/kernels/by-name/$KERNEL")
+		if [ -f "$LAB_CACHE/kernels/$release/complete" ]; then
+			echo "$release"
+			return 0
+		fi
+	fi
+	apt_private_update
+	case "$KERNEL" in
+	*-amd64) release=$KERNEL ;;
+	*) release=$(resolve_release "$KERNEL") ||
+		lab_die "no Debian kernel of series $KERNEL in bookworm, its updates or backports" ;;
+	esac
+	kdir="$LAB_CACHE/kernels/$release"
+	if [ ! -f "$kdir/complete" ]; then
+		lab_log "fetching kernel $release"
+		pkgs=$( (linux_closure "linux-image-$release"
+			 linux_closure "linux-headers-$release") | sort -u)
+		(cd "$LAB_CACHE/debs" && apt-get "${apt_opts[@]}" -qq download $pkgs) ||
+			lab_die "cannot download the packages of kernel $release"
+		rm -rf "$kdir"
+		mkdir -p "$kdir/root"
+		for p in $pkgs; do
+			deb=$(ls -t "$LAB_CACHE/debs/${p}_"*.deb | head -n1)
+			dpkg-deb -x "$deb" "$kdir/root"
+		done
+		fix_headers "$release" "$kdir"
+		/sbin/depmod -b "$kdir/root" "$release"
+		extract_vmlinux "$kdir/root/boot/vmlinuz-$release" "$kdir/vmlinux"
+		touch "$kdir/complete"
+	fi
+	echo "$release" > "$LAB_CACHE/kernels/by-name/$KERNEL"
+	echo "$release"
+}
+
+# The headers' Makefile includes the -common tree by an absolute path under
+# /usr/src; point it into our unpacked tree instead.
+fix_headers() {
+	local release=$1 kdir=$2 mk
+
+	mk="$kdir/root/usr/src/linux-headers-$release/Makefile"
+	[ -f "$mk" ] || lab_die "headers of $release have no Makefile"
+	sed -i "s|/usr/src/|$kdir/root/usr/src/|g" "$mk"
+	# Debian's kbuild tools live in /usr/lib/linux-kbuild-*; the headers
+	# reach them through symlinks that are absolute too.
+	find "$kdir/root/usr/src" -maxdepth 2 -type l | while read -r l; do
+		case "$(readlink "$l")" in
+		/usr/*) ln -sfn "$kdir/root$(readlink "$l")" "$l" ;;
+		esac
+	done
+}
+
+# QEMU boots the uncompressed ELF kernel through PVH, which skips the
+# decompressor: seconds per boot under TCG.
+extract_vmlinux() {
+	local bz=$1 out=$2 pattern decompress off
+
+	for pattern in '\xfd7zXZ\x00' '\x28\xb5\x2f\xfd'; do
+		case "$pattern" in
+		*7zXZ*) decompress="xz -dc --single-stream" ;;
+		*) decompress="zstd -dc" ;;
+		esac
+		# Try every occurrence: the magic may also appear by chance.
+		for off in $(LC_ALL=C grep -obUaP "$pattern" "$bz" | cut -d: -f1); do
+			tail -c +$((off + 1)) "$bz" | $decompress > "$out" 2>/dev/null || true
+			if [ "$(head -c4 "$out" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
+				return 0
+			fi
+		done
+	done
+	lab_die "cannot extract an ELF kernel from $bz"
+}
+
+main "$@"

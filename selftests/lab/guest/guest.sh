@@ -1,0 +1,263 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The lab guest's roles, sourced by /init. Two topologies:
+#  two: this guest is either the target or the host; the other guest is
+#       reached over a QEMU socket network, flags pass through the share;
+#  one: this guest is both, over loopback (TCP) and a local veth (RDMA).
+
+LAB_SHARE=/lab/share
+LAB_FLAGS=$LAB_SHARE/flags
+# How long one side waits for the other before giving up.
+LAB_WAIT=${LAB_WAIT:-600}
+
+log() { echo "lab-guest: $*"; }
+
+cmdline_arg() {
+	local w
+
+	for w in $(cat /proc/cmdline); do
+		case "$w" in
+		"lab.$1="*) echo "${w#*=}"; return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# wait_for FILE SECONDS: poll until FILE exists.
+wait_for() {
+	local i=0
+
+	while [ ! -e "$1" ]; do
+		[ $i -ge $(($2 * 10)) ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+lab_mount_share() {
+	# virtio_pci is a module in 6.1 and built in later: ignore failures.
+	modprobe -q virtio_pci
+	modprobe -q 9pnet_virtio
+	modprobe -q 9p
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144 share $LAB_SHARE
+}
+
+lab_network() {
+	ip link set lo up
+	if [ "$LAB_TOPOLOGY" = two ]; then
+		modprobe virtio_net
+		ip addr add "$LAB_ADDR/24" dev eth0
+		ip link set eth0 up
+		LAB_RDMA_NETDEV=eth0
+		LAB_TCP_ADDR=$LAB_TARGET_ADDR
+		LAB_RDMA_ADDR=$LAB_TARGET_ADDR
+	else
+		# nvme-rdma and nvmet-rdma use the initial namespace only, so
+		# the one-guest RDMA path loops over a local veth end.
+		modprobe veth
+		ip link add veth0 type veth peer name veth1
+		ip addr add 10.98.0.1/24 dev veth0
+		ip link set veth0 up
+		ip link set veth1 up
+		LAB_RDMA_NETDEV=veth0
+		LAB_TCP_ADDR=127.0.0.1
+		LAB_RDMA_ADDR=10.98.0.1
+	fi
+}
+
+lab_rxe() {
+	# rxe needs a crc32 provider that module dependencies do not name.
+	modprobe -q crc32_generic
+	modprobe rdma_rxe
+	rdma link add rxe0 type rxe netdev "$LAB_RDMA_NETDEV"
+}
+
+nvmet_export() (
+	nqn=$1 trtype=$2 addr=$3 port=$4 portid=$5 cfg=/sys/kernel/config/nvmet
+
+	set -e
+	mkdir "$cfg/subsystems/$nqn"
+	echo 1 > "$cfg/subsystems/$nqn/attr_allow_any_host"
+	mkdir "$cfg/subsystems/$nqn/namespaces/1"
+	echo "$LAB_BACKING_DEV" > "$cfg/subsystems/$nqn/namespaces/1/device_path"
+	echo 1 > "$cfg/subsystems/$nqn/namespaces/1/enable"
+	mkdir "$cfg/ports/$portid"
+	echo "$trtype" > "$cfg/ports/$portid/addr_trtype"
+	echo ipv4 > "$cfg/ports/$portid/addr_adrfam"
+	echo "$addr" > "$cfg/ports/$portid/addr_traddr"
+	echo "$port" > "$cfg/ports/$portid/addr_trsvcid"
+	ln -s "$cfg/subsystems/$nqn" "$cfg/ports/$portid/subsystems/$nqn"
+)
+
+# One subsystem per transport: Debian's kernels have native multipath on,
+# which would merge a TCP and an RDMA controller of one subsystem into one
+# block device.
+lab_target_setup() {
+	# shellcheck disable=SC2086
+	modprobe null_blk nr_devices=1 gb=1 queue_mode=2 $LAB_NULL_BLK &&
+	modprobe nvmet_tcp && modprobe nvmet_rdma &&
+	nvmet_export "$LAB_TCP_NQN" tcp "$LAB_TCP_ADDR" 4420 1 &&
+	nvmet_export "$LAB_RDMA_NQN" rdma "$LAB_RDMA_ADDR" 4421 2 ||
+		{ log "target: cannot export the namespace"; return 1; }
+	log "target: exporting $LAB_BACKING_DEV over tcp $LAB_TCP_ADDR:4420 and rdma $LAB_RDMA_ADDR:4421"
+}
+
+lab_target_teardown() {
+	local cfg=/sys/kernel/config/nvmet p
+
+	for p in 1 2; do
+		rm -f "$cfg/ports/$p/subsystems/"*
+		rmdir "$cfg/ports/$p"
+	done
+	for p in "$LAB_TCP_NQN" "$LAB_RDMA_NQN"; do
+		echo 0 > "$cfg/subsystems/$p/namespaces/1/enable"
+		rmdir "$cfg/subsystems/$p/namespaces/1" "$cfg/subsystems/$p"
+	done
+}
+
+# nvme_connect TRTYPE ADDR PORT NQN: connect and print the new block device.
+nvme_connect() {
+	local before d i
+
+	before=" $(echo $(ls /sys/block)) "
+	nvme connect -t "$1" -a "$2" -s "$3" -n "$4" >&2 || return 1
+	for i in $(seq 1 100); do
+		for d in $(ls /sys/block); do
+			case "$before" in
+			*" $d "*) ;;
+			*)
+				# nvmeXcYnZ are multipath's hidden per-path nodes.
+				case "$d" in
+				nvme*c*) ;;
+				nvme*n*) echo "/dev/$d"; return 0 ;;
+				esac
+				;;
+			esac
+		done
+		sleep 0.1
+	done
+	return 1
+}
+
+lab_host_connect() {
+	local uuid
+
+	# Newer kernels refuse a host id that comes with another host NQN, so
+	# give nvme-cli a matching pair instead of letting it invent one.
+	uuid=$(cat /proc/sys/kernel/random/uuid)
+	mkdir -p /etc/nvme
+	echo "$uuid" > /etc/nvme/hostid
+	echo "nqn.2014-08.org.nvmexpress:uuid:$uuid" > /etc/nvme/hostnqn
+	modprobe nvme_tcp
+	modprobe nvme_rdma
+	NTPROF_LAB_TCP_DEV=$(nvme_connect tcp "$LAB_TCP_ADDR" 4420 "$LAB_TCP_NQN") ||
+		{ log "host: cannot connect over tcp"; return 1; }
+	NTPROF_LAB_RDMA_DEV=$(nvme_connect rdma "$LAB_RDMA_ADDR" 4421 "$LAB_RDMA_NQN") ||
+		{ log "host: cannot connect over rdma"; return 1; }
+	log "host: tcp namespace $NTPROF_LAB_TCP_DEV, rdma namespace $NTPROF_LAB_RDMA_DEV"
+	export NTPROF_LAB_TCP_DEV NTPROF_LAB_RDMA_DEV
+}
+
+# run_script ROLE: the user's script for ROLE, if any, in its own shell.
+run_script() {
+	local rc
+
+	if [ ! -f "$LAB_SHARE/$1.sh" ]; then
+		echo 0 > "$LAB_SHARE/$1.rc"
+		return 0
+	fi
+	(cd /root && NTPROF_LAB_ROLE=$1 bash "$LAB_SHARE/$1.sh")
+	rc=$?
+	echo $rc > "$LAB_SHARE/$1.rc"
+	log "$1 script exited with $rc"
+	return $rc
+}
+
+# The target's script runs beside the host's: it says it is ready with
+# lab-ready (or by exiting), and may wait for the host with lab-wait-host.
+target_script_start() {
+	run_script target &
+	TARGET_SCRIPT_PID=$!
+	while ! [ -e "$LAB_FLAGS/target-script.ready" ]; do
+		kill -0 $TARGET_SCRIPT_PID 2>/dev/null || break
+		sleep 0.1
+	done
+}
+
+target_script_finish() {
+	wait_for "$LAB_FLAGS/host.done" "$LAB_WAIT" ||
+		log "target: the host did not finish within ${LAB_WAIT}s"
+	wait $TARGET_SCRIPT_PID
+}
+
+host_run() {
+	if lab_host_connect; then
+		run_script host
+		nvme disconnect-all >/dev/null
+	else
+		echo 1 > "$LAB_SHARE/host.rc"
+	fi
+	touch "$LAB_FLAGS/host.done"
+}
+
+lab_export_env() {
+	export NTPROF_LAB_TOPOLOGY=$LAB_TOPOLOGY
+	export NTPROF_LAB_KERNEL
+	NTPROF_LAB_KERNEL=$(uname -r)
+	export NTPROF_LAB_SHARE=$LAB_SHARE/xfer
+	export NTPROF_LAB_FLAGS=$LAB_FLAGS
+	export NTPROF_LAB_TCP_ADDR=$LAB_TCP_ADDR NTPROF_LAB_RDMA_ADDR=$LAB_RDMA_ADDR
+	export NTPROF_LAB_TCP_PORT=4420 NTPROF_LAB_RDMA_PORT=4421
+	export NTPROF_LAB_TCP_NQN=$LAB_TCP_NQN NTPROF_LAB_RDMA_NQN=$LAB_RDMA_NQN
+	export NTPROF_LAB_BACKING_DEV=$LAB_BACKING_DEV
+}
+
+lab_boot() {
+	local role
+
+	role=$(cmdline_arg role) || role=both
+	LAB_TOPOLOGY=$(cmdline_arg topology) || LAB_TOPOLOGY=one
+	LAB_ADDR=$(cmdline_arg addr) || LAB_ADDR=
+	LAB_TARGET_ADDR=$(cmdline_arg target) || LAB_TARGET_ADDR=$LAB_ADDR
+	LAB_NULL_BLK=$(cmdline_arg null_blk | tr , ' ') || LAB_NULL_BLK=irqmode=0
+	LAB_TCP_NQN=nqn.2026-11.io.ntprof.lab:tcp
+	LAB_RDMA_NQN=nqn.2026-11.io.ntprof.lab:rdma
+	LAB_BACKING_DEV=/dev/nullb0
+
+	lab_mount_share || { log "cannot mount the share"; return 1; }
+	mkdir -p "$LAB_FLAGS" "$LAB_SHARE/xfer"
+	modprobe -q configfs
+	mount -t configfs configfs /sys/kernel/config 2>/dev/null
+	lab_network
+	lab_rxe
+	lab_export_env
+	log "$role guest up, kernel $(uname -r), topology $LAB_TOPOLOGY"
+
+	case "$role" in
+	target)
+		lab_target_setup || echo 1 > "$LAB_SHARE/target.setup-failed"
+		target_script_start
+		touch "$LAB_FLAGS/target.ready"
+		target_script_finish
+		lab_target_teardown
+		;;
+	host)
+		if wait_for "$LAB_FLAGS/target.ready" "$LAB_WAIT"; then
+			host_run
+		else
+			log "host: the target did not come up within ${LAB_WAIT}s"
+			echo 1 > "$LAB_SHARE/host.rc"
+		fi
+		;;
+	both)
+		lab_target_setup || echo 1 > "$LAB_SHARE/target.setup-failed"
+		target_script_start
+		host_run
+		target_script_finish
+		lab_target_teardown
+		;;
+	esac
+	dmesg > "$LAB_SHARE/dmesg-$role.log"
+	sync
+	umount $LAB_SHARE
+}

@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot the virtual NVMe-oF lab and run a script on the target guest and one
+# on the host guest (target first, then host), with ntprof, fio and nvme-cli
+# on PATH. See Documentation/lab.rst for the scripts' environment.
+#
+# Usage: lab-run.sh [--host SCRIPT] [--target SCRIPT]
+# Settings: KERNEL=6.1|6.12|RELEASE  TOPOLOGY=two|one  LAB_TIMEOUT=SECONDS
+#           LAB_RUN_DIR=DIR (where the share, consoles and logs go)
+#           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TOPOLOGY=${TOPOLOGY:-two}
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+host_script=
+target_script=
+
+usage() {
+	sed -n 's/^# \{0,1\}//; 3,12p' "$0" >&2
+	exit 2
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--host) host_script=${2:?--host needs a script}; shift 2 ;;
+	--target) target_script=${2:?--target needs a script}; shift 2 ;;
+	-h|--help) usage ;;
+	*) echo "lab-run: unknown argument '$1'" >&2; usage ;;
+	esac
+done
+for s in "$host_script" "$target_script"; do
+	[ -z "$s" ] || [ -f "$s" ] || lab_die "no such script: $s"
+done
+case "$TOPOLOGY" in
+one|two) ;;
+*) lab_die "TOPOLOGY must be 'one' or 'two', not '$TOPOLOGY'" ;;
+esac
+
+release=$(bash "$LAB_DIR/fetch-kernel.sh")
+make -s -C "$TOP_DIR/tools/ntprof" >&2
+initrd=$(bash "$LAB_DIR/build-guest.sh" "$release")
+vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
+
+run_dir=${LAB_RUN_DIR:-$LAB_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
+rm -rf "$run_dir"
+mkdir -p "$run_dir/share/xfer" "$run_dir/share/flags"
+[ -z "$host_script" ] || cp "$host_script" "$run_dir/share/host.sh"
+[ -z "$target_script" ] || cp "$target_script" "$run_dir/share/target.sh"
+
+# KVM only where hardware virtualisation really works; TCG otherwise.
+accel=(-accel tcg,thread=multi,tb-size=256 -cpu max)
+if [ "${LAB_ACCEL:-auto}" = kvm ] ||
+   { [ "${LAB_ACCEL:-auto}" = auto ] && [ -w /dev/kvm ] &&
+     grep -qE '^(kvm_intel|kvm_amd) ' /proc/modules 2>/dev/null; }; then
+	accel=(-accel kvm -cpu host)
+fi
+
+# boot_guest NAME MEM SMP APPEND [QEMU ARGS...]: one guest, console to a log
+# and, prefixed with its name, to our output.
+boot_guest() {
+	local name=$1 mem=$2 smp=$3 append=$4
+
+	shift 4
+	timeout -k 10 "$LAB_TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
+		-m "$mem" -smp "$smp" -nodefaults -no-reboot -display none \
+		-kernel "$vmlinux" -initrd "$initrd" \
+		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append" \
+		-serial stdio \
+		-virtfs "local,path=$run_dir/share,mount_tag=share,security_model=none" \
+		"$@" < /dev/null 2>&1 |
+		tee "$run_dir/console-$name.log" | sed -u "s/^/[$name] /"
+	return "${PIPESTATUS[0]}"
+}
+
+null_blk=${LAB_NULL_BLK:+lab.null_blk=$LAB_NULL_BLK}
+lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
+start=$(date +%s)
+if [ "$TOPOLOGY" = one ]; then
+	boot_guest lab 2048 2 "lab.role=both lab.topology=one $null_blk" -nic none || true
+else
+	# The guests' link: UDP datagrams between the two QEMU processes on
+	# 127.0.0.1 (a stream socket would add Nagle's delays).
+	port=$((20000 + ($$ % 10000) * 2))
+	boot_guest target 1024 1 \
+		"lab.role=target lab.topology=two lab.addr=10.77.0.1 $null_blk" \
+		-netdev "socket,id=n0,udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:01 &
+	target_pid=$!
+	boot_guest host 1024 1 \
+		"lab.role=host lab.topology=two lab.addr=10.77.0.2 lab.target=10.77.0.1" \
+		-netdev "socket,id=n0,udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:02 || true
+	wait "$target_pid" || true
+fi
+lab_log "guests ran for $(( $(date +%s) - start )) s"
+
+# The verdict: both scripts' exit codes, and a clean kernel log everywhere.
+status=0
+for role in target host; do
+	rc=$(cat "$run_dir/share/$role.rc" 2>/dev/null) || rc=
+	if [ -z "$rc" ]; then
+		lab_log "the $role script did not finish (guest timed out or crashed)"
+		status=1
+	elif [ "$rc" != 0 ]; then
+		lab_log "the $role script failed with exit code $rc"
+		status=1
+	fi
+done
+if [ -e "$run_dir/share/target.setup-failed" ]; then
+	lab_log "the target could not export its namespace"
+	status=1
+fi
+for log in "$run_dir"/share/dmesg-*.log; do
+	[ -f "$log" ] || { lab_log "a guest saved no kernel log"; status=1; continue; }
+	if grep -E "$LAB_BAD_DMESG" "$log" > "$log.bad"; then
+		lab_log "kernel problems in $(basename "$log"):"
+		sed 's/^/    /' "$log.bad" >&2
+		status=1
+	fi
+done
+exit $status

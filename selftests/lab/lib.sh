@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common settings of the virtual NVMe-oF lab, sourced by its scripts.
+
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP_DIR=$(cd "$LAB_DIR/../.." && pwd)
+
+# Downloads and builds survive between runs here, so a rerun starts in seconds.
+LAB_CACHE=${LAB_CACHE:-/var/cache/ntprof-lab}
+# KERNEL names the guests' kernel: a series (6.1, 6.12) or an exact release.
+KERNEL=${KERNEL:-6.1}
+
+lab_log() { printf 'lab: %s\n' "$*" >&2; }
+lab_die() { printf 'lab: error: %s\n' "$*" >&2; exit 1; }
+
+# The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
+lab_kernel_release() {
+	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
+
+	[ -s "$f" ] || lab_die "kernel '$KERNEL' is not fetched (run selftests/lab/fetch-kernel.sh)"
+	cat "$f"
+}
+
+lab_kernel_root() { echo "$LAB_CACHE/kernels/$1/root"; }
+lab_kernel_build_dir() { echo "$LAB_CACHE/kernels/$1/root/usr/src/linux-headers-$1"; }
+
+# Kernel log lines that fail a lab run.
+LAB_BAD_DMESG='WARNING:|BUG:|Oops|KASAN|blocked for more than|general protection fault|Call Trace:'

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: run every test program, show its TAP output, and count the
+# results of all of them. A program that exits non-zero without reporting a
+# failed test counts as one failure, so a crash never passes silently.
+#
+# CHECK_ONLY="unit build" runs a subset (unit, build, lab).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+CHECK_ONLY=${CHECK_ONLY:-unit build lab}
+passed=0
+failed=0
+skipped=0
+failures=()
+
+run_program() {
+	local name=$1 out rc p f s
+
+	shift
+	echo "# ---- $name"
+	out=$(mktemp)
+	"$@" 2>&1 | tee "$out"
+	rc=${PIPESTATUS[0]}
+	# Guest output carries a "[guest] " prefix.
+	p=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+' || true)
+	s=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)
+	f=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -E '^not ok [0-9]+' || true)
+	passed=$((passed + p - s))
+	skipped=$((skipped + s))
+	if [ -n "$f" ]; then
+		failed=$((failed + $(echo "$f" | wc -l)))
+		while read -r line; do failures+=("$name: $line"); done <<< "$f"
+	elif [ "$rc" -ne 0 ]; then
+		failed=$((failed + 1))
+		failures+=("$name: exited with status $rc")
+	fi
+	rm -f "$out"
+}
+
+for group in $CHECK_ONLY; do
+	for t in selftests/"$group"/test_*.sh; do
+		[ -f "$t" ] || continue
+		run_program "$group/$(basename "$t" .sh)" bash "$t"
+	done
+done
+
+echo "# ---- summary"
+for f in "${failures[@]}"; do
+	echo "# FAILED $f"
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
