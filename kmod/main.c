@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof: profile the latency of NVMe over Fabrics, host and target side.
+ *
+ * This file only wires the parts together: netlink.c is the interface of
+ * the ntprof tool, debugfs.c a text view for humans, modules.c knows the
+ * NVMe-oF kernel modules.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/init.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+
+#include "debugfs.h"
+#include "netlink.h"
+#include "ntprof.h"
+
+/* Nothing is hooked until a session asks for it. */
+enum ntprof_state ntprof_cur_state = NTPROF_STATE_IDLE;
+
+static int __init ntprof_init(void)
+{
+	int err;
+
+	err = ntprof_netlink_init();
+	if (err) {
+		pr_err("cannot register the generic netlink family: %d\n", err);
+		return err;
+	}
+
+	/* Last, and unchecked: nothing depends on debugfs. */
+	ntprof_debugfs_init();
+
+	pr_info("version %s loaded\n", NTPROF_VERSION);
+	return 0;
+}
+
+static void __exit ntprof_exit(void)
+{
+	ntprof_debugfs_exit();
+	ntprof_netlink_exit();
+}
+
+module_init(ntprof_init);
+module_exit(ntprof_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("NVMe over Fabrics latency profiler");
+MODULE_AUTHOR("The ntprof authors");
+MODULE_VERSION(NTPROF_VERSION);
