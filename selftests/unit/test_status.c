@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of what 'ntprof status' makes of the module's reply: replies
+ * are built here, since this machine has no module to send them. status.c
+ * is included so its static parser and printer can be called directly.
+ * Prints TAP; exits 1 if any test failed.
+ */
+#include <stdbool.h>
+#include <unistd.h>
+
+#include "status.c"
+
+/* main.c's, which status.c calls on usage errors only. */
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	(void)cmd;
+	(void)fmt;
+	return 1;
+}
+
+int option_error(const char *cmd, int c, char *argv[])
+{
+	(void)cmd;
+	(void)c;
+	(void)argv;
+	return 1;
+}
+
+static int tests, failed;
+
+static bool ok(bool cond, const char *desc)
+{
+	tests++;
+	if (!cond)
+		failed++;
+	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
+	return cond;
+}
+
+static char msg[4096];
+
+static struct nlmsghdr *reply_start(const char *version, uint32_t state)
+{
+	struct nlmsghdr *nlh;
+
+	memset(msg, 0, sizeof(msg));
+	nlh = mnl_nlmsg_put_header(msg);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr));
+	mnl_attr_put_strz(nlh, NTPROF_A_STATUS_VERSION, version);
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_STATE, state);
+	mnl_attr_put_strz(nlh, NTPROF_A_STATUS_KERNEL_RELEASE,
+			  "6.1.0-57-amd64");
+	return nlh;
+}
+
+static void reply_module(struct nlmsghdr *nlh, const char *name,
+			 uint32_t role, uint32_t transport, uint32_t present)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, NTPROF_A_STATUS_MODULE);
+
+	mnl_attr_put_strz(nlh, NTPROF_A_MODULE_NAME, name);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_ROLE, role);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_TRANSPORT, transport);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_PRESENT, present);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+/* Feeds the reply to status.c as nl_request() would; errno on failure. */
+static int feed(struct status *st, const struct nlmsghdr *nlh)
+{
+	memset(st, 0, sizeof(*st));
+	if (status_reply(nlh, st) == MNL_CB_ERROR)
+		return errno;
+	return 0;
+}
+
+/* What status_print() writes, as a string. */
+static const char *printed(const struct status *st)
+{
+	static char out[4096];
+	FILE *f = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	size_t n;
+
+	if (!f || saved < 0 || fflush(stdout) ||
+	    dup2(fileno(f), STDOUT_FILENO) < 0)
+		return "(cannot capture stdout)";
+	status_print(st);
+	fflush(stdout);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	return out;
+}
+
+static bool same(const char *got, const char *want, const char *desc)
+{
+	if (ok(!strcmp(got, want), desc))
+		return true;
+	printf("# want:\n%s# got:\n%s", want, got);
+	return false;
+}
+
+int main(void)
+{
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	struct status st;
+
+	printf("TAP version 13\n");
+
+	nlh = reply_start("0.1.0-3-gabcdef", NTPROF_STATE_IDLE);
+	reply_module(nlh, "nvme_core", NTPROF_ROLE_HOST, 0, 1);
+	reply_module(nlh, "nvme_tcp", NTPROF_ROLE_HOST,
+		     NTPROF_TRANSPORT_TCP, 1);
+	reply_module(nlh, "nvme_rdma", NTPROF_ROLE_HOST,
+		     NTPROF_TRANSPORT_RDMA, 0);
+	reply_module(nlh, "nvmet", NTPROF_ROLE_TARGET, 0, 1);
+	reply_module(nlh, "nvmet_tcp", NTPROF_ROLE_TARGET,
+		     NTPROF_TRANSPORT_TCP, 1);
+	reply_module(nlh, "nvmet_rdma", NTPROF_ROLE_TARGET,
+		     NTPROF_TRANSPORT_RDMA, 0);
+	ok(feed(&st, nlh) == 0 && st.nr_modules == 6,
+	   "a full reply is accepted, with all six modules");
+	same(printed(&st),
+	     "ntprof module 0.1.0-3-gabcdef, idle, kernel 6.1.0-57-amd64\n"
+	     "nvme modules:\n"
+	     "  host    nvme_core   present\n"
+	     "  host    nvme_tcp    present  (tcp)\n"
+	     "  host    nvme_rdma   absent   (rdma)\n"
+	     "  target  nvmet       present\n"
+	     "  target  nvmet_tcp   present  (tcp)\n"
+	     "  target  nvmet_rdma  absent   (rdma)\n",
+	     "it prints as aligned columns");
+	status_free(&st);
+
+	/* What a newer module might send. */
+	nlh = reply_start("0.9.0", 7);
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_MAX + 1, 1);
+	nest = mnl_attr_nest_start(nlh, NTPROF_A_STATUS_MODULE);
+	mnl_attr_put_strz(nlh, NTPROF_A_MODULE_NAME, "nvme_fc");
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_ROLE, 9);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_TRANSPORT, 5);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_MAX + 1, 1);
+	mnl_attr_nest_end(nlh, nest);
+	ok(feed(&st, nlh) == 0, "unknown attributes and values are accepted");
+	same(printed(&st),
+	     "ntprof module 0.9.0, state 7, kernel 6.1.0-57-amd64\n"
+	     "nvme modules:\n"
+	     "  -       nvme_fc  absent   (unknown)\n",
+	     "unknown values print as such");
+	status_free(&st);
+
+	nlh = reply_start("0.1.0", NTPROF_STATE_RECORDING);
+	ok(feed(&st, nlh) == 0, "a reply without modules is accepted");
+	same(printed(&st),
+	     "ntprof module 0.1.0, recording, kernel 6.1.0-57-amd64\n"
+	     "nvme modules: none reported\n",
+	     "it says no module was reported");
+	ok(status_reply(nlh, &st) == MNL_CB_ERROR && errno == EPROTO,
+	   "a second reply to the same request is rejected");
+	status_free(&st);
+
+	nlh = reply_start("0.1.0", NTPROF_STATE_IDLE);
+	mnl_attr_put_u16(nlh, NTPROF_A_STATUS_STATE, 0);
+	ok(feed(&st, nlh) == EPROTO,
+	   "an attribute of the wrong size is rejected");
+	status_free(&st);
+
+	nlh = reply_start("0.1.0", NTPROF_STATE_IDLE);
+	nest = mnl_attr_nest_start(nlh, NTPROF_A_STATUS_MODULE);
+	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_PRESENT, 1);
+	mnl_attr_nest_end(nlh, nest);
+	ok(feed(&st, nlh) == EPROTO, "a module without a name is rejected");
+	status_free(&st);
+
+	printf("1..%d\n", tests);
+	printf("test_status: %d passed, %d failed\n", tests - failed, failed);
+	return failed ? 1 : 0;
+}

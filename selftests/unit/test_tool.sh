@@ -1,0 +1,265 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What a user checks of the ntprof tool on a machine without the module:
+# its messages and exit codes, help, version, man page and completion.
+#
+# usage: test_tool.sh [PATH/TO/ntprof]
+# Without a path (as selftests/run_tests.sh runs it), builds and tests the
+# in-tree tools/ntprof/ntprof. Prints TAP; exits 1 if any test failed.
+
+# Each test is "checks && ... || { diag; return 1; }": the diagnosis is
+# meant to run when any check fails.
+# shellcheck disable=SC2015
+
+set -u
+
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOOL_DIR=$UNIT_DIR/../../tools/ntprof
+if [ $# -gt 0 ]; then
+	NTPROF=$1
+else
+	NTPROF=$TOOL_DIR/ntprof
+	make -s -C "$TOOL_DIR" ntprof >&2 ||
+		{ echo "Bail out! cannot build $NTPROF"; exit 1; }
+fi
+MAN_PAGE=$TOOL_DIR/man/ntprof.8
+COMPLETION=$TOOL_DIR/completion/ntprof.bash
+
+# Every subcommand; t_command_list fails when ntprof --help disagrees, so a
+# new one cannot slip past the --help, man page and completion tests.
+COMMANDS=(status version help)
+
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# run ARGS...: runs ntprof, leaving $rc, $out and $err.
+run() {
+	"$NTPROF" "$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	out=$(<"$TMP/out")
+	err=$(<"$TMP/err")
+}
+
+# diag: why a test failed, as TAP comments.
+diag() {
+	printf '%s\n' "rc=$rc" "stdout: $out" "stderr: $err" | sed 's/^/# /'
+}
+
+t_status_without_module() {
+	desc="status without the module: one clear line on stderr, nothing on stdout, exit 1"
+	# Where the module is loaded this message cannot appear.
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run status
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[ "$err" = "ntprof: the ntprof module is not loaded (modprobe ntprof)" ] ||
+		{ diag; return 1; }
+}
+
+t_unknown_command() {
+	desc="an unknown command is named in the error, exit 1"
+	run bogus
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == *"'bogus'"* ]] ||
+		{ diag; return 1; }
+}
+
+t_unknown_global_option() {
+	desc="an unknown global option is named in the error, exit 1"
+	run --bogus-option
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == *"'--bogus-option'"* ]] ||
+		{ diag; return 1; }
+}
+
+t_status_unknown_option() {
+	desc="status --bogus-option: named in the error before any netlink, exit 1"
+	run status --bogus-option
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[[ $err == "ntprof: status: "*"'--bogus-option'"* ]] &&
+		[[ $err != *"not loaded"* ]] ||
+		{ diag; return 1; }
+}
+
+t_status_unknown_short_option() {
+	desc="status -x: named in the error, exit 1"
+	run status -x
+	[ "$rc" = 1 ] && [[ $err == *"'-x'"* ]] || { diag; return 1; }
+}
+
+t_status_extra_argument() {
+	desc="status with an argument it does not take: named in the error, exit 1"
+	run status extra
+	[ "$rc" = 1 ] && [[ $err == *"'extra'"* ]] || { diag; return 1; }
+}
+
+t_no_arguments() {
+	desc="no command: the usage on stderr, nothing on stdout, exit 1"
+	run
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == usage:* ]] ||
+		{ diag; return 1; }
+}
+
+t_command_list() {
+	desc="ntprof --help lists exactly: ${COMMANDS[*]}"
+	local listed
+
+	run --help
+	# The indented words between "commands:" and the next blank line.
+	listed=$(printf '%s\n' "$out" |
+		 sed -n '/^commands:$/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p' |
+		 xargs)
+	[ "$rc" = 0 ] && [ "$listed" = "${COMMANDS[*]}" ] ||
+		{ echo "# listed: $listed"; diag; return 1; }
+}
+
+# help_test ARGS...: ARGS must print help with examples on stdout, exit 0.
+help_test() {
+	run "$@"
+	[ "$rc" = 0 ] && [ -z "$err" ] && [[ $out == usage:* ]] &&
+		[[ $out == *$'\nexamples:\n'* ]] || { diag; return 1; }
+}
+
+t_help_global() {
+	desc="ntprof --help: usage and examples on stdout, exit 0"
+	help_test --help
+}
+
+t_help_global_short() {
+	desc="ntprof -h: usage and examples on stdout, exit 0"
+	help_test -h
+}
+
+t_help_each_command() {
+	desc="<command> --help and -h: usage and examples on stdout, exit 0, for each command"
+	local c
+
+	for c in "${COMMANDS[@]}"; do
+		help_test "$c" --help || { echo "# $c --help"; return 1; }
+		help_test "$c" -h || { echo "# $c -h"; return 1; }
+	done
+}
+
+t_help_command() {
+	desc="ntprof help <command> prints what <command> --help does"
+	local c want
+
+	for c in "${COMMANDS[@]}"; do
+		run "$c" --help
+		want=$out
+		run help "$c"
+		[ "$rc" = 0 ] && [ -n "$out" ] && [ "$out" = "$want" ] ||
+			{ echo "# help $c"; diag; return 1; }
+	done
+}
+
+t_help_unknown_command() {
+	desc="ntprof help bogus: named in the error, exit 1"
+	run help bogus
+	[ "$rc" = 1 ] && [[ $err == *"'bogus'"* ]] || { diag; return 1; }
+}
+
+t_version() {
+	desc="ntprof version prints one line: ntprof <version>"
+	run version
+	[ "$rc" = 0 ] && [ -z "$err" ] &&
+		[[ $out =~ ^ntprof\ [0-9a-zA-Z][0-9a-zA-Z.+_-]*$ ]] ||
+		{ diag; return 1; }
+}
+
+t_version_option() {
+	desc="ntprof --version prints the same as ntprof version"
+	local want
+
+	run version
+	want=$out
+	run --version
+	[ "$rc" = 0 ] && [ -n "$out" ] && [ "$out" = "$want" ] ||
+		{ diag; return 1; }
+}
+
+t_write_error() {
+	desc="output that cannot be written is an error, exit 1"
+	[ -w /dev/full ] || { skip="no /dev/full"; return 0; }
+	"$NTPROF" --help >/dev/full 2>"$TMP/err"
+	rc=$?
+	out=
+	err=$(<"$TMP/err")
+	[ "$rc" = 1 ] && [ -n "$err" ] || { diag; return 1; }
+}
+
+t_man_groff() {
+	desc="the man page renders without warnings (groff -man -ww -z)"
+	command -v groff >/dev/null ||
+		{ echo "# groff not found: apt-get install groff-base"; return 1; }
+	err=$(groff -man -ww -z "$MAN_PAGE" 2>&1)
+	rc=$?
+	out=
+	[ "$rc" = 0 ] && [ -z "$err" ] || { diag; return 1; }
+}
+
+t_man_man() {
+	desc="the man page renders without warnings (man --warnings -l)"
+	command -v man >/dev/null ||
+		{ echo "# man not found: apt-get install man-db"; return 1; }
+	err=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$MAN_PAGE" 2>&1 >/dev/null)
+	rc=$?
+	out=
+	[ "$rc" = 0 ] && [ -z "$err" ] || { diag; return 1; }
+}
+
+t_man_commands() {
+	desc="the man page documents every command"
+	local c
+
+	for c in "${COMMANDS[@]}"; do
+		grep -Eq "^\.BR? $c( |\$)" "$MAN_PAGE" ||
+			{ echo "# no '.B $c' in $MAN_PAGE"; return 1; }
+	done
+}
+
+# complete WORDS...: the completions bash offers for the last word.
+complete_words() {
+	bash -c '
+		source "$1" || exit 1
+		shift
+		COMP_WORDS=("$@")
+		COMP_CWORD=$(($# - 1))
+		_ntprof
+		echo "${COMPREPLY[*]}"
+	' complete "$COMPLETION" "$@"
+}
+
+t_completion() {
+	desc="bash completion offers the commands and their options"
+	local got
+
+	got=$(complete_words ntprof st)
+	[ "$got" = status ] || { echo "# 'ntprof st': $got"; return 1; }
+	got=$(complete_words ntprof "")
+	[ "$got" = "${COMMANDS[*]}" ] || { echo "# 'ntprof ': $got"; return 1; }
+	got=$(complete_words ntprof --v)
+	[ "$got" = --version ] || { echo "# 'ntprof --v': $got"; return 1; }
+	got=$(complete_words ntprof status --h)
+	[ "$got" = --help ] || { echo "# 'ntprof status --h': $got"; return 1; }
+	got=$(complete_words ntprof help v)
+	[ "$got" = version ] || { echo "# 'ntprof help v': $got"; return 1; }
+}
+
+# The t_* functions, in the order they are written.
+tests=$(sed -n 's/^\(t_[a-z_]*\)() {$/\1/p' "${BASH_SOURCE[0]}")
+echo "TAP version 13"
+echo "1..$(echo "$tests" | wc -l)"
+n=0
+failed=0
+for t in $tests; do
+	n=$((n + 1))
+	desc=$t
+	skip=
+	if $t; then
+		echo "ok $n - $desc${skip:+ # SKIP $skip}"
+	else
+		echo "not ok $n - $desc"
+		failed=$((failed + 1))
+	fi
+done
+echo "test_tool: $((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reaching the ntprof module over its generic-netlink family. */
+#ifndef NTPROF_CONN_H
+#define NTPROF_CONN_H
+
+#include "nl.h"
+
+/*
+ * Opens a socket to the ntprof family for subcommand @cmd. On failure it
+ * has already told the user why (module not loaded, version mismatch...)
+ * and returns -errno.
+ */
+int ntprof_connect(const char *cmd, struct nl_sock **sockp);
+
+#endif /* NTPROF_CONN_H */

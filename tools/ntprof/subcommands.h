@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The subcommands main.c dispatches to. Each gets its own argv, with its
+ * name in argv[0], and returns the process's exit status.
+ */
+#ifndef NTPROF_SUBCOMMANDS_H
+#define NTPROF_SUBCOMMANDS_H
+
+int cmd_status(int argc, char *argv[]);
+
+/*
+ * For the subcommands' option parsing, so every usage error reads alike:
+ * "ntprof: <cmd>: <what>" and a pointer to --help. Both return 1, the exit
+ * status of a usage error.
+ */
+int usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* After getopt_long() returned '?' or ':' (with opterr = 0, ":" first). */
+int option_error(const char *cmd, int c, char *argv[]);
+
+#endif /* NTPROF_SUBCOMMANDS_H */
