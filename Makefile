@@ -13,11 +13,13 @@ KERNEL ?= 6.1
 TOPOLOGY ?= two
 export KERNEL TOPOLOGY
 
-CHECKPATCH ?= $(KDIR)/scripts/checkpatch.pl
-KERNEL_SOURCES := $(wildcard kmod/*.c kmod/*.h) include/uapi/linux/ntprof.h
+# Distro headers lack checkpatch.pl: fetch one from Debian's kernel sources.
+CHECKPATCH ?= $(or $(wildcard $(KDIR)/scripts/checkpatch.pl),$(shell selftests/lab/fetch-checkpatch.sh))
+KMOD_SOURCES := $(filter-out %.mod.c,$(wildcard kmod/*.c)) $(wildcard kmod/*.h)
+KERNEL_SOURCES := $(KMOD_SOURCES) include/uapi/linux/ntprof.h
 
 .PHONY: all modules tools clean install modules_install tools_install \
-	dkms-install style check lab lab-run lab-shell
+	dkms-install style check lab lab-run deps
 
 all: modules tools
 
@@ -41,6 +43,10 @@ tools_install: tools
 
 install: modules_install tools_install
 
+# The Debian packages the checks and the lab need (as root: installs them).
+deps:
+	@selftests/lab/install-deps.sh
+
 # Copy exactly the module's sources to /usr/src/ntprof-VERSION for DKMS.
 DKMS_VERSION := $(shell cat VERSION)
 DKMS_SRC ?= $(DESTDIR)/usr/src/ntprof-$(DKMS_VERSION)
@@ -48,20 +54,20 @@ dkms-install:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)/kmod $(DKMS_SRC)/include/uapi/linux
 	cp Kbuild Makefile VERSION $(DKMS_SRC)/
-	cp kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_SRC)/kmod/
+	cp kmod/Kbuild $(KMOD_SOURCES) $(DKMS_SRC)/kmod/
 	cp include/uapi/linux/ntprof.h $(DKMS_SRC)/include/uapi/linux/
 	sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 
 style:
-	@test -x $(CHECKPATCH) || { echo "checkpatch.pl not found: set CHECKPATCH= or KDIR="; exit 1; }
+	@test -x "$(CHECKPATCH)" || { echo "checkpatch.pl not found: set CHECKPATCH="; exit 1; }
 	$(CHECKPATCH) --no-tree --strict --quiet --show-types -f $(KERNEL_SOURCES)
 
 # The README's test command: unit tests, module builds, lab integration tests.
-check:
+check: deps
 	selftests/run_tests.sh
 
-lab:
+lab: deps
 	selftests/lab/demo.sh
 
-lab-run:
+lab-run: deps
 	selftests/lab/lab-run.sh $(if $(HOST),--host $(HOST)) $(if $(TARGET),--target $(TARGET))

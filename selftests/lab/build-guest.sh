@@ -27,12 +27,7 @@ GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter"
 build_module() {
 	local src="$out/ntprof-src"
 
-	# A private copy of the sources keeps builds for several kernels apart.
-	rm -rf "$src"
-	mkdir -p "$src/kmod" "$src/include/uapi/linux"
-	cp "$TOP_DIR/Kbuild" "$src/"
-	cp "$TOP_DIR"/kmod/Kbuild "$TOP_DIR"/kmod/*.[ch] "$src/kmod/"
-	cp "$TOP_DIR/include/uapi/linux/ntprof.h" "$src/include/uapi/linux/"
+	copy_module_sources "$src"
 	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" modules >&2
 	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
 }

@@ -25,3 +25,21 @@ lab_kernel_build_dir() { echo "$LAB_CACHE/kernels/$1/root/usr/src/linux-headers-
 
 # Kernel log lines that fail a lab run.
 LAB_BAD_DMESG='WARNING:|BUG:|Oops|KASAN|blocked for more than|general protection fault|Call Trace:'
+
+# copy_module_sources DEST: exactly the module's sources, so builds for
+# several kernels neither meet each other nor leave objects in the tree.
+copy_module_sources() {
+	local f
+
+	rm -rf "$1"
+	mkdir -p "$1/kmod" "$1/include/uapi/linux"
+	cp "$TOP_DIR/Kbuild" "$1/"
+	cp "$TOP_DIR/kmod/Kbuild" "$1/kmod/"
+	for f in "$TOP_DIR"/kmod/*.[ch]; do
+		case "$f" in
+		*.mod.c) ;;
+		*) cp "$f" "$1/kmod/" ;;
+		esac
+	done
+	cp "$TOP_DIR/include/uapi/linux/ntprof.h" "$1/include/uapi/linux/"
+}

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module builds with zero warnings at W=1 and zero sparse reports (C=2)
+# against each kernel of the matrix, the kernel sources are checkpatch
+# --strict clean, the tool builds without warnings, and DKMS adds, builds
+# and installs the module for a lab kernel.
+#
+# CHECK_KERNELS="6.1 6.12" names the kernel matrix.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+. selftests/ktap.sh
+. selftests/lab/lib.sh
+
+CHECK_KERNELS=${CHECK_KERNELS:-6.1 6.12}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+build_module() {
+	local release=$1 kdir src="$work/$1" log="$work/$1.log"
+
+	kdir=$(lab_kernel_build_dir "$release")
+	copy_module_sources "$src"
+	if ! make -C "$kdir" M="$src" W=1 C=2 NTPROF_VERSION=check modules > "$log" 2>&1; then
+		ktap_fail "module builds against $release"
+		tail -n 30 "$log" | sed 's/^/# /'
+		return
+	fi
+	ktap_pass "module builds against $release"
+	if grep -E 'warning:|error:' "$log" > "$log.w"; then
+		ktap_fail "W=1 and sparse (C=2) report nothing on $release"
+		sed 's/^/# /' "$log.w"
+	else
+		ktap_pass "W=1 and sparse (C=2) report nothing on $release"
+	fi
+}
+
+dkms_check() {
+	local release=$1 kdir version src out lib=/lib/modules/$1 made_lib=
+
+	kdir=$(lab_kernel_build_dir "$release")
+	version=$(cat VERSION)
+	src=/usr/src/ntprof-$version
+	# dkms installs into /lib/modules/RELEASE and runs depmod there: lay
+	# out the lab kernel's module indexes if this machine lacks them, and
+	# take them away again afterwards.
+	if [ ! -d "$lib" ]; then
+		mkdir -p "$lib"
+		cp "$(lab_kernel_root "$release")$lib"/modules.* "$lib/"
+		ln -s "$kdir" "$lib/build"
+		made_lib=1
+	fi
+	dkms remove -m ntprof -v "$version" --all > /dev/null 2>&1
+	make -s dkms-install DKMS_SRC="$src" > "$work/dkms.log" 2>&1 &&
+	dkms add -m ntprof -v "$version" >> "$work/dkms.log" 2>&1 &&
+	dkms build -m ntprof -v "$version" -k "$release" \
+		--kernelsourcedir "$kdir" >> "$work/dkms.log" 2>&1
+	if ! out=$(find "/var/lib/dkms/ntprof/$version/$release" -name 'ntprof.ko*' 2>/dev/null | head -n1) ||
+	   [ -z "$out" ]; then
+		ktap_fail "dkms add and build against $release"
+		tail -n 30 "$work/dkms.log" | sed 's/^/# /'
+	else
+		ktap_pass "dkms add and build against $release"
+		if dkms install -m ntprof -v "$version" -k "$release" \
+			--kernelsourcedir "$kdir" >> "$work/dkms.log" 2>&1 &&
+		   /sbin/modinfo -k "$release" -F version ntprof > /dev/null 2>&1; then
+			ktap_pass "dkms install for $release: modinfo finds ntprof"
+		else
+			ktap_fail "dkms install for $release: modinfo finds ntprof"
+			tail -n 30 "$work/dkms.log" | sed 's/^/# /'
+		fi
+	fi
+	dkms remove -m ntprof -v "$version" --all > /dev/null 2>&1
+	rm -rf "$src"
+	[ -z "$made_lib" ] || rm -rf "$lib"
+}
+
+ktap_header
+for k in $CHECK_KERNELS; do
+	if release=$(KERNEL=$k bash selftests/lab/fetch-kernel.sh 2> "$work/fetch.log"); then
+		build_module "$release"
+	else
+		ktap_fail "kernel $k fetched"
+		sed 's/^/# /' "$work/fetch.log"
+	fi
+done
+
+checkpatch=$(bash selftests/lab/fetch-checkpatch.sh)
+if out=$("$checkpatch" --no-tree --strict --quiet --show-types -f \
+		$(ls kmod/*.[ch] | grep -v '\.mod\.c$') include/uapi/linux/ntprof.h 2>&1); then
+	ktap_pass "checkpatch --strict is clean"
+else
+	ktap_fail "checkpatch --strict is clean"
+	printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
+fi
+
+if out=$(make -s -C tools/ntprof clean all 2>&1) && ! grep -q 'warning:' <<< "$out"; then
+	ktap_pass "the tool builds without warnings"
+else
+	ktap_fail "the tool builds without warnings"
+	printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
+fi
+
+dkms_check "$(KERNEL=6.1 bash selftests/lab/fetch-kernel.sh)"
+ktap_finished
