@@ -6,8 +6,13 @@
 #ifndef _UAPI_LINUX_NTPROF_H
 #define _UAPI_LINUX_NTPROF_H
 
+#include <linux/types.h>
+
 #define NTPROF_FAMILY_NAME	"ntprof"
 #define NTPROF_FAMILY_VERSION	1
+
+/* Sampling: one command in N, N from 1 to NTPROF_SAMPLE_MAX. */
+#define NTPROF_SAMPLE_MAX	1000000
 
 /* What a session is doing. */
 enum ntprof_state {
@@ -22,10 +27,95 @@ enum ntprof_role {
 	NTPROF_ROLE_TARGET,
 };
 
+/* The fabric transport of a module, a hook or a session. */
 enum ntprof_transport {
 	NTPROF_TRANSPORT_NONE,
 	NTPROF_TRANSPORT_TCP,
 	NTPROF_TRANSPORT_RDMA,
+};
+
+/*
+ * The points of a command's path that a record stamps. A record holds the
+ * points of one role; a point that was not seen stays 0. The stage model
+ * (Documentation/stages.rst) says which point closes which component.
+ */
+enum ntprof_point {
+	/* host */
+	NTPROF_PT_HOST_BLK_START,	/* the block layer got the request */
+	NTPROF_PT_HOST_QUEUE_RQ,	/* the transport's queue_rq entered */
+	NTPROF_PT_HOST_SETUP,		/* nvme_setup_cmd: the command is built */
+	NTPROF_PT_HOST_BLK_ISSUE,	/* block_rq_issue: the driver started it */
+	NTPROF_PT_HOST_SEND,		/* capsule handed to the socket or NIC */
+	NTPROF_PT_HOST_SEND_DONE,	/* RDMA: the capsule's SEND completed */
+	NTPROF_PT_HOST_R2T,		/* TCP write: R2T arrived, data follows */
+	NTPROF_PT_HOST_RECV,		/* the response reached the driver */
+	NTPROF_PT_HOST_DRIVER_DONE,	/* the driver parsed the completion */
+	NTPROF_PT_HOST_NVME_COMPLETE,	/* nvme_complete_rq */
+	NTPROF_PT_HOST_BLK_COMPLETE,	/* block_rq_complete: the end */
+	/* target */
+	NTPROF_PT_TARGET_RECV,		/* the capsule reached the driver */
+	NTPROF_PT_TARGET_INIT,		/* nvmet_req_init: the command parsed */
+	NTPROF_PT_TARGET_R2T,		/* TCP write: R2T queued for the host */
+	NTPROF_PT_TARGET_DATA,		/* write data arrived (H2C, RDMA READ) */
+	NTPROF_PT_TARGET_EXEC,		/* handed to the backing store */
+	NTPROF_PT_TARGET_BLK_ISSUE,	/* backing device: block_rq_issue */
+	NTPROF_PT_TARGET_BLK_COMPLETE,	/* backing device: block_rq_complete */
+	NTPROF_PT_TARGET_COMPLETE,	/* nvmet_req_complete: storage done */
+	NTPROF_PT_TARGET_QUEUE_RESP,	/* the transport queued the response */
+	NTPROF_PT_TARGET_SEND,		/* TCP: the response PDU is being sent */
+	NTPROF_PT_TARGET_SEND_DONE,	/* RDMA: the response's SEND completed */
+
+	NTPROF_PT_COUNT
+};
+
+/* Room for points added later without changing the record's size. */
+#define NTPROF_RECORD_POINTS	24
+
+/* ntprof_record.flags */
+#define NTPROF_REC_F_SAMPLED	(1U << 0)	/* chosen by 1-in-N sampling */
+#define NTPROF_REC_F_FAILED	(1U << 1)	/* non-zero NVMe or block status */
+#define NTPROF_REC_F_PARTIAL	(1U << 2)	/* evicted or cut by stop */
+
+/*
+ * One command as one side saw it: its identity, as both sides see it,
+ * and CLOCK_MONOTONIC nanoseconds of each point (0: not seen). Records
+ * travel in host byte order, packed back to back in NTPROF_A_RECORDS_DATA.
+ */
+struct ntprof_record {
+	__u8 role;		/* enum ntprof_role */
+	__u8 transport;		/* enum ntprof_transport */
+	__u8 opcode;		/* NVMe opcode */
+	__u8 flags;		/* NTPROF_REC_F_* */
+	__u16 qid;		/* NVMe submission queue id */
+	__u16 cid;		/* NVMe command id */
+	__u32 nsid;
+	__u32 length;		/* bytes of data */
+	__u64 slba;
+	__u16 status;		/* NVMe status field, 0: success */
+	__u16 cntlid;		/* controller id, 0 when unknown */
+	__u16 cpu_submit;
+	__u16 cpu_complete;
+	__u32 dev;		/* host: namespace, target: backing device */
+	__u32 reserved;		/* zero */
+	__u64 ts[NTPROF_RECORD_POINTS];
+};
+
+/* A session's filters: NTPROF_A_START_OPS */
+#define NTPROF_OP_READ		(1U << 0)
+#define NTPROF_OP_WRITE		(1U << 1)
+#define NTPROF_OP_OTHER		(1U << 2)
+
+/* The kind of a hook. */
+enum ntprof_hook_kind {
+	NTPROF_HOOK_TRACEPOINT,
+	NTPROF_HOOK_KPROBE,
+};
+
+/* Where a hook stands. */
+enum ntprof_hook_state {
+	NTPROF_HOOK_MISSING,	/* its function or tracepoint is not there */
+	NTPROF_HOOK_AVAILABLE,	/* it could attach now */
+	NTPROF_HOOK_ATTACHED,	/* a session has it attached */
 };
 
 /* One kernel module of the NVMe-oF stack, nested in a status reply. */
@@ -46,14 +136,82 @@ enum {
 	NTPROF_A_STATUS_STATE,		/* u32: enum ntprof_state */
 	NTPROF_A_STATUS_KERNEL_RELEASE,	/* string: uname -r */
 	NTPROF_A_STATUS_MODULE,		/* nest, multi-attr: NTPROF_A_MODULE_* */
+	NTPROF_A_STATUS_ROLE,		/* u32: the session's role, if any */
+	NTPROF_A_STATUS_TRANSPORT,	/* u32: the session's transport */
+	NTPROF_A_STATUS_SAMPLE,		/* u32: the session's N */
+	NTPROF_A_STATUS_START_MONO,	/* u64: session start, CLOCK_MONOTONIC ns */
+	NTPROF_A_STATUS_START_REAL,	/* u64: the same instant, CLOCK_REALTIME ns */
+	NTPROF_A_STATUS_PAD,
 
 	__NTPROF_A_STATUS_MAX,
 	NTPROF_A_STATUS_MAX = (__NTPROF_A_STATUS_MAX - 1)
 };
 
+/* start: what to record. */
+enum {
+	NTPROF_A_START_UNSPEC,
+	NTPROF_A_START_ROLE,		/* u32, required: host or target */
+	NTPROF_A_START_TRANSPORT,	/* u32, required: tcp or rdma */
+	NTPROF_A_START_SAMPLE,		/* u32: one command in N, default 1 */
+	NTPROF_A_START_DEV,		/* u32: only this dev_t (new encoding) */
+	NTPROF_A_START_OPS,		/* u32: NTPROF_OP_* mask, default all */
+	NTPROF_A_START_MIN_LEN,		/* u32: only commands of >= bytes */
+	NTPROF_A_START_MAX_LEN,		/* u32: only commands of <= bytes */
+
+	__NTPROF_A_START_MAX,
+	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
+};
+
+/* One hook, in a probe-get dump. */
+enum {
+	NTPROF_A_HOOK_UNSPEC,
+	NTPROF_A_HOOK_NAME,		/* string: function or tracepoint */
+	NTPROF_A_HOOK_KIND,		/* u32: enum ntprof_hook_kind */
+	NTPROF_A_HOOK_ROLE,		/* u32: enum ntprof_role */
+	NTPROF_A_HOOK_TRANSPORT,	/* u32: NONE for both transports */
+	NTPROF_A_HOOK_POINT,		/* u32: enum ntprof_point it stamps */
+	NTPROF_A_HOOK_REQUIRED,		/* u32: 1 if recording needs it */
+	NTPROF_A_HOOK_STATE,		/* u32: enum ntprof_hook_state */
+	NTPROF_A_HOOK_HITS,		/* u64: times it fired this session */
+	NTPROF_A_HOOK_PAD,
+
+	__NTPROF_A_HOOK_MAX,
+	NTPROF_A_HOOK_MAX = (__NTPROF_A_HOOK_MAX - 1)
+};
+
+/* Counters of the running (or last) session, per CPU in stats-get. */
+enum {
+	NTPROF_A_STATS_UNSPEC,
+	NTPROF_A_STATS_CPU,		/* u32 */
+	NTPROF_A_STATS_RECORDS,		/* u64: records written to the buffer */
+	NTPROF_A_STATS_DROPS,		/* u64: records lost, buffer full */
+	NTPROF_A_STATS_FILL,		/* u64: records waiting in the buffer */
+	NTPROF_A_STATS_SAMPLED,		/* u64: commands sampled */
+	NTPROF_A_STATS_SEEN,		/* u64: commands seen */
+	NTPROF_A_STATS_EVICTED,		/* u64: in-flight slots lost (table full) */
+	NTPROF_A_STATS_PAD,
+
+	__NTPROF_A_STATS_MAX,
+	NTPROF_A_STATS_MAX = (__NTPROF_A_STATS_MAX - 1)
+};
+
+/* records-get: a dump of the finished records. */
+enum {
+	NTPROF_A_RECORDS_UNSPEC,
+	NTPROF_A_RECORDS_DATA,		/* binary: struct ntprof_record[] */
+
+	__NTPROF_A_RECORDS_MAX,
+	NTPROF_A_RECORDS_MAX = (__NTPROF_A_RECORDS_MAX - 1)
+};
+
 enum {
 	NTPROF_CMD_UNSPEC,
 	NTPROF_CMD_STATUS_GET,
+	NTPROF_CMD_START,		/* do: NTPROF_A_START_* */
+	NTPROF_CMD_STOP,		/* do */
+	NTPROF_CMD_PROBE_GET,		/* dump: NTPROF_A_HOOK_* per hook */
+	NTPROF_CMD_STATS_GET,		/* dump: NTPROF_A_STATS_* per CPU */
+	NTPROF_CMD_RECORDS_GET,		/* dump: consumes finished records */
 
 	__NTPROF_CMD_MAX,
 	NTPROF_CMD_MAX = (__NTPROF_CMD_MAX - 1)
