@@ -85,6 +85,7 @@ stage_userland() {
 		copy_program "$p"
 	done
 	copy_program "$TOP_DIR/tools/ntprof/ntprof" /usr/sbin/ntprof
+	copy_program "$TOP_DIR/selftests/tools/testclient" /lab/bin/testclient
 	# busybox's applets come last on PATH, so iproute2, kmod and the rest
 	# are never shadowed; dash is /bin/sh for the same reason.
 	cp /bin/busybox "$stage/lib/busybox/busybox"
@@ -99,6 +100,9 @@ stage_userland() {
 	mkdir -p "$stage/lab"
 	cp -r "$LAB_DIR/guest/." "$stage/lab/"
 	cp "$TOP_DIR/selftests/ktap.sh" "$stage/lab/ktap.sh"
+	# The lab tests' shared helpers, for the scripts they hand to lab-run.
+	mkdir -p "$stage/lab/tests"
+	cp "$TOP_DIR"/selftests/integration/guest/*.sh "$stage/lab/tests/"
 	mv "$stage/lab/init" "$stage/init"
 	chmod +x "$stage/init" "$stage"/lab/bin/*
 	echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"
@@ -109,6 +113,8 @@ stage_userland() {
 main() {
 	[ -f "$kbuild/Makefile" ] || lab_die "no headers for $release (run fetch-kernel.sh)"
 	[ -x "$TOP_DIR/tools/ntprof/ntprof" ] || lab_die "the ntprof tool is not built (make tools)"
+	[ -x "$TOP_DIR/selftests/tools/testclient" ] ||
+		lab_die "the test client is not built (make -C selftests/tools)"
 	mkdir -p "$out"
 	build_module
 	rm -rf "$stage"

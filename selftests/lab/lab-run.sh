@@ -40,6 +40,7 @@ esac
 
 release=$(bash "$LAB_DIR/fetch-kernel.sh")
 make -s -C "$TOP_DIR/tools/ntprof" >&2
+make -s -C "$TOP_DIR/selftests/tools" >&2
 initrd=$(bash "$LAB_DIR/build-guest.sh" "$release")
 vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
 
