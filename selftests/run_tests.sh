@@ -5,11 +5,11 @@
 # results of all of them. A program that exits non-zero without reporting a
 # failed test counts as one failure, so a crash never passes silently.
 #
-# CHECK_ONLY="unit build" runs a subset of the groups unit, build, integration.
+# CHECK_ONLY="unit build" runs a subset of the groups unit, fuzz, build, integration.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-CHECK_ONLY=${CHECK_ONLY:-unit build integration}
+CHECK_ONLY=${CHECK_ONLY:-unit fuzz build integration}
 passed=0
 failed=0
 skipped=0

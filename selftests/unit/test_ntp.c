@@ -1,0 +1,1299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the .ntp recording format (tools/ntprof/ntp.c): round
+ * trips, the byte layout against Documentation/ntp-format.rst, files of a
+ * newer minor, recordings cut short at every byte, and damaged files,
+ * each of which must give one exact message. Files that the writer would
+ * never produce are built here byte by byte, with this file's own
+ * little-endian code and zlib's CRC-32, so that the test checks the
+ * documented format rather than ntp.c against itself.
+ * Prints TAP; exits 1 if any test failed.
+ *
+ * usage: test_ntp [--seeds DIR]   (DIR: also keep the files for fuzzing)
+ */
+#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ntp.h"
+
+static int tests, failed;
+
+__attribute__((format(printf, 2, 3)))
+static bool ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	if (!cond)
+		failed++;
+	printf("%sok %d - ", cond ? "" : "not ", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return cond;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static char dir[256];
+
+static const char *tpath(const char *name)
+{
+	static char paths[4][512];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, name);
+	return paths[i];
+}
+
+static void cleanup(void)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			unlink(tpath(de->d_name));
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static void die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	cleanup();
+	exit(1);
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		die(path);
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static void spit(const char *path, const void *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write(fd, buf, len) != (ssize_t)len || close(fd))
+		die(path);
+}
+
+/*
+ * With --seeds DIR, the files the tests make, the damaged ones too, are
+ * also the fuzzer's seed corpus (selftests/fuzz/test_fuzz.sh): they reach
+ * every corner of the reader, and no binary file needs to be in the tree.
+ */
+static const char *seeds;
+
+static void seed(const char *path)
+{
+	static int n;
+	char name[512];
+	uint8_t *buf;
+	size_t len;
+
+	if (!seeds)
+		return;
+	buf = slurp(path, &len);
+	/* The fuzzer's inputs are at most 8 KiB. */
+	if (len <= 8192) {
+		snprintf(name, sizeof(name), "%s/%02d-%s", seeds, n++,
+			 strrchr(path, '/') + 1);
+		spit(name, buf, len);
+	}
+	free(buf);
+}
+
+/* Little-endian by hand, independent of ntp.c's helpers. */
+static uint32_t rd32(const uint8_t *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void wr32(uint8_t *p, uint32_t v)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		p[i] = v >> (8 * i);
+}
+
+/* A growing byte buffer, to build files the writer would not write. */
+struct bytes {
+	uint8_t *p;
+	size_t len;
+	size_t cap;
+};
+
+static void put(struct bytes *b, const void *data, size_t len)
+{
+	if (b->len + len > b->cap) {
+		b->cap = (b->len + len) * 2;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			die("realloc");
+	}
+	memcpy(b->p + b->len, data, len);
+	b->len += len;
+}
+
+static void put_le(struct bytes *b, uint64_t v, int size)
+{
+	uint8_t le[8];
+	int i;
+
+	for (i = 0; i < size; i++)
+		le[i] = v >> (8 * i);
+	put(b, le, size);
+}
+
+static void put_str(struct bytes *b, const char *s)
+{
+	put_le(b, strlen(s), 2);
+	put(b, s, strlen(s));
+}
+
+/* A record as the format's table lays it out, padded to @size bytes. */
+static void put_record(struct bytes *b, const struct ntprof_record *r,
+		       size_t size)
+{
+	size_t start = b->len;
+	int i;
+
+	put_le(b, r->role, 1);
+	put_le(b, r->transport, 1);
+	put_le(b, r->opcode, 1);
+	put_le(b, r->flags, 1);
+	put_le(b, r->qid, 2);
+	put_le(b, r->cid, 2);
+	put_le(b, r->nsid, 4);
+	put_le(b, r->length, 4);
+	put_le(b, r->slba, 8);
+	put_le(b, r->status, 2);
+	put_le(b, r->cntlid, 2);
+	put_le(b, r->cpu_submit, 2);
+	put_le(b, r->cpu_complete, 2);
+	put_le(b, r->dev, 4);
+	put_le(b, r->reserved, 4);
+	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
+		put_le(b, r->ts[i], 8);
+	while (b->len < start + size)
+		put_le(b, 0xaa, 1);
+}
+
+static void put_unit(struct bytes *b, const char *tag, uint32_t seq,
+		     uint32_t count, const void *payload, uint32_t len)
+{
+	uint8_t h[24];
+
+	memcpy(h, tag, 4);
+	wr32(h + 4, seq);
+	wr32(h + 8, count);
+	wr32(h + 12, len);
+	wr32(h + 16, crc32(0, payload, len));
+	wr32(h + 20, crc32(0, h, 20));
+	put(b, h, sizeof(h));
+	put(b, payload, len);
+}
+
+/* Recomputes the checksums after a test changed a field on purpose. */
+static void fix_header(uint8_t *buf)
+{
+	uint32_t len = rd32(buf + 12);
+
+	wr32(buf + len - 4, crc32(0, buf, len - 4));
+}
+
+/* @payload: the payload's checksum too, when its length is true. */
+static void fix_unit(uint8_t *buf, size_t off, bool payload)
+{
+	if (payload)
+		wr32(buf + off + 16,
+		     crc32(0, buf + off + 24, rd32(buf + off + 12)));
+	wr32(buf + off + 20, crc32(0, buf + off, 20));
+}
+
+/* The offsets of a well-formed file's units, the trailer's last. */
+struct layout {
+	size_t hdr_len;
+	size_t unit[16];
+	int units;
+};
+
+static void layout(const uint8_t *buf, size_t len, struct layout *l)
+{
+	size_t off = rd32(buf + 12);
+
+	l->hdr_len = off;
+	l->units = 0;
+	while (off + 24 <= len && l->units < 16) {
+		l->unit[l->units++] = off;
+		off += 24 + rd32(buf + off + 12);
+	}
+}
+
+/* Every field of every record differs from its neighbours' and others'. */
+static void rec_make(struct ntprof_record *r, uint32_t i)
+{
+	int k;
+
+	memset(r, 0, sizeof(*r));
+	r->role = 1 + i % 2;
+	r->transport = 4 + i % 3;
+	r->opcode = 0x10 + i % 7;
+	r->flags = 0x20 + i % 5;
+	r->qid = i * 3;
+	r->cid = i * 7 + 0x100;
+	r->nsid = i ^ 0x5a5a5a5a;
+	r->length = 4096 * (i % 64 + 1);
+	r->slba = 0x0102030405060708ULL * (i + 1);
+	r->status = 0x4000 + i;
+	r->cntlid = 0x8001 + i;
+	r->cpu_submit = 0x300 + i % 13;
+	r->cpu_complete = 0x500 + i % 11;
+	r->dev = 0x10300000 | i;
+	r->reserved = 0xf0000000 | i;
+	for (k = 0; k < NTPROF_RECORD_POINTS; k++)
+		r->ts[k] = 3600000000000ULL + i * 1000ULL + k * 11 +
+			   ((uint64_t)k << 56);
+}
+
+static struct ntprof_record *recs_make(size_t n)
+{
+	struct ntprof_record *r = calloc(n, sizeof(*r));
+	size_t i;
+
+	if (!r)
+		die("calloc");
+	for (i = 0; i < n; i++)
+		rec_make(&r[i], i);
+	return r;
+}
+
+static struct ntp_hook hooks[3];
+
+static void hdr_make(struct ntp_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->role = NTPROF_ROLE_HOST;
+	h->transport = NTPROF_TRANSPORT_TCP;
+	h->sample = 10;
+	h->nr_cpus = 8;
+	h->start_mono_ns = 123456789012345ULL;
+	h->start_real_ns = 1700000000123456789ULL;
+	/* The longest host name there is. */
+	memset(h->hostname, 'h', NTP_HOSTNAME_MAX);
+	snprintf(h->kernel_release, sizeof(h->kernel_release),
+		 "6.1.0-57-amd64");
+	snprintf(h->boot_id, sizeof(h->boot_id),
+		 "4f0e5c1a-9b8d-4e2f-a7c3-1d6b8e9f0a2c");
+	snprintf(h->tool_version, sizeof(h->tool_version),
+		 "0.1.0-12-gabcdef0-dirty");
+
+	memset(hooks, 0, sizeof(hooks));
+	snprintf(hooks[0].name, sizeof(hooks[0].name), "nvme_setup_cmd");
+	hooks[0].kind = NTPROF_HOOK_TRACEPOINT;
+	hooks[0].role = NTPROF_ROLE_HOST;
+	hooks[0].point = NTPROF_PT_HOST_SETUP;
+	hooks[0].required = 1;
+	hooks[0].state = NTPROF_HOOK_ATTACHED;
+	snprintf(hooks[1].name, sizeof(hooks[1].name), "nvme_tcp_queue_rq");
+	hooks[1].kind = NTPROF_HOOK_KPROBE;
+	hooks[1].role = NTPROF_ROLE_HOST;
+	hooks[1].transport = NTPROF_TRANSPORT_TCP;
+	hooks[1].point = NTPROF_PT_HOST_QUEUE_RQ;
+	hooks[1].state = NTPROF_HOOK_AVAILABLE;
+	memset(hooks[2].name, 'x', NTP_HOOK_NAME_MAX);
+	hooks[2].kind = NTPROF_HOOK_KPROBE;
+	hooks[2].role = NTPROF_ROLE_TARGET;
+	hooks[2].transport = NTPROF_TRANSPORT_RDMA;
+	hooks[2].point = NTPROF_PT_TARGET_SEND_DONE;
+	hooks[2].state = NTPROF_HOOK_MISSING;
+	h->nr_hooks = 3;
+	h->hooks = hooks;
+}
+
+static const struct ntp_trailer trailer_in = {
+	.records = 999,		/* the writer must put its own count */
+	.drops = 3,
+	.evictions = 2,
+	.end_mono_ns = 123456789012345ULL + 5000000000ULL,
+	.end_real_ns = 1700000000123456789ULL + 5000000000ULL,
+};
+
+/*
+ * Writes @path with records 0.. in the block sizes @blocks[], flushing
+ * after each, and the trailer unless @no_trailer. Returns the records.
+ */
+static struct ntprof_record *write_blocks(const char *path,
+					  const size_t *blocks, int nblocks,
+					  bool no_trailer, size_t *total)
+{
+	struct ntprof_record *recs;
+	struct ntp_writer *w;
+	struct ntp_header h;
+	size_t n = 0;
+	int i, ret;
+
+	for (i = 0; i < nblocks; i++)
+		n += blocks[i];
+	recs = recs_make(n);
+	hdr_make(&h);
+	ret = ntp_writer_open(path, &h, &w);
+	if (ret) {
+		errno = -ret;
+		die("ntp_writer_open");
+	}
+	n = 0;
+	for (i = 0; i < nblocks; i++) {
+		ret = ntp_writer_append(w, recs + n, blocks[i]);
+		if (!ret)
+			ret = ntp_writer_flush(w);
+		if (ret) {
+			errno = -ret;
+			die("ntp_writer_append");
+		}
+		n += blocks[i];
+	}
+	ret = ntp_writer_close(w, no_trailer ? NULL : &trailer_in);
+	if (ret) {
+		errno = -ret;
+		die("ntp_writer_close");
+	}
+	*total = n;
+	return recs;
+}
+
+/* What reading a file to its end gave. */
+struct result {
+	int ret;
+	char msg[512];
+	struct ntprof_record *recs;
+	size_t n;
+	size_t blocks[64];	/* with ntp_next_block() */
+	int nblocks;
+	struct ntp_header hdr;	/* hooks not kept */
+	bool has_trailer;
+	struct ntp_trailer trailer;
+	uint64_t discarded;
+};
+
+/* Reads @path with ntp_read_all(), or block by block. */
+static void read_file(const char *path, bool all, struct result *r)
+{
+	const struct ntprof_record *block;
+	struct ntp_file *f;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	r->ret = ntp_open(path, &f, r->msg, sizeof(r->msg));
+	if (r->ret)
+		return;
+	r->hdr = *ntp_header(f);
+	r->hdr.hooks = NULL;
+	if (all) {
+		r->ret = ntp_read_all(f, &r->recs, &r->n);
+	} else {
+		while ((r->ret = ntp_next_block(f, &block, &n)) > 0) {
+			r->recs = realloc(r->recs, (r->n + n) * sizeof(*block));
+			if (!r->recs)
+				die("realloc");
+			memcpy(r->recs + r->n, block, n * sizeof(*block));
+			r->n += n;
+			if (r->nblocks < 64)
+				r->blocks[r->nblocks++] = n;
+		}
+	}
+	if (r->ret)
+		snprintf(r->msg, sizeof(r->msg), "%s", ntp_error(f));
+	if (ntp_trailer(f)) {
+		r->has_trailer = true;
+		r->trailer = *ntp_trailer(f);
+	}
+	r->discarded = ntp_discarded(f);
+	ntp_close(f);
+}
+
+/* Both ways of reading @path fail with exactly "@path: @what". */
+static bool fails_with(const char *path, int err, const char *what)
+{
+	char want[512];
+	struct result r;
+	int all;
+
+	snprintf(want, sizeof(want), "%s: %s", path, what);
+	for (all = 0; all < 2; all++) {
+		read_file(path, all, &r);
+		free(r.recs);
+		if (r.ret != err || strcmp(r.msg, want)) {
+			diag("%s: got %d \"%s\"", all ? "ntp_read_all" :
+			     "ntp_next_block", r.ret, r.msg);
+			diag("want %d \"%s\"", err, want);
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool same_records(const struct ntprof_record *a,
+			 const struct ntprof_record *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (memcmp(&a[i], &b[i], sizeof(*a))) {
+			diag("record %zu differs", i);
+			return false;
+		}
+	return true;
+}
+
+static void test_round_trip(void)
+{
+	/* 2500 records in uneven appends, a flush, then 10 more. */
+	static const size_t appends[] = { 1, 7, 1000, 1492 };
+	static const size_t want_blocks[] = { 1024, 1024, 452, 10 };
+	const char *path = tpath("rt.ntp");
+	struct ntprof_record *recs = recs_make(2510);
+	struct ntp_header h;
+	struct ntp_writer *w;
+	struct result r;
+	size_t i, n = 0;
+	int ret, all;
+
+	hdr_make(&h);
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == 0 && !strcmp(ntp_writer_path(w), path),
+	   "the writer opens a new file (%d)", ret);
+	if (ret)
+		return;
+	for (i = 0; i < 4 && !ret; i++) {
+		ret = ntp_writer_append(w, recs + n, appends[i]);
+		n += appends[i];
+	}
+	if (!ret)
+		ret = ntp_writer_flush(w);
+	if (!ret)
+		ret = ntp_writer_append(w, recs + n, 10);
+	ret = ntp_writer_close(w, &trailer_in) ?: ret;
+	ok(ret == 0, "2510 records append, flush and close (%d)", ret);
+
+	for (all = 0; all < 2; all++) {
+		const char *how = all ? "ntp_read_all" : "ntp_next_block";
+
+		read_file(path, all, &r);
+		ok(r.ret == 0 && r.msg[0] == 0,
+		   "%s reads it to the end (%d %s)", how, r.ret, r.msg);
+		ok(r.n == 2510 && same_records(r.recs, recs, 2510),
+		   "%s: all 2510 records come back as written (%zu)", how, r.n);
+		ok(r.has_trailer && r.trailer.records == 2510 &&
+		   r.trailer.drops == 3 && r.trailer.evictions == 2 &&
+		   r.trailer.end_mono_ns == trailer_in.end_mono_ns &&
+		   r.trailer.end_real_ns == trailer_in.end_real_ns &&
+		   r.discarded == 0,
+		   "%s: the trailer, with the writer's count of records", how);
+		free(r.recs);
+	}
+	ok(r.nblocks == 0, "ntp_read_all leaves the block list alone");
+	read_file(path, false, &r);
+	free(r.recs);
+	ok(r.nblocks == 4 &&
+	   !memcmp(r.blocks, want_blocks, sizeof(want_blocks)),
+	   "full blocks of %d records, a flushed one, the last at close (%zu %zu %zu %zu)",
+	   NTP_BLOCK_RECORDS, r.blocks[0], r.blocks[1], r.blocks[2],
+	   r.blocks[3]);
+
+	ok(r.hdr.version_major == NTP_VERSION_MAJOR &&
+	   r.hdr.version_minor == NTP_VERSION_MINOR &&
+	   r.hdr.record_size == NTP_RECORD_SIZE,
+	   "the header has the version %u.%u and record size %u",
+	   r.hdr.version_major, r.hdr.version_minor, r.hdr.record_size);
+	ok(r.hdr.role == h.role && r.hdr.transport == h.transport &&
+	   r.hdr.sample == h.sample && r.hdr.nr_cpus == h.nr_cpus &&
+	   r.hdr.start_mono_ns == h.start_mono_ns &&
+	   r.hdr.start_real_ns == h.start_real_ns,
+	   "role, transport, sample, CPUs and start times come back");
+	ok(!strcmp(r.hdr.hostname, h.hostname) &&
+	   !strcmp(r.hdr.kernel_release, h.kernel_release) &&
+	   !strcmp(r.hdr.boot_id, h.boot_id) &&
+	   !strcmp(r.hdr.tool_version, h.tool_version),
+	   "the strings come back, a host name of the longest length too");
+
+	{
+		struct ntp_file *f;
+		char err[256];
+		const struct ntp_header *fh;
+		bool same = false;
+
+		if (!ntp_open(path, &f, err, sizeof(err))) {
+			fh = ntp_header(f);
+			same = fh->nr_hooks == 3;
+			for (i = 0; same && i < 3; i++)
+				same = !memcmp(&fh->hooks[i], &hooks[i],
+					       sizeof(hooks[i]));
+			ntp_close(f);
+		}
+		ok(same, "the three hooks come back, names of 255 bytes too");
+	}
+	free(recs);
+}
+
+static void test_layout(void)
+{
+	const char *path = tpath("layout.ntp");
+	static const size_t blocks[] = { 2 };
+	struct ntprof_record *recs, back;
+	uint8_t enc[NTP_RECORD_SIZE];
+	struct bytes want = { 0 };
+	struct layout l;
+	uint8_t *buf;
+	size_t len, n;
+
+	recs = write_blocks(path, blocks, 1, false, &n);
+	seed(path);
+	buf = slurp(path, &len);
+	layout(buf, len, &l);
+
+	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 1 && buf[9] == 0 &&
+	   buf[10] == 0 && buf[11] == 0,
+	   "the file starts with the magic and version 1.0, little-endian");
+	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + 4 +
+			(10 + 14) + (10 + 17) + (10 + 255) + 4 &&
+	   rd32(buf + 16) == 232 && rd32(buf + 20) == 10 && buf[24] == 1 &&
+	   buf[25] == 1 && rd32(buf + 28) == 8,
+	   "header length %zu, record size, sample, role, transport, CPUs at their offsets",
+	   l.hdr_len);
+	ok(l.units == 2 && !memcmp(buf + l.unit[0], "NTPB", 4) &&
+	   rd32(buf + l.unit[0] + 4) == 0 && rd32(buf + l.unit[0] + 8) == 2 &&
+	   rd32(buf + l.unit[0] + 12) == 464 &&
+	   !memcmp(buf + l.unit[1], "NTPE", 4) &&
+	   rd32(buf + l.unit[1] + 4) == 1 && rd32(buf + l.unit[1] + 12) == 40 &&
+	   l.unit[1] + 64 == len,
+	   "a block of 2 records numbered 0, then the trailer numbered 1 ends the file");
+	ok(rd32(buf + l.hdr_len - 4) == crc32(0, buf, l.hdr_len - 4) &&
+	   rd32(buf + l.unit[0] + 16) == crc32(0, buf + l.unit[0] + 24, 464) &&
+	   rd32(buf + l.unit[0] + 20) == crc32(0, buf + l.unit[0], 20),
+	   "the checksums are zlib's CRC-32 of the documented ranges");
+
+	put_record(&want, &recs[1], NTP_RECORD_SIZE);
+	ntp_record_encode(enc, &recs[1]);
+	ok(!memcmp(enc, want.p, NTP_RECORD_SIZE) &&
+	   !memcmp(buf + l.unit[0] + 24 + NTP_RECORD_SIZE, want.p,
+		   NTP_RECORD_SIZE),
+	   "a record's bytes follow the format's table, in the file and from ntp_record_encode");
+	ntp_record_decode(&back, want.p);
+	ok(!memcmp(&back, &recs[1], sizeof(back)),
+	   "ntp_record_decode turns the bytes back into the record");
+	free(want.p);
+	free(buf);
+	free(recs);
+}
+
+/* A file of format 1.7, with everything a newer minor may add. */
+static void test_newer_minor(void)
+{
+	const char *path = tpath("minor.ntp");
+	struct ntprof_record *recs = recs_make(3);
+	struct bytes b = { 0 }, p = { 0 };
+	struct ntp_file *f;
+	char err[256];
+	bool hook_ok = false;
+	struct result r;
+	int all;
+
+	put(&b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(&b, 1, 2);
+	put_le(&b, 7, 2);
+	put_le(&b, 0, 4);	/* the length, set below */
+	put_le(&b, 240, 4);	/* records grew by 8 bytes */
+	put_le(&b, 1, 4);
+	put_le(&b, NTPROF_ROLE_TARGET, 1);
+	put_le(&b, NTPROF_TRANSPORT_RDMA, 1);
+	put_le(&b, 0, 2);
+	put_le(&b, 2, 4);
+	put_le(&b, 11, 8);
+	put_le(&b, 22, 8);
+	put_str(&b, "target");
+	put_str(&b, "6.12.9-amd64");
+	put_str(&b, "");
+	put_str(&b, "9.9");
+	put_le(&b, 1, 4);
+	put_le(&b, 10 + 12 + 3, 2);	/* 3 bytes after the name */
+	put(&b, "\x01\x02\x02\x11\x01\x02", 6);
+	put_str(&b, "nvmet_req_init");
+	put(&b, "new", 3);
+	put(&b, "later", 5);	/* a newer minor's header fields */
+	put_le(&b, 0, 4);
+	wr32(b.p + 12, b.len);
+	fix_header(b.p);
+
+	put_record(&p, &recs[0], 240);
+	put_record(&p, &recs[1], 240);
+	put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+	put_unit(&b, "NTPX", 1, 5, "unknown", 7);
+	p.len = 0;
+	put_record(&p, &recs[2], 240);
+	put_unit(&b, "NTPB", 2, 1, p.p, p.len);
+	p.len = 0;
+	put_le(&p, 3, 8);
+	put_le(&p, 4, 8);
+	put_le(&p, 5, 8);
+	put_le(&p, 33, 8);
+	put_le(&p, 44, 8);
+	put(&p, "sixteen more....", 16);
+	put_unit(&b, "NTPE", 3, 0, p.p, p.len);
+	spit(path, b.p, b.len);
+	seed(path);
+
+	for (all = 0; all < 2; all++) {
+		read_file(path, all, &r);
+		ok(r.ret == 0 && r.hdr.version_minor == 7 &&
+		   r.hdr.record_size == 240 &&
+		   r.hdr.role == NTPROF_ROLE_TARGET &&
+		   r.hdr.start_real_ns == 22 &&
+		   !strcmp(r.hdr.hostname, "target") &&
+		   !strcmp(r.hdr.tool_version, "9.9") && r.hdr.boot_id[0] == 0,
+		   "%s: a 1.7 header with unknown trailing fields reads (%d %s)",
+		   all ? "ntp_read_all" : "ntp_next_block", r.ret, r.msg);
+		ok(r.n == 3 && same_records(r.recs, recs, 3) && r.has_trailer &&
+		   r.trailer.records == 3 && r.trailer.drops == 4 &&
+		   r.trailer.end_real_ns == 44,
+		   "%s: 240-byte records, an unknown unit and a longer trailer read (%zu)",
+		   all ? "ntp_read_all" : "ntp_next_block", r.n);
+		free(r.recs);
+	}
+	if (!ntp_open(path, &f, err, sizeof(err))) {
+		const struct ntp_hook *h = ntp_header(f)->hooks;
+
+		hook_ok = ntp_header(f)->nr_hooks == 1 &&
+			  !strcmp(h->name, "nvmet_req_init") && h->kind == 1 &&
+			  h->role == 2 && h->transport == 2 &&
+			  h->point == 0x11 && h->required == 1 &&
+			  h->state == 2;
+		ntp_close(f);
+	}
+	ok(hook_ok, "a hook entry with unknown trailing fields reads");
+	free(b.p);
+	free(p.p);
+	free(recs);
+}
+
+static void test_cut_short(void)
+{
+	static const size_t blocks[] = { 3, 2, 4 };
+	const char *path = tpath("cut.ntp");
+	struct ntprof_record *recs;
+	uint64_t end, want_end;
+	size_t len, n, want;
+	bool good = true;
+	struct layout l;
+	struct result r;
+	uint8_t *buf;
+	int all;
+
+	recs = write_blocks(path, blocks, 3, false, &n);
+	seed(path);
+	buf = slurp(path, &len);
+	layout(buf, len, &l);
+	/* From the end down, so each cut is a truncate() of the last. */
+	for (end = len - 1; good && end >= l.unit[2]; end--) {
+		if (truncate(path, end))
+			die("truncate");
+		want = end < l.unit[3] ? 5 : 9;
+		want_end = end < l.unit[3] ? l.unit[2] : l.unit[3];
+		if (end == l.unit[3] - 100 || end == l.unit[3] + 30)
+			seed(path);
+		for (all = 0; good && all < 2; all++) {
+			read_file(path, all, &r);
+			good = r.ret == 0 && r.n == want && !r.has_trailer &&
+			       same_records(r.recs, recs, want) &&
+			       r.discarded == end - want_end;
+			if (!good) {
+				diag("cut at %llu of %zu, %s: %d \"%s\"",
+				     (unsigned long long)end, len,
+				     all ? "ntp_read_all" : "ntp_next_block",
+				     r.ret, r.msg);
+				diag("%zu records, trailer %d, %llu discarded",
+				     r.n, r.has_trailer,
+				     (unsigned long long)r.discarded);
+			}
+			free(r.recs);
+		}
+	}
+	ok(good, "cut at each of the %zu bytes of the last block and trailer: %s",
+	   len - l.unit[2], "the whole blocks, no trailer");
+
+	good = true;
+	for (end = l.hdr_len - 1; good && end > 0; end--) {
+		if (truncate(path, end))
+			die("truncate");
+		good = fails_with(path, -EBADMSG, "header truncated");
+		if (!good)
+			diag("cut at %llu", (unsigned long long)end);
+	}
+	ok(good, "cut at each of the %zu bytes of the header: \"header truncated\"",
+	   l.hdr_len - 1);
+	if (truncate(path, 0))
+		die("truncate");
+	ok(fails_with(path, -EBADMSG, "empty file, not an ntprof recording"),
+	   "an empty file: \"empty file, not an ntprof recording\"");
+
+	/* What the writer leaves when it is gone before ntp_writer_close(). */
+	free(recs);
+	recs = write_blocks(path, blocks, 3, true, &n);
+	seed(path);
+	read_file(path, true, &r);
+	ok(r.ret == 0 && r.n == 9 && !r.has_trailer && r.discarded == 0,
+	   "closed without a trailer: all records, no trailer (%d %s)",
+	   r.ret, r.msg);
+	free(r.recs);
+	free(buf);
+	free(recs);
+}
+
+/* Copies the good file, lets @change damage it, and checks the message. */
+static bool damaged(const uint8_t *good, size_t len, int err,
+		    void (*change)(uint8_t *buf, size_t *len,
+				   const struct layout *l),
+		    const char *fmt, ...)
+{
+	uint8_t *buf = malloc(len + 4096);
+	const char *path = tpath("bad.ntp");
+	char what[256];
+	struct layout l;
+	va_list ap;
+	bool ret;
+
+	if (!buf)
+		die("malloc");
+	memcpy(buf, good, len);
+	memset(buf + len, 0, 4096);
+	layout(buf, len, &l);
+	change(buf, &len, &l);
+	spit(path, buf, len);
+	seed(path);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	ret = fails_with(path, err, what);
+	free(buf);
+	return ret;
+}
+
+static void bad_magic(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	b[3] = 'X';
+}
+
+static void text_file(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)l;
+	*len = sprintf((char *)b, "hello\n");
+}
+
+static void newer_major(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	/* A newer major may change anything after the version. */
+	memset(b + 8, 0xee, 64);
+	b[8] = 2;
+	b[9] = 0;
+}
+
+static void major_zero(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	b[8] = 0;
+}
+
+static void header_len_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	wr32(b + 12, 0xffffffff);
+}
+
+static void header_len_tiny(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	wr32(b + 12, 20);
+}
+
+static void header_len_past_end(uint8_t *b, size_t *len,
+				const struct layout *l)
+{
+	*len = l->hdr_len;
+	wr32(b + 12, l->hdr_len + 1);
+}
+
+static void header_byte(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[l->hdr_len / 2] ^= 0x01;
+}
+
+static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	/* The hook count sits before the three hook entries. */
+	size_t off = l->hdr_len - 4 - (10 + 14) - (10 + 17) - (10 + 255) - 4;
+
+	(void)len;
+	wr32(b + off, 0xffffffff);
+	fix_header(b);
+}
+
+static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	size_t off = l->hdr_len - 4 - (10 + 14) - (10 + 17) - (10 + 255) - 4;
+
+	(void)len;
+	wr32(b + off, 1000);
+	fix_header(b);
+}
+
+static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	/* The last hook's name grows to 300 bytes; the blocks go. */
+	size_t off = l->hdr_len - 4 - (10 + 255);
+
+	b[off] = (10 + 300) & 0xff;
+	b[off + 1] = (10 + 300) >> 8;
+	b[off + 8] = 300 & 0xff;
+	b[off + 9] = 300 >> 8;
+	memset(b + off + 10, 'x', 300);
+	*len = off + 10 + 300 + 4;
+	wr32(b + 12, *len);
+	fix_header(b);
+}
+
+static void hostname_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	b[48] = 0xff;
+	b[49] = 0xff;
+	fix_header(b);
+}
+
+static void record_size_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	wr32(b + 16, 0xffffffff);
+	fix_header(b);
+}
+
+static void record_size_small(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	wr32(b + 16, 231);
+	fix_header(b);
+}
+
+static void payload_byte(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[l->unit[1] + 24 + 100] ^= 0x80;
+}
+
+static void block_header_byte(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[l->unit[1] + 9] ^= 0x04;	/* the count */
+}
+
+static void block_len_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + l->unit[1] + 8, 0xffffffff);
+	wr32(b + l->unit[1] + 12, 0xffffffff);
+	fix_unit(b, l->unit[1], false);
+}
+
+static void block_count_wrong(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + l->unit[1] + 8, 0x40000001);	/* * 232 wraps in 32 bits */
+	fix_unit(b, l->unit[1], false);
+}
+
+static void block_repeated(uint8_t *b, size_t *len, const struct layout *l)
+{
+	size_t n = l->unit[1] - l->unit[0];
+
+	/* Block 0 again where block 1 should be. */
+	memmove(b + l->unit[1] + n, b + l->unit[1], *len - l->unit[1]);
+	memcpy(b + l->unit[1], b + l->unit[0], n);
+	*len += n;
+}
+
+static void trailer_byte(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[l->unit[l->units - 1] + 24 + 9] ^= 0x10;
+}
+
+static void trailer_count(uint8_t *b, size_t *len, const struct layout *l)
+{
+	size_t t = l->unit[l->units - 1];
+
+	(void)len;
+	wr32(b + t + 24, 8);
+	fix_unit(b, t, true);
+}
+
+static void after_trailer(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)l;
+	memcpy(b + *len, "junk", 4);
+	*len += 4;
+}
+
+static void test_damaged(void)
+{
+	static const size_t blocks[] = { 3, 2, 4 };
+	const char *path = tpath("good.ntp");
+	struct ntprof_record *recs;
+	struct layout l;
+	struct result r;
+	size_t len, n;
+	uint8_t *good;
+
+	recs = write_blocks(path, blocks, 3, false, &n);
+	good = slurp(path, &len);
+	layout(good, len, &l);
+
+	ok(damaged(good, len, -EBADMSG, bad_magic,
+		   "not an ntprof recording (bad magic)"),
+	   "bad magic: \"not an ntprof recording (bad magic)\"");
+	ok(damaged(good, len, -EBADMSG, text_file,
+		   "not an ntprof recording (bad magic)"),
+	   "a text file shorter than a header: bad magic");
+	ok(damaged(good, len, -ENOTSUP, newer_major,
+		   "format version 2 is newer than this tool reads (1)"),
+	   "format version 2: \"format version 2 is newer than this tool reads (1)\"");
+	ok(damaged(good, len, -EBADMSG, major_zero,
+		   "format version 0 does not exist"),
+	   "format version 0 is rejected");
+	ok(damaged(good, len, -EBADMSG, header_len_huge,
+		   "header length 4294967295 is too long"),
+	   "a header length of 4 GiB is rejected before any allocation");
+	ok(damaged(good, len, -EBADMSG, header_len_tiny,
+		   "header length 20 is too short"),
+	   "a header length below the fixed part is rejected");
+	ok(damaged(good, len, -EBADMSG, header_len_past_end,
+		   "header truncated"),
+	   "a header length past the end of the file: \"header truncated\"");
+	ok(damaged(good, len, -EBADMSG, header_byte,
+		   "header checksum mismatch"),
+	   "a flipped bit in the header: \"header checksum mismatch\"");
+	ok(damaged(good, len, -EBADMSG, hooks_huge,
+		   "header: 4294967295 hooks, more than 1024"),
+	   "a hook count of 2^32-1 is rejected before any allocation");
+	ok(damaged(good, len, -EBADMSG, hooks_overrun,
+		   "header: 1000 hooks overrun the header"),
+	   "1000 hooks in a header that has room for 30: rejected before allocating");
+	ok(damaged(good, len, -EBADMSG, hook_name_huge,
+		   "header: hook 2: name is 300 bytes, more than 255"),
+	   "a hook name of 300 bytes is rejected");
+	ok(damaged(good, len, -EBADMSG, hostname_huge,
+		   "header: hostname is 65535 bytes, more than 64"),
+	   "a host name of 64 KiB is rejected");
+	ok(damaged(good, len, -EBADMSG, record_size_huge,
+		   "header: record size 4294967295 is more than 4096"),
+	   "a record size of 4 GiB is rejected");
+	ok(damaged(good, len, -EBADMSG, record_size_small,
+		   "header: record size 231 is less than 232"),
+	   "a record size below format 1's is rejected");
+	ok(damaged(good, len, -EBADMSG, payload_byte,
+		   "block 1 at offset %zu: checksum mismatch", l.unit[1]),
+	   "a flipped bit in block 1's records: \"block 1 at offset %zu: checksum mismatch\"",
+	   l.unit[1]);
+	ok(damaged(good, len, -EBADMSG, block_header_byte,
+		   "block 1 at offset %zu: header checksum mismatch", l.unit[1]),
+	   "a flipped bit in block 1's count: a header checksum mismatch, not a cut");
+	ok(damaged(good, len, -EBADMSG, block_len_huge,
+		   "block 1 at offset %zu: length 4294967295 is too long",
+		   l.unit[1]),
+	   "a block length of 4 GiB is rejected, not taken for a cut");
+	ok(damaged(good, len, -EBADMSG, block_count_wrong,
+		   "block 1 at offset %zu: 1073741825 records do not make 464 bytes",
+		   l.unit[1]),
+	   "a record count that does not match the length is rejected");
+	ok(damaged(good, len, -EBADMSG, block_repeated,
+		   "block 1 at offset %zu: out of sequence (numbered 0)",
+		   l.unit[1]),
+	   "a block repeated is out of sequence");
+	ok(damaged(good, len, -EBADMSG, trailer_byte,
+		   "trailer at offset %zu: checksum mismatch", l.unit[3]),
+	   "a flipped bit in the trailer: a checksum mismatch");
+	ok(damaged(good, len, -EBADMSG, trailer_count,
+		   "the trailer counts 8 records, the blocks hold 9"),
+	   "a trailer that disagrees with the blocks is rejected");
+	ok(damaged(good, len, -EBADMSG, after_trailer,
+		   "4 bytes after the trailer"),
+	   "bytes after the trailer are rejected");
+
+	/* What a reader of a damaged file still gets, and keeps getting. */
+	{
+		const struct ntprof_record *block;
+		const char *bad = tpath("bad.ntp");
+		struct ntp_file *f;
+		uint8_t *buf = malloc(len);
+		char err[256];
+		int ret1, ret2 = 0, ret3 = 0;
+
+		if (!buf)
+			die("malloc");
+		memcpy(buf, good, len);
+		payload_byte(buf, &len, &l);
+		spit(bad, buf, len);
+		read_file(bad, true, &r);
+		ok(r.ret == -EBADMSG && r.n == 3 &&
+		   same_records(r.recs, recs, 3),
+		   "ntp_read_all returns the records before the bad block (%zu)",
+		   r.n);
+		free(r.recs);
+		ret1 = ntp_open(bad, &f, err, sizeof(err));
+		if (!ret1) {
+			ret1 = ntp_next_block(f, &block, &n);
+			ret2 = ntp_next_block(f, &block, &n);
+			ret3 = ntp_next_block(f, &block, &n);
+			ntp_close(f);
+		}
+		ok(ret1 == 1 && ret2 == -EBADMSG && ret3 == -EBADMSG && n == 0,
+		   "errors stick: block 0, then the error, again (%d %d %d)",
+		   ret1, ret2, ret3);
+		free(buf);
+	}
+	free(good);
+	free(recs);
+}
+
+static void test_open_errors(void)
+{
+	char err[256], want[512];
+	struct ntp_file *f;
+	int ret;
+
+	ret = ntp_open(tpath("nosuch.ntp"), &f, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: %s", tpath("nosuch.ntp"),
+		 strerror(ENOENT));
+	ok(ret == -ENOENT && !strcmp(err, want),
+	   "a missing file: -ENOENT and \"<path>: %s\" (%s)", strerror(ENOENT),
+	   err);
+	ret = ntp_open(dir, &f, err, sizeof(err));
+	snprintf(want, sizeof(want), "%s: not a regular file", dir);
+	ok(ret == -EINVAL && !strcmp(err, want),
+	   "a directory: \"not a regular file\" (%s)", err);
+}
+
+static void test_writer_errors(void)
+{
+	struct ntprof_record *recs = recs_make(NTP_BLOCK_RECORDS);
+	const char *path = tpath("limit.ntp");
+	struct ntp_writer *w;
+	struct rlimit old, lim;
+	struct ntp_header h;
+	struct result r;
+	int ret, ret2, ret3;
+
+	hdr_make(&h);
+	ret = ntp_writer_open(tpath("nosuch/x.ntp"), &h, &w);
+	ok(ret == -ENOENT, "a file in a missing directory: -ENOENT (%d)", ret);
+
+	memset(h.hostname, 'h', sizeof(h.hostname));
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "a host name that does not fit: -EINVAL (%d)", ret);
+	hdr_make(&h);
+	memset(hooks[1].name, 'n', sizeof(hooks[1].name));
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "a hook name that does not fit: -EINVAL (%d)", ret);
+	hdr_make(&h);
+	h.nr_hooks = NTP_HOOKS_MAX + 1;
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "more than %d hooks: -EINVAL (%d)", NTP_HOOKS_MAX,
+	   ret);
+	hdr_make(&h);
+
+	if (access("/dev/full", W_OK)) {
+		ok(true, "a full disk: -ENOSPC # SKIP no writable /dev/full");
+	} else {
+		ret = ntp_writer_open("/dev/full", &h, &w);
+		ok(ret == -ENOSPC, "a full disk: -ENOSPC (%d)", ret);
+	}
+
+	/*
+	 * A file size limit makes the block's write() short, then fail with
+	 * EFBIG: the writer must report it and refuse to go on.
+	 */
+	if (getrlimit(RLIMIT_FSIZE, &old))
+		die("getrlimit");
+	signal(SIGXFSZ, SIG_IGN);
+	ret = ntp_writer_open(path, &h, &w);
+	if (ret) {
+		errno = -ret;
+		die("ntp_writer_open");
+	}
+	lim = old;
+	lim.rlim_cur = 8192;
+	if (setrlimit(RLIMIT_FSIZE, &lim))
+		die("setrlimit");
+	ret = ntp_writer_append(w, recs, NTP_BLOCK_RECORDS);
+	ret2 = ntp_writer_append(w, recs, 1);
+	ret3 = ntp_writer_close(w, &trailer_in);
+	if (setrlimit(RLIMIT_FSIZE, &old))
+		die("setrlimit");
+	signal(SIGXFSZ, SIG_DFL);
+	seed(path);
+	ok(ret == -EFBIG && ret2 == -EFBIG && ret3 == -EFBIG,
+	   "a short write is an error, and it sticks (%d %d %d)", ret, ret2,
+	   ret3);
+	read_file(path, true, &r);
+	ok(r.ret == 0 && r.n == 0 && !r.has_trailer && r.discarded > 0,
+	   "the file it leaves reads as cut short (%d %s, %llu discarded)",
+	   r.ret, r.msg, (unsigned long long)r.discarded);
+	free(r.recs);
+	free(recs);
+}
+
+/*
+ * A writer SIGKILLed at work, in blocks of 1 to 8 records: its file reads,
+ * up to its last whole block, and says that it ended early.
+ */
+static void test_killed_writer(void)
+{
+	const char *path = tpath("killed.ntp");
+	struct ntprof_record *recs = recs_make(8);
+	size_t i = 0, k, blocks = 0;
+	struct ntp_writer *w;
+	struct ntp_header h;
+	struct result r;
+	bool same = true;
+	pid_t pid;
+
+	hdr_make(&h);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (ntp_writer_open(path, &h, &w))
+			_exit(1);
+		for (;; i = (i + 1) % 8)
+			if (ntp_writer_append(w, recs, i + 1) ||
+			    ntp_writer_flush(w))
+				_exit(1);
+	}
+	/* Kill it at work, once it wrote some blocks, however slow it is. */
+	for (i = 0; i < 10000; i++) {
+		struct stat st;
+
+		if (!stat(path, &st) && st.st_size > 64 * 1024)
+			break;
+		usleep(1000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	read_file(path, true, &r);
+	/* Block k holds records 0 to k % 8. */
+	for (i = 0; same && i < r.n; blocks++) {
+		for (k = 0; same && k <= blocks % 8; k++, i++)
+			same = i < r.n && !memcmp(&r.recs[i], &recs[k],
+						  sizeof(*recs));
+	}
+	ok(r.ret == 0 && !r.has_trailer && blocks > 1 && same,
+	   "a writer killed by SIGKILL leaves %zu whole blocks, no trailer (%d %s)",
+	   blocks, r.ret, r.msg);
+	free(r.recs);
+	free(recs);
+}
+
+static void test_empty_recording(void)
+{
+	const char *path = tpath("empty.ntp");
+	struct result r;
+	size_t n;
+
+	free(write_blocks(path, NULL, 0, false, &n));
+	seed(path);
+	read_file(path, true, &r);
+	ok(r.ret == 0 && r.n == 0 && !r.recs && r.has_trailer &&
+	   r.trailer.records == 0,
+	   "a recording without records: none, and its trailer (%d %s)",
+	   r.ret, r.msg);
+}
+
+int main(int argc, char *argv[])
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
+		seeds = argv[2];
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: test_ntp [--seeds DIR]\n");
+		return 1;
+	}
+
+	snprintf(dir, sizeof(dir), "%s/test_ntp.XXXXXX",
+		 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		die("mkdtemp");
+	/* What passed stays on record should a test crash. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	test_round_trip();
+	test_layout();
+	test_newer_minor();
+	test_cut_short();
+	test_damaged();
+	test_open_errors();
+	test_writer_errors();
+	test_killed_writer();
+	test_empty_recording();
+	cleanup();
+
+	printf("1..%d\n", tests);
+	printf("test_ntp: %d passed, %d failed\n", tests - failed, failed);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The .ntp recording format: what 'ntprof record' writes, one file per
+ * machine and session, and what 'ntprof report' and 'compare' read.
+ * Documentation/ntp-format.rst is the normative description of the bytes;
+ * this is the C interface to them.
+ *
+ * The writer turns records into checksummed blocks and writes each block
+ * with one write(), so a recorder killed at any moment leaves a file that
+ * reads back up to its last whole block. The reader checks every length
+ * against its caps and the file's size before it trusts it, and reports
+ * each malformed input in one line that names the file.
+ */
+#ifndef NTPROF_NTP_H
+#define NTPROF_NTP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uapi/linux/ntprof.h>
+
+/* The format this code writes; it reads every minor of its major. */
+#define NTP_VERSION_MAJOR	1
+#define NTP_VERSION_MINOR	0
+
+/* The on-disk size of a record in format 1.0: struct ntprof_record's. */
+#define NTP_RECORD_SIZE		232
+
+/*
+ * String lengths, in bytes without a terminator: the kernel's own limits
+ * for the host name and release (HOST_NAME_MAX, __NEW_UTS_LEN), the length
+ * of /proc/sys/kernel/random/boot_id, and room for any git describe.
+ */
+#define NTP_HOSTNAME_MAX	64
+#define NTP_RELEASE_MAX		64
+#define NTP_BOOT_ID_MAX		36
+#define NTP_TOOL_VERSION_MAX	64
+#define NTP_HOOK_NAME_MAX	255
+/* Far more hooks than the module has; bounds what a reader allocates. */
+#define NTP_HOOKS_MAX		1024
+
+/*
+ * Records per block the writer buffers (about 232 KiB): a kill loses at
+ * most this many unflushed records, and the reader gets big reads.
+ */
+#define NTP_BLOCK_RECORDS	1024
+
+/* A hook as 'ntprof probe' saw it when the recording started. */
+struct ntp_hook {
+	char name[NTP_HOOK_NAME_MAX + 1];
+	uint8_t kind;		/* enum ntprof_hook_kind */
+	uint8_t role;		/* enum ntprof_role */
+	uint8_t transport;	/* enum ntprof_transport, NONE: both */
+	uint8_t point;		/* enum ntprof_point */
+	uint8_t required;	/* 1 if recording needs it */
+	uint8_t state;		/* enum ntprof_hook_state */
+};
+
+/*
+ * What a recording is: the machine, the session and the hooks. The
+ * strings are NUL-terminated; values of the enums come as the module sent
+ * them, and a reader must expect ones it does not know.
+ */
+struct ntp_header {
+	/* Filled by the reader; the writer writes its own. */
+	uint16_t version_major;
+	uint16_t version_minor;
+	uint32_t record_size;	/* bytes of one record on disk */
+
+	uint8_t role;		/* enum ntprof_role */
+	uint8_t transport;	/* enum ntprof_transport */
+	uint32_t sample;	/* one command in N */
+	uint32_t nr_cpus;
+	/* The session's start, one instant on two clocks. */
+	uint64_t start_mono_ns;	/* CLOCK_MONOTONIC, the records' clock */
+	uint64_t start_real_ns;	/* CLOCK_REALTIME */
+	char hostname[NTP_HOSTNAME_MAX + 1];
+	char kernel_release[NTP_RELEASE_MAX + 1];
+	char boot_id[NTP_BOOT_ID_MAX + 1];	/* "" when unknown */
+	char tool_version[NTP_TOOL_VERSION_MAX + 1];
+	/* The writer's are the caller's; the reader's belong to the file. */
+	uint32_t nr_hooks;
+	const struct ntp_hook *hooks;
+};
+
+/* How a recording ended, written by ntp_writer_close(). */
+struct ntp_trailer {
+	uint64_t records;	/* in the blocks; the writer counts them */
+	uint64_t drops;		/* records the kernel's buffer dropped */
+	uint64_t evictions;	/* in-flight commands evicted, table full */
+	uint64_t end_mono_ns;
+	uint64_t end_real_ns;
+};
+
+/* Writer. Each call returns 0 or -errno. */
+struct ntp_writer;
+
+/*
+ * Creates (or truncates) @path and writes the header. -EINVAL: a string
+ * of @hdr is too long or it has more than NTP_HOOKS_MAX hooks.
+ */
+int ntp_writer_open(const char *path, const struct ntp_header *hdr,
+		    struct ntp_writer **wp);
+/* The path it writes, for messages. */
+const char *ntp_writer_path(const struct ntp_writer *w);
+/*
+ * Copies @n records into the current block and writes each block that
+ * fills up. After a failed write every later call fails the same way:
+ * what follows a partial block could not be read.
+ */
+int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
+		      size_t n);
+/* Writes the records buffered so far as a (short) block. No fsync. */
+int ntp_writer_flush(struct ntp_writer *w);
+/*
+ * Flushes, writes @t (its records field is ignored: the writer counts
+ * them) and closes the file; frees @w in any case. A NULL @t closes
+ * without a trailer, as a killed recorder would: for error paths.
+ */
+int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t);
+
+/* Reader. */
+struct ntp_file;
+
+/*
+ * Opens a recording and reads its header. On failure returns -errno and
+ * puts a one-line message naming @path in @errbuf: -ENOENT and the like
+ * from the system, -EBADMSG for a damaged or foreign file, -ENOTSUP for
+ * a newer format. The file is read as long as it was here.
+ */
+int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
+	     size_t errlen);
+const struct ntp_header *ntp_header(const struct ntp_file *f);
+/*
+ * The next block's records, valid until the next call on @f. Returns 1,
+ * 0 at the end (trailer or a recording cut short), or -errno with the
+ * message in ntp_error(). Errors stick: later calls return the same.
+ */
+int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
+		   size_t *n);
+/*
+ * All the remaining records in one array, allocated once (its size comes
+ * from the file's); free(*recs) when done. On error, *recs and *n hold
+ * the records of the blocks before the bad one.
+ */
+int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n);
+/* Once at the end: NULL if the recording ended early, without a trailer. */
+const struct ntp_trailer *ntp_trailer(const struct ntp_file *f);
+/* Once at the end: bytes after the last whole block of a cut-short file. */
+uint64_t ntp_discarded(const struct ntp_file *f);
+/* The message of the last error: "<path>: <what is wrong>". */
+const char *ntp_error(const struct ntp_file *f);
+void ntp_close(struct ntp_file *f);
+
+/* One record in its on-disk form, NTP_RECORD_SIZE bytes, and back. */
+void ntp_record_encode(void *buf, const struct ntprof_record *rec);
+void ntp_record_decode(struct ntprof_record *rec, const void *buf);
+
+#endif /* NTPROF_NTP_H */
