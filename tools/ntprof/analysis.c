@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stage model of Documentation/stages.rst applied to records, and the
+ * per-group numbers a report prints. Everything here works on one
+ * machine's clock at a time: the only quantity that involves both, the
+ * wire, is a difference of two same-clock windows.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+#define BIT(n)		(1U << (n))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The points that bound components, in path order: the host's submission,
+ * the target's whole window, the host's completion. Component k spans
+ * chain point k to k + 1 (seg_comp[]); WIRE spans the two hops between
+ * the machines.
+ */
+enum {
+	CH_H_BLK_START,
+	CH_H_QUEUE_RQ,
+	CH_H_SEND,
+	CH_T_RECV,
+	CH_T_EXEC,
+	CH_T_BLK_ISSUE,
+	CH_T_BLK_COMPLETE,
+	CH_T_COMPLETE,
+	CH_T_END,		/* TARGET_SEND (TCP) or TARGET_QUEUE_RESP (RDMA) */
+	CH_H_RECV,
+	CH_H_DRIVER_DONE,
+	CH_H_NVME_COMPLETE,
+	CH_H_BLK_COMPLETE,
+
+	CH_COUNT
+};
+
+static const uint8_t ch_host[] = {
+	CH_H_BLK_START, CH_H_QUEUE_RQ, CH_H_SEND, CH_H_RECV, CH_H_DRIVER_DONE,
+	CH_H_NVME_COMPLETE, CH_H_BLK_COMPLETE,
+};
+
+static const uint8_t ch_host_pt[] = {
+	NTPROF_PT_HOST_BLK_START, NTPROF_PT_HOST_QUEUE_RQ, NTPROF_PT_HOST_SEND,
+	NTPROF_PT_HOST_RECV, NTPROF_PT_HOST_DRIVER_DONE,
+	NTPROF_PT_HOST_NVME_COMPLETE, NTPROF_PT_HOST_BLK_COMPLETE,
+};
+
+static const uint8_t ch_target[] = {
+	CH_T_RECV, CH_T_EXEC, CH_T_BLK_ISSUE, CH_T_BLK_COMPLETE, CH_T_COMPLETE,
+	CH_T_END,
+};
+
+/* The last one, TARGET_END, depends on the transport: target_end(). */
+static const uint8_t ch_target_pt[] = {
+	NTPROF_PT_TARGET_RECV, NTPROF_PT_TARGET_EXEC,
+	NTPROF_PT_TARGET_BLK_ISSUE, NTPROF_PT_TARGET_BLK_COMPLETE,
+	NTPROF_PT_TARGET_COMPLETE, NTPROF_PT_TARGET_SEND,
+};
+
+static const uint8_t seg_comp[CH_COUNT - 1] = {
+	[CH_H_BLK_START] = NTPROF_COMP_HOST_BLK_SUB,
+	[CH_H_QUEUE_RQ] = NTPROF_COMP_HOST_DRV_SUB,
+	[CH_H_SEND] = NTPROF_COMP_WIRE,
+	[CH_T_RECV] = NTPROF_COMP_TGT_DRV_SUB,
+	[CH_T_EXEC] = NTPROF_COMP_STORAGE_BLK,
+	[CH_T_BLK_ISSUE] = NTPROF_COMP_DRIVE,
+	[CH_T_BLK_COMPLETE] = NTPROF_COMP_STORAGE_BLK,
+	[CH_T_COMPLETE] = NTPROF_COMP_TGT_DRV_COMP,
+	[CH_T_END] = NTPROF_COMP_WIRE,
+	[CH_H_RECV] = NTPROF_COMP_HOST_RECV,
+	[CH_H_DRIVER_DONE] = NTPROF_COMP_HOST_DRV_COMP,
+	[CH_H_NVME_COMPLETE] = NTPROF_COMP_HOST_BLK_COMP,
+};
+
+static bool ch_is_target(int i)
+{
+	return i >= CH_T_RECV && i <= CH_T_END;
+}
+
+/*
+ * The RDMA target's window ends when it posts the response: the SEND's
+ * completion comes after the host's NIC acknowledged it, inside the host's
+ * window, and would count twice.
+ */
+static unsigned int target_end(const struct ntprof_record *t)
+{
+	switch (t->transport) {
+	case NTPROF_TRANSPORT_TCP:
+		return NTPROF_PT_TARGET_SEND;
+	case NTPROF_TRANSPORT_RDMA:
+		return NTPROF_PT_TARGET_QUEUE_RESP;
+	}
+	return t->ts[NTPROF_PT_TARGET_SEND] ? NTPROF_PT_TARGET_SEND :
+					      NTPROF_PT_TARGET_QUEUE_RESP;
+}
+
+int ntprof_comp_stage(enum ntprof_comp comp)
+{
+	switch (comp) {
+	case NTPROF_COMP_HOST_BLK_SUB:
+	case NTPROF_COMP_HOST_BLK_COMP:
+		return NTPROF_STAGE_HOST_BLK;
+	case NTPROF_COMP_HOST_DRV_SUB:
+	case NTPROF_COMP_HOST_DRV_COMP:
+		return NTPROF_STAGE_HOST_DRV;
+	case NTPROF_COMP_WIRE:
+	case NTPROF_COMP_HOST_RECV:
+		return NTPROF_STAGE_NETWORK;
+	case NTPROF_COMP_NET_TARGET:
+		return NTPROF_STAGE_NET_TARGET;
+	case NTPROF_COMP_TGT_DRV_SUB:
+	case NTPROF_COMP_TGT_DRV_COMP:
+		return NTPROF_STAGE_TGT_DRV;
+	case NTPROF_COMP_STORAGE_BLK:
+	case NTPROF_COMP_DRIVE:
+		return NTPROF_STAGE_STORAGE;
+	default:
+		return -1;
+	}
+}
+
+/* The index in @idx of the first (@dir 1) or last (-1) present point. */
+static int find_present(const uint64_t *p, const uint8_t *idx, int from,
+			int to, int dir)
+{
+	int i;
+
+	for (i = from; dir > 0 ? i <= to : i >= to; i += dir)
+		if (p[idx[i]])
+			return i;
+	return -1;
+}
+
+/*
+ * Drops the interior points of one machine's chain that break its time
+ * order: those earlier than the point kept before them or later than the
+ * chain's last point. Which of two swapped points is wrong cannot be
+ * known; dropping the later one merges the same two components either way
+ * and keeps the end points, which the end to end rests on.
+ */
+static unsigned int drop_disorder(uint64_t *p, const uint8_t *idx, int n)
+{
+	unsigned int dropped = 0;
+	uint64_t kept;
+	int f, l, i;
+
+	f = find_present(p, idx, 0, n - 1, 1);
+	l = find_present(p, idx, n - 1, 0, -1);
+	if (f < 0 || p[idx[l]] < p[idx[f]])
+		return 0;	/* nothing to order, or unusable anyway */
+	kept = p[idx[f]];
+	for (i = f + 1; i < l; i++) {
+		if (!p[idx[i]])
+			continue;
+		if (p[idx[i]] < kept || p[idx[i]] > p[idx[l]]) {
+			p[idx[i]] = 0;
+			dropped++;
+		} else {
+			kept = p[idx[i]];
+		}
+	}
+	return dropped;
+}
+
+static void bd_add(struct ntprof_breakdown *bd, int comp, int64_t v,
+		   uint32_t absorbed)
+{
+	int stage = ntprof_comp_stage(comp);
+
+	bd->comp[comp] += v;
+	bd->has |= BIT(comp);
+	bd->merged[comp] |= absorbed;
+	if (stage >= 0) {
+		bd->stage[stage] += v;
+		bd->stage_has |= BIT(stage);
+	}
+}
+
+/*
+ * The part of the path from chain point @a to @b, the next one recorded.
+ * Within one machine it is a plain difference, owned by the component of
+ * its first segment. A part that reaches across to the other machine (or
+ * across the unrecorded target) belongs to the wire (or NET_TARGET):
+ * its value comes from ntprof_breakdown(), which sees both hops.
+ */
+static void add_part(struct ntprof_breakdown *bd, const uint64_t *p, int a,
+		     int b)
+{
+	bool cross = ch_is_target(a) != ch_is_target(b) ||
+		     (a <= CH_H_SEND && b >= CH_H_RECV);
+	uint32_t absorbed = 0;
+	int owner, s;
+
+	if (!cross) {
+		owner = seg_comp[a];
+		for (s = a + 1; s < b; s++)
+			if (seg_comp[s] != owner)
+				absorbed |= BIT(seg_comp[s]);
+		bd_add(bd, owner, (int64_t)(p[b] - p[a]), absorbed);
+		return;
+	}
+	for (s = a; s < b; s++) {
+		/* NET_TARGET stands for the wire and the target's parts. */
+		if (bd->kind == NTPROF_KIND_HOST &&
+		    s >= CH_H_SEND && s < CH_H_RECV)
+			continue;
+		if (seg_comp[s] != NTPROF_COMP_WIRE)
+			absorbed |= BIT(seg_comp[s]);
+	}
+	if (bd->kind == NTPROF_KIND_HOST) {
+		bd_add(bd, NTPROF_COMP_NET_TARGET, (int64_t)(p[b] - p[a]),
+		       absorbed);
+		return;
+	}
+	/* The value is added once, by the caller. */
+	bd->merged[NTPROF_COMP_WIRE] |= absorbed;
+}
+
+int ntprof_breakdown(const struct ntprof_record *host,
+		     const struct ntprof_record *target,
+		     struct ntprof_breakdown *bd)
+{
+	int hf = -1, hl = -1, hb = -1, ha = -1, tf = -1, tl = -1;
+	uint64_t p[CH_COUNT] = { 0 };
+	unsigned int dropped = 0;
+	int64_t wire, v;
+	size_t i;
+	int prev;
+
+	memset(bd, 0, sizeof(*bd));
+	if (!host && !target)
+		return -EINVAL;
+
+	if (target) {
+		for (i = 0; i < ARRAY_SIZE(ch_target); i++)
+			p[ch_target[i]] = target->ts[ch_target_pt[i]];
+		p[CH_T_END] = target->ts[target_end(target)];
+		dropped = drop_disorder(p, ch_target, ARRAY_SIZE(ch_target));
+		tf = find_present(p, ch_target, 0, ARRAY_SIZE(ch_target) - 1,
+				  1);
+		tl = find_present(p, ch_target, ARRAY_SIZE(ch_target) - 1, 0,
+				  -1);
+		if (tf < 0 || tf == tl || p[ch_target[tl]] < p[ch_target[tf]]) {
+			/*
+			 * No target window: a matched target record is then
+			 * ignored and the host's stands alone.
+			 */
+			if (!host)
+				return -EINVAL;
+			for (i = 0; i < ARRAY_SIZE(ch_target); i++)
+				p[ch_target[i]] = 0;
+			target = NULL;
+			dropped = 0;
+		} else {
+			tf = ch_target[tf];
+			tl = ch_target[tl];
+		}
+	}
+
+	if (host) {
+		for (i = 0; i < ARRAY_SIZE(ch_host); i++)
+			p[ch_host[i]] = host->ts[ch_host_pt[i]];
+		dropped += drop_disorder(p, ch_host, ARRAY_SIZE(ch_host));
+		/* ch_host[0..2] come before the send, [3..6] after. */
+		hf = find_present(p, ch_host, 0, 6, 1);
+		hb = find_present(p, ch_host, 2, 0, -1);
+		ha = find_present(p, ch_host, 3, 6, 1);
+		hl = find_present(p, ch_host, 6, 0, -1);
+		if (hb < 0 || ha < 0)
+			return -EINVAL;
+		hf = ch_host[hf];
+		hl = ch_host[hl];
+		hb = ch_host[hb];
+		ha = ch_host[ha];
+		if (p[hl] < p[hf])
+			return -EINVAL;
+	}
+
+	if (host)
+		bd->kind = target ? NTPROF_KIND_JOINED : NTPROF_KIND_HOST;
+	else
+		bd->kind = NTPROF_KIND_TARGET;
+	bd->dropped = dropped;
+
+	prev = -1;
+	for (i = 0; i < CH_COUNT; i++) {
+		if (!p[i])
+			continue;
+		if (prev >= 0)
+			add_part(bd, p, prev, i);
+		prev = i;
+	}
+
+	if (bd->kind == NTPROF_KIND_JOINED) {
+		/* The host's wait minus the target's window. */
+		wire = (int64_t)(p[ha] - p[hb]) - (int64_t)(p[tl] - p[tf]);
+		bd_add(bd, NTPROF_COMP_WIRE, wire, 0);
+		bd->wire_negative = wire < 0;
+	}
+	if (host)
+		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[hl] - p[hf]), 0);
+	else
+		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[tl] - p[tf]), 0);
+
+	/* The sub-rows: parts shown on their own, outside the sums. */
+	if (target && target->transport == NTPROF_TRANSPORT_RDMA &&
+	    target->ts[NTPROF_PT_TARGET_QUEUE_RESP] &&
+	    target->ts[NTPROF_PT_TARGET_SEND_DONE]) {
+		v = (int64_t)(target->ts[NTPROF_PT_TARGET_SEND_DONE] -
+			      target->ts[NTPROF_PT_TARGET_QUEUE_RESP]);
+		if (v >= 0)
+			bd_add(bd, NTPROF_COMP_DATA_XFER, v, 0);
+	}
+	if (host && host->ts[NTPROF_PT_HOST_DRIVER_DONE] &&
+	    host->ts[NTPROF_PT_HOST_NVME_COMPLETE]) {
+		v = (int64_t)(host->ts[NTPROF_PT_HOST_NVME_COMPLETE] -
+			      host->ts[NTPROF_PT_HOST_DRIVER_DONE]);
+		if (v >= 0)
+			bd_add(bd, NTPROF_COMP_HANDOFF, v, 0);
+	}
+	return 0;
+}
+
+int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
+			 uint64_t *end)
+{
+	uint64_t p[CH_COUNT] = { 0 };
+	int a, b;
+	size_t i;
+
+	*start = *end = 0;
+	if (r->role == NTPROF_ROLE_HOST) {
+		for (i = 0; i < ARRAY_SIZE(ch_host); i++)
+			p[ch_host[i]] = r->ts[ch_host_pt[i]];
+		a = find_present(p, ch_host, 2, 0, -1);
+		b = find_present(p, ch_host, 3, 6, 1);
+		if (a < 0 || b < 0)
+			return -EINVAL;
+		*start = p[ch_host[a]];
+		*end = p[ch_host[b]];
+	} else if (r->role == NTPROF_ROLE_TARGET) {
+		for (i = 0; i < ARRAY_SIZE(ch_target); i++)
+			p[ch_target[i]] = r->ts[ch_target_pt[i]];
+		p[CH_T_END] = r->ts[target_end(r)];
+		a = find_present(p, ch_target, 0, ARRAY_SIZE(ch_target) - 1,
+				 1);
+		b = find_present(p, ch_target, ARRAY_SIZE(ch_target) - 1, 0,
+				 -1);
+		if (a < 0)
+			return -EINVAL;
+		*start = p[ch_target[a]];
+		*end = p[ch_target[b]];
+	} else {
+		return -EINVAL;
+	}
+	return *end < *start ? -EINVAL : 0;
+}
+
+/* Labels */
+
+enum ntprof_opclass ntprof_opclass_of(uint8_t opcode)
+{
+	switch (opcode) {
+	case 0x02:
+		return NTPROF_OPC_READ;
+	case 0x01:
+		return NTPROF_OPC_WRITE;
+	}
+	return NTPROF_OPC_OTHER;
+}
+
+const char *ntprof_opclass_name(enum ntprof_opclass op)
+{
+	switch (op) {
+	case NTPROF_OPC_READ:
+		return "read";
+	case NTPROF_OPC_WRITE:
+		return "write";
+	default:
+		return "other";
+	}
+}
+
+const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size)
+{
+	static const char * const unit[] = { "B", "KiB", "MiB", "GiB" };
+	unsigned int u = 0;
+
+	while (u < ARRAY_SIZE(unit) - 1 && bytes && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%u%s", bytes, unit[u]);
+	return buf;
+}
+
+const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
+			   size_t nr, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (map[i].dev == dev && map[i].name) {
+			snprintf(buf, size, "%s", map[i].name);
+			return buf;
+		}
+	/* The kernel's new_decode_dev(): 12-bit major, 20-bit minor. */
+	snprintf(buf, size, "dev %u:%u", (dev & 0xfff00) >> 8,
+		 (dev & 0xff) | ((dev >> 12) & 0xfff00));
+	return buf;
+}
+
+const char *ntprof_comp_name(enum ntprof_comp comp)
+{
+	static const char * const names[NTPROF_COMP_COUNT] = {
+		[NTPROF_COMP_HOST_BLK_SUB] = "host block layer, submission",
+		[NTPROF_COMP_HOST_DRV_SUB] = "host driver, submission",
+		[NTPROF_COMP_WIRE] = "network: wire and NICs (computed)",
+		[NTPROF_COMP_DATA_XFER] = "data transfer (RDMA, at the target)",
+		[NTPROF_COMP_NET_TARGET] = "network and target (not recorded)",
+		[NTPROF_COMP_TGT_DRV_SUB] = "target driver, submission",
+		[NTPROF_COMP_STORAGE_BLK] = "storage: target block layer",
+		[NTPROF_COMP_DRIVE] = "storage: drive",
+		[NTPROF_COMP_TGT_DRV_COMP] = "target driver, completion",
+		[NTPROF_COMP_HOST_RECV] = "network: host receive path",
+		[NTPROF_COMP_HOST_DRV_COMP] = "host driver, completion",
+		[NTPROF_COMP_HANDOFF] = "handoff to nvme_complete_rq",
+		[NTPROF_COMP_HOST_BLK_COMP] = "host block layer, completion",
+		[NTPROF_COMP_E2E] = "end to end",
+	};
+
+	if ((unsigned int)comp >= NTPROF_COMP_COUNT)
+		return "?";
+	return names[comp];
+}
+
+const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
+			      enum ntprof_kind kind)
+{
+	static const char * const names[][NTPROF_STAGE_COUNT] = {
+		[NTPROF_TRANSPORT_NONE] = {
+			"host block layer", "host driver",
+			"network (NICs, wire)",
+			"network and target (not recorded)",
+			"target driver",
+			"storage (target block layer, drive)",
+		},
+		[NTPROF_TRANSPORT_TCP] = {
+			"host block layer", "host driver (nvme-tcp)",
+			"network (TCP/IP, NICs, wire)",
+			"network and target (not recorded)",
+			"target driver (nvmet-tcp)",
+			"storage (target block layer, drive)",
+		},
+		[NTPROF_TRANSPORT_RDMA] = {
+			"host block layer", "host driver (nvme-rdma)",
+			"network (RDMA, NICs, wire)",
+			"network and target (not recorded)",
+			"target driver (nvmet-rdma)",
+			"storage (target block layer, drive)",
+		},
+	};
+
+	if ((unsigned int)stage >= NTPROF_STAGE_COUNT)
+		return "?";
+	/* Without the wire, all the network stage holds is this. */
+	if (stage == NTPROF_STAGE_NETWORK && kind == NTPROF_KIND_HOST)
+		return "host receive path";
+	if (transport >= ARRAY_SIZE(names))
+		transport = NTPROF_TRANSPORT_NONE;
+	return names[transport][stage];
+}
+
+/* Groups */
+
+static uint64_t mix64(uint64_t x)
+{
+	/* splitmix64's finalizer: every input bit reaches every output bit. */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+static uint64_t group_hash(bool target_side, enum ntprof_opclass op,
+			   uint32_t length, uint32_t dev)
+{
+	return mix64(((uint64_t)dev << 32 | length) ^
+		     mix64((uint64_t)op << 1 | target_side));
+}
+
+static bool group_is(const struct ntprof_group *g, bool target_side,
+		     enum ntprof_opclass op, uint32_t length, uint32_t dev)
+{
+	return g->target_side == target_side && g->op == op &&
+	       g->length == length && g->dev == dev;
+}
+
+static int slots_grow(struct ntprof_analysis *an)
+{
+	size_t nr = an->nr_slots ? an->nr_slots * 2 : 64, i, j;
+	const struct ntprof_group *g;
+	uint32_t *slots;
+
+	slots = calloc(nr, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < an->nr_groups; i++) {
+		g = &an->groups[i];
+		j = group_hash(g->target_side, g->op, g->length, g->dev) &
+		    (nr - 1);
+		while (slots[j])
+			j = (j + 1) & (nr - 1);
+		slots[j] = i + 1;
+	}
+	free(an->slots);
+	an->slots = slots;
+	an->nr_slots = nr;
+	return 0;
+}
+
+static struct ntprof_group *group_get(struct ntprof_analysis *an,
+				      bool target_side,
+				      const struct ntprof_record *r)
+{
+	enum ntprof_opclass op = ntprof_opclass_of(r->opcode);
+	const struct ntprof_devname *map;
+	struct ntprof_group *g, *groups;
+	char size[16];
+	size_t j, cap;
+
+	/* Kept at most half full, so that probing stays short. */
+	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
+		return NULL;
+	j = group_hash(target_side, op, r->length, r->dev) &
+	    (an->nr_slots - 1);
+	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
+		g = &an->groups[an->slots[j] - 1];
+		if (group_is(g, target_side, op, r->length, r->dev))
+			return g;
+	}
+
+	if (an->nr_groups == an->cap_groups) {
+		cap = an->cap_groups ? an->cap_groups * 2 : 16;
+		groups = realloc(an->groups, cap * sizeof(*groups));
+		if (!groups)
+			return NULL;
+		an->groups = groups;
+		an->cap_groups = cap;
+	}
+	g = &an->groups[an->nr_groups];
+	memset(g, 0, sizeof(*g));
+	g->target_side = target_side;
+	g->op = op;
+	g->length = r->length;
+	g->dev = r->dev;
+	g->transport = r->transport;
+	g->largest = -1;
+	map = target_side ? an->opts.target_devs : an->opts.host_devs;
+	ntprof_dev_str(r->dev, map, target_side ? an->opts.nr_target_devs :
+						  an->opts.nr_host_devs,
+		       g->devname, sizeof(g->devname));
+	snprintf(g->label, sizeof(g->label), "%s %s %s",
+		 ntprof_opclass_name(op),
+		 ntprof_size_str(r->length, size, sizeof(size)), g->devname);
+	an->slots[j] = ++an->nr_groups;
+	return g;
+}
+
+/* Analysis */
+
+struct ntprof_analysis *
+ntprof_analysis_new(const struct ntprof_analysis_opts *opts)
+{
+	struct ntprof_analysis *an = calloc(1, sizeof(*an));
+
+	if (!an)
+		return NULL;
+	if (opts)
+		an->opts = *opts;
+	if (!an->opts.sample)
+		an->opts.sample = 1;
+	an->duration_s = NAN;
+	return an;
+}
+
+static void acc_free(struct ntprof_acc *acc)
+{
+	int c;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++)
+		ntprof_vec_free(&acc->val[c]);
+}
+
+void ntprof_analysis_free(struct ntprof_analysis *an)
+{
+	size_t i;
+
+	if (!an)
+		return;
+	for (i = 0; i < an->nr_groups; i++) {
+		acc_free(&an->groups[i].acc[0]);
+		acc_free(&an->groups[i].acc[1]);
+	}
+	free(an->groups);
+	free(an->slots);
+	free(an);
+}
+
+static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd)
+{
+	int c, s;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
+		if (!(bd->has & BIT(c)))
+			continue;
+		if (ntprof_vec_push(&acc->val[c], bd->comp[c]))
+			return -ENOMEM;
+		if (bd->merged[c]) {
+			acc->merged[c] |= bd->merged[c];
+			acc->merged_n[c]++;
+		}
+	}
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+		acc->stage_sum[s] += bd->stage[s];
+	acc->stage_has |= bd->stage_has;
+	acc->n++;
+	acc->dropped += !!bd->dropped;
+	acc->wire_negative += bd->wire_negative;
+	return 0;
+}
+
+static void span_add(struct ntprof_analysis *an, int side,
+		     const struct ntprof_record *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTPROF_PT_COUNT; i++) {
+		if (!r->ts[i])
+			continue;
+		if (!an->first_ns[side] || r->ts[i] < an->first_ns[side])
+			an->first_ns[side] = r->ts[i];
+		if (r->ts[i] > an->last_ns[side])
+			an->last_ns[side] = r->ts[i];
+	}
+}
+
+int ntprof_analysis_add(struct ntprof_analysis *an,
+			const struct ntprof_record *host,
+			const struct ntprof_record *target)
+{
+	const struct ntprof_record *r = host ? host : target;
+	struct ntprof_breakdown bd;
+	struct ntprof_group *g;
+	int side = host ? 0 : 1;
+	enum ntprof_opclass op;
+
+	if (!r || an->finished)
+		return -EINVAL;
+	g = group_get(an, !host, r);
+	if (!g)
+		return -ENOMEM;
+	if (g->transport != r->transport)
+		g->transport = NTPROF_TRANSPORT_NONE;
+	op = g->op;
+	g->n++;
+	an->ops[side][op]++;
+	an->bytes[side][op] += r->length;
+	span_add(an, side, r);
+	if (host) {
+		an->nr_host++;
+		an->nr_joined += !!target;
+	} else {
+		an->nr_target++;
+	}
+
+	if (ntprof_breakdown(host, target, &bd)) {
+		g->n_unusable++;
+		an->nr_unusable++;
+		return 0;
+	}
+	if (bd.kind == NTPROF_KIND_JOINED)
+		g->n_joined++;
+	return acc_add(&g->acc[bd.kind == NTPROF_KIND_JOINED ? 0 : 1], &bd);
+}
+
+int ntprof_analysis_add_all(struct ntprof_analysis *an,
+			    const struct ntprof_record *host, size_t nr_host,
+			    const struct ntprof_record *target,
+			    size_t nr_target, const uint32_t *match)
+{
+	const struct ntprof_record *t;
+	size_t i;
+	int err;
+
+	for (i = 0; i < nr_host; i++) {
+		t = NULL;
+		if (match && match[i] < nr_target)
+			t = &target[match[i]];
+		err = ntprof_analysis_add(an, &host[i], t);
+		if (err)
+			return err;
+	}
+	for (i = 0; !nr_host && i < nr_target; i++) {
+		err = ntprof_analysis_add(an, NULL, &target[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static double span_s(const struct ntprof_analysis *an, int side)
+{
+	if (an->last_ns[side] <= an->first_ns[side])
+		return NAN;
+	return (double)(an->last_ns[side] - an->first_ns[side]) / 1e9;
+}
+
+static void group_finish(struct ntprof_analysis *an, struct ntprof_group *g)
+{
+	struct ntprof_acc *acc = &g->acc[0];
+	double dur, e2e, share, best = -INFINITY;
+	int c, s;
+
+	if (acc->n) {
+		g->kind = NTPROF_KIND_JOINED;
+	} else {
+		acc = &g->acc[1];
+		g->kind = g->target_side ? NTPROF_KIND_TARGET :
+					   NTPROF_KIND_HOST;
+	}
+	g->n_table = acc->n;
+
+	if (an->opts.duration_ns)
+		dur = (double)an->opts.duration_ns / 1e9;
+	else
+		dur = span_s(an, g->target_side);
+	/* The sampled commands stand for sample times as many. */
+	g->rate = dur > 0 ? (double)g->n * an->opts.sample / dur : NAN;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
+		ntprof_stats_i64(acc->val[c].v, acc->val[c].n, &g->comp[c]);
+		/*
+		 * Little's law, L = lambda * W, with lambda the rate of the
+		 * commands that pass through the component.
+		 */
+		g->comp_qd[c] = g->comp[c].n ?
+			g->rate * ((double)g->comp[c].n / (double)acc->n) *
+			g->comp[c].mean / 1e9 : NAN;
+		g->merged[c] = acc->merged[c];
+		g->merged_n[c] = acc->merged_n[c];
+	}
+
+	e2e = g->comp[NTPROF_COMP_E2E].mean;
+	g->stage_has = acc->stage_has;
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++) {
+		if (!(acc->stage_has & BIT(s)) || !acc->n) {
+			g->stage_mean[s] = NAN;
+			g->stage_share[s] = NAN;
+			g->stage_qd[s] = NAN;
+			continue;
+		}
+		/*
+		 * Over every command of the table, a command without the
+		 * stage adding 0: then the stages' means add up to the end
+		 * to end mean exactly, as each command's stages do.
+		 */
+		g->stage_mean[s] = (double)acc->stage_sum[s] / (double)acc->n;
+		share = e2e > 0 ? 100.0 * g->stage_mean[s] / e2e : NAN;
+		g->stage_share[s] = share;
+		g->stage_qd[s] = g->rate * g->stage_mean[s] / 1e9;
+		if (g->stage_mean[s] > best) {
+			best = g->stage_mean[s];
+			g->largest = s;
+		}
+	}
+	g->dropped = acc->dropped;
+	g->wire_negative = acc->wire_negative;
+	acc_free(&g->acc[0]);
+	acc_free(&g->acc[1]);
+}
+
+static int group_cmp(const void *a, const void *b)
+{
+	const struct ntprof_group *x = a, *y = b;
+	int r;
+
+	if (x->target_side != y->target_side)
+		return x->target_side - y->target_side;
+	if (x->op != y->op)
+		return (int)x->op - (int)y->op;
+	if (x->length != y->length)
+		return x->length < y->length ? -1 : 1;
+	r = strcmp(x->devname, y->devname);
+	if (r)
+		return r;
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+int ntprof_analysis_finish(struct ntprof_analysis *an)
+{
+	size_t i;
+
+	if (an->finished)
+		return 0;
+	if (an->opts.duration_ns)
+		an->duration_s = (double)an->opts.duration_ns / 1e9;
+	else
+		an->duration_s = span_s(an, an->nr_host ? 0 : 1);
+	for (i = 0; i < an->nr_groups; i++)
+		group_finish(an, &an->groups[i]);
+	if (an->nr_groups)
+		qsort(an->groups, an->nr_groups, sizeof(*an->groups),
+		      group_cmp);
+	/* The order changed: the key index is stale, and no longer needed. */
+	free(an->slots);
+	an->slots = NULL;
+	an->nr_slots = 0;
+	an->finished = true;
+	return 0;
+}

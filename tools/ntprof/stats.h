@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Summaries of sample sets (mean and percentiles) and the sorting they
+ * need, sized for recordings of tens of millions of commands.
+ */
+#ifndef NTPROF_STATS_H
+#define NTPROF_STATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A sample set's summary, in the unit of its values. With n == 0 every
+ * value is NAN; with n == 1 they all equal the one sample.
+ *
+ * Percentiles interpolate linearly between the two closest ranks (the
+ * "type 7" estimator of R and NumPy's default): the p-th percentile of
+ * the sorted x[0..n-1] is x[h] + (h - floor(h)) * (x[h+1] - x[h]) with
+ * h = (n - 1) * p / 100. Unlike nearest rank it moves smoothly as samples
+ * are added, so two runs' p99 can be compared without a rank step.
+ */
+struct ntprof_stats {
+	uint64_t n;
+	double mean;
+	double min;
+	double p50;
+	double p99;
+	double p999;
+	double max;
+};
+
+/*
+ * The percentile @p (0..100) of @n sorted values; NAN when @n is 0.
+ */
+double ntprof_percentile_i64(const int64_t *sorted, size_t n, double p);
+double ntprof_percentile_double(const double *sorted, size_t n, double p);
+
+/*
+ * Sorts @v (ascending) and fills @st. The integer variant sorts by radix,
+ * in linear time; both accept n == 0.
+ */
+void ntprof_stats_i64(int64_t *v, size_t n, struct ntprof_stats *st);
+void ntprof_stats_double(double *v, size_t n, struct ntprof_stats *st);
+
+/* Ascending, in place. Falls back to qsort() when memory is short. */
+void ntprof_sort_i64(int64_t *v, size_t n);
+
+/*
+ * Stable LSD radix sort of @n elements of @size bytes (8, 16, 24 or 32)
+ * by the uint64_t at byte offset @key_off of each. Returns 0, or -ENOMEM
+ * when its scratch copy (n * size bytes) cannot be allocated; @base is
+ * then left untouched. Sorting by a second key first, then by the main
+ * one, orders by (main, second), as the sort is stable.
+ */
+int ntprof_radix_sort(void *base, size_t n, size_t size, size_t key_off);
+
+/* A growable array of samples; zero-initialized means empty. */
+struct ntprof_vec {
+	int64_t *v;
+	size_t n;
+	size_t cap;
+};
+
+/* Appends @x; 0 or -ENOMEM. */
+int ntprof_vec_push(struct ntprof_vec *vec, int64_t x);
+void ntprof_vec_free(struct ntprof_vec *vec);
+
+#endif /* NTPROF_STATS_H */
