@@ -6,14 +6,16 @@
 # busybox, dash, bash, fio, nvme-cli, iproute2, the rdma tools, kmod, the
 # NVMe-oF modules, ntprof.ko and the ntprof tool.
 #
-# Usage: build-guest.sh RELEASE    (prints the initramfs path)
+# Usage: build-guest.sh RELEASE OUTDIR    (writes OUTDIR/initrd.cpio)
+#
+# Everything is built inside OUTDIR, so labs may run side by side.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-release=${1:?usage: build-guest.sh RELEASE}
+release=${1:?usage: build-guest.sh RELEASE OUTDIR}
+out=${2:?usage: build-guest.sh RELEASE OUTDIR}
 kroot=$(lab_kernel_root "$release")
 kbuild=$(lab_kernel_build_dir "$release")
-out="$LAB_CACHE/guests/$release"
 stage="$out/stage"
 
 # Kernel modules the guests load, with their dependencies. A name that this
@@ -121,9 +123,8 @@ main() {
 	mkdir -p "$stage"
 	stage_modules
 	stage_userland
-	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out/initrd.cpio.tmp"
-	mv "$out/initrd.cpio.tmp" "$out/initrd.cpio"
-	echo "$out/initrd.cpio"
+	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out/initrd.cpio"
+	rm -rf "$stage" "$out/ntprof-src"
 }
 
 main "$@"

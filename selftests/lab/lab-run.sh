@@ -41,12 +41,13 @@ esac
 release=$(bash "$LAB_DIR/fetch-kernel.sh")
 make -s -C "$TOP_DIR/tools/ntprof" >&2
 make -s -C "$TOP_DIR/selftests/tools" >&2
-initrd=$(bash "$LAB_DIR/build-guest.sh" "$release")
 vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
 
 run_dir=${LAB_RUN_DIR:-$LAB_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
 rm -rf "$run_dir"
-mkdir -p "$run_dir/share/xfer" "$run_dir/share/flags"
+mkdir -p "$run_dir/share/xfer" "$run_dir/share/flags" "$run_dir/guest"
+bash "$LAB_DIR/build-guest.sh" "$release" "$run_dir/guest"
+initrd="$run_dir/guest/initrd.cpio"
 [ -z "$host_script" ] || cp "$host_script" "$run_dir/share/host.sh"
 [ -z "$target_script" ] || cp "$target_script" "$run_dir/share/target.sh"
 
@@ -96,6 +97,8 @@ else
 	wait "$target_pid" || true
 fi
 lab_log "guests ran for $(( $(date +%s) - start )) s"
+# The image is rebuilt for every run; keep the logs only.
+rm -rf "$run_dir/guest"
 
 # The verdict: both scripts' exit codes, and a clean kernel log everywhere.
 status=0
