@@ -28,7 +28,7 @@ COMPLETION=$TOOL_DIR/completion/ntprof.bash
 
 # Every subcommand; t_command_list fails when ntprof --help disagrees, so a
 # new one cannot slip past the --help, man page and completion tests.
-COMMANDS=(status version help)
+COMMANDS=(status probe record version help)
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -54,6 +54,140 @@ t_status_without_module() {
 	[ "$rc" = 1 ] && [ -z "$out" ] &&
 		[ "$err" = "ntprof: the ntprof module is not loaded (modprobe ntprof)" ] ||
 		{ diag; return 1; }
+}
+
+# The message conn.c prints for every command when the family is absent.
+NOT_LOADED="ntprof: the ntprof module is not loaded (modprobe ntprof)"
+
+t_probe_without_module() {
+	desc="probe without the module: one clear line on stderr, nothing on stdout, exit 1"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run probe -r host -t tcp
+	[ "$rc" = 1 ] && [ -z "$out" ] && [ "$err" = "$NOT_LOADED" ] ||
+		{ diag; return 1; }
+}
+
+t_record_without_module() {
+	desc="record without the module: one clear line, exit 1, no file left behind"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run record -r target -t rdma -s 100 -i 1 -d 1 -o "$TMP/r.ntp"
+	[ "$rc" = 1 ] && [ -z "$out" ] && [ "$err" = "$NOT_LOADED" ] &&
+		[ ! -e "$TMP/r.ntp" ] || { diag; return 1; }
+}
+
+# usage_fails CMD MESSAGE ARGS...: ntprof CMD ARGS is a usage error that
+# says MESSAGE (a glob) in its first line, names 'ntprof CMD --help' in
+# its second, prints nothing on stdout, exits 1, and never reaches netlink
+# (no "not loaded", no file created).
+usage_fails() {
+	local cmd=$1 msg=$2 first
+
+	shift 2
+	rm -f "$TMP/x.ntp"
+	run "$cmd" "$@"
+	first=${err%%$'\n'*}
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $first == "ntprof: $cmd: "$msg ]] &&
+		[ "${err#*$'\n'}" = "Try 'ntprof $cmd --help'." ] &&
+		[ ! -e "$TMP/x.ntp" ] ||
+		{ echo "# ntprof $cmd $*"; diag; return 1; }
+}
+
+t_record_missing_options() {
+	desc="record without -r, -t or -o: each named, exit 1"
+	usage_fails record "*-r host or -r target*" -t tcp -o "$TMP/x.ntp" &&
+	usage_fails record "*-t tcp or -t rdma*" -r host -o "$TMP/x.ntp" &&
+	usage_fails record "*-o FILE.ntp*" -r host -t tcp
+}
+
+t_record_bad_role_transport() {
+	desc="record -r bogus, -t fc: the value named, exit 1"
+	usage_fails record "*-r*'bogus'*" -r bogus -t tcp -o "$TMP/x.ntp" &&
+	usage_fails record "*-t*'fc'*" -r host -t fc -o "$TMP/x.ntp" &&
+	usage_fails record "*-t*'TCP'*" -r host -t TCP -o "$TMP/x.ntp"
+}
+
+t_record_bad_sample() {
+	desc="record -s 0, 2000000, 1.5, x: outside 1..1000000, exit 1"
+	local s
+
+	for s in 0 2000000 1.5 x -1 ""; do
+		usage_fails record "-s takes a whole number from 1 to 1000000, not '$s'" \
+			-r host -t tcp -s "$s" -o "$TMP/x.ntp" || return 1
+	done
+}
+
+t_record_sample_bounds() {
+	desc="record -s 1 and -s 1000000 pass the option checks"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	local s
+
+	for s in 1 1000000; do
+		run record -r host -t tcp -s "$s" -o "$TMP/x.ntp"
+		[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] ||
+			{ echo "# -s $s"; diag; return 1; }
+	done
+}
+
+t_record_bad_times() {
+	desc="record -i 0, -i 1.5, -d 0, -d -1, -d x: exit 1"
+	usage_fails record "-i takes a whole number of seconds*'0'" \
+		-r host -t tcp -i 0 -o "$TMP/x.ntp" &&
+	usage_fails record "-i takes a whole number of seconds*'1.5'" \
+		-r host -t tcp -i 1.5 -o "$TMP/x.ntp" &&
+	usage_fails record "-d takes a positive number of seconds*'0'" \
+		-r host -t tcp -d 0 -o "$TMP/x.ntp" &&
+	usage_fails record "-d takes a positive number of seconds*'-1'" \
+		-r host -t tcp -d -1 -o "$TMP/x.ntp" &&
+	usage_fails record "-d takes a positive number of seconds*'x'" \
+		-r host -t tcp -d x -o "$TMP/x.ntp"
+}
+
+t_record_bad_filters() {
+	desc="record --op, --min-size, --max-size, --dev with bad values: exit 1"
+	usage_fails record "--op takes read, write, other*'bogus'" \
+		-r host -t tcp --op bogus -o "$TMP/x.ntp" &&
+	usage_fails record "--op takes*'read,'" \
+		-r host -t tcp --op read, -o "$TMP/x.ntp" &&
+	usage_fails record "--min-size takes a size*'4X'" \
+		-r host -t tcp --min-size 4X -o "$TMP/x.ntp" &&
+	usage_fails record "--max-size takes a size*'4G'" \
+		-r host -t tcp --max-size 4G -o "$TMP/x.ntp" &&
+	usage_fails record "--min-size (8192 bytes) is above --max-size (4096 bytes)" \
+		-r host -t tcp --min-size 8K --max-size 4KiB -o "$TMP/x.ntp" &&
+	usage_fails record "--dev: no block device 'ntprof-no-such-disk'" \
+		-r host -t tcp --dev ntprof-no-such-disk -o "$TMP/x.ntp" &&
+	usage_fails record "--dev: '0:0' is not a device number" \
+		-r host -t tcp --dev 0:0 -o "$TMP/x.ntp" &&
+	usage_fails record "--dev is for host recordings*" \
+		-r target -t tcp --dev 259:0 -o "$TMP/x.ntp"
+}
+
+t_record_good_filters() {
+	desc="record with good filters passes the option checks"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run record -r host -t rdma --op read,write --min-size 512 --max-size 1M \
+		--dev 259:0 -i 10 -d 0.5 -o "$TMP/x.ntp"
+	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] || { diag; return 1; }
+}
+
+t_record_unknown_option() {
+	desc="record --bogus, -x, an extra argument, -o without a value: named, exit 1"
+	usage_fails record "unknown option '--bogus'" \
+		-r host -t tcp -o "$TMP/x.ntp" --bogus &&
+	usage_fails record "unknown option '-x'" -r host -t tcp -x &&
+	usage_fails record "unexpected argument 'extra'" \
+		-r host -t tcp -o "$TMP/x.ntp" extra &&
+	usage_fails record "option '-o' needs a value" -r host -t tcp -o
+}
+
+t_probe_options() {
+	desc="probe without -r or -t, or with bad ones, or an argument: exit 1"
+	usage_fails probe "*-r host or -r target*" -t tcp &&
+	usage_fails probe "*-t tcp or -t rdma*" -r target &&
+	usage_fails probe "*-t*'fc'*" -r host -t fc &&
+	usage_fails probe "*-r*'initiator'*" -r initiator -t tcp &&
+	usage_fails probe "unexpected argument 'extra'" -r host -t tcp extra &&
+	usage_fails probe "unknown option '--bogus'" -r host -t tcp --bogus
 }
 
 t_unknown_command() {
@@ -242,6 +376,47 @@ t_completion() {
 	[ "$got" = --help ] || { echo "# 'ntprof status --h': $got"; return 1; }
 	got=$(complete_words ntprof help v)
 	[ "$got" = version ] || { echo "# 'ntprof help v': $got"; return 1; }
+	got=$(complete_words ntprof p)
+	[ "$got" = probe ] || { echo "# 'ntprof p': $got"; return 1; }
+	got=$(complete_words ntprof record -r "")
+	[ "$got" = "host target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
+	got=$(complete_words ntprof probe --transport "")
+	[ "$got" = "tcp rdma" ] || { echo "# 'ntprof probe --transport ': $got"; return 1; }
+	got=$(complete_words ntprof record --op "")
+	[ "$got" = "read write other" ] || { echo "# 'ntprof record --op ': $got"; return 1; }
+	got=$(complete_words ntprof record --max)
+	[ "$got" = --max-size ] || { echo "# 'ntprof record --max': $got"; return 1; }
+	got=$(complete_words ntprof probe -)
+	[ "$got" = "-r -t -h --role --transport --help" ] ||
+		{ echo "# 'ntprof probe -': $got"; return 1; }
+}
+
+t_help_options() {
+	desc="probe and record --help describe each of their options"
+	local o
+
+	run probe --help
+	for o in --role --transport --help; do
+		[[ $out == *"$o"* ]] || { echo "# probe: $o"; return 1; }
+	done
+	run record --help
+	for o in --role --transport --output --sample --interval --duration \
+		 --dev --op --min-size --max-size --help; do
+		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
+	done
+}
+
+t_man_options() {
+	desc="the man page documents the options of probe and record"
+	local o pat
+
+	for o in role transport output sample interval duration dev op \
+		 min-size max-size; do
+		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
+		pat=${o//-/'[\]-'}
+		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||
+			{ echo "# no --$o in $MAN_PAGE"; return 1; }
+	done
 }
 
 # The t_* functions, in the order they are written.

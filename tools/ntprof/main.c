@@ -17,6 +17,9 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Only main.o is rebuilt when the version changes: the others read this. */
+const char ntprof_version[] = NTPROF_VERSION;
+
 static int cmd_version(int argc, char *argv[]);
 static int cmd_help(int argc, char *argv[]);
 
@@ -27,6 +30,10 @@ static const struct subcommand {
 } subcommands[] = {
 	{ "status", cmd_status,
 	  "show the module's state and the NVMe-oF modules it sees" },
+	{ "probe", cmd_probe,
+	  "check that this kernel can be recorded, hook by hook" },
+	{ "record", cmd_record,
+	  "record a host's or a target's commands into a .ntp file" },
 	{ "version", cmd_version, "print the version of this tool" },
 	{ "help", cmd_help, "show this help, or a command's" },
 };
@@ -60,7 +67,11 @@ static void ntprof_usage(FILE *f)
 	      "\n"
 	      "examples:\n"
 	      "  ntprof status         is the module loaded, and what does it see?\n"
-	      "  ntprof help status    the options of 'status'\n", f);
+	      "  ntprof probe -r host -t tcp\n"
+	      "                        can an NVMe/TCP host be recorded here?\n"
+	      "  ntprof record -r host -t tcp -s 100 -d 20 -o host.ntp\n"
+	      "                        record 1 in 100 commands for 20 s\n"
+	      "  ntprof help record    the options of 'record'\n", f);
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)

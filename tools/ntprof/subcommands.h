@@ -7,6 +7,11 @@
 #define NTPROF_SUBCOMMANDS_H
 
 int cmd_status(int argc, char *argv[]);
+int cmd_probe(int argc, char *argv[]);
+int cmd_record(int argc, char *argv[]);
+
+/* This tool's version, for what it writes into recordings. */
+extern const char ntprof_version[];
 
 /*
  * For the subcommands' option parsing, so every usage error reads alike:

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# bash completion for ntprof(8): its commands, and each command's options.
+# bash completion for ntprof(8): its commands, and each command's options
+# and their values.
 
 _ntprof()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
-	local commands="status version help"
+	local prev=${COMP_WORDS[COMP_CWORD - 1]}
+	local commands="status probe record version help"
 	local words
 
 	if ((COMP_CWORD == 1)); then
@@ -14,6 +16,36 @@ _ntprof()
 		case ${COMP_WORDS[1]} in
 		status|version)
 			words="-h --help"
+			;;
+		probe|record)
+			case $prev in
+			-r|--role)
+				words="host target"
+				;;
+			-t|--transport)
+				words="tcp rdma"
+				;;
+			--op)
+				words="read write other"
+				;;
+			--dev)
+				words=$(cd /sys/block 2>/dev/null && echo *)
+				;;
+			-o|--output)
+				compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				return
+				;;
+			-s|--sample|-i|--interval|-d|--duration|--min-size|--max-size)
+				# A number: nothing to offer.
+				return
+				;;
+			*)
+				words="-r -t -h --role --transport --help"
+				[[ ${COMP_WORDS[1]} == record ]] &&
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --help"
+				;;
+			esac
 			;;
 		help)
 			((COMP_CWORD == 2)) || return

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof probe: can 'ntprof record' run here, and what will it see? The
+ * kernel's means (kprobes, tracepoints), the modules, then every hook of a
+ * role and transport with the point it stamps, and a verdict. Run it
+ * before recording on a kernel you have not recorded on yet: a hook the
+ * kernel inlined or renamed shows here as missing, and a missing optional
+ * hook only merges two components of the report into one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "conn.h"
+#include "session.h"
+#include "subcommands.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+static void probe_usage(FILE *f)
+{
+	fputs("usage: ntprof probe -r host|target -t tcp|rdma [-h]\n"
+	      "\n"
+	      "Check that this kernel can be recorded: kprobes and tracepoints,\n"
+	      "the ntprof module, the NVMe-oF modules of the role, and each hook a\n"
+	      "recording of that role and transport attaches, with the point of a\n"
+	      "command's path it stamps. Ends with 'load: ok' when 'ntprof record'\n"
+	      "can run, else 'load: no' and why.\n"
+	      "\n"
+	      "options:\n"
+	      "  -r, --role ROLE            host (initiator) or target\n"
+	      "  -t, --transport TRANSPORT  tcp or rdma\n"
+	      "  -h, --help                 show this help and exit\n"
+	      "\n"
+	      "A hook is 'ok' (it can attach, or is attached) or 'missing' (this\n"
+	      "kernel inlined or renamed its function, or its module is not\n"
+	      "loaded). Without a required hook, recording cannot start; without\n"
+	      "an optional one, the two components around its point merge.\n"
+	      "\n"
+	      "exit status: 0 if 'ntprof record' can run with these options, else 1.\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof probe -r host -t tcp\n"
+	      "      Before recording an NVMe/TCP host: which hooks attach here?\n"
+	      "  ntprof probe -r target -t rdma && ntprof record -r target -t rdma -o target.ntp\n"
+	      "      Record an NVMe/RDMA target only if this kernel allows it.\n",
+	      f);
+}
+
+/* Each point as Documentation/stages.rst names it, and where it is. */
+static const char * const point_names[NTPROF_PT_COUNT][2] = {
+	[NTPROF_PT_HOST_BLK_START] = { "HOST_BLK_START", "block layer took it" },
+	[NTPROF_PT_HOST_QUEUE_RQ] = { "HOST_QUEUE_RQ", "queue_rq entered" },
+	[NTPROF_PT_HOST_SETUP] = { "HOST_SETUP", "command built" },
+	[NTPROF_PT_HOST_BLK_ISSUE] = { "HOST_BLK_ISSUE", "driver started it" },
+	[NTPROF_PT_HOST_SEND] = { "HOST_SEND", "capsule to the wire" },
+	[NTPROF_PT_HOST_SEND_DONE] = { "HOST_SEND_DONE", "capsule's SEND done" },
+	[NTPROF_PT_HOST_R2T] = { "HOST_R2T", "target asked for data" },
+	[NTPROF_PT_HOST_RECV] = { "HOST_RECV", "response in the driver" },
+	[NTPROF_PT_HOST_DRIVER_DONE] = { "HOST_DRIVER_DONE",
+					 "completion parsed" },
+	[NTPROF_PT_HOST_NVME_COMPLETE] = { "HOST_NVME_COMPLETE",
+					   "nvme_complete_rq" },
+	[NTPROF_PT_HOST_BLK_COMPLETE] = { "HOST_BLK_COMPLETE",
+					  "block layer done" },
+	[NTPROF_PT_TARGET_RECV] = { "TARGET_RECV", "capsule in the driver" },
+	[NTPROF_PT_TARGET_INIT] = { "TARGET_INIT", "command parsed" },
+	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T queued" },
+	[NTPROF_PT_TARGET_DATA] = { "TARGET_DATA", "write data arrived" },
+	[NTPROF_PT_TARGET_EXEC] = { "TARGET_EXEC", "to the backing store" },
+	[NTPROF_PT_TARGET_BLK_ISSUE] = { "TARGET_BLK_ISSUE",
+					 "backing device started" },
+	[NTPROF_PT_TARGET_BLK_COMPLETE] = { "TARGET_BLK_COMPLETE",
+					    "backing device done" },
+	[NTPROF_PT_TARGET_COMPLETE] = { "TARGET_COMPLETE", "storage done" },
+	[NTPROF_PT_TARGET_QUEUE_RESP] = { "TARGET_QUEUE_RESP",
+					  "response queued" },
+	[NTPROF_PT_TARGET_SEND] = { "TARGET_SEND", "response PDU built" },
+	[NTPROF_PT_TARGET_SEND_DONE] = { "TARGET_SEND_DONE",
+					 "response's SEND done" },
+};
+
+static void point_str(uint8_t point, char *buf, size_t size)
+{
+	if (point == SESSION_POINT_NONE)
+		snprintf(buf, size, "(helps another hook)");
+	else if (point < NTPROF_PT_COUNT)
+		snprintf(buf, size, "%s: %s", point_names[point][0],
+			 point_names[point][1]);
+	else
+		snprintf(buf, size, "point %u (unknown to this tool)", point);
+}
+
+static const char *kind_str(uint8_t kind)
+{
+	switch (kind) {
+	case NTPROF_HOOK_TRACEPOINT:
+		return "tracepoint";
+	case NTPROF_HOOK_KPROBE:
+		return "kprobe";
+	}
+	return "?";
+}
+
+static const char *hook_state_str(uint8_t state)
+{
+	switch (state) {
+	case NTPROF_HOOK_AVAILABLE:
+	case NTPROF_HOOK_ATTACHED:
+		return "ok";
+	case NTPROF_HOOK_MISSING:
+		return "missing";
+	}
+	return "?";
+}
+
+/* What the kernel offers the module, as far as we can tell from here. */
+struct caps {
+	const char *kprobes;	/* "yes", "disabled", "no", "unknown" */
+	bool kprobes_disabled;
+	const char *tracepoints;
+};
+
+/* Looks for exported functions in /proc/kallsyms; false when unreadable. */
+static bool kallsyms_has(const char * const *names, bool *found, size_t n)
+{
+	char line[512], sym[256];
+	FILE *f = fopen("/proc/kallsyms", "r");
+	size_t i;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		/* "ffffffff81234560 T register_kprobe" */
+		if (sscanf(line, "%*s %*s %255s", sym) != 1)
+			continue;
+		for (i = 0; i < n; i++)
+			if (!found[i] && !strcmp(sym, names[i]))
+				found[i] = true;
+	}
+	fclose(f);
+	return true;
+}
+
+static void caps_get(struct caps *c)
+{
+	static const char * const names[] = {
+		"register_kprobe", "tracepoint_probe_register",
+	};
+	bool found[ARRAY_SIZE(names)] = { false };
+	bool readable;
+	char buf[8];
+	FILE *f;
+
+	readable = kallsyms_has(names, found, ARRAY_SIZE(names));
+	c->kprobes = !readable ? "unknown" : found[0] ? "yes" : "no";
+	c->tracepoints = !readable ? "unknown" : found[1] ? "yes" : "no";
+	c->kprobes_disabled = false;
+
+	/*
+	 * Kprobes can be switched off as a whole: then registered ones stay
+	 * registered, and never fire. Only debugfs tells.
+	 */
+	f = fopen("/sys/kernel/debug/kprobes/enabled", "r");
+	if (!f)
+		return;
+	if (fgets(buf, sizeof(buf), f)) {
+		if (buf[0] == '0') {
+			c->kprobes = "disabled";
+			c->kprobes_disabled = true;
+		} else if (buf[0] == '1') {
+			c->kprobes = "yes";
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * The module a hook lives in. probe-get does not say; the hooks of a
+ * transport live in its module, the others are the role's core's
+ * (nvme_*, nvmet_*) or the kernel's (block_*, blk_*).
+ */
+static const struct session_module *
+hook_module(const struct session_status *st, const struct session_hook *hk)
+{
+	if (hk->h.transport != NTPROF_TRANSPORT_NONE)
+		return session_module_find(st, hk->h.role, hk->h.transport);
+	if (!strncmp(hk->h.name, "nvme", 4))
+		return session_module_find(st, hk->h.role,
+					   NTPROF_TRANSPORT_NONE);
+	return NULL;
+}
+
+static void print_modules(const struct session_status *st, uint32_t role,
+			  uint32_t transport)
+{
+	const struct session_module *mod;
+	const char *sep = " ";
+	uint32_t t[2] = { NTPROF_TRANSPORT_NONE, transport };
+	int i;
+
+	printf("%s modules:", session_role_name(role));
+	for (i = 0; i < 2; i++) {
+		mod = session_module_find(st, role, t[i]);
+		if (!mod)
+			continue;
+		printf("%s%s %s", sep, mod->name,
+		       mod->present ? "present" : "absent");
+		sep = ", ";
+	}
+	if (*sep == ' ')
+		fputs(" none reported", stdout);
+	putchar('\n');
+}
+
+static void print_hooks(const struct session_status *st,
+			const struct session_hooks *hooks)
+{
+	const struct session_module *mod;
+	char point[96], note[96], line[640];
+	int width = 0, pwidth = 0, len;
+	size_t i;
+
+	for (i = 0; i < hooks->n; i++) {
+		if ((int)strlen(hooks->v[i].h.name) > width)
+			width = strlen(hooks->v[i].h.name);
+		point_str(hooks->v[i].h.point, point, sizeof(point));
+		if ((int)strlen(point) > pwidth)
+			pwidth = strlen(point);
+	}
+	for (i = 0; i < hooks->n; i++) {
+		const struct session_hook *hk = &hooks->v[i];
+
+		point_str(hk->h.point, point, sizeof(point));
+		/* Missing for now: it comes when its module loads. */
+		mod = hook_module(st, hk);
+		if (hk->h.state == NTPROF_HOOK_MISSING && mod && !mod->present)
+			snprintf(note, sizeof(note), "  (comes with %s)",
+				 mod->name);
+		else
+			note[0] = '\0';
+		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s",
+			       hook_state_str(hk->h.state), width, hk->h.name,
+			       kind_str(hk->h.kind), pwidth, point,
+			       hk->h.required ? "  (required)" : "", note);
+		if (len >= (int)sizeof(line))
+			len = sizeof(line) - 1;
+		/* The columns pad; the end of a line does not. */
+		while (len > 0 && line[len - 1] == ' ')
+			line[--len] = '\0';
+		puts(line);
+	}
+}
+
+/*
+ * The verdict. Returns true if 'record' can run; @why gets the reason it
+ * cannot, or what it will wait for.
+ */
+static bool probe_verdict(const struct session_status *st,
+			  const struct session_hooks *hooks,
+			  const struct caps *caps, uint32_t role,
+			  uint32_t transport, bool busy, char *why,
+			  size_t size)
+{
+	const struct session_module *mod, *absent[2];
+	uint32_t t[2] = { NTPROF_TRANSPORT_NONE, transport };
+	const struct session_hook *hk;
+	int nr_absent = 0, i;
+	size_t k;
+
+	*why = '\0';
+	if (busy) {
+		snprintf(why, size,
+			 "a %s session is already running (another ntprof record?)",
+			 session_role_name(role));
+		return false;
+	}
+	for (k = 0; k < hooks->n; k++) {
+		hk = &hooks->v[k];
+		if (!hk->h.required || hk->h.state != NTPROF_HOOK_MISSING)
+			continue;
+		mod = hook_module(st, hk);
+		/* It may come with its module: the start will not fail. */
+		if (mod && !mod->present)
+			continue;
+		snprintf(why, size,
+			 "the required %s %s is missing from this kernel%s%s",
+			 kind_str(hk->h.kind), hk->h.name,
+			 mod ? " although " : "", mod ? mod->name : "");
+		if (mod)
+			snprintf(why + strlen(why), size - strlen(why),
+				 " is loaded");
+		return false;
+	}
+	if (caps->kprobes_disabled) {
+		for (k = 0; k < hooks->n; k++) {
+			hk = &hooks->v[k];
+			if (hk->h.required && hk->h.kind == NTPROF_HOOK_KPROBE)
+				break;
+		}
+		if (k < hooks->n) {
+			snprintf(why, size,
+				 "kprobes are disabled, and the required kprobe %s would never fire (echo 1 > /sys/kernel/debug/kprobes/enabled)",
+				 hooks->v[k].h.name);
+			return false;
+		}
+	}
+
+	for (i = 0; i < 2; i++) {
+		mod = session_module_find(st, role, t[i]);
+		if (mod && !mod->present)
+			absent[nr_absent++] = mod;
+	}
+	if (nr_absent == 1)
+		snprintf(why, size,
+			 "%s is not loaded: a recording waits for it and its hooks attach when it loads",
+			 absent[0]->name);
+	else if (nr_absent == 2)
+		snprintf(why, size,
+			 "%s and %s are not loaded: a recording waits for them and their hooks attach when they load",
+			 absent[0]->name, absent[1]->name);
+	return true;
+}
+
+int cmd_probe(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "role", required_argument, NULL, 'r' },
+		{ "transport", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cmd = argv[0];
+	struct session_hooks hooks = { 0 };
+	struct session_status st;
+	uint32_t role = 0, transport = 0;
+	struct utsname uts;
+	char why[512];
+	struct caps caps;
+	bool ok, busy, optional_missing = false;
+	struct nl_sock *sock;
+	size_t i;
+	int err, c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:t:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			if (session_role_parse(optarg, &role))
+				return usage_error(cmd,
+						   "-r takes host or target, not '%s'",
+						   optarg);
+			break;
+		case 't':
+			if (session_transport_parse(optarg, &transport))
+				return usage_error(cmd,
+						   "-t takes tcp or rdma, not '%s'",
+						   optarg);
+			break;
+		case 'h':
+			probe_usage(stdout);
+			return 0;
+		default:
+			return option_error(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(cmd, "unexpected argument '%s'",
+				   argv[optind]);
+	if (!role)
+		return usage_error(cmd, "which role? -r host or -r target");
+	if (!transport)
+		return usage_error(cmd, "which transport? -t tcp or -t rdma");
+
+	if (ntprof_connect(cmd, &sock))
+		return 1;
+	err = session_status_get(sock, &st);
+	if (!err)
+		err = session_hooks_get(sock, role, transport, &hooks);
+	if (err) {
+		nl_perror(sock, cmd, err);
+		session_hooks_free(&hooks);
+		nl_close(sock);
+		return 1;
+	}
+	busy = session_hooks_busy(sock, role) ||
+	       (st.state == NTPROF_STATE_RECORDING && st.have_session &&
+		st.role == role);
+	nl_close(sock);
+
+	caps_get(&caps);
+	if (!st.release[0] && !uname(&uts))
+		snprintf(st.release, sizeof(st.release), "%s", uts.release);
+	printf("kernel %s: kprobes %s, tracepoints %s\n", st.release,
+	       caps.kprobes, caps.tracepoints);
+	printf("ntprof module %s: loaded, %s\n",
+	       st.version[0] ? st.version : "(unknown version)",
+	       st.state == NTPROF_STATE_RECORDING ? "recording" : "idle");
+	print_modules(&st, role, transport);
+
+	printf("\n%s hooks over %s:\n", session_role_name(role),
+	       session_transport_name(transport));
+	if (!hooks.n)
+		puts("  (the module reports none)");
+	print_hooks(&st, &hooks);
+	/* Missing for good, not waiting for its module: a split is lost. */
+	for (i = 0; i < hooks.n; i++) {
+		const struct session_module *mod = hook_module(&st, &hooks.v[i]);
+
+		if (!hooks.v[i].h.required &&
+		    hooks.v[i].h.state == NTPROF_HOOK_MISSING &&
+		    (!mod || mod->present))
+			optional_missing = true;
+	}
+	if (optional_missing)
+		puts("  (without an optional hook, the components on either side of its point merge)");
+	if (caps.kprobes_disabled)
+		puts("  (kprobes are disabled: the kprobe hooks attach but do not fire)");
+
+	ok = hooks.n && probe_verdict(&st, &hooks, &caps, role, transport,
+				      busy, why, sizeof(why));
+	if (!hooks.n)
+		snprintf(why, sizeof(why), "the module reports no hook for %s over %s",
+			 session_role_name(role),
+			 session_transport_name(transport));
+	if (ok)
+		printf("  load: ok%s%s\n", *why ? ", but " : "", why);
+	else
+		printf("  load: no, %s\n", why);
+	session_hooks_free(&hooks);
+	return ok ? 0 : 1;
+}

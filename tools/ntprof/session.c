@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The recorder's netlink operations for 'probe' and 'record': requests
+ * built and replies parsed here, so that the subcommands deal in structs
+ * and errnos only. Replies are checked as status.c checks its own: a
+ * malformed attribute is -EPROTO, an unknown one (a newer module) is
+ * ignored.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "session.h"
+
+/* status-get */
+
+static const enum mnl_attr_data_type status_policy[NTPROF_A_STATUS_MAX + 1] = {
+	[NTPROF_A_STATUS_VERSION] = MNL_TYPE_NUL_STRING,
+	[NTPROF_A_STATUS_STATE] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_KERNEL_RELEASE] = MNL_TYPE_NUL_STRING,
+	[NTPROF_A_STATUS_MODULE] = MNL_TYPE_NESTED,
+	[NTPROF_A_STATUS_ROLE] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_TRANSPORT] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_SAMPLE] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_START_MONO] = MNL_TYPE_U64,
+	[NTPROF_A_STATUS_START_REAL] = MNL_TYPE_U64,
+};
+
+static const enum mnl_attr_data_type module_policy[NTPROF_A_MODULE_MAX + 1] = {
+	[NTPROF_A_MODULE_NAME] = MNL_TYPE_NUL_STRING,
+	[NTPROF_A_MODULE_ROLE] = MNL_TYPE_U32,
+	[NTPROF_A_MODULE_TRANSPORT] = MNL_TYPE_U32,
+	[NTPROF_A_MODULE_PRESENT] = MNL_TYPE_U32,
+};
+
+struct status_ctx {
+	struct session_status *st;
+	int replies;
+};
+
+static uint32_t attr_u32(const struct nlattr *attr, uint32_t def)
+{
+	return attr ? mnl_attr_get_u32(attr) : def;
+}
+
+static int status_module(struct session_status *st, const struct nlattr *nest)
+{
+	const struct nlattr *tb[NTPROF_A_MODULE_MAX + 1];
+	struct session_module *mod;
+	int err;
+
+	err = nl_parse_nested(nest, module_policy, tb, NTPROF_A_MODULE_MAX);
+	if (err)
+		return err;
+	if (!tb[NTPROF_A_MODULE_NAME])
+		return -EPROTO;
+	/* More than we know of: a newer module; the rest are not ours. */
+	if (st->nr_modules == SESSION_MODULES_MAX)
+		return 0;
+	mod = &st->modules[st->nr_modules++];
+	snprintf(mod->name, sizeof(mod->name), "%s",
+		 mnl_attr_get_str(tb[NTPROF_A_MODULE_NAME]));
+	mod->role = attr_u32(tb[NTPROF_A_MODULE_ROLE], NTPROF_ROLE_NONE);
+	mod->transport = attr_u32(tb[NTPROF_A_MODULE_TRANSPORT],
+				  NTPROF_TRANSPORT_NONE);
+	mod->present = attr_u32(tb[NTPROF_A_MODULE_PRESENT], 0);
+	return 0;
+}
+
+static int status_fill(struct status_ctx *ctx, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NTPROF_A_STATUS_MAX + 1];
+	struct session_status *st = ctx->st;
+	const struct nlattr *attr;
+	int err;
+
+	/* A "do" has one reply: a second one would be a kernel bug. */
+	if (ctx->replies++)
+		return -EPROTO;
+	err = nl_parse(nlh, status_policy, tb, NTPROF_A_STATUS_MAX);
+	if (err)
+		return err;
+	if (tb[NTPROF_A_STATUS_VERSION])
+		snprintf(st->version, sizeof(st->version), "%s",
+			 mnl_attr_get_str(tb[NTPROF_A_STATUS_VERSION]));
+	if (tb[NTPROF_A_STATUS_KERNEL_RELEASE])
+		snprintf(st->release, sizeof(st->release), "%s",
+			 mnl_attr_get_str(tb[NTPROF_A_STATUS_KERNEL_RELEASE]));
+	st->state = attr_u32(tb[NTPROF_A_STATUS_STATE], NTPROF_STATE_IDLE);
+
+	/* The session's attributes come together or not at all. */
+	if (tb[NTPROF_A_STATUS_ROLE] && tb[NTPROF_A_STATUS_START_MONO] &&
+	    tb[NTPROF_A_STATUS_START_REAL]) {
+		st->have_session = true;
+		st->role = mnl_attr_get_u32(tb[NTPROF_A_STATUS_ROLE]);
+		st->transport = attr_u32(tb[NTPROF_A_STATUS_TRANSPORT],
+					 NTPROF_TRANSPORT_NONE);
+		st->sample = attr_u32(tb[NTPROF_A_STATUS_SAMPLE], 1);
+		st->start_mono =
+			mnl_attr_get_u64(tb[NTPROF_A_STATUS_START_MONO]);
+		st->start_real =
+			mnl_attr_get_u64(tb[NTPROF_A_STATUS_START_REAL]);
+	}
+
+	/* nl_parse() kept only the last module: walk them all. */
+	nl_attr_for_each(attr, nlh) {
+		if (mnl_attr_get_type(attr) != NTPROF_A_STATUS_MODULE)
+			continue;
+		err = status_module(st, attr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int status_reply(const struct nlmsghdr *nlh, void *data)
+{
+	int err = status_fill(data, nlh);
+
+	if (err) {
+		errno = -err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+int session_status_get(struct nl_sock *sock, struct session_status *st)
+{
+	struct status_ctx ctx = { .st = st };
+	int err;
+
+	memset(st, 0, sizeof(*st));
+	err = nl_request(sock, NTPROF_CMD_STATUS_GET, 0, NULL, status_reply,
+			 &ctx);
+	/* An ACK alone would leave us nothing to go by. */
+	if (!err && !ctx.replies)
+		err = -EPROTO;
+	return err;
+}
+
+const struct session_module *
+session_module_find(const struct session_status *st, uint32_t role,
+		    uint32_t transport)
+{
+	size_t i;
+
+	for (i = 0; i < st->nr_modules; i++)
+		if (st->modules[i].role == role &&
+		    st->modules[i].transport == transport)
+			return &st->modules[i];
+	return NULL;
+}
+
+/* probe-get */
+
+static const enum mnl_attr_data_type hook_policy[NTPROF_A_HOOK_MAX + 1] = {
+	[NTPROF_A_HOOK_NAME] = MNL_TYPE_NUL_STRING,
+	[NTPROF_A_HOOK_KIND] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_ROLE] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_TRANSPORT] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_POINT] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_REQUIRED] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_STATE] = MNL_TYPE_U32,
+	[NTPROF_A_HOOK_HITS] = MNL_TYPE_U64,
+};
+
+struct hooks_ctx {
+	struct session_hooks *hooks;
+	uint32_t role;
+	uint32_t transport;
+	bool all;		/* every hook, whatever its role */
+	bool busy;		/* one of them is attached */
+};
+
+/* The u8 fields of struct ntp_hook: larger values are not ours to keep. */
+static uint8_t u8_of(const struct nlattr *attr, uint8_t def)
+{
+	uint32_t v = attr_u32(attr, def);
+
+	return v > 0xff ? 0xff : v;
+}
+
+static int hooks_fill(struct hooks_ctx *ctx, const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[NTPROF_A_HOOK_MAX + 1];
+	struct session_hooks *hooks = ctx->hooks;
+	struct session_hook *v, *hk;
+	uint32_t role, transport;
+	int err;
+
+	err = nl_parse(nlh, hook_policy, tb, NTPROF_A_HOOK_MAX);
+	if (err)
+		return err;
+	if (!tb[NTPROF_A_HOOK_NAME] || !tb[NTPROF_A_HOOK_ROLE])
+		return -EPROTO;
+	role = mnl_attr_get_u32(tb[NTPROF_A_HOOK_ROLE]);
+	transport = attr_u32(tb[NTPROF_A_HOOK_TRANSPORT],
+			     NTPROF_TRANSPORT_NONE);
+	if (ctx->all) {
+		if (role == ctx->role && attr_u32(tb[NTPROF_A_HOOK_STATE], 0) ==
+					 NTPROF_HOOK_ATTACHED)
+			ctx->busy = true;
+		return 0;
+	}
+	/* The hooks a session of this role and transport would attach. */
+	if (role != ctx->role ||
+	    (transport != NTPROF_TRANSPORT_NONE && transport != ctx->transport))
+		return 0;
+
+	v = realloc(hooks->v, (hooks->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	hooks->v = v;
+	hk = &v[hooks->n++];
+	memset(hk, 0, sizeof(*hk));
+	snprintf(hk->h.name, sizeof(hk->h.name), "%s",
+		 mnl_attr_get_str(tb[NTPROF_A_HOOK_NAME]));
+	hk->h.kind = u8_of(tb[NTPROF_A_HOOK_KIND], 0xff);
+	hk->h.role = u8_of(tb[NTPROF_A_HOOK_ROLE], 0);
+	hk->h.transport = u8_of(tb[NTPROF_A_HOOK_TRANSPORT], 0);
+	hk->h.point = u8_of(tb[NTPROF_A_HOOK_POINT], SESSION_POINT_NONE);
+	hk->h.required = !!attr_u32(tb[NTPROF_A_HOOK_REQUIRED], 0);
+	hk->h.state = u8_of(tb[NTPROF_A_HOOK_STATE], 0xff);
+	if (tb[NTPROF_A_HOOK_HITS])
+		hk->hits = mnl_attr_get_u64(tb[NTPROF_A_HOOK_HITS]);
+	return 0;
+}
+
+static int hooks_reply(const struct nlmsghdr *nlh, void *data)
+{
+	int err = hooks_fill(data, nlh);
+
+	if (err) {
+		errno = -err;
+		return MNL_CB_ERROR;
+	}
+	return MNL_CB_OK;
+}
+
+/* A dump that changed under us (-EINTR) is simply asked for again. */
+#define SESSION_DUMP_TRIES	3
+
+int session_hooks_get(struct nl_sock *sock, uint32_t role, uint32_t transport,
+		      struct session_hooks *hooks)
+{
+	struct hooks_ctx ctx = {
+		.hooks = hooks, .role = role, .transport = transport,
+	};
+	int err, i;
+
+	memset(hooks, 0, sizeof(*hooks));
+	for (i = 0; i < SESSION_DUMP_TRIES; i++) {
+		hooks->n = 0;
+		err = nl_request(sock, NTPROF_CMD_PROBE_GET, NLM_F_DUMP, NULL,
+				 hooks_reply, &ctx);
+		if (err != -EINTR)
+			break;
+	}
+	return err;
+}
+
+void session_hooks_free(struct session_hooks *hooks)
+{
+	free(hooks->v);
+	hooks->v = NULL;
+	hooks->n = 0;
+}
+
+bool session_hooks_busy(struct nl_sock *sock, uint32_t role)
+{
+	struct hooks_ctx ctx = { .role = role, .all = true };
+
+	if (nl_request(sock, NTPROF_CMD_PROBE_GET, NLM_F_DUMP, NULL,
+		       hooks_reply, &ctx))
+		return false;
+	return ctx.busy;
+}
+
+/* start, stop */
+
+static int put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
+{
+	return mnl_attr_put_u32_check(nlh, NL_MSG_SIZE, type, v) ?
+	       0 : -EMSGSIZE;
+}
+
+static int start_put(struct nlmsghdr *nlh, void *data)
+{
+	const struct session_config *cfg = data;
+	int err;
+
+	err = put_u32(nlh, NTPROF_A_START_ROLE, cfg->role);
+	if (!err)
+		err = put_u32(nlh, NTPROF_A_START_TRANSPORT, cfg->transport);
+	if (!err)
+		err = put_u32(nlh, NTPROF_A_START_SAMPLE, cfg->sample);
+	if (!err && cfg->has_dev)
+		err = put_u32(nlh, NTPROF_A_START_DEV, cfg->dev);
+	if (!err && cfg->has_ops)
+		err = put_u32(nlh, NTPROF_A_START_OPS, cfg->ops);
+	if (!err && cfg->has_min_len)
+		err = put_u32(nlh, NTPROF_A_START_MIN_LEN, cfg->min_len);
+	if (!err && cfg->has_max_len)
+		err = put_u32(nlh, NTPROF_A_START_MAX_LEN, cfg->max_len);
+	return err;
+}
+
+int session_start(struct nl_sock *sock, const struct session_config *cfg)
+{
+	/* nl_put_cb takes a plain pointer; start_put() only reads it. */
+	return nl_request(sock, NTPROF_CMD_START, 0, start_put, NULL,
+			  (void *)cfg);
+}
+
+static int stop_put(struct nlmsghdr *nlh, void *data)
+{
+	return put_u32(nlh, NTPROF_A_START_ROLE, *(uint32_t *)data);
+}
+
+int session_stop(struct nl_sock *sock, uint32_t role)
+{
+	/* Always with the role: another role's session is not ours. */
+	return nl_request(sock, NTPROF_CMD_STOP, 0, stop_put, NULL, &role);
+}
+
+/* stats-get */
+
+/* A counter the kernel did not send counts nothing. */
+static uint64_t attr_u64(const struct nlattr *attr)
+{
+	return attr ? mnl_attr_get_u64(attr) : 0;
+}
+
+static int stats_reply(const struct nlmsghdr *nlh, void *data)
+{
+	static const enum mnl_attr_data_type policy[NTPROF_A_STATS_MAX + 1] = {
+		[NTPROF_A_STATS_CPU] = MNL_TYPE_U32,
+		[NTPROF_A_STATS_RECORDS] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_DROPS] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_FILL] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_SAMPLED] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_SEEN] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_EVICTED] = MNL_TYPE_U64,
+	};
+	const struct nlattr *tb[NTPROF_A_STATS_MAX + 1];
+	struct session_stats *st = data;
+
+	if (nl_parse(nlh, policy, tb, NTPROF_A_STATS_MAX)) {
+		errno = EPROTO;
+		return MNL_CB_ERROR;
+	}
+	st->records += attr_u64(tb[NTPROF_A_STATS_RECORDS]);
+	st->drops += attr_u64(tb[NTPROF_A_STATS_DROPS]);
+	st->fill += attr_u64(tb[NTPROF_A_STATS_FILL]);
+	st->sampled += attr_u64(tb[NTPROF_A_STATS_SAMPLED]);
+	st->seen += attr_u64(tb[NTPROF_A_STATS_SEEN]);
+	st->evicted += attr_u64(tb[NTPROF_A_STATS_EVICTED]);
+	st->cpus++;
+	return MNL_CB_OK;
+}
+
+int session_stats_get(struct nl_sock *sock, struct session_stats *st)
+{
+	int err, i;
+
+	for (i = 0; i < SESSION_DUMP_TRIES; i++) {
+		memset(st, 0, sizeof(*st));
+		err = nl_request(sock, NTPROF_CMD_STATS_GET, NLM_F_DUMP, NULL,
+				 stats_reply, st);
+		if (err != -EINTR)
+			break;
+	}
+	return err;
+}
+
+/* records-get */
+
+/*
+ * Records are copied out of the message before anyone reads them: an
+ * attribute's payload is only 4-byte aligned, the struct needs 8.
+ */
+#define RECORDS_BATCH	64
+
+struct records_ctx {
+	session_records_fn fn;
+	void *data;
+	uint64_t count;
+	struct ntprof_record batch[RECORDS_BATCH];
+};
+
+static int records_reply(const struct nlmsghdr *nlh, void *data)
+{
+	struct records_ctx *ctx = data;
+	const struct nlattr *attr;
+	const char *p;
+	size_t len, n;
+	int err;
+
+	nl_attr_for_each(attr, nlh) {
+		if (mnl_attr_get_type(attr) != NTPROF_A_RECORDS_DATA)
+			continue;
+		len = mnl_attr_get_payload_len(attr);
+		if (len % sizeof(struct ntprof_record)) {
+			errno = EPROTO;
+			return MNL_CB_ERROR;
+		}
+		p = mnl_attr_get_payload(attr);
+		while (len) {
+			n = len / sizeof(struct ntprof_record);
+			if (n > RECORDS_BATCH)
+				n = RECORDS_BATCH;
+			memcpy(ctx->batch, p, n * sizeof(struct ntprof_record));
+			p += n * sizeof(struct ntprof_record);
+			len -= n * sizeof(struct ntprof_record);
+			ctx->count += n;
+			err = ctx->fn(ctx->batch, n, ctx->data);
+			if (err) {
+				errno = -err;
+				return MNL_CB_ERROR;
+			}
+		}
+	}
+	return MNL_CB_OK;
+}
+
+int session_records_get(struct nl_sock *sock, session_records_fn fn,
+			void *data, uint64_t *count)
+{
+	struct records_ctx *ctx;
+	int err;
+
+	/* 15 KiB of batch: on the heap, the caller may be deep already. */
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return -ENOMEM;
+	ctx->fn = fn;
+	ctx->data = data;
+	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, NULL,
+			 records_reply, ctx);
+	if (count)
+		*count = ctx->count;
+	free(ctx);
+	return err;
+}
+
+/* Names */
+
+const char *session_role_name(uint32_t role)
+{
+	switch (role) {
+	case NTPROF_ROLE_HOST:
+		return "host";
+	case NTPROF_ROLE_TARGET:
+		return "target";
+	}
+	return "?";
+}
+
+const char *session_transport_name(uint32_t transport)
+{
+	switch (transport) {
+	case NTPROF_TRANSPORT_TCP:
+		return "tcp";
+	case NTPROF_TRANSPORT_RDMA:
+		return "rdma";
+	}
+	return "?";
+}
+
+int session_role_parse(const char *s, uint32_t *role)
+{
+	if (!strcmp(s, "host"))
+		*role = NTPROF_ROLE_HOST;
+	else if (!strcmp(s, "target"))
+		*role = NTPROF_ROLE_TARGET;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int session_transport_parse(const char *s, uint32_t *transport)
+{
+	if (!strcmp(s, "tcp"))
+		*transport = NTPROF_TRANSPORT_TCP;
+	else if (!strcmp(s, "rdma"))
+		*transport = NTPROF_TRANSPORT_RDMA;
+	else
+		return -EINVAL;
+	return 0;
+}

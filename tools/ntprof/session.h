@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recorder's netlink operations, as 'probe' and 'record' use them:
+ * the module's status with the session's start instant, the hooks, start
+ * and stop, the per-CPU counters summed, and the finished records.
+ */
+#ifndef NTPROF_SESSION_H
+#define NTPROF_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uapi/linux/ntprof.h>
+
+#include "nl.h"
+#include "ntp.h"
+
+/* The module lists six; room for a newer module's additions. */
+#define SESSION_MODULES_MAX	32
+
+/* ntp_hook.point of a hook that stamps no point (it helps another). */
+#define SESSION_POINT_NONE	0xff
+
+struct session_module {
+	char name[64];
+	uint32_t role;		/* enum ntprof_role */
+	uint32_t transport;	/* enum ntprof_transport */
+	bool present;
+};
+
+struct session_status {
+	char version[64];
+	char release[NTP_RELEASE_MAX + 1];
+	uint32_t state;		/* enum ntprof_state */
+	struct session_module modules[SESSION_MODULES_MAX];
+	size_t nr_modules;
+	/*
+	 * The session the module describes: the host's if it records, else
+	 * the target's, else the last one that ran. Valid if have_session.
+	 */
+	bool have_session;
+	uint32_t role;
+	uint32_t transport;
+	uint32_t sample;
+	uint64_t start_mono;
+	uint64_t start_real;
+};
+
+/* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
+int session_status_get(struct nl_sock *sock, struct session_status *st);
+/* The module of @role and @transport (NONE: the role's core), or NULL. */
+const struct session_module *
+session_module_find(const struct session_status *st, uint32_t role,
+		    uint32_t transport);
+
+struct session_hook {
+	struct ntp_hook h;	/* point: SESSION_POINT_NONE if it has none */
+	uint64_t hits;
+};
+
+struct session_hooks {
+	struct session_hook *v;
+	size_t n;
+};
+
+/*
+ * probe-get: the hooks a session of @role and @transport attaches, those
+ * of the role's transport and those of both transports, in the module's
+ * order. 0 or -errno; free with session_hooks_free() in any case.
+ */
+int session_hooks_get(struct nl_sock *sock, uint32_t role, uint32_t transport,
+		      struct session_hooks *hooks);
+void session_hooks_free(struct session_hooks *hooks);
+/* Any hook of @role attached: a session of that role is running. */
+bool session_hooks_busy(struct nl_sock *sock, uint32_t role);
+
+/* What to record; the has_* say which filters to send. */
+struct session_config {
+	uint32_t role;
+	uint32_t transport;
+	uint32_t sample;
+	uint32_t dev;		/* new_encode_dev() */
+	uint32_t ops;		/* NTPROF_OP_* */
+	uint32_t min_len;
+	uint32_t max_len;
+	bool has_dev;
+	bool has_ops;
+	bool has_min_len;
+	bool has_max_len;
+};
+
+/* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */
+int session_start(struct nl_sock *sock, const struct session_config *cfg);
+int session_stop(struct nl_sock *sock, uint32_t role);
+
+/* stats-get, summed over the CPUs. */
+struct session_stats {
+	uint64_t records;
+	uint64_t drops;
+	uint64_t fill;
+	uint64_t sampled;
+	uint64_t seen;
+	uint64_t evicted;
+	unsigned int cpus;
+};
+
+int session_stats_get(struct nl_sock *sock, struct session_stats *st);
+
+/*
+ * Gets the records, aligned for the struct, in batches. Returns 0 or
+ * -errno; an error of @fn (returned as -errno) ends the request, and the
+ * records the kernel had already put in its reply are lost.
+ */
+typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
+				  void *data);
+
+/*
+ * records-get: takes the finished records out of the kernel's buffers
+ * and hands them to @fn. *@count (may be NULL) gets how many there were.
+ */
+int session_records_get(struct nl_sock *sock, session_records_fn fn,
+			void *data, uint64_t *count);
+
+/* Names and their parsers: "host", "target"; "tcp", "rdma". */
+const char *session_role_name(uint32_t role);
+const char *session_transport_name(uint32_t transport);
+int session_role_parse(const char *s, uint32_t *role);
+int session_transport_parse(const char *s, uint32_t *transport);
+
+#endif /* NTPROF_SESSION_H */
