@@ -1,18 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * <debugfs>/ntprof/status: the facts of a status-get reply, one
- * "key: value" line each, for when the ntprof tool is not at hand.
+ * <debugfs>/ntprof/: for when the ntprof tool is not at hand.
+ *
+ * status: the facts of a status-get reply and of the sessions, one
+ * "key: value" line each;
+ * hooks: a line per hook: name, kind, role, transport, state, hits;
+ * buffers: a line per possible CPU: its record buffer and counters.
+ *
+ * All are read-only: sessions are started and stopped over netlink.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/utsname.h>
 
+#include "buffer.h"
 #include "debugfs.h"
+#include "hooks.h"
 #include "modules.h"
 #include "ntprof.h"
+#include "session.h"
 
 static struct dentry *ntprof_debugfs_dir;
 
@@ -32,6 +43,17 @@ static const char * const ntprof_transport_names[] = {
 	[NTPROF_TRANSPORT_NONE] = "none",
 	[NTPROF_TRANSPORT_TCP] = "tcp",
 	[NTPROF_TRANSPORT_RDMA] = "rdma",
+};
+
+static const char * const ntprof_hook_kind_names[] = {
+	[NTPROF_HOOK_TRACEPOINT] = "tracepoint",
+	[NTPROF_HOOK_KPROBE] = "kprobe",
+};
+
+static const char * const ntprof_hook_state_names[] = {
+	[NTPROF_HOOK_MISSING] = "missing",
+	[NTPROF_HOOK_AVAILABLE] = "available",
+	[NTPROF_HOOK_ATTACHED] = "attached",
 };
 
 /* An enum value without a name is a bug, but not one to crash a read on. */
@@ -61,6 +83,28 @@ static const char *ntprof_transport_name(enum ntprof_transport transport)
 			   ARRAY_SIZE(ntprof_transport_names), transport);
 }
 
+static void ntprof_session_show(struct seq_file *m,
+				const struct ntprof_session *s,
+				const char *role)
+{
+	if (!s->ever)
+		return;
+
+	seq_printf(m, "%s session: %s\n", role,
+		   s->active ? "recording" : "stopped");
+	seq_printf(m, "%s transport: %s\n", role,
+		   ntprof_transport_name(s->cfg.transport));
+	seq_printf(m, "%s sample: %u\n", role, s->cfg.sample);
+	seq_printf(m, "%s filter: dev %u:%u ops %#x length %u-%u\n", role,
+		   MAJOR(new_decode_dev(s->cfg.dev)),
+		   MINOR(new_decode_dev(s->cfg.dev)), s->cfg.ops,
+		   s->cfg.min_len, s->cfg.max_len);
+	seq_printf(m, "%s start mono: %llu\n", role, s->start_mono);
+	seq_printf(m, "%s start real: %llu\n", role, s->start_real);
+	if (!s->active)
+		seq_printf(m, "%s discarded: %u\n", role, s->discarded);
+}
+
 static int ntprof_status_show(struct seq_file *m, void *unused)
 {
 	unsigned int i;
@@ -81,9 +125,55 @@ static int ntprof_status_show(struct seq_file *m, void *unused)
 		seq_puts(m, ")\n");
 	}
 
+	mutex_lock(&ntprof_session_lock);
+	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_HOST], "host");
+	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_TARGET], "target");
+	mutex_unlock(&ntprof_session_lock);
+
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_status);
+
+static int ntprof_hooks_show(struct seq_file *m, void *unused)
+{
+	struct ntprof_hook *hook;
+	unsigned int i;
+
+	for (i = 0; (hook = ntprof_hook_get(i)); i++)
+		seq_printf(m, "%s %s %s %s%s %s %llu\n", hook->name,
+			   ntprof_name(ntprof_hook_kind_names,
+				       ARRAY_SIZE(ntprof_hook_kind_names),
+				       hook->kind),
+			   ntprof_role_name(hook->role),
+			   ntprof_transport_name(hook->transport),
+			   hook->required ? " required" : "",
+			   ntprof_name(ntprof_hook_state_names,
+				       ARRAY_SIZE(ntprof_hook_state_names),
+				       ntprof_hook_state(hook)),
+			   ntprof_hook_hits(hook));
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ntprof_hooks);
+
+static int ntprof_buffers_show(struct seq_file *m, void *unused)
+{
+	const struct ntprof_cpu_stats *st;
+	int cpu;
+
+	seq_printf(m, "size: %lu\n", ntprof_buffer_size());
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(&ntprof_cpu_stats, cpu);
+		seq_printf(m,
+			   "cpu %d: records %llu fill %lu drops %llu seen %llu sampled %llu evicted %llu\n",
+			   cpu, READ_ONCE(st->records), ntprof_buffer_fill(cpu),
+			   READ_ONCE(st->drops), READ_ONCE(st->seen),
+			   READ_ONCE(st->sampled), READ_ONCE(st->evicted));
+	}
+
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ntprof_buffers);
 
 /**
  * ntprof_debugfs_init() - create <debugfs>/ntprof/ and its files
@@ -98,6 +188,10 @@ void __init ntprof_debugfs_init(void)
 	ntprof_debugfs_dir = debugfs_create_dir("ntprof", NULL);
 	debugfs_create_file("status", 0444, ntprof_debugfs_dir, NULL,
 			    &ntprof_status_fops);
+	debugfs_create_file("hooks", 0444, ntprof_debugfs_dir, NULL,
+			    &ntprof_hooks_fops);
+	debugfs_create_file("buffers", 0444, ntprof_debugfs_dir, NULL,
+			    &ntprof_buffers_fops);
 }
 
 /**

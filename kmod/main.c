@@ -4,7 +4,9 @@
  *
  * This file only wires the parts together: netlink.c is the interface of
  * the ntprof tool, debugfs.c a text view for humans, modules.c knows the
- * NVMe-oF kernel modules.
+ * NVMe-oF kernel modules, session.c starts and stops recordings, hooks.c
+ * attaches the handlers of hooks_host.c and hooks_target.c, which follow
+ * commands in inflight.c's table and write records to buffer.c's buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -12,9 +14,12 @@
 #include <linux/module.h>
 #include <linux/printk.h>
 
+#include "buffer.h"
 #include "debugfs.h"
+#include "hooks.h"
 #include "netlink.h"
 #include "ntprof.h"
+#include "session.h"
 
 /* Nothing is hooked until a session asks for it. */
 enum ntprof_state ntprof_cur_state = NTPROF_STATE_IDLE;
@@ -23,9 +28,16 @@ static int __init ntprof_init(void)
 {
 	int err;
 
+	err = ntprof_hooks_init();
+	if (err) {
+		pr_err("cannot prepare the hooks: %d\n", err);
+		return err;
+	}
+
 	err = ntprof_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
+		ntprof_hooks_exit();
 		return err;
 	}
 
@@ -39,7 +51,12 @@ static int __init ntprof_init(void)
 static void __exit ntprof_exit(void)
 {
 	ntprof_debugfs_exit();
+	/* No request can start a session after this. */
 	ntprof_netlink_exit();
+	/* Detaches every hook and waits for the handlers that still run. */
+	ntprof_session_exit();
+	ntprof_hooks_exit();
+	ntprof_buffer_exit();
 }
 
 module_init(ntprof_init);

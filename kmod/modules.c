@@ -2,16 +2,18 @@
 /*
  * The NVMe-oF kernel modules ntprof knows about, and whether they are loaded.
  *
- * find_module() and kallsyms_lookup_name() are not exported, but
- * register_kprobe() resolves a symbol name through kallsyms, modules
- * included, and fails when it does not resolve. A kprobe registered
- * disabled never patches the probed code, so registering one on a
- * function of the module and unregistering it at once is a side-effect
- * free way to ask whether the module is loaded right now.
+ * find_module() and kallsyms_lookup_name() are not exported, but ftrace
+ * matches function names against the kernel's and every loaded module's
+ * traceable functions: setting a filter on an ftrace_ops that is never
+ * registered patches no code and asks whether a function is there right
+ * now. (A disabled kprobe would answer too, but it sits in the kprobe
+ * table meanwhile, where it must not be while ftrace patches a hooked
+ * function: see hooks.c.)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/kprobes.h>
+#include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
@@ -60,46 +62,48 @@ const struct ntprof_module ntprof_modules[NTPROF_NR_MODULES] = {
 	},
 };
 
-/* One probe for all checks; the mutex hands it to one caller at a time. */
+/* One ops for all checks; the mutex hands it to one caller at a time. */
 static DEFINE_MUTEX(ntprof_witness_lock);
-static struct kprobe ntprof_witness_kp;
+static struct ftrace_ops ntprof_witness_ops;
+
+/**
+ * ntprof_function_present() - tell whether a function can be hooked now
+ * @name: the function's name, in the kernel or in a loaded module
+ *
+ * A function that exists but that ftrace cannot trace counts as absent:
+ * hooks could not use it either.
+ *
+ * Context: Process context; sleeps.
+ * Return: true if @name can be hooked.
+ */
+bool ntprof_function_present(const char *name)
+{
+	char buf[KSYM_NAME_LEN];
+	bool present;
+
+	/* ftrace parses, and writes to, the buffer it is given. */
+	strscpy(buf, name, sizeof(buf));
+
+	mutex_lock(&ntprof_witness_lock);
+	/* -EINVAL when nothing matches; any failure means absent. */
+	present = !ftrace_set_filter(&ntprof_witness_ops, buf, strlen(buf), 1);
+	ftrace_free_filter(&ntprof_witness_ops);
+	mutex_unlock(&ntprof_witness_lock);
+
+	return present;
+}
 
 /**
  * ntprof_module_present() - tell whether a module is loaded
  * @mod: the module, an entry of ntprof_modules[]
  *
- * A module that is being unloaded counts as absent. So does a witness
- * that resolves but cannot be probed: the hooks could not use it either.
+ * A module that is being unloaded counts as present until its code is
+ * freed.
  *
- * Context: Process context. Sleeps, for an RCU grace period when the
- * module is present.
+ * Context: Process context; sleeps.
  * Return: true if @mod's witness function is in the kernel.
  */
 bool ntprof_module_present(const struct ntprof_module *mod)
 {
-	bool present = false;
-
-	mutex_lock(&ntprof_witness_lock);
-
-	/*
-	 * register_kprobe() writes .addr and .flags back, and refuses a
-	 * probe that has both .addr and .symbol_name: start from scratch.
-	 */
-	memset(&ntprof_witness_kp, 0, sizeof(ntprof_witness_kp));
-	ntprof_witness_kp.symbol_name = mod->witness;
-	ntprof_witness_kp.flags = KPROBE_FLAG_DISABLED;
-
-	/*
-	 * -ENOENT is the usual answer for an absent module, but kernels
-	 * differ (-EINVAL, ...): any failure means absent, and is not
-	 * worth a log line since users may ask as often as they like.
-	 */
-	if (!register_kprobe(&ntprof_witness_kp)) {
-		unregister_kprobe(&ntprof_witness_kp);
-		present = true;
-	}
-
-	mutex_unlock(&ntprof_witness_lock);
-
-	return present;
+	return ntprof_function_present(mod->witness);
 }

@@ -37,6 +37,7 @@ struct ntprof_module {
 
 extern const struct ntprof_module ntprof_modules[NTPROF_NR_MODULES];
 
+bool ntprof_function_present(const char *name);
 bool ntprof_module_present(const struct ntprof_module *mod);
 
 #endif /* _NTPROF_MODULES_H */

@@ -5,15 +5,21 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/cpumask.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/netlink.h>
 
+#include "buffer.h"
+#include "hooks.h"
 #include "modules.h"
 #include "netlink.h"
 #include "ntprof.h"
+#include "session.h"
 
 static struct genl_family ntprof_nl_family;
 
@@ -37,7 +43,9 @@ static size_t ntprof_nl_status_size(void)
 
 	size = nla_total_size(sizeof(NTPROF_VERSION)) +
 	       nla_total_size(sizeof(u32)) +
-	       nla_total_size(sizeof_field(struct new_utsname, release));
+	       nla_total_size(sizeof_field(struct new_utsname, release)) +
+	       3 * nla_total_size(sizeof(u32)) +
+	       2 * nla_total_size_64bit(sizeof(u64));
 
 	for (i = 0; i < NTPROF_NR_MODULES; i++)
 		size += nla_total_size(0) +
@@ -69,6 +77,51 @@ static int ntprof_nl_module_fill(struct sk_buff *msg,
 	return 0;
 }
 
+/*
+ * The session a status reply describes: the host's if it records, else
+ * the target's if it records, else the one that stopped last, whose
+ * start times still date the records left in the buffers.
+ */
+static const struct ntprof_session *ntprof_nl_status_session(void)
+{
+	const struct ntprof_session *host = &ntprof_sessions[NTPROF_ROLE_HOST];
+	const struct ntprof_session *target =
+		&ntprof_sessions[NTPROF_ROLE_TARGET];
+
+	lockdep_assert_held(&ntprof_session_lock);
+
+	if (host->active)
+		return host;
+	if (target->active)
+		return target;
+	if (!host->ever)
+		return target->ever ? target : NULL;
+	if (!target->ever)
+		return host;
+	return host->start_mono > target->start_mono ? host : target;
+}
+
+static int ntprof_nl_session_fill(struct sk_buff *msg)
+{
+	const struct ntprof_session *s;
+	int err = 0;
+
+	mutex_lock(&ntprof_session_lock);
+	s = ntprof_nl_status_session();
+	if (s &&
+	    (nla_put_u32(msg, NTPROF_A_STATUS_ROLE, s->cfg.role) ||
+	     nla_put_u32(msg, NTPROF_A_STATUS_TRANSPORT, s->cfg.transport) ||
+	     nla_put_u32(msg, NTPROF_A_STATUS_SAMPLE, s->cfg.sample) ||
+	     nla_put_u64_64bit(msg, NTPROF_A_STATUS_START_MONO, s->start_mono,
+			       NTPROF_A_STATUS_PAD) ||
+	     nla_put_u64_64bit(msg, NTPROF_A_STATUS_START_REAL, s->start_real,
+			       NTPROF_A_STATUS_PAD)))
+		err = -EMSGSIZE;
+	mutex_unlock(&ntprof_session_lock);
+
+	return err;
+}
+
 static int ntprof_nl_status_fill(struct sk_buff *msg)
 {
 	unsigned int i;
@@ -86,7 +139,7 @@ static int ntprof_nl_status_fill(struct sk_buff *msg)
 			return err;
 	}
 
-	return 0;
+	return ntprof_nl_session_fill(msg);
 }
 
 static int ntprof_nl_status_get_doit(struct sk_buff *skb,
@@ -121,12 +174,332 @@ free_msg:
 	return err;
 }
 
+/*
+ * NLA_POLICY_RANGE() bounds are s16: too narrow for N. Not const: 6.1's
+ * struct nla_policy points to a mutable one.
+ */
+static struct netlink_range_validation ntprof_sample_range __ro_after_init = {
+	.min = 1,
+	.max = NTPROF_SAMPLE_MAX,
+};
+
+static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = {
+	[NTPROF_A_START_ROLE] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
+	[NTPROF_A_START_TRANSPORT] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_TRANSPORT_TCP,
+				 NTPROF_TRANSPORT_RDMA),
+	[NTPROF_A_START_SAMPLE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &ntprof_sample_range),
+	[NTPROF_A_START_DEV] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NTPROF_A_START_OPS] =
+		NLA_POLICY_MASK(NLA_U32, NTPROF_OP_READ | NTPROF_OP_WRITE |
+					 NTPROF_OP_OTHER),
+	[NTPROF_A_START_MIN_LEN] = { .type = NLA_U32 },
+	[NTPROF_A_START_MAX_LEN] = { .type = NLA_U32 },
+};
+
+static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ntprof_session_config cfg = {
+		.sample = 1,
+		.ops = NTPROF_OP_READ | NTPROF_OP_WRITE | NTPROF_OP_OTHER,
+		.min_len = 0,
+		.max_len = U32_MAX,
+	};
+	struct nlattr **attrs = info->attrs;
+
+	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
+	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
+		return -EINVAL;
+
+	cfg.role = nla_get_u32(attrs[NTPROF_A_START_ROLE]);
+	cfg.transport = nla_get_u32(attrs[NTPROF_A_START_TRANSPORT]);
+	if (attrs[NTPROF_A_START_SAMPLE])
+		cfg.sample = nla_get_u32(attrs[NTPROF_A_START_SAMPLE]);
+	if (attrs[NTPROF_A_START_OPS])
+		cfg.ops = nla_get_u32(attrs[NTPROF_A_START_OPS]);
+	if (attrs[NTPROF_A_START_MIN_LEN])
+		cfg.min_len = nla_get_u32(attrs[NTPROF_A_START_MIN_LEN]);
+	if (attrs[NTPROF_A_START_MAX_LEN])
+		cfg.max_len = nla_get_u32(attrs[NTPROF_A_START_MAX_LEN]);
+
+	if (attrs[NTPROF_A_START_DEV]) {
+		if (cfg.role != NTPROF_ROLE_HOST) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_DEV],
+					    "the device filter is for host sessions only");
+			return -EINVAL;
+		}
+		cfg.dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
+	}
+
+	if (!cfg.ops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_OPS],
+				    "the op filter selects no command");
+		return -EINVAL;
+	}
+
+	if (cfg.min_len > cfg.max_len) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[NTPROF_A_START_MAX_LEN] ?:
+				    attrs[NTPROF_A_START_MIN_LEN],
+				    "the minimum length exceeds the maximum");
+		return -EINVAL;
+	}
+
+	return ntprof_session_start(&cfg, info->extack);
+}
+
+/* stop takes the role of the session to stop; without it, all stop. */
+static const struct nla_policy ntprof_stop_nl_policy[NTPROF_A_START_MAX + 1] = {
+	[NTPROF_A_START_ROLE] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
+	[NTPROF_A_START_TRANSPORT ... NTPROF_A_START_MAX] = {
+		.type = NLA_REJECT,
+		.reject_message = KBUILD_MODNAME ": stop takes a role only",
+	},
+};
+
+static int ntprof_nl_stop_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	enum ntprof_role role = NTPROF_ROLE_NONE;
+
+	if (info->attrs[NTPROF_A_START_ROLE])
+		role = nla_get_u32(info->attrs[NTPROF_A_START_ROLE]);
+
+	return ntprof_session_stop(role, info->extack);
+}
+
+static const struct nla_policy
+ntprof_probe_get_nl_policy[NTPROF_A_HOOK_MAX + 1] = {
+	[NTPROF_A_HOOK_NAME ... NTPROF_A_HOOK_MAX] = {
+		.type = NLA_REJECT,
+		.reject_message = KBUILD_MODNAME ": probe-get takes no attributes",
+	},
+};
+
+static int ntprof_nl_hook_fill(struct sk_buff *msg, struct ntprof_hook *hook)
+{
+	if (nla_put_string(msg, NTPROF_A_HOOK_NAME, hook->name) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_KIND, hook->kind) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_ROLE, hook->role) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_TRANSPORT, hook->transport) ||
+	    (hook->point != NTPROF_PT_NONE &&
+	     nla_put_u32(msg, NTPROF_A_HOOK_POINT, hook->point)) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_REQUIRED, hook->required) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_STATE, ntprof_hook_state(hook)) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_HOOK_HITS, ntprof_hook_hits(hook),
+			      NTPROF_A_HOOK_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* cb->args[0]: the index of the next hook. */
+static int ntprof_nl_probe_get_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	struct ntprof_hook *hook;
+	void *hdr;
+
+	for (; (hook = ntprof_hook_get(cb->args[0])); cb->args[0]++) {
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ntprof_nl_family,
+				  NLM_F_MULTI, NTPROF_CMD_PROBE_GET);
+		if (!hdr)
+			break;
+		if (ntprof_nl_hook_fill(skb, hook)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+
+	return skb->len;
+}
+
+static const struct nla_policy
+ntprof_stats_get_nl_policy[NTPROF_A_STATS_MAX + 1] = {
+	[NTPROF_A_STATS_CPU ... NTPROF_A_STATS_MAX] = {
+		.type = NLA_REJECT,
+		.reject_message = KBUILD_MODNAME ": stats-get takes no attributes",
+	},
+};
+
+static int ntprof_nl_stats_fill(struct sk_buff *msg, int cpu)
+{
+	const struct ntprof_cpu_stats *st = per_cpu_ptr(&ntprof_cpu_stats, cpu);
+
+	if (nla_put_u32(msg, NTPROF_A_STATS_CPU, cpu) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_RECORDS,
+			      READ_ONCE(st->records), NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_DROPS, READ_ONCE(st->drops),
+			      NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_FILL,
+			      ntprof_buffer_fill(cpu), NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SAMPLED,
+			      READ_ONCE(st->sampled), NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SEEN, READ_ONCE(st->seen),
+			      NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_EVICTED,
+			      READ_ONCE(st->evicted), NTPROF_A_STATS_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* cb->args[0]: the next CPU. One message per possible CPU. */
+static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
+				      struct netlink_callback *cb)
+{
+	void *hdr;
+	int cpu;
+
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+				  cb->nlh->nlmsg_seq, &ntprof_nl_family,
+				  NLM_F_MULTI, NTPROF_CMD_STATS_GET);
+		if (!hdr)
+			break;
+		if (ntprof_nl_stats_fill(skb, cpu)) {
+			genlmsg_cancel(skb, hdr);
+			break;
+		}
+		genlmsg_end(skb, hdr);
+	}
+	cb->args[0] = cpu;
+
+	return skb->len;
+}
+
+static const struct nla_policy
+ntprof_records_get_nl_policy[NTPROF_A_RECORDS_MAX + 1] = {
+	[NTPROF_A_RECORDS_DATA] = {
+		.type = NLA_REJECT,
+		.reject_message = KBUILD_MODNAME ": records-get takes no attributes",
+	},
+};
+
+/*
+ * One message of records of a CPU, as many as fit in what is left of
+ * @skb. Return: the number of records, 0 with nothing added to @skb, or
+ * -EMSGSIZE when not even one record fits.
+ */
+static int ntprof_nl_records_fill(struct sk_buff *skb,
+				  struct netlink_callback *cb, int cpu)
+{
+	struct ntprof_record *recs;
+	struct nlattr *attr;
+	unsigned int room, n, i;
+	void *hdr;
+
+	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+			  &ntprof_nl_family, NLM_F_MULTI,
+			  NTPROF_CMD_RECORDS_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+
+	room = skb_tailroom(skb);
+	n = room > NLA_HDRLEN ? (room - NLA_HDRLEN) / sizeof(*recs) : 0;
+	/* Whole records only, and the attribute's length must fit a u16. */
+	n = min_t(unsigned int, n, (U16_MAX - NLA_HDRLEN) / sizeof(*recs));
+	if (!n) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+
+	attr = nla_reserve(skb, NTPROF_A_RECORDS_DATA, n * sizeof(*recs));
+	if (!attr) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+
+	recs = nla_data(attr);
+	for (i = 0; i < n; i++)
+		if (!ntprof_buffer_consume(cpu, &recs[i]))
+			break;
+
+	if (!i) {
+		genlmsg_cancel(skb, hdr);
+		return 0;
+	}
+
+	/* Records are a multiple of 4 bytes long: no padding to keep. */
+	BUILD_BUG_ON(sizeof(*recs) % NLA_ALIGNTO);
+	attr->nla_len = nla_attr_size(i * sizeof(*recs));
+	nlmsg_trim(skb, &recs[i]);
+	genlmsg_end(skb, hdr);
+
+	return i;
+}
+
+/*
+ * cb->args[0]: the CPU being drained. The records are consumed: a second
+ * dump gets only the records finished since. Producers may add records
+ * meanwhile; a CPU is left once a message was not filled.
+ */
+static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
+					struct netlink_callback *cb)
+{
+	int cpu, n;
+
+	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+		if (!cpu_possible(cpu))
+			continue;
+		do {
+			n = ntprof_nl_records_fill(skb, cb, cpu);
+			if (n < 0)
+				goto out;
+		} while (n > 0);
+	}
+out:
+	cb->args[0] = cpu;
+
+	return skb->len;
+}
+
 static const struct genl_ops ntprof_nl_ops[] = {
 	{
 		.cmd = NTPROF_CMD_STATUS_GET,
 		.doit = ntprof_nl_status_get_doit,
 		.policy = ntprof_status_get_nl_policy,
 		.maxattr = NTPROF_A_STATUS_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NTPROF_CMD_START,
+		.doit = ntprof_nl_start_doit,
+		.policy = ntprof_start_nl_policy,
+		.maxattr = NTPROF_A_START_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NTPROF_CMD_STOP,
+		.doit = ntprof_nl_stop_doit,
+		.policy = ntprof_stop_nl_policy,
+		.maxattr = NTPROF_A_START_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NTPROF_CMD_PROBE_GET,
+		.dumpit = ntprof_nl_probe_get_dumpit,
+		.policy = ntprof_probe_get_nl_policy,
+		.maxattr = NTPROF_A_HOOK_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NTPROF_CMD_STATS_GET,
+		.dumpit = ntprof_nl_stats_get_dumpit,
+		.policy = ntprof_stats_get_nl_policy,
+		.maxattr = NTPROF_A_STATS_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NTPROF_CMD_RECORDS_GET,
+		.dumpit = ntprof_nl_records_get_dumpit,
+		.policy = ntprof_records_get_nl_policy,
+		.maxattr = NTPROF_A_RECORDS_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
 };
@@ -137,9 +510,10 @@ static struct genl_family ntprof_nl_family __ro_after_init = {
 	/* Profiling is about the whole machine, not a network namespace. */
 	.netnsok = false,
 	/*
-	 * Operations sleep for RCU grace periods (module presence checks):
-	 * do not hold the genl mutex, which all families share, meanwhile.
-	 * What needs serializing takes its own lock.
+	 * Operations sleep for RCU grace periods (module presence checks,
+	 * hook detaching): do not hold the genl mutex, which all families
+	 * share, meanwhile. What needs serializing takes its own lock, the
+	 * session lock.
 	 */
 	.parallel_ops = true,
 	.module = THIS_MODULE,

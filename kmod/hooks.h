@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The hooks: the tracepoints and kprobes that stamp the points of a
+ * command's path. hooks.c attaches and detaches them; hooks_host.c and
+ * hooks_target.c hold the tables and the handlers.
+ */
+#ifndef _NTPROF_HOOKS_H
+#define _NTPROF_HOOKS_H
+
+#include <linux/compiler.h>
+#include <linux/ftrace.h>
+#include <linux/percpu.h>
+#include <linux/types.h>
+
+#include <uapi/linux/ntprof.h>
+
+#include "modules.h"
+
+struct netlink_ext_ack;
+struct pt_regs;
+struct tracepoint;
+struct ntprof_hook;
+
+/* The handler of a function hook, at the function's entry. */
+typedef void (*ntprof_fn_handler_t)(struct ntprof_hook *hook,
+				    struct pt_regs *regs);
+
+/* ntprof_hook.module of a hook in the kernel proper. */
+#define NTPROF_MOD_VMLINUX	NTPROF_NR_MODULES
+
+/* ntprof_hook.point of a hook that only helps others. */
+#define NTPROF_PT_NONE		(-1)
+
+/**
+ * struct ntprof_hook - a tracepoint, or a function's entry
+ * @name: the tracepoint's or the function's name
+ * @missing: the extack message of a start that lacks this hook
+ * @kind: tracepoint, or function (%NTPROF_HOOK_KPROBE, attached with
+ *	ftrace: see hooks.c)
+ * @role: the role of the sessions that use it
+ * @transport: the transport of those sessions, %NTPROF_TRANSPORT_NONE: any
+ * @point: the enum ntprof_point it stamps, or %NTPROF_PT_NONE
+ * @required: a session cannot start without it, if its module is loaded
+ * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
+ * @tp_probe: tracepoint: the probe function
+ * @fn_handler: function: the handler
+ * @wanted: a session wants it attached (under the hooks lock)
+ * @attached: it is attached; read locklessly by the handlers
+ * @tp: tracepoint: the tracepoint, while its module is loaded
+ * @fops: function: the ftrace_ops that calls @fn_handler
+ * @hits: times the handler ran, per CPU, since the session started
+ */
+struct ntprof_hook {
+	const char *name;
+	const char *missing;
+	enum ntprof_hook_kind kind;
+	enum ntprof_role role;
+	enum ntprof_transport transport;
+	int point;
+	bool required;
+	unsigned int module;
+	void *tp_probe;
+	ntprof_fn_handler_t fn_handler;
+
+	bool wanted;
+	bool attached;
+	struct tracepoint *tp;
+	struct ftrace_ops fops;
+	u64 __percpu *hits;
+};
+
+#define NTPROF_HOOK_MISSING_MSG(_name) \
+	KBUILD_MODNAME ": required hook " _name " is missing"
+
+#define NTPROF_TRACEPOINT(_name, _role, _transport, _point, _required,	\
+			  _module, _probe)				\
+	{								\
+		.name = #_name,						\
+		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
+		.kind = NTPROF_HOOK_TRACEPOINT,				\
+		.role = _role,						\
+		.transport = _transport,				\
+		.point = _point,					\
+		.required = _required,					\
+		.module = _module,					\
+		.tp_probe = _probe,					\
+	}
+
+#define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
+			_module, _handler)				\
+	{								\
+		.name = #_name,						\
+		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
+		.kind = NTPROF_HOOK_KPROBE,				\
+		.role = _role,						\
+		.transport = _transport,				\
+		.point = _point,					\
+		.required = _required,					\
+		.module = _module,					\
+		.fn_handler = _handler,					\
+	}
+
+enum ntprof_host_hook_id {
+	NTPROF_HH_SETUP,
+	NTPROF_HH_BLK_ISSUE,
+	NTPROF_HH_DRIVER_DONE,
+	NTPROF_HH_NVME_COMPLETE,
+	NTPROF_HH_BLK_COMPLETE,
+	NTPROF_HH_TCP_QUEUE_RQ,
+	NTPROF_HH_RDMA_QUEUE_RQ,
+	NTPROF_HH_TCP_SEND,
+	NTPROF_HH_RDMA_SEND,
+	NTPROF_HH_RDMA_SEND_DONE,
+	NTPROF_HH_TCP_R2T,
+	NTPROF_HH_TCP_RECV,
+	NTPROF_HH_RDMA_RECV,
+
+	NTPROF_NR_HOST_HOOKS
+};
+
+enum ntprof_target_hook_id {
+	NTPROF_TH_INIT,
+	NTPROF_TH_INIT_ARGS,
+	NTPROF_TH_TCP_RECV,
+	NTPROF_TH_RDMA_RECV,
+	NTPROF_TH_TCP_DATA,
+	NTPROF_TH_BDEV_EXEC,
+	NTPROF_TH_FILE_EXEC,
+	NTPROF_TH_BLK_ISSUE,
+	NTPROF_TH_BLK_COMPLETE,
+	NTPROF_TH_COMPLETE,
+	NTPROF_TH_TCP_QUEUE_RESP,
+	NTPROF_TH_RDMA_QUEUE_RESP,
+	NTPROF_TH_TCP_SEND,
+
+	NTPROF_NR_TARGET_HOOKS
+};
+
+#define NTPROF_NR_HOOKS	(NTPROF_NR_HOST_HOOKS + NTPROF_NR_TARGET_HOOKS)
+
+extern struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS];
+extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
+
+/* Count a handler's run; the handlers call it once they know they work. */
+static inline void ntprof_hook_hit(struct ntprof_hook *hook)
+{
+	this_cpu_inc(*hook->hits);
+}
+
+static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)
+{
+	return READ_ONCE(hook->attached);
+}
+
+int ntprof_hooks_init(void);
+void ntprof_hooks_exit(void);
+int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
+			struct netlink_ext_ack *extack);
+void ntprof_hooks_detach(enum ntprof_role role);
+
+struct ntprof_hook *ntprof_hook_get(unsigned int index);
+enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook);
+u64 ntprof_hook_hits(const struct ntprof_hook *hook);
+
+#endif /* _NTPROF_HOOKS_H */

@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The host's hooks: nvme_core's tracepoints, the block layer's, and
+ * kprobes in nvme_tcp and nvme_rdma.
+ *
+ * A command is keyed by its struct nvme_command, which the transport
+ * owns for the request's lifetime; the block layer's hooks only have the
+ * struct request, whose driver data starts with struct nvme_request and
+ * so with that pointer. The key is only compared, never dereferenced, so
+ * reading it from a request of another driver is harmless: the lookup
+ * fails, or finds a slot whose ->obj is another request.
+ *
+ * The sampling decision is taken in nvme_setup_cmd, where the command is
+ * complete (command id included) and the request is still on the CPU
+ * that submits it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/kdev_t.h>
+#include <linux/nvme.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+#include <rdma/ib_verbs.h>
+
+#include "buffer.h"
+#include "hooks.h"
+#include "inflight.h"
+#include "sample.h"
+#include "session.h"
+
+/*
+ * Mirrors of private structs of drivers/nvme/host/, of which only the
+ * first members are read. Checked against the BTF of Debian's 6.1 and
+ * 6.12 builds (pahole): struct nvme_request {cmd @0, result @8, genctr
+ * @16, retries @17, flags @18, status @20}; struct nvme_tcp_request
+ * starts with a struct nvme_request; struct nvme_rdma_qe is {struct
+ * ib_cqe cqe @0, void *data @8, u64 dma @16}. Kbuild refuses kernels
+ * past 6.12 until they are checked again.
+ */
+struct ntprof_nvme_request {
+	struct nvme_command *cmd;
+	union nvme_result result;
+	u8 genctr;
+	u8 retries;
+	u8 flags;
+	u16 status;
+};
+
+struct ntprof_nvme_rdma_qe {
+	struct ib_cqe cqe;
+	void *data;
+	u64 dma;
+};
+
+static_assert(offsetof(struct ntprof_nvme_request, status) == 20);
+static_assert(offsetof(struct ntprof_nvme_rdma_qe, data) == 8);
+
+/* nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls. */
+struct ntprof_host_queued {
+	struct request *rq;
+	u64 ts;
+};
+
+static DEFINE_PER_CPU(struct ntprof_host_queued, ntprof_host_queued);
+
+/* The transport's receive path to the completion it parses. */
+static DEFINE_PER_CPU(u64, ntprof_host_last_rx);
+
+static struct ntprof_hook *ntprof_hh(enum ntprof_host_hook_id id)
+{
+	return &ntprof_host_hooks[id];
+}
+
+/* The driver data of a request, if it can be an NVMe one. */
+static struct ntprof_nvme_request *ntprof_nvme_req(struct request *rq)
+{
+	struct blk_mq_tag_set *set = rq->q->tag_set;
+
+	if (!set || set->cmd_size < sizeof(struct ntprof_nvme_request))
+		return NULL;
+	return blk_mq_rq_to_pdu(rq);
+}
+
+/* The in-flight slot of a request, if the session follows it. */
+static struct ntprof_inflight_entry *
+ntprof_host_lookup(struct ntprof_session *s, struct request *rq,
+		   struct nvme_command **keyp)
+{
+	struct ntprof_nvme_request *nreq = ntprof_nvme_req(rq);
+	struct ntprof_inflight_entry *entry;
+	struct nvme_command *key;
+
+	if (!nreq)
+		return NULL;
+	key = READ_ONCE(nreq->cmd);
+	if (!key)
+		return NULL;
+	entry = ntprof_inflight_lookup(s->inflight, key);
+	if (!entry || READ_ONCE(entry->obj) != rq)
+		return NULL;
+	*keyp = key;
+	return entry;
+}
+
+/* The qid nvme's own trace events give: 0 for the admin queue. */
+static u16 ntprof_host_qid(struct request *rq)
+{
+	if (!rq->q->queuedata || !rq->mq_hctx)
+		return 0;
+	return rq->mq_hctx->queue_num + 1;
+}
+
+static u32 ntprof_host_dev(struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+
+	return disk ? new_encode_dev(disk_devt(disk)) : 0;
+}
+
+/*
+ * Whether a tag set is one of the session's transport. Sessions learn
+ * them in nvme_setup_cmd, where queue_rq tells the transport, to tell the
+ * failures of their transport from those of others at completion.
+ */
+static bool ntprof_host_tagset_known(struct ntprof_session *s,
+				     struct blk_mq_tag_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTPROF_SESSION_TAGSETS; i++)
+		if (READ_ONCE(s->tagsets[i]) == set)
+			return true;
+	return false;
+}
+
+static void ntprof_host_tagset_learn(struct ntprof_session *s,
+				     struct blk_mq_tag_set *set)
+{
+	unsigned int i;
+
+	if (ntprof_host_tagset_known(s, set))
+		return;
+	/* Full: failures of the controllers past the 8th go unrecorded. */
+	for (i = 0; i < NTPROF_SESSION_TAGSETS; i++)
+		if (!cmpxchg(&s->tagsets[i], NULL, set))
+			return;
+}
+
+/* Whether the queue_rq hook tells commands of the session's transport. */
+static bool ntprof_host_transport_known(void)
+{
+	return ntprof_hook_attached(ntprof_hh(NTPROF_HH_TCP_QUEUE_RQ)) ||
+	       ntprof_hook_attached(ntprof_hh(NTPROF_HH_RDMA_QUEUE_RQ));
+}
+
+static void ntprof_host_rec_init(struct ntprof_record *rec,
+				 struct ntprof_session *s,
+				 const struct ntprof_ident *id,
+				 struct request *rq)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->role = NTPROF_ROLE_HOST;
+	rec->transport = s->cfg.transport;
+	rec->opcode = id->opcode;
+	rec->qid = id->qid;
+	rec->cid = id->cid;
+	rec->nsid = id->nsid;
+	rec->slba = id->slba;
+	rec->length = blk_rq_bytes(rq);
+	rec->dev = ntprof_host_dev(rq);
+	rec->cpu_submit = raw_smp_processor_id();
+}
+
+static bool ntprof_host_filter(struct ntprof_session *s,
+			       const struct ntprof_record *rec)
+{
+	if (s->cfg.dev && rec->dev != s->cfg.dev)
+		return false;
+	return ntprof_session_filter(s, rec->opcode, rec->length);
+}
+
+static void ntprof_host_emit_partial(struct ntprof_inflight_entry *entry)
+{
+	struct ntprof_record rec;
+
+	memcpy(&rec, &entry->rec, sizeof(rec));
+	rec.flags |= NTPROF_REC_F_PARTIAL;
+	rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&rec);
+}
+
+/* nvme_setup_cmd: the command is built; sample it, start following it. */
+static void ntprof_host_setup(void *data, struct request *rq,
+			      struct nvme_command *cmd)
+{
+	struct ntprof_host_queued *queued;
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct ntprof_record rec;
+	struct ntprof_ident id;
+	u64 queued_ts = 0;
+	bool reused;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_hh(NTPROF_HH_SETUP));
+
+	queued = this_cpu_ptr(&ntprof_host_queued);
+	if (queued->rq == rq) {
+		queued_ts = queued->ts;
+		queued->rq = NULL;
+		ntprof_host_tagset_learn(s, rq->q->tag_set);
+	} else if (ntprof_host_transport_known()) {
+		/* Not queued by the session's transport. */
+		return;
+	}
+
+	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_stat_inc(seen);
+	if (!ntprof_sample_pick(&id, s->cfg.sample))
+		return;
+	ntprof_host_rec_init(&rec, s, &id, rq);
+	if (!ntprof_host_filter(s, &rec))
+		return;
+	ntprof_stat_inc(sampled);
+
+	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
+	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] = queued_ts;
+	rec.ts[NTPROF_PT_HOST_SETUP] = ktime_get_ns();
+
+	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
+	if (!entry) {
+		ntprof_stat_inc(evicted);
+		return;
+	}
+	/* A retry, or a command the session lost: report what it has. */
+	if (reused)
+		ntprof_host_emit_partial(entry);
+
+	entry->obj = rq;
+	memcpy(&entry->rec, &rec, sizeof(rec));
+	ntprof_inflight_publish(entry, cmd);
+}
+
+/* block_rq_issue: the request is handed to the driver (started). */
+static void ntprof_host_blk_issue(void *data, struct request *rq)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_hh(NTPROF_HH_BLK_ISSUE));
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (entry)
+		ntprof_entry_stamp_first(entry, NTPROF_PT_HOST_BLK_ISSUE,
+					 ktime_get_ns());
+}
+
+/*
+ * blk_mq_complete_request_remote(): the driver parsed the completion.
+ * Runs on the CPU of the transport's receive path, which stamped the
+ * last receive just before.
+ */
+static void ntprof_host_driver_done(struct ntprof_hook *hook,
+				    struct pt_regs *regs)
+{
+	struct request *rq = (void *)regs_get_kernel_argument(regs, 0);
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+	u64 now, rx;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_hh(NTPROF_HH_DRIVER_DONE));
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (!entry)
+		return;
+
+	now = ktime_get_ns();
+	ntprof_entry_stamp(entry, NTPROF_PT_HOST_DRIVER_DONE, now);
+	/* A receive before the command was built is another's. */
+	rx = __this_cpu_read(ntprof_host_last_rx);
+	if (rx && rx <= now &&
+	    rx >= ntprof_entry_ts(entry, NTPROF_PT_HOST_SETUP))
+		ntprof_entry_stamp(entry, NTPROF_PT_HOST_RECV, rx);
+}
+
+/*
+ * nvme_complete_rq: nvme_core completes the request, with the NVMe
+ * status in nvme_req(rq)->status. A failed command that the session does
+ * not follow is recorded here, from what the request still holds.
+ */
+static void ntprof_host_nvme_complete(void *data, struct request *rq)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_nvme_request *nreq;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+	struct ntprof_record rec;
+	struct ntprof_ident id;
+	u16 status;
+	u64 now;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
+
+	nreq = ntprof_nvme_req(rq);
+	if (!nreq)
+		return;
+	now = ktime_get_ns();
+	status = READ_ONCE(nreq->status);
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (entry) {
+		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE, now);
+		if (status) {
+			WRITE_ONCE(entry->rec.status, status);
+			WRITE_ONCE(entry->rec.flags,
+				   entry->rec.flags | NTPROF_REC_F_FAILED);
+		}
+		return;
+	}
+
+	if (!status || !nreq->cmd)
+		return;
+	if (ntprof_host_transport_known() &&
+	    !ntprof_host_tagset_known(s, rq->q->tag_set))
+		return;
+
+	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), nreq->cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+	ntprof_host_rec_init(&rec, s, &id, rq);
+	if (!ntprof_host_filter(s, &rec))
+		return;
+
+	rec.flags = NTPROF_REC_F_FAILED;
+	rec.status = status;
+	rec.cpu_submit = 0;
+	rec.cpu_complete = raw_smp_processor_id();
+	rec.ts[NTPROF_PT_HOST_NVME_COMPLETE] = now;
+	ntprof_buffer_emit(&rec);
+}
+
+/* block_rq_complete: the block layer ends the request; the record too. */
+static void ntprof_host_blk_complete(void *data, struct request *rq,
+				     blk_status_t error, unsigned int nr_bytes)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+	struct ntprof_record rec;
+	u64 now;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (!entry)
+		return;
+
+	now = ktime_get_ns();
+	if (!ntprof_inflight_take(entry, key, &rec))
+		return;
+
+	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
+	if (error)
+		rec.flags |= NTPROF_REC_F_FAILED;
+	rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&rec);
+}
+
+/* Stamp a point of the command whose key a kprobe found. */
+static void ntprof_host_stamp_key(const void *key, enum ntprof_point point,
+				  bool first)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+
+	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	if (!s || !key)
+		return;
+
+	entry = ntprof_inflight_lookup(s->inflight, key);
+	if (!entry)
+		return;
+	if (first)
+		ntprof_entry_stamp_first(entry, point, ktime_get_ns());
+	else
+		ntprof_entry_stamp(entry, point, ktime_get_ns());
+}
+
+/* nvme_{tcp,rdma}_queue_rq(hctx, bd): remember bd->rq for setup_cmd. */
+static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	const struct blk_mq_queue_data *bd;
+	struct ntprof_host_queued *queued;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	bd = (void *)regs_get_kernel_argument(regs, 1);
+	queued = this_cpu_ptr(&ntprof_host_queued);
+	queued->rq = bd->rq;
+	queued->ts = ktime_get_ns();
+}
+
+/* nvme_tcp_recv_skb(), nvme_rdma_recv_done(): data from the target. */
+static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	__this_cpu_write(ntprof_host_last_rx, ktime_get_ns());
+}
+
+/* nvme_tcp_try_send_cmd_pdu(req): the command PDU goes to the socket. */
+static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	struct ntprof_nvme_request *nreq;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	nreq = (void *)regs_get_kernel_argument(regs, 0);
+	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_SEND,
+			      true);
+}
+
+/* nvme_tcp_setup_h2c_data_pdu(req): an R2T asks for the write data. */
+static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	struct ntprof_nvme_request *nreq;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	nreq = (void *)regs_get_kernel_argument(regs, 0);
+	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_R2T, true);
+}
+
+/* nvme_rdma_post_send(queue, qe, ...): the capsule's SEND is posted. */
+static void ntprof_host_rdma_send(struct ntprof_hook *hook,
+				  struct pt_regs *regs)
+{
+	struct ntprof_nvme_rdma_qe *qe;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	qe = (void *)regs_get_kernel_argument(regs, 1);
+	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND, true);
+}
+
+/* nvme_rdma_send_done(cq, wc): the capsule's SEND completed. */
+static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
+				       struct pt_regs *regs)
+{
+	struct ntprof_nvme_rdma_qe *qe;
+	struct ib_wc *wc;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	wc = (void *)regs_get_kernel_argument(regs, 1);
+	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,
+			  cqe);
+	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND_DONE,
+			      true);
+}
+
+/*
+ * The host's hooks; see Documentation/netlink/specs/ntprof.yaml for the
+ * points. All exist in Debian's 6.1 and 6.12 builds except
+ * nvme_tcp_try_send_cmd_pdu, inlined in 6.1.
+ */
+struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
+	[NTPROF_HH_SETUP] =
+		NTPROF_TRACEPOINT(nvme_setup_cmd, NTPROF_ROLE_HOST,
+				  NTPROF_TRANSPORT_NONE, NTPROF_PT_HOST_SETUP,
+				  true, NTPROF_MOD_NVME_CORE,
+				  ntprof_host_setup),
+	[NTPROF_HH_BLK_ISSUE] =
+		NTPROF_TRACEPOINT(block_rq_issue, NTPROF_ROLE_HOST,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_HOST_BLK_ISSUE, false,
+				  NTPROF_MOD_VMLINUX, ntprof_host_blk_issue),
+	[NTPROF_HH_DRIVER_DONE] =
+		NTPROF_FUNCTION(blk_mq_complete_request_remote, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_NONE,
+				NTPROF_PT_HOST_DRIVER_DONE, false,
+				NTPROF_MOD_VMLINUX, ntprof_host_driver_done),
+	[NTPROF_HH_NVME_COMPLETE] =
+		NTPROF_TRACEPOINT(nvme_complete_rq, NTPROF_ROLE_HOST,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_HOST_NVME_COMPLETE, false,
+				  NTPROF_MOD_NVME_CORE,
+				  ntprof_host_nvme_complete),
+	[NTPROF_HH_BLK_COMPLETE] =
+		NTPROF_TRACEPOINT(block_rq_complete, NTPROF_ROLE_HOST,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_HOST_BLK_COMPLETE, true,
+				  NTPROF_MOD_VMLINUX, ntprof_host_blk_complete),
+	[NTPROF_HH_TCP_QUEUE_RQ] =
+		NTPROF_FUNCTION(nvme_tcp_queue_rq, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_QUEUE_RQ,
+				false, NTPROF_MOD_NVME_TCP, ntprof_host_queue_rq),
+	[NTPROF_HH_RDMA_QUEUE_RQ] =
+		NTPROF_FUNCTION(nvme_rdma_queue_rq, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_QUEUE_RQ,
+				false, NTPROF_MOD_NVME_RDMA,
+				ntprof_host_queue_rq),
+	[NTPROF_HH_TCP_SEND] =
+		NTPROF_FUNCTION(nvme_tcp_try_send_cmd_pdu, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false,
+				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_send),
+	[NTPROF_HH_RDMA_SEND] =
+		NTPROF_FUNCTION(nvme_rdma_post_send, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_SEND, false,
+				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_send),
+	[NTPROF_HH_RDMA_SEND_DONE] =
+		NTPROF_FUNCTION(nvme_rdma_send_done, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_SEND_DONE,
+				false, NTPROF_MOD_NVME_RDMA,
+				ntprof_host_rdma_send_done),
+	[NTPROF_HH_TCP_R2T] =
+		NTPROF_FUNCTION(nvme_tcp_setup_h2c_data_pdu, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_R2T, false,
+				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_r2t),
+	[NTPROF_HH_TCP_RECV] =
+		NTPROF_FUNCTION(nvme_tcp_recv_skb, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_RECV, false,
+				NTPROF_MOD_NVME_TCP, ntprof_host_recv),
+	[NTPROF_HH_RDMA_RECV] =
+		NTPROF_FUNCTION(nvme_rdma_recv_done, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_RECV, false,
+				NTPROF_MOD_NVME_RDMA, ntprof_host_recv),
+};

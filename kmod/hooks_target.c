@@ -1,0 +1,555 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The target's hooks: nvmet's tracepoints, the block layer's on the
+ * backing device, and kprobes in nvmet, nvmet_tcp and nvmet_rdma.
+ *
+ * A command is keyed by its struct nvmet_req, which the transport owns
+ * and reuses for the queue's next commands. nvmet_bdev_execute_rw() sets
+ * the first bio's ->bi_private to the nvmet_req: the block hooks use it
+ * as a key (compared, never dereferenced), so that requests of other
+ * users of the block layer just miss the lookup.
+ *
+ * A record ends when the response leaves: at nvmet_setup_response_pdu()
+ * for TCP (or at queue_response when that hook is missing, or when no
+ * response PDU follows the data), at queue_response for RDMA.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bio.h>
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
+#include <linux/kdev_t.h>
+#include <linux/nvme.h>
+#include <linux/percpu-refcount.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/smp.h>
+#include <linux/timekeeping.h>
+
+#include "buffer.h"
+#include "hooks.h"
+#include "inflight.h"
+#include "sample.h"
+#include "session.h"
+
+/*
+ * Mirrors of private structs of drivers/nvme/target/, of which only the
+ * first members are read. Checked against the BTF of Debian's 6.1 and
+ * 6.12 builds (pahole): struct nvmet_req {cmd @0, cqe @8, sq @16, ...};
+ * struct nvmet_sq {ctrl @0, ref @8, qid @24, size @26, sqhd @28,
+ * sqhd_disabled @32, ...}; struct nvmet_fabrics_ops {owner @0, type @8,
+ * ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Later kernels
+ * insert a cq pointer before nvmet_sq.qid: Kbuild refuses kernels past
+ * 6.12 until they are checked again.
+ * nvmet_req_init(req, cq, sq, ops) has the same arguments in both.
+ */
+struct ntprof_nvmet_sq {
+	void *ctrl;
+	struct percpu_ref ref;
+	u16 qid;
+	u16 size;
+	u32 sqhd;
+	bool sqhd_disabled;
+};
+
+struct ntprof_nvmet_req {
+	struct nvme_command *cmd;
+	struct nvme_completion *cqe;
+	struct ntprof_nvmet_sq *sq;
+};
+
+struct ntprof_nvmet_fabrics_ops {
+	struct module *owner;
+	unsigned int type;
+};
+
+/* struct nvmet_tcp_cmd: the nvmet_req follows the queue pointer. */
+#define NTPROF_NVMET_TCP_CMD_REQ	sizeof(void *)
+
+static_assert(offsetof(struct ntprof_nvmet_sq, qid) == 24);
+static_assert(offsetof(struct ntprof_nvmet_sq, sqhd_disabled) == 32);
+static_assert(offsetof(struct ntprof_nvmet_req, sq) == 16);
+static_assert(offsetof(struct ntprof_nvmet_fabrics_ops, type) == 8);
+
+/* nvmet_req_init()'s entry to its tracepoint: the transport type. */
+struct ntprof_target_init_args {
+	struct ntprof_nvmet_req *req;
+	unsigned int trtype;
+};
+
+static DEFINE_PER_CPU(struct ntprof_target_init_args, ntprof_target_init_args);
+
+/* The transport's receive path to the nvmet_req_init() it calls. */
+static DEFINE_PER_CPU(u64, ntprof_target_last_rx);
+
+/* A failed command no session follows, from its completion to its queue_response. */
+struct ntprof_target_failed {
+	struct ntprof_nvmet_req *req;
+	struct ntprof_record rec;
+};
+
+static DEFINE_PER_CPU(struct ntprof_target_failed, ntprof_target_failed);
+
+static struct ntprof_hook *ntprof_th(enum ntprof_target_hook_id id)
+{
+	return &ntprof_target_hooks[id];
+}
+
+static unsigned int ntprof_trtype(enum ntprof_transport transport)
+{
+	return transport == NTPROF_TRANSPORT_TCP ? NVMF_TRTYPE_TCP :
+						   NVMF_TRTYPE_RDMA;
+}
+
+/*
+ * What nvmet transfers, as it computes it: the length of the command's
+ * SGL (fabrics always use SGLs). RDMA sends keyed SGLs, whose length is
+ * 24 bits; inline data and TCP use plain ones with 32 bits.
+ */
+static u32 ntprof_sgl_length(const struct nvme_command *cmd)
+{
+	const struct nvme_keyed_sgl_desc *ksgl = &cmd->common.dptr.ksgl;
+
+	if (READ_ONCE(ksgl->type) >> 4 == NVME_KEY_SGL_FMT_DATA_DESC)
+		return ksgl->length[0] | ksgl->length[1] << 8 |
+		       ksgl->length[2] << 16;
+	return le32_to_cpu(READ_ONCE(cmd->common.dptr.sgl.length));
+}
+
+static void ntprof_target_rec_init(struct ntprof_record *rec,
+				   struct ntprof_session *s,
+				   const struct ntprof_ident *id,
+				   const struct nvme_command *cmd)
+{
+	memset(rec, 0, sizeof(*rec));
+	rec->role = NTPROF_ROLE_TARGET;
+	rec->transport = s->cfg.transport;
+	rec->opcode = id->opcode;
+	rec->qid = id->qid;
+	rec->cid = id->cid;
+	rec->nsid = id->nsid;
+	rec->slba = id->slba;
+	rec->length = ntprof_sgl_length(cmd);
+	rec->cpu_submit = raw_smp_processor_id();
+}
+
+/* The queue id of a request, 0 (admin) when nvmet has not set it. */
+static u16 ntprof_target_qid(struct ntprof_nvmet_req *req)
+{
+	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
+
+	return sq ? READ_ONCE(sq->qid) : 0;
+}
+
+/* nvmet_req_init, once the command parsed: sample it, follow it. */
+static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
+			       struct nvme_command *cmd)
+{
+	struct ntprof_target_init_args *args;
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct ntprof_record rec;
+	struct ntprof_ident id;
+	unsigned int trtype = 0;
+	bool reused;
+	u64 rx;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_th(NTPROF_TH_INIT));
+
+	args = this_cpu_ptr(&ntprof_target_init_args);
+	if (args->req == req) {
+		trtype = args->trtype;
+		args->req = NULL;
+	}
+	/* Without the kprobe, commands of every transport are recorded. */
+	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS)) &&
+	    trtype != ntprof_trtype(s->cfg.transport))
+		return;
+	/* Taken even if unused: it belongs to this command only. */
+	rx = this_cpu_xchg(ntprof_target_last_rx, 0);
+
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_stat_inc(seen);
+	if (!ntprof_sample_pick(&id, s->cfg.sample))
+		return;
+	ntprof_target_rec_init(&rec, s, &id, cmd);
+	if (!ntprof_session_filter(s, rec.opcode, rec.length))
+		return;
+	ntprof_stat_inc(sampled);
+
+	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.ts[NTPROF_PT_TARGET_RECV] = rx;
+	rec.ts[NTPROF_PT_TARGET_INIT] = ktime_get_ns();
+
+	entry = ntprof_inflight_claim(s->inflight, req, &reused);
+	if (!entry) {
+		ntprof_stat_inc(evicted);
+		return;
+	}
+	/*
+	 * The nvmet_req of a command the session lost track of (a queue
+	 * torn down, a response sent without a response PDU): report it.
+	 */
+	if (reused) {
+		entry->rec.flags |= NTPROF_REC_F_PARTIAL;
+		entry->rec.cpu_complete = raw_smp_processor_id();
+		ntprof_buffer_emit(&entry->rec);
+	}
+
+	entry->obj = req;
+	memcpy(&entry->rec, &rec, sizeof(rec));
+	ntprof_inflight_publish(entry, req);
+}
+
+/* nvmet_req_init(req, cq, sq, ops) entry: which transport calls. */
+static void ntprof_target_init_entry(struct ntprof_hook *hook,
+				     struct pt_regs *regs)
+{
+	struct ntprof_target_init_args *args;
+	struct ntprof_nvmet_fabrics_ops *ops;
+
+	if (!ntprof_session_active(NTPROF_ROLE_TARGET))
+		return;
+	ntprof_hook_hit(hook);
+
+	ops = (void *)regs_get_kernel_argument(regs, 3);
+	args = this_cpu_ptr(&ntprof_target_init_args);
+	args->req = (void *)regs_get_kernel_argument(regs, 0);
+	args->trtype = ops ? READ_ONCE(ops->type) : 0;
+}
+
+/* nvmet_tcp_try_recv_pdu(), nvmet_rdma_recv_done(): a capsule arrives. */
+static void ntprof_target_recv(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	if (!ntprof_session_active(NTPROF_ROLE_TARGET))
+		return;
+	ntprof_hook_hit(hook);
+
+	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
+}
+
+static struct ntprof_inflight_entry *
+ntprof_target_lookup(struct ntprof_session *s, const void *req)
+{
+	return req ? ntprof_inflight_lookup(s->inflight, req) : NULL;
+}
+
+/* Stamp a point of the command of a nvmet_req a kprobe got. */
+static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
+				    enum ntprof_point point, bool first)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(hook);
+
+	entry = ntprof_target_lookup(s, req);
+	if (!entry)
+		return;
+	if (first)
+		ntprof_entry_stamp_first(entry, point, ktime_get_ns());
+	else
+		ntprof_entry_stamp(entry, point, ktime_get_ns());
+}
+
+/* nvmet_{bdev,file}_execute_rw(req): handed to the backing store. */
+static void ntprof_target_exec(struct ntprof_hook *hook, struct pt_regs *regs)
+{
+	ntprof_target_stamp_req(hook, (void *)regs_get_kernel_argument(regs, 0),
+				NTPROF_PT_TARGET_EXEC, true);
+}
+
+/*
+ * nvmet_tcp_build_pdu_iovec(cmd): write data starts to arrive (inline,
+ * or the first H2C data PDU); later PDUs of the command keep the first.
+ */
+static void ntprof_target_tcp_data(struct ntprof_hook *hook,
+				   struct pt_regs *regs)
+{
+	void *cmd = (void *)regs_get_kernel_argument(regs, 0);
+
+	ntprof_target_stamp_req(hook, cmd + NTPROF_NVMET_TCP_CMD_REQ,
+				NTPROF_PT_TARGET_DATA, true);
+}
+
+/* The nvmet_req of a backing device request, as a key only. */
+static const void *ntprof_target_rq_key(struct request *rq)
+{
+	struct bio *bio = READ_ONCE(rq->bio);
+
+	return bio ? READ_ONCE(bio->bi_private) : NULL;
+}
+
+/* block_rq_issue on the backing device: the first request counts. */
+static void ntprof_target_blk_issue(void *data, struct request *rq)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_th(NTPROF_TH_BLK_ISSUE));
+
+	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
+	if (!entry)
+		return;
+	ntprof_entry_stamp_first(entry, NTPROF_PT_TARGET_BLK_ISSUE,
+				 ktime_get_ns());
+	if (!READ_ONCE(entry->rec.dev) && rq->q->disk)
+		WRITE_ONCE(entry->rec.dev,
+			   new_encode_dev(disk_devt(rq->q->disk)));
+}
+
+/* block_rq_complete on the backing device: the last request counts. */
+static void ntprof_target_blk_complete(void *data, struct request *rq,
+				       blk_status_t error,
+				       unsigned int nr_bytes)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_th(NTPROF_TH_BLK_COMPLETE));
+
+	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
+	if (entry)
+		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_BLK_COMPLETE,
+				   ktime_get_ns());
+}
+
+/*
+ * nvmet_req_complete: the command is done, its status in the completion
+ * entry. A failed command that the session does not follow waits on this
+ * CPU for the queue_response that nvmet calls next, which tells whether
+ * it is of the session's transport.
+ */
+static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_target_failed *failed;
+	struct ntprof_session *s;
+	struct ntprof_ident id;
+	u16 status;
+	u64 now;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(ntprof_th(NTPROF_TH_COMPLETE));
+
+	/* A failure whose queue_response never came is not this one. */
+	failed = this_cpu_ptr(&ntprof_target_failed);
+	failed->req = NULL;
+
+	now = ktime_get_ns();
+	status = le16_to_cpu(READ_ONCE(req->cqe->status)) >> 1;
+
+	entry = ntprof_target_lookup(s, req);
+	if (entry) {
+		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_COMPLETE, now);
+		if (status) {
+			WRITE_ONCE(entry->rec.status, status);
+			WRITE_ONCE(entry->rec.flags,
+				   entry->rec.flags | NTPROF_REC_F_FAILED);
+		}
+		return;
+	}
+
+	if (!status)
+		return;
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), req->cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_target_rec_init(&failed->rec, s, &id, req->cmd);
+	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
+		return;
+	failed->rec.flags = NTPROF_REC_F_FAILED;
+	failed->rec.status = status;
+	failed->rec.ts[NTPROF_PT_TARGET_COMPLETE] = now;
+	failed->req = req;
+}
+
+/* Finish a command: copy its record out, free its slot, emit it. */
+static void ntprof_target_finish(struct ntprof_inflight_entry *entry,
+				 const void *req, enum ntprof_point point,
+				 u64 now)
+{
+	struct ntprof_record rec;
+
+	if (!ntprof_inflight_take(entry, req, &rec))
+		return;
+	rec.ts[point] = now;
+	rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&rec);
+}
+
+/*
+ * Whether nvmet_tcp sends the data of a read without a response PDU
+ * after it: with SQ flow control disabled, the last C2H data PDU carries
+ * the success (nvmet_tcp's nvmet_try_send_data()).
+ */
+static bool ntprof_target_tcp_no_resp_pdu(struct ntprof_nvmet_req *req,
+					  struct ntprof_inflight_entry *entry)
+{
+	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
+
+	return !nvme_is_write(req->cmd) && READ_ONCE(entry->rec.length) &&
+	       !READ_ONCE(entry->rec.status) && sq &&
+	       READ_ONCE(sq->sqhd_disabled);
+}
+
+/*
+ * nvmet_{tcp,rdma}_queue_response(req): the response is queued, or for
+ * a TCP write that needs its data, the R2T.
+ */
+static void ntprof_target_queue_resp(struct ntprof_hook *hook,
+				     struct pt_regs *regs)
+{
+	struct ntprof_nvmet_req *req = (void *)regs_get_kernel_argument(regs, 0);
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_target_failed *failed;
+	struct ntprof_session *s;
+	u64 now;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(hook);
+	now = ktime_get_ns();
+
+	failed = this_cpu_ptr(&ntprof_target_failed);
+	if (failed->req == req) {
+		failed->req = NULL;
+		failed->rec.ts[NTPROF_PT_TARGET_QUEUE_RESP] = now;
+		failed->rec.cpu_complete = raw_smp_processor_id();
+		ntprof_buffer_emit(&failed->rec);
+		return;
+	}
+
+	entry = ntprof_target_lookup(s, req);
+	if (!entry)
+		return;
+
+	if (hook->transport == NTPROF_TRANSPORT_RDMA) {
+		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_QUEUE_RESP,
+				     now);
+		return;
+	}
+
+	/* Before completion, nvmet_tcp queues an R2T, not a response. */
+	if (!ntprof_entry_ts(entry, NTPROF_PT_TARGET_COMPLETE)) {
+		ntprof_entry_stamp_first(entry, NTPROF_PT_TARGET_R2T, now);
+		return;
+	}
+
+	if (!ntprof_hook_attached(ntprof_th(NTPROF_TH_TCP_SEND)) ||
+	    ntprof_target_tcp_no_resp_pdu(req, entry))
+		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_QUEUE_RESP,
+				     now);
+	else
+		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_QUEUE_RESP, now);
+}
+
+/* nvmet_setup_response_pdu(cmd): the response PDU is being sent. */
+static void ntprof_target_tcp_send(struct ntprof_hook *hook,
+				   struct pt_regs *regs)
+{
+	void *cmd = (void *)regs_get_kernel_argument(regs, 0);
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	void *req;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(hook);
+
+	req = cmd + NTPROF_NVMET_TCP_CMD_REQ;
+	entry = ntprof_target_lookup(s, req);
+	if (entry)
+		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_SEND,
+				     ktime_get_ns());
+}
+
+/*
+ * The target's hooks. All exist in Debian's 6.1 and 6.12 builds. The
+ * RDMA data point (nvmet_rdma_read_data_done) and SEND completion
+ * (nvmet_rdma_send_done) would need private offsets of struct
+ * nvmet_rdma_rsp: not hooked.
+ */
+struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
+	[NTPROF_TH_INIT] =
+		NTPROF_TRACEPOINT(nvmet_req_init, NTPROF_ROLE_TARGET,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_TARGET_INIT, true,
+				  NTPROF_MOD_NVMET, ntprof_target_init),
+	[NTPROF_TH_INIT_ARGS] =
+		NTPROF_FUNCTION(nvmet_req_init, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
+				NTPROF_MOD_NVMET, ntprof_target_init_entry),
+	[NTPROF_TH_TCP_RECV] =
+		NTPROF_FUNCTION(nvmet_tcp_try_recv_pdu, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_RECV,
+				false, NTPROF_MOD_NVMET_TCP, ntprof_target_recv),
+	[NTPROF_TH_RDMA_RECV] =
+		NTPROF_FUNCTION(nvmet_rdma_recv_done, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_RECV,
+				false, NTPROF_MOD_NVMET_RDMA,
+				ntprof_target_recv),
+	[NTPROF_TH_TCP_DATA] =
+		NTPROF_FUNCTION(nvmet_tcp_build_pdu_iovec, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_DATA,
+				false, NTPROF_MOD_NVMET_TCP,
+				ntprof_target_tcp_data),
+	[NTPROF_TH_BDEV_EXEC] =
+		NTPROF_FUNCTION(nvmet_bdev_execute_rw, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_TARGET_EXEC,
+				false, NTPROF_MOD_NVMET, ntprof_target_exec),
+	[NTPROF_TH_FILE_EXEC] =
+		NTPROF_FUNCTION(nvmet_file_execute_rw, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_TARGET_EXEC,
+				false, NTPROF_MOD_NVMET, ntprof_target_exec),
+	[NTPROF_TH_BLK_ISSUE] =
+		NTPROF_TRACEPOINT(block_rq_issue, NTPROF_ROLE_TARGET,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_TARGET_BLK_ISSUE, false,
+				  NTPROF_MOD_VMLINUX, ntprof_target_blk_issue),
+	[NTPROF_TH_BLK_COMPLETE] =
+		NTPROF_TRACEPOINT(block_rq_complete, NTPROF_ROLE_TARGET,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_TARGET_BLK_COMPLETE, false,
+				  NTPROF_MOD_VMLINUX,
+				  ntprof_target_blk_complete),
+	[NTPROF_TH_COMPLETE] =
+		NTPROF_TRACEPOINT(nvmet_req_complete, NTPROF_ROLE_TARGET,
+				  NTPROF_TRANSPORT_NONE,
+				  NTPROF_PT_TARGET_COMPLETE, true,
+				  NTPROF_MOD_NVMET, ntprof_target_complete),
+	[NTPROF_TH_TCP_QUEUE_RESP] =
+		NTPROF_FUNCTION(nvmet_tcp_queue_response, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_QUEUE_RESP,
+				true, NTPROF_MOD_NVMET_TCP,
+				ntprof_target_queue_resp),
+	[NTPROF_TH_RDMA_QUEUE_RESP] =
+		NTPROF_FUNCTION(nvmet_rdma_queue_response, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_QUEUE_RESP,
+				true, NTPROF_MOD_NVMET_RDMA,
+				ntprof_target_queue_resp),
+	[NTPROF_TH_TCP_SEND] =
+		NTPROF_FUNCTION(nvmet_setup_response_pdu, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_SEND, false,
+				NTPROF_MOD_NVMET_TCP, ntprof_target_tcp_send),
+};

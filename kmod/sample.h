@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Which commands a session records: the 1-in-N sampling decision.
+ *
+ * Host and target must pick the same commands without telling each other,
+ * so the decision depends only on what both see on the wire: the queue id
+ * and the 64-byte command. The length is the command's own NLB field
+ * (CDW12 bits 15:0), not a byte count, because the target does not know
+ * the host's block size when it decides. The mix is MurmurHash3's 64-bit
+ * finalizer, simple to redo in userspace:
+ *
+ *	h = fmix64(qid << 48 | cid << 32 | opcode << 16 | nlb)
+ *	h = fmix64(h ^ slba)		(CDW11:CDW10)
+ *	h = fmix64(h ^ nsid)
+ *	sampled = (h % N == 0)
+ *
+ * cid is the command identifier as sent (with Linux's generation bits).
+ */
+#ifndef _NTPROF_SAMPLE_H
+#define _NTPROF_SAMPLE_H
+
+#include <linux/math64.h>
+#include <linux/nvme.h>
+#include <linux/types.h>
+
+/**
+ * struct ntprof_ident - what identifies a command on both sides
+ * @qid: the submission queue id
+ * @cid: the command identifier, as sent
+ * @opcode: the NVMe opcode
+ * @nsid: the namespace id
+ * @slba: CDW11:CDW10, the first LBA of I/O commands
+ * @nlb: CDW12 bits 15:0, the 0-based number of LBAs of I/O commands
+ */
+struct ntprof_ident {
+	u16 qid;
+	u16 cid;
+	u8 opcode;
+	u32 nsid;
+	u64 slba;
+	u16 nlb;
+};
+
+static inline void ntprof_ident_from_cmd(struct ntprof_ident *id, u16 qid,
+					 const struct nvme_command *cmd)
+{
+	id->qid = qid;
+	id->cid = READ_ONCE(cmd->common.command_id);
+	id->opcode = READ_ONCE(cmd->common.opcode);
+	id->nsid = le32_to_cpu(READ_ONCE(cmd->common.nsid));
+	id->slba = le32_to_cpu(READ_ONCE(cmd->common.cdw10)) |
+		   (u64)le32_to_cpu(READ_ONCE(cmd->common.cdw11)) << 32;
+	id->nlb = le32_to_cpu(READ_ONCE(cmd->common.cdw12)) & 0xffff;
+}
+
+static inline u64 ntprof_fmix64(u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Whether one command in @n picks this one; see the top of this file. */
+static inline bool ntprof_sample_pick(const struct ntprof_ident *id, u32 n)
+{
+	u64 h;
+
+	if (n <= 1)
+		return true;
+
+	h = ntprof_fmix64((u64)id->qid << 48 | (u64)id->cid << 32 |
+			  (u64)id->opcode << 16 | id->nlb);
+	h = ntprof_fmix64(h ^ id->slba);
+	h = ntprof_fmix64(h ^ id->nsid);
+
+	return do_div(h, n) == 0;
+}
+
+#endif /* _NTPROF_SAMPLE_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Recording sessions: at most one per role, a host one and a target one
+ * possibly at the same time (a machine that is both, or the lab).
+ */
+#ifndef _NTPROF_SESSION_H
+#define _NTPROF_SESSION_H
+
+#include <linux/compiler.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+
+#include <uapi/linux/ntprof.h>
+
+struct netlink_ext_ack;
+struct blk_mq_tag_set;
+
+/* Host: controllers of the session's transport, for failure records. */
+#define NTPROF_SESSION_TAGSETS	8
+
+/**
+ * struct ntprof_session_config - what a session records
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ * @transport: %NTPROF_TRANSPORT_TCP or %NTPROF_TRANSPORT_RDMA
+ * @sample: record one command in @sample, at least 1
+ * @dev: host only: the namespace's dev_t, new encoding; 0: any
+ * @ops: NTPROF_OP_* mask of the commands to record
+ * @min_len: only commands of at least this many bytes
+ * @max_len: only commands of at most this many bytes
+ */
+struct ntprof_session_config {
+	enum ntprof_role role;
+	enum ntprof_transport transport;
+	u32 sample;
+	u32 dev;
+	u32 ops;
+	u32 min_len;
+	u32 max_len;
+};
+
+/**
+ * struct ntprof_session - a session, running or the last of its role
+ * @cfg: what it records
+ * @active: true while it records; read by the I/O path without a lock
+ * @ever: true once a session of this role has started
+ * @start_mono: when it started, CLOCK_MONOTONIC ns
+ * @start_real: the same instant, CLOCK_REALTIME ns
+ * @discarded: commands still in flight when it stopped, not recorded
+ * @inflight: the commands it follows, while it records
+ * @tagsets: host: tag sets seen with the session's transport
+ */
+struct ntprof_session {
+	struct ntprof_session_config cfg;
+	bool active;
+	bool ever;
+	u64 start_mono;
+	u64 start_real;
+	unsigned int discarded;
+	struct ntprof_inflight *inflight;
+	struct blk_mq_tag_set *tagsets[NTPROF_SESSION_TAGSETS];
+};
+
+/* Indexed by enum ntprof_role; [NTPROF_ROLE_NONE] is unused. */
+extern struct ntprof_session ntprof_sessions[NTPROF_ROLE_TARGET + 1];
+
+/* Serializes starts, stops and whoever reads a session as a whole. */
+extern struct mutex ntprof_session_lock;
+
+/**
+ * ntprof_session_active() - the running session of a role, for the I/O path
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ *
+ * Hooks are attached only while their role's session runs, and a stop
+ * waits for the hooks running before it returns: a session that was
+ * active here keeps its configuration and table until the hook returns.
+ *
+ * Context: Any, in a hook.
+ * Return: the session, or NULL if none of @role is recording.
+ */
+static inline struct ntprof_session *ntprof_session_active(enum ntprof_role role)
+{
+	struct ntprof_session *s = &ntprof_sessions[role];
+
+	/* Pairs with the release in ntprof_session_start(). */
+	return smp_load_acquire(&s->active) ? s : NULL;
+}
+
+bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
+			   u32 length);
+int ntprof_session_start(const struct ntprof_session_config *cfg,
+			 struct netlink_ext_ack *extack);
+int ntprof_session_stop(enum ntprof_role role, struct netlink_ext_ack *extack);
+void ntprof_session_exit(void);
+
+#endif /* _NTPROF_SESSION_H */
