@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recorder on one guest (host and target in one kernel): at N=1 every
+# command fio completed is recorded exactly once on each side, with its
+# points in path order; stop, start again; unload under a session.
+. /lab/ktap.sh
+. /lab/tests/records.sh
+KTAP_PREFIX="host: "
+tc=testclient
+
+ktap_header
+modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+for t in tcp rdma; do
+	dev=$NTPROF_LAB_TCP_DEV
+	[ $t = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
+	rm -f /tmp/h.bin /tmp/t.bin
+	ktap_check "$t: start a host session at N=1" $tc start host $t 1
+	ktap_check "$t: start a target session at N=1 beside it" $tc start target $t 1
+	r=$(fio_count "$dev" randread 4k 3)
+	w=$(fio_count "$dev" randwrite 128k 3)
+	ktap_check "$t: stop both sessions" $tc stop
+	$tc drain /tmp/h.bin
+	$tc print /tmp/h.bin > /tmp/all.txt
+	awk -F'\t' '$1 == 1' /tmp/all.txt > /tmp/host.txt
+	awk -F'\t' '$1 == 2' /tmp/all.txt > /tmp/target.txt
+	reads=${r% *}
+	writes=${w#* }
+	for side in host target; do
+		got_r=$(count_op /tmp/$side.txt 2)
+		got_w=$(count_op /tmp/$side.txt 1)
+		if [ "$got_r" = "$reads" ] && [ "$got_w" = "$writes" ] && [ "$reads" -gt 0 ]; then
+			ktap_pass "$t: $side recorded each of fio's $reads reads and $writes writes once"
+		else
+			ktap_fail "$t: $side recorded each of fio's $reads reads and $writes writes once (got $got_r, $got_w)"
+			$tc stats | sed 's/^/# /'
+		fi
+		bad=$(out_of_order /tmp/$side.txt $side | wc -l)
+		if [ "$bad" -eq 0 ]; then
+			ktap_pass "$t: every $side record has its points in path order"
+		else
+			ktap_fail "$t: every $side record has its points in path order ($bad not)"
+			out_of_order /tmp/$side.txt $side | head -n 3 | sed 's/^/# /'
+		fi
+	done
+	if [ "$(identities /tmp/host.txt)" = "$(identities /tmp/target.txt)" ]; then
+		ktap_pass "$t: host and target recorded the same command identities"
+	else
+		ktap_fail "$t: host and target recorded the same command identities"
+	fi
+done
+
+ktap_check "start again after stop" $tc start host tcp 1
+fio_count "$NTPROF_LAB_TCP_DEV" randread 4k 4 > /dev/null &
+sleep 1
+ktap_check "stop under I/O" $tc stop
+ktap_check "start under I/O" $tc start host tcp 1
+wait
+ktap_check "rmmod ntprof during a session" rmmod ntprof
+ktap_check "modprobe ntprof again" modprobe ntprof
+ktap_check "rmmod ntprof" rmmod ntprof
+ktap_finished

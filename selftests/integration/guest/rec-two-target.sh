@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recorder on two guests, target side: record each transport at N=100
+# while the host's fio runs, then leave the records in the share.
+. /lab/ktap.sh
+KTAP_PREFIX="target: "
+tc=testclient
+share=$NTPROF_LAB_SHARE
+
+# wait_flag NAME: the host's signal, through the share.
+wait_flag() {
+	local i=0
+
+	while [ ! -e "$share/$1" ]; do
+		[ $i -ge 3000 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+ktap_header
+modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+for t in tcp rdma; do
+	ktap_check "$t: start a target session at N=100" $tc start target $t 100
+	touch "$share/target-$t.recording"
+	[ $t = tcp ] && lab-ready
+	wait_flag "host-$t.done" || ktap_fail "$t: the host finished its I/O"
+	ktap_check "$t: stop the session" $tc stop
+	$tc drain /tmp/t.bin
+	$tc print /tmp/t.bin > "$share/target-$t.txt"
+	$tc stats > "$share/target-$t.stats"
+	rm -f /tmp/t.bin
+	touch "$share/target-$t.saved"
+done
+ktap_check "rmmod ntprof" rmmod ntprof
+ktap_finished

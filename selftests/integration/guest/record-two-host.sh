@@ -1,0 +1,231 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# ntprof record on two guests, host side: probe, then record NVMe/TCP at
+# N=1 for 8 s around a 4 s fio job of 4 KiB random reads at queue depth 1.
+# Every read fio completed is one record, and the end to end mean that
+# record prints lies within fio's and agrees with the block layer's own
+# account of the same requests.
+# Then a recording that runs out of disk space fails cleanly and stops its
+# session.
+. /lab/ktap.sh
+KTAP_PREFIX="host: "
+share=$NTPROF_LAB_SHARE
+dev=$NTPROF_LAB_TCP_DEV
+
+wait_flag() {
+	local i=0
+
+	while [ ! -e "$share/$1" ]; do
+		[ $i -ge 3000 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# wait_line FILE REGEX: until FILE has a matching line (10 s at most).
+wait_line() {
+	local i=0
+
+	until grep -Eq "$2" "$1" 2>/dev/null; do
+		[ $i -ge 100 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+probe_ok() {
+	ntprof probe -r host -t tcp > /tmp/probe.out 2>&1
+	local rc=$?
+
+	cat /tmp/probe.out
+	[ $rc -eq 0 ] && tail -n 1 /tmp/probe.out | grep -Eq '^  load: ok'
+}
+
+# fio_read_stat FILE KEY: the read side's KEY of fio's JSON: total_ios, or
+# the mean of clat_ns or lat_ns. One job, so the first "read" is the job's.
+fio_read_stat() {
+	awk -v key="$2" '
+		/"read" : \{/ && !done { inread = 1 }
+		inread && /"write" : \{/ { inread = 0; done = 1 }
+		!inread { next }
+		key == "total_ios" && /"total_ios"/ { gsub(/[^0-9]/, "", $3); print $3; exit }
+		/"(slat|clat|lat)_ns" : \{/ { obj = $1; gsub(/"/, "", obj) }
+		key != "total_ios" && obj == key && /"mean"/ {
+			v = $3; gsub(/[^0-9.]/, "", v); print v; exit
+		}' "$1"
+}
+
+# read_stat DISK: "reads ms" of the block layer's accounting of DISK.
+read_stat() {
+	awk '{ print $1, $4 }' "/sys/block/$1/stat"
+}
+
+# The disk the requests go to: with native multipath, the hidden path
+# disk under the namespace (nvme0c0n1 under nvme0n1), else itself.
+path_disk() {
+	local d=$1 p
+
+	for p in /sys/block/"${d%n*}"c*n"${d##*n}"; do
+		[ -e "$p/stat" ] && { basename "$p"; return; }
+	done
+	echo "$d"
+}
+
+ktap_header
+modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+touch "$share/host.connected"
+wait_flag target.recording || ktap_fail "the target records"
+ktap_check "probe -r host -t tcp: load: ok, exit 0" probe_ok
+sed 's/^/# /' /tmp/probe.out
+
+disk=$(path_disk "$(basename "$dev")")
+stat0=$(read_stat "$disk")
+ntprof record -r host -t tcp -s 1 -d 8 -i 2 -o /tmp/host.ntp \
+	> /tmp/record.out 2> /tmp/record.err &
+rec=$!
+wait_line /tmp/record.out '^ntprof: profiling as host, sampling every command' ||
+	ktap_fail "record started"
+# libaio at queue depth 1: see the latency check below. fio takes one to
+# three seconds to start in these guests: 4 s of reads end within the 8 s.
+fio --name=rec --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=1 --size=256m --runtime=4 --time_based \
+	--output-format=json > /tmp/fio.json 2> /tmp/fio.err
+fio_rc=$?
+wait $rec
+rc=$?
+stat1=$(read_stat "$disk")
+total=$(fio_read_stat /tmp/fio.json total_ios)
+echo "${total:-0}" > "$share/fio-total"
+touch "$share/host.done"
+cp /tmp/host.ntp /tmp/record.out "$share/" 2>/dev/null
+
+[ $fio_rc -eq 0 ] && [ -n "$total" ] && [ "$total" -gt 0 ] &&
+	ktap_pass "fio read over tcp ($total reads)" ||
+	{ ktap_fail "fio read over tcp"; sed 's/^/# /' /tmp/fio.err; }
+[ $rc -eq 0 ] && ktap_pass "record -d 8 ends by itself, exit 0" ||
+	ktap_fail "record -d 8 ends by itself, exit 0 (got $rc)"
+sed 's/^/# /' /tmp/record.out /tmp/record.err
+
+# -i 2 over 8 s: a line at 2, 4 and 6 s for each interval with reads
+# (fio's start-up may leave the first empty), none at 8 s (the last
+# interval is the summary's), and the columns under the header.
+lines=$(grep -cE '^ +[246]\.0s  read 4KiB ' /tmp/record.out)
+if [ "$lines" -ge 2 ] && ! grep -qE '^ +8\.0s ' /tmp/record.out &&
+   grep -qE '^ +time  group +n +cmds/s +mean us +p99 us' /tmp/record.out; then
+	ktap_pass "a live line every 2 s while fio reads ($lines)"
+else
+	ktap_fail "a live line every 2 s while fio reads ($lines)"
+fi
+grep -qE '^ +[246]\.0s  read 4KiB .*%\*$' /tmp/record.out &&
+	ktap_pass "live lines mark network and target together with *" ||
+	ktap_fail "live lines mark network and target together with *"
+
+n=$(sed -n 's/^ntprof: \([0-9]*\) records written to \/tmp\/host.ntp$/\1/p' /tmp/record.out)
+if [ -n "$n" ] && [ -n "$total" ] && [ "$n" = "$total" ]; then
+	ktap_pass "host recorded each of fio's $total reads once"
+else
+	ktap_fail "host recorded each of fio's ${total:-?} reads once (got ${n:-none})"
+fi
+
+# The end to end runs from rq->start_time_ns (inside io_submit()) to
+# block_rq_complete. fio's clat with libaio runs from io_submit()'s return
+# to io_getevents() seeing the completion: each leaves out a part of the
+# other (the rest of the submission; the bio's completion and the wakeup),
+# parts of microseconds and of a size on hardware, so clat is the mean to
+# compare with there. fio's lat (clat + slat) holds all of io_submit()
+# besides: every command's end to end lies inside its lat.
+#
+# In this lab's guests, under nested virtualization, those parts take
+# hundreds of microseconds and vary from run to run: on 6.1 the end to end
+# came out 5 to 25 % above clat, so clat is shown, not checked. What is
+# checked: the end to end mean is below lat's, and close to the block
+# layer's own account of the same requests.
+clat=$(fio_read_stat /tmp/fio.json clat_ns)
+lat=$(fio_read_stat /tmp/fio.json lat_ns)
+mean=$(sed -n 's/^  latency (us): mean \([0-9.]*\),.*/\1/p' /tmp/record.out | head -n 1)
+ktap_diag "end to end mean ${mean:-?} us; fio: clat ${clat:-?} ns, lat ${lat:-?} ns"
+[ -n "$clat" ] && [ -n "$mean" ] &&
+	ktap_diag "$(awk -v c="$clat" -v m="$mean" 'BEGIN {
+		printf "end to end - clat: %+.1f %%", 100 * (m - c * 1e-3) / (c * 1e-3) }')"
+if [ -n "$lat" ] && [ -n "$mean" ] &&
+   awk -v l="$lat" -v m="$mean" 'BEGIN { exit !(m < l / 1000) }'; then
+	ktap_pass "record's mean is below fio's lat mean (each command's end to end is inside its lat)"
+else
+	ktap_fail "record's mean is below fio's lat mean (each command's end to end is inside its lat)"
+fi
+# The block layer accounts a request from the same rq->start_time_ns to
+# after its bios completed: a little more than the end to end, never less
+# (2 to 3.3 % more in this lab, where waking fio up is slow).
+blk=$(echo "$stat0 $stat1" | awk '$3 > $1 { printf "%.2f", ($4 - $2) * 1000 / ($3 - $1) }')
+ktap_diag "the block layer's mean read time on $disk: ${blk:-?} us"
+if [ -n "$blk" ] && [ -n "$mean" ] &&
+   awk -v b="$blk" -v m="$mean" 'BEGIN { exit !(m <= b * 1.005 && m >= b * 0.95) }'; then
+	ktap_pass "record's mean is within 5 % below the block layer's own ($disk)"
+else
+	ktap_fail "record's mean is within 5 % below the block layer's own ($disk)"
+fi
+grep -q 'WARNING' /tmp/record.err && ktap_fail "no warning (drops, evictions)" ||
+	ktap_pass "no warning (drops, evictions)"
+
+# A full disk: the error says so, exit 1, and the session is stopped.
+# After the target stopped recording: this I/O is not fio's.
+wait_flag target.stopped || ktap_fail "the target stopped recording"
+mkdir -p /mnt/small
+if mount -t tmpfs -o size=16k tmpfs /mnt/small; then
+	ntprof record -r host -t tcp -s 1 -o /mnt/small/host.ntp \
+		> /tmp/full.out 2> /tmp/full.err &
+	rec=$!
+	fio --name=full --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=4 --size=256m --runtime=3 \
+		--time_based > /dev/null 2>&1
+	# It should have failed by itself; SIGINT in case it did not.
+	sleep 1
+	kill -INT $rec 2>/dev/null
+	wait $rec
+	rc=$?
+	if [ $rc -eq 1 ] && grep -q 'No space left on device' /tmp/full.err; then
+		ktap_pass "a full disk ends the recording: exit 1, ENOSPC named"
+	else
+		ktap_fail "a full disk ends the recording: exit 1, ENOSPC named (rc $rc)"
+	fi
+	sed 's/^/# /' /tmp/full.out /tmp/full.err
+	ktap_check "the session is stopped after ENOSPC (probe: load: ok)" probe_ok
+	umount /mnt/small
+else
+	ktap_skip "a full disk ends the recording" "cannot mount a tmpfs"
+fi
+# Killed under I/O: the blocks flushed (each second) stay whole. The
+# session runs on without its recorder until rmmod. fio first, so that
+# the recorder has something to flush, whenever fio gets going.
+fio --name=killed --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=1 --size=256m --runtime=20 --time_based \
+	> /dev/null 2>&1 &
+fio=$!
+reads0=$(read_stat "$disk")
+i=0
+while [ "$(read_stat "$disk")" = "$reads0" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+ntprof record -r host -t tcp -s 1 -o "$share/killed-host.ntp" > /tmp/killed.out 2>&1 &
+rec=$!
+# A header is some 600 bytes; a second of reads is tens of kilobytes.
+i=0
+while [ "$(cat "$share/killed-host.ntp" 2>/dev/null | wc -c)" -le 8192 ] &&
+      [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -KILL $rec
+wait $rec 2>/dev/null
+kill $fio
+wait $fio
+size=$(wc -c < "$share/killed-host.ntp" 2>/dev/null)
+if [ "${size:-0}" -gt 8192 ]; then
+	ktap_pass "a recorder killed under I/O leaves its flushed records ($size bytes)"
+else
+	ktap_fail "a recorder killed under I/O leaves its flushed records (${size:-no} bytes)"
+fi
+ktap_skip "the killed recording reads back up to its last whole block" "needs ntprof report"
+ktap_check "rmmod ntprof with the killed recorder's session running" rmmod ntprof
+ktap_finished
