@@ -824,9 +824,6 @@ static void print_summary(struct recorder *rec)
 		       o->cfg.has_min_len || o->cfg.has_max_len ?
 		       ", of the kind the filters let through" : "");
 	}
-	if (o->cfg.role == NTPROF_ROLE_TARGET)
-		printf("report: ntprof report HOST.ntp %s (the host's recording, same -s)\n",
-		       o->out);
 	fflush(stdout);
 }
 

@@ -1,16 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# The demo, host side: load ntprof, show what it sees, and run 4 KiB random
-# reads at queue depth 1 over NVMe/TCP and then NVMe/RDMA.
-set -e
-modprobe ntprof
-echo "== host: ntprof status"
-ntprof status
+# The demo, host side: check the hooks, then record every command while fio
+# runs 4 KiB random reads at queue depth 1 over NVMe/TCP and then NVMe/RDMA.
+modprobe ntprof || exit 1
+share=$NTPROF_LAB_SHARE
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV
 	[ $t = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
-	echo "== host: fio, 4 KiB random reads, QD1, 10 s over NVMe/$t ($dev)"
+	while [ ! -e "$share/target-$t.recording" ]; do sleep 0.2; done
+	echo "== host: ntprof probe -r host -t $t"
+	ntprof probe -r host -t $t || exit 1
 	fio --name=demo-$t --filename="$dev" --rw=randread --bs=4k --direct=1 \
-		--ioengine=libaio --iodepth=1 --size=256m --runtime=10 \
-		--time_based --output-format=terse |
-		awk -F';' '{ printf "read: %d IOPS, mean latency %.1f us (fio)\n", $8, $40 }'
+		--ioengine=libaio --iodepth=1 --size=256m --runtime=8 \
+		--time_based --output-format=terse > "/tmp/fio-$t.out" &
+	fio=$!
+	echo "== host: ntprof record -r host -t $t -s 1 -d 10 -i 5, beside fio on $dev"
+	ntprof record -r host -t $t -s 1 -d 10 -i 5 -o "/tmp/host-$t.ntp" || exit 1
+	wait $fio
+	awk -F';' '{ printf "fio: read %d IOPS, mean latency %.1f us\n", $8, $40 }' "/tmp/fio-$t.out"
+	touch "$share/host-$t.done"
 done

@@ -1,8 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
-# The demo, target side: load ntprof beside nvmet and show what it sees.
-set -e
-modprobe ntprof
-echo "== target: ntprof status"
-ntprof status
-lab-ready
+# The demo, target side: check the hooks, then record every command of the
+# host's workload, one transport after the other.
+modprobe ntprof || exit 1
+share=$NTPROF_LAB_SHARE
+for t in tcp rdma; do
+	echo "== target: ntprof probe -r target -t $t"
+	ntprof probe -r target -t $t || exit 1
+	ntprof record -r target -t $t -s 1 -o "/tmp/target-$t.ntp" > "/tmp/record-$t.out" 2>&1 &
+	rec=$!
+	# The session is on once status says so; then the host may start.
+	until ntprof status | grep -q recording; do sleep 0.2; done
+	touch "$share/target-$t.recording"
+	[ $t = tcp ] && lab-ready
+	while [ ! -e "$share/host-$t.done" ]; do sleep 0.2; done
+	kill -INT $rec
+	wait $rec
+	echo "== target: ntprof record -r target -t $t -s 1 (stopped when the host was done)"
+	cat "/tmp/record-$t.out"
+done
 lab-wait-host
