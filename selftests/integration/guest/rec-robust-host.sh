@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Recorder under stress, on one guest: a full buffer drops records and
+# counts them while I/O goes on; unloading ntprof under I/O with sessions
+# running; a controller disconnected and nvme_tcp and nvmet_tcp unloaded
+# in the middle of sessions. The kernel log must stay clean throughout
+# (checked by the lab).
+. /lab/ktap.sh
+. /lab/tests/records.sh
+KTAP_PREFIX="host: "
+tc=testclient
+
+# stat_of NAME: one counter of the test client's stats line.
+stat_of() {
+	$tc stats | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+
+ktap_header
+# The smallest buffer the module takes, and nothing draining it.
+ktap_check "modprobe ntprof with small buffers" modprobe ntprof buffer_kib=4
+ktap_check "start a host session at N=1" $tc start host tcp 1
+r=$(fio_count "$NTPROF_LAB_TCP_DEV" randread 4k 4)
+if [ "${r% *}" -gt 0 ]; then
+	ktap_pass "I/O goes on while the buffers are full (${r% *} reads)"
+else
+	ktap_fail "I/O goes on while the buffers are full"
+fi
+drops=$(stat_of drops)
+if [ "${drops:-0}" -gt 0 ]; then
+	ktap_pass "a full buffer counts its drops ($drops)"
+else
+	ktap_fail "a full buffer counts its drops ($($tc stats))"
+fi
+ktap_check "stop" $tc stop
+ktap_check "rmmod ntprof" rmmod ntprof
+
+# Unload with both sessions recording under I/O.
+modprobe ntprof
+$tc start host tcp 1 && $tc start target tcp 1
+fio_count "$NTPROF_LAB_TCP_DEV" randrw 4k 5 > /tmp/fio1.out &
+fio=$!
+sleep 2
+ktap_check "rmmod ntprof while two sessions record under I/O" rmmod ntprof
+if wait $fio; then
+	ktap_pass "fio completes after ntprof went away under it"
+else
+	ktap_fail "fio completes after ntprof went away under it"
+fi
+
+# Disconnect the TCP controller in the middle of a session.
+modprobe ntprof
+ktap_check "start host and target sessions over tcp" \
+	sh -c "$tc start host tcp 1 && $tc start target tcp 1"
+fio --name=cut --filename="$NTPROF_LAB_TCP_DEV" --rw=randread --bs=4k \
+	--direct=1 --ioengine=libaio --iodepth=4 --runtime=10 --time_based \
+	--size=256m > /dev/null 2>&1 &
+fio=$!
+sleep 2
+ctrl=
+for c in /sys/class/nvme/nvme*; do
+	grep -q "$NTPROF_LAB_TCP_NQN" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
+done
+ktap_check "disconnect the tcp controller ($ctrl) mid-session" nvme disconnect -d "$ctrl"
+wait $fio
+ktap_check "the sessions still answer" $tc stats
+ktap_check "unload nvme_tcp mid-session" modprobe -r nvme_tcp
+ktap_check "load nvme_tcp again mid-session" modprobe nvme_tcp
+# nvmet_tcp goes once its port is gone.
+cfg=/sys/kernel/config/nvmet/ports/1
+rm -f "$cfg/subsystems/"* && rmdir "$cfg"
+ktap_check "unload nvmet_tcp mid-session" modprobe -r nvmet_tcp
+ktap_check "load nvmet_tcp again mid-session" modprobe nvmet_tcp
+ktap_check "stop the sessions" $tc stop
+$tc drain /tmp/cut.bin
+ktap_check "drain what they recorded" test -s /tmp/cut.bin
+ktap_check "rmmod ntprof" rmmod ntprof
+ktap_finished
