@@ -87,7 +87,13 @@ bool ntprof_function_present(const char *name)
 	mutex_lock(&ntprof_witness_lock);
 	/* -EINVAL when nothing matches; any failure means absent. */
 	present = !ftrace_set_filter(&ntprof_witness_ops, buf, strlen(buf), 1);
+	/*
+	 * ftrace_free_filter() frees the filter but leaves the ops pointing
+	 * at it: clear the ops, so that the next check initializes it anew
+	 * instead of using freed memory.
+	 */
 	ftrace_free_filter(&ntprof_witness_ops);
+	memset(&ntprof_witness_ops, 0, sizeof(ntprof_witness_ops));
 	mutex_unlock(&ntprof_witness_lock);
 
 	return present;
