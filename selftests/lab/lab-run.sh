@@ -52,7 +52,11 @@ initrd="$run_dir/guest/initrd.cpio"
 [ -z "$target_script" ] || cp "$target_script" "$run_dir/share/target.sh"
 
 # KVM only where hardware virtualisation really works; TCG otherwise.
-accel=(-accel tcg,thread=multi,tb-size=256 -cpu max)
+# TCG runs all vCPUs in one thread by default: with a thread per vCPU,
+# a guest kernel patching live code (ftrace, tracepoint static keys)
+# now and then took an int3 on one vCPU after another had finished the
+# patch, an oops seen in the kernel's own code (LAB_TCG_THREAD=multi).
+accel=(-accel "tcg,thread=${LAB_TCG_THREAD:-single},tb-size=256" -cpu max)
 if [ "${LAB_ACCEL:-auto}" = kvm ] ||
    { [ "${LAB_ACCEL:-auto}" = auto ] && [ -w /dev/kvm ] &&
      grep -qE '^(kvm_intel|kvm_amd) ' /proc/modules 2>/dev/null; }; then
