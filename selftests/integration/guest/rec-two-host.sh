@@ -9,16 +9,6 @@ KTAP_PREFIX="host: "
 tc=testclient
 share=$NTPROF_LAB_SHARE
 
-wait_flag() {
-	local i=0
-
-	while [ ! -e "$share/$1" ]; do
-		[ $i -ge 3000 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 for t in tcp rdma; do

@@ -3,20 +3,10 @@
 # Recorder on two guests, target side: record each transport at N=100
 # while the host's fio runs, then leave the records in the share.
 . /lab/ktap.sh
+. /lab/tests/records.sh
 KTAP_PREFIX="target: "
 tc=testclient
 share=$NTPROF_LAB_SHARE
-
-# wait_flag NAME: the host's signal, through the share.
-wait_flag() {
-	local i=0
-
-	while [ ! -e "$share/$1" ]; do
-		[ $i -ge 3000 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }

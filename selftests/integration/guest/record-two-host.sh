@@ -8,19 +8,10 @@
 # Then a recording that runs out of disk space fails cleanly and stops its
 # session.
 . /lab/ktap.sh
+. /lab/tests/records.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
 dev=$NTPROF_LAB_TCP_DEV
-
-wait_flag() {
-	local i=0
-
-	while [ ! -e "$share/$1" ]; do
-		[ $i -ge 3000 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
 # wait_line FILE REGEX: until FILE has a matching line (10 s at most).
 wait_line() {

@@ -5,19 +5,9 @@
 # and the output in the share. Then: a second recorder is refused while
 # one runs, and a recorder killed with SIGKILL leaves a file behind.
 . /lab/ktap.sh
+. /lab/tests/records.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE
-
-# wait_flag NAME: the host's signal, through the share.
-wait_flag() {
-	local i=0
-
-	while [ ! -e "$share/$1" ]; do
-		[ $i -ge 3000 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
 # wait_line FILE REGEX: until FILE has a matching line (10 s at most).
 wait_line() {

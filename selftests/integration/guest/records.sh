@@ -47,3 +47,14 @@ count_op() {
 identities() {
 	awk -F'\t' '{ print $3, $4, $5, $6, $7, $8 }' "$1" | sort
 }
+
+# wait_flag NAME: until the other guest's flag file is in the share (5 min).
+wait_flag() {
+	local i=0
+
+	while [ ! -e "$NTPROF_LAB_SHARE/$1" ]; do
+		[ $i -ge 3000 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
