@@ -9,7 +9,8 @@
  * bad CRC-32s pass: the fuzzer cannot forge them, and would otherwise
  * never get past the header's. Besides the sanitizers' findings, abort()
  * marks a broken promise of ntp.h: an error without its one-line message
- * naming the file, a string without its NUL, more records than bytes.
+ * naming the file, a string (a hook's, a device's or a controller's too)
+ * without its NUL, a table longer than its cap, more records than bytes.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -45,11 +46,28 @@ static void check_header(const struct ntp_header *h)
 	    strnlen(h->tool_version, sizeof(h->tool_version)) ==
 		    sizeof(h->tool_version) ||
 	    h->nr_hooks > NTP_HOOKS_MAX || (h->nr_hooks && !h->hooks) ||
+	    h->nr_devs > NTP_DEVS_MAX || (h->nr_devs && !h->devs) ||
+	    h->nr_ctrls > NTP_CTRLS_MAX || (h->nr_ctrls && !h->ctrls) ||
+	    (h->version_minor < 1 && (h->nr_devs || h->nr_ctrls)) ||
 	    h->record_size < NTP_RECORD_SIZE)
 		abort();
 	for (i = 0; i < h->nr_hooks; i++)
 		if (strnlen(h->hooks[i].name, sizeof(h->hooks[i].name)) ==
 		    sizeof(h->hooks[i].name))
+			abort();
+	/* Every entry is read: the sanitizers see one out of bounds. */
+	for (i = 0; i < h->nr_devs; i++)
+		if (strnlen(h->devs[i].name, sizeof(h->devs[i].name)) ==
+		    sizeof(h->devs[i].name))
+			abort();
+	for (i = 0; i < h->nr_ctrls; i++)
+		if (strnlen(h->ctrls[i].name, sizeof(h->ctrls[i].name)) ==
+		    sizeof(h->ctrls[i].name) ||
+		    strnlen(h->ctrls[i].subsysnqn,
+			    sizeof(h->ctrls[i].subsysnqn)) ==
+		    sizeof(h->ctrls[i].subsysnqn) ||
+		    strnlen(h->ctrls[i].address, sizeof(h->ctrls[i].address)) ==
+		    sizeof(h->ctrls[i].address))
 			abort();
 }
 

@@ -306,6 +306,14 @@ static struct ntprof_record *recs_make(size_t n)
 }
 
 static struct ntp_hook hooks[3];
+static struct ntp_dev devs[3];
+static struct ntp_ctrl ctrls[2];
+/* The hooks', devices' and controllers' bytes in hdr_make()'s header. */
+#define HOOKS_LEN	(4 + (10 + 14) + (10 + 17) + (10 + 255))
+#define DEVS_LEN	(4 + (8 + 7) + (8 + 9) + (8 + 63))
+#define CTRL0_LEN	(19 + 5 + 29 + 29)
+#define CTRL1_LEN	(19 + 63 + 255 + 255)
+#define CTRLS_LEN	(4 + CTRL0_LEN + CTRL1_LEN)
 
 static void hdr_make(struct ntp_header *h)
 {
@@ -346,6 +354,36 @@ static void hdr_make(struct ntp_header *h)
 	hooks[2].state = NTPROF_HOOK_MISSING;
 	h->nr_hooks = 3;
 	h->hooks = hooks;
+
+	memset(devs, 0, sizeof(devs));
+	devs[0].dev = 259 << 8;		/* 259:0, a path disk */
+	snprintf(devs[0].name, sizeof(devs[0].name), "nvme0n1");
+	devs[1].dev = 0xfff00 | 0xfff00000;	/* 4095:1048320 */
+	snprintf(devs[1].name, sizeof(devs[1].name), "nvme10n12");
+	devs[2].dev = 0x12345678;
+	memset(devs[2].name, 'd', NTP_DEV_NAME_MAX);
+	h->nr_devs = 3;
+	h->devs = devs;
+
+	memset(ctrls, 0, sizeof(ctrls));
+	ctrls[0].dev = 259 << 8;
+	ctrls[0].nsid = 1;
+	ctrls[0].cntlid = 0x1234;
+	ctrls[0].transport = NTPROF_TRANSPORT_TCP;
+	snprintf(ctrls[0].name, sizeof(ctrls[0].name), "nvme0");
+	snprintf(ctrls[0].subsysnqn, sizeof(ctrls[0].subsysnqn),
+		 "nqn.2026-11.io.ntprof.lab:tcp");
+	snprintf(ctrls[0].address, sizeof(ctrls[0].address),
+		 "traddr=10.77.0.1,trsvcid=4420");
+	/* The longest strings, and values in every byte. */
+	ctrls[1].nsid = 0xfffffffe;
+	ctrls[1].cntlid = 0xfffe;
+	ctrls[1].transport = 0xee;
+	memset(ctrls[1].name, 'c', NTP_CTRL_NAME_MAX);
+	memset(ctrls[1].subsysnqn, 'q', NTP_NQN_MAX);
+	memset(ctrls[1].address, 'a', NTP_ADDR_MAX);
+	h->nr_ctrls = 2;
+	h->ctrls = ctrls;
 }
 
 static const struct ntp_trailer trailer_in = {
@@ -569,6 +607,29 @@ static void test_round_trip(void)
 			ntp_close(f);
 		}
 		ok(same, "the three hooks come back, names of 255 bytes too");
+
+		same = false;
+		if (!ntp_open(path, &f, err, sizeof(err))) {
+			fh = ntp_header(f);
+			same = fh->nr_devs == 3;
+			for (i = 0; same && i < 3; i++)
+				same = !memcmp(&fh->devs[i], &devs[i],
+					       sizeof(devs[i]));
+			ntp_close(f);
+		}
+		ok(same, "the three devices come back, a name of %d bytes too",
+		   NTP_DEV_NAME_MAX);
+
+		same = false;
+		if (!ntp_open(path, &f, err, sizeof(err))) {
+			fh = ntp_header(f);
+			same = fh->nr_ctrls == 2;
+			for (i = 0; same && i < 2; i++)
+				same = !memcmp(&fh->ctrls[i], &ctrls[i],
+					       sizeof(ctrls[i]));
+			ntp_close(f);
+		}
+		ok(same, "the two controllers come back, the longest strings too");
 	}
 	free(recs);
 }
@@ -590,10 +651,12 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 1 && buf[9] == 0 &&
-	   buf[10] == 0 && buf[11] == 0,
-	   "the file starts with the magic and version 1.0, little-endian");
+	   buf[10] == 1 && buf[11] == 0,
+	   "the file starts with the magic and version 1.1, little-endian");
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + 4 +
-			(10 + 14) + (10 + 17) + (10 + 255) + 4 &&
+			(10 + 14) + (10 + 17) + (10 + 255) + 4 +
+			(8 + 7) + (8 + 9) + (8 + 63) + 4 +
+			(19 + 5 + 29 + 29) + (19 + 63 + 255 + 255) + 4 &&
 	   rd32(buf + 16) == 232 && rd32(buf + 20) == 10 && buf[24] == 1 &&
 	   buf[25] == 1 && rd32(buf + 28) == 8,
 	   "header length %zu, record size, sample, role, transport, CPUs at their offsets",
@@ -605,6 +668,30 @@ static void test_layout(void)
 	   rd32(buf + l.unit[1] + 4) == 1 && rd32(buf + l.unit[1] + 12) == 40 &&
 	   l.unit[1] + 64 == len,
 	   "a block of 2 records numbered 0, then the trailer numbered 1 ends the file");
+	{
+		/* The device table follows the hooks: count, then entries. */
+		const uint8_t *d = buf + l.hdr_len - 4 - CTRLS_LEN - DEVS_LEN;
+
+		ok(rd32(d) == 3 && d[4] == 15 && d[5] == 0 &&
+		   rd32(d + 6) == 259 << 8 && d[10] == 7 && d[11] == 0 &&
+		   !memcmp(d + 12, "nvme0n1", 7) && d[19] == 17 &&
+		   rd32(d + 21) == 0xffffff00 && d[25] == 9 &&
+		   !memcmp(d + 27, "nvme10n12", 9) && d[36] == 71 &&
+		   rd32(d + 38) == 0x12345678 && d[42] == 63 &&
+		   d[44] == 'd' && d[44 + 62] == 'd',
+		   "the device table: count, then entry length, dev, name length and name");
+		d += DEVS_LEN;
+		ok(rd32(d) == 2 && d[4] == CTRL0_LEN && d[5] == 0 &&
+		   rd32(d + 6) == 259 << 8 && rd32(d + 10) == 1 &&
+		   d[14] == 0x34 && d[15] == 0x12 && d[16] == 1 &&
+		   d[17] == 5 && d[18] == 0 && !memcmp(d + 19, "nvme0", 5) &&
+		   d[24] == 29 && !memcmp(d + 26, "nqn.2026-11.io.ntprof.lab:tcp", 29) &&
+		   d[55] == 29 && !memcmp(d + 57, "traddr=10.77.0.1,trsvcid=4420", 29) &&
+		   d[4 + CTRL0_LEN] == (CTRL1_LEN & 0xff) &&
+		   d[5 + CTRL0_LEN] == CTRL1_LEN >> 8 &&
+		   d + 4 + CTRL0_LEN + CTRL1_LEN == buf + l.hdr_len - 4,
+		   "the controller table: count, then entry length, dev, nsid, cntlid, transport and three strings");
+	}
 	ok(rd32(buf + l.hdr_len - 4) == crc32(0, buf, l.hdr_len - 4) &&
 	   rd32(buf + l.unit[0] + 16) == crc32(0, buf + l.unit[0] + 24, 464) &&
 	   rd32(buf + l.unit[0] + 20) == crc32(0, buf + l.unit[0], 20),
@@ -653,10 +740,28 @@ static void test_newer_minor(void)
 	put_str(&b, "");
 	put_str(&b, "9.9");
 	put_le(&b, 1, 4);
-	put_le(&b, 10 + 12 + 3, 2);	/* 3 bytes after the name */
+	put_le(&b, 10 + 14 + 3, 2);	/* 3 bytes after the name */
 	put(&b, "\x01\x02\x02\x11\x01\x02", 6);
 	put_str(&b, "nvmet_req_init");
 	put(&b, "new", 3);
+	put_le(&b, 2, 4);		/* the devices of 1.1 */
+	put_le(&b, 8 + 7 + 4, 2);	/* 4 bytes after the name */
+	put_le(&b, 259 << 8, 4);
+	put_str(&b, "nvme0n1");
+	put(&b, "more", 4);
+	put_le(&b, 8 + 6, 2);
+	put_le(&b, 0x10300 | 5, 4);
+	put_str(&b, "nullb0");
+	put_le(&b, 1, 4);		/* the controllers of 1.1 */
+	put_le(&b, 19 + 6 + 3 + 2 + 5, 2);	/* 5 bytes after the strings */
+	put_le(&b, 0x10300 | 5, 4);
+	put_le(&b, 7, 4);
+	put_le(&b, 0x4321, 2);
+	put_le(&b, NTPROF_TRANSPORT_RDMA, 1);
+	put_str(&b, "port 2");
+	put_str(&b, "nqn");
+	put_str(&b, "ip");
+	put(&b, "newer", 5);
 	put(&b, "later", 5);	/* a newer minor's header fields */
 	put_le(&b, 0, 4);
 	wr32(b.p + 12, b.len);
@@ -708,6 +813,93 @@ static void test_newer_minor(void)
 		ntp_close(f);
 	}
 	ok(hook_ok, "a hook entry with unknown trailing fields reads");
+	hook_ok = false;
+	if (!ntp_open(path, &f, err, sizeof(err))) {
+		const struct ntp_dev *d = ntp_header(f)->devs;
+
+		hook_ok = ntp_header(f)->nr_devs == 2 &&
+			  d[0].dev == 259 << 8 && !strcmp(d[0].name, "nvme0n1") &&
+			  d[1].dev == (0x10300 | 5) &&
+			  !strcmp(d[1].name, "nullb0");
+		ntp_close(f);
+	}
+	ok(hook_ok, "a device entry with unknown trailing fields reads");
+	hook_ok = false;
+	if (!ntp_open(path, &f, err, sizeof(err))) {
+		const struct ntp_ctrl *c = ntp_header(f)->ctrls;
+
+		hook_ok = ntp_header(f)->nr_ctrls == 1 &&
+			  c->dev == (0x10300 | 5) && c->nsid == 7 &&
+			  c->cntlid == 0x4321 &&
+			  c->transport == NTPROF_TRANSPORT_RDMA &&
+			  !strcmp(c->name, "port 2") &&
+			  !strcmp(c->subsysnqn, "nqn") &&
+			  !strcmp(c->address, "ip");
+		ntp_close(f);
+	}
+	ok(hook_ok, "a controller entry with unknown trailing fields reads");
+	free(b.p);
+	free(p.p);
+	free(recs);
+}
+
+/*
+ * A file of format 1.0, which has no device table: it reads, without
+ * devices, and bytes after its hooks are not taken for a device table.
+ */
+static void test_minor_zero(void)
+{
+	const char *path = tpath("v1.0.ntp");
+	struct ntprof_record *recs = recs_make(2);
+	struct bytes b = { 0 }, p = { 0 };
+	struct ntp_file *f;
+	const struct ntp_header *h;
+	char err[256];
+	bool good = false;
+	int ret;
+
+	put(&b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(&b, 1, 2);
+	put_le(&b, 0, 2);
+	put_le(&b, 0, 4);	/* the length, set below */
+	put_le(&b, 232, 4);
+	put_le(&b, 1, 4);
+	put_le(&b, NTPROF_ROLE_HOST, 1);
+	put_le(&b, NTPROF_TRANSPORT_TCP, 1);
+	put_le(&b, 0, 2);
+	put_le(&b, 1, 4);
+	put_le(&b, 11, 8);
+	put_le(&b, 22, 8);
+	put_str(&b, "host");
+	put_str(&b, "6.1.0-57-amd64");
+	put_str(&b, "");
+	put_str(&b, "0.1");
+	put_le(&b, 0, 4);	/* no hooks */
+	put_le(&b, 0xffffffff, 4);	/* not a device count in 1.0 */
+	put_le(&b, 0xffffffff, 4);	/* nor a controller count */
+	put_le(&b, 0, 4);
+	wr32(b.p + 12, b.len);
+	fix_header(b.p);
+	put_record(&p, &recs[0], 232);
+	put_record(&p, &recs[1], 232);
+	put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+	spit(path, b.p, b.len);
+	seed(path);
+
+	ret = ntp_open(path, &f, err, sizeof(err));
+	if (!ret) {
+		const struct ntprof_record *block;
+		size_t n;
+
+		h = ntp_header(f);
+		good = h->version_minor == 0 && h->nr_devs == 0 && !h->devs &&
+		       h->nr_ctrls == 0 && !h->ctrls &&
+		       ntp_next_block(f, &block, &n) == 1 && n == 2 &&
+		       same_records(block, recs, 2);
+		ntp_close(f);
+	}
+	ok(good, "a 1.0 file reads, with no devices or controllers (%d %s)", ret,
+	   ret ? err : "");
 	free(b.p);
 	free(p.p);
 	free(recs);
@@ -875,7 +1067,7 @@ static void header_byte(uint8_t *b, size_t *len, const struct layout *l)
 static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The hook count sits before the three hook entries. */
-	size_t off = l->hdr_len - 4 - (10 + 14) - (10 + 17) - (10 + 255) - 4;
+	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 0xffffffff);
@@ -884,7 +1076,7 @@ static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 
 static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
-	size_t off = l->hdr_len - 4 - (10 + 14) - (10 + 17) - (10 + 255) - 4;
+	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 1000);
@@ -894,7 +1086,7 @@ static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last hook's name grows to 300 bytes; the blocks go. */
-	size_t off = l->hdr_len - 4 - (10 + 255);
+	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - (10 + 255);
 
 	b[off] = (10 + 300) & 0xff;
 	b[off + 1] = (10 + 300) >> 8;
@@ -902,6 +1094,138 @@ static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 	b[off + 9] = 300 >> 8;
 	memset(b + off + 10, 'x', 300);
 	*len = off + 10 + 300 + 4;
+	wr32(b + 12, *len);
+	fix_header(b);
+}
+
+/* The device table's count, and its entries after it. */
+static size_t devs_at(const struct layout *l)
+{
+	return l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN;
+}
+
+/* The controller table's count, and its entries after it. */
+static size_t ctrls_at(const struct layout *l)
+{
+	return l->hdr_len - 4 - CTRLS_LEN;
+}
+
+static void devs_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + devs_at(l), 0xffffffff);
+	fix_header(b);
+}
+
+static void devs_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + devs_at(l), 98);	/* room for 97 empty entries */
+	fix_header(b);
+}
+
+/* A 1.1 header that ends after its hooks, without the device count. */
+static void devs_missing(uint8_t *b, size_t *len, const struct layout *l)
+{
+	size_t off = devs_at(l);
+
+	*len = off + 4;
+	wr32(b + 12, *len);
+	fix_header(b);
+}
+
+static void dev_entry_short(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[devs_at(l) + 4 + 15] = 7;	/* the second entry's length */
+	fix_header(b);
+}
+
+static void dev_name_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[devs_at(l) + 4 + 6] = 8;	/* the first name, past its entry */
+	fix_header(b);
+}
+
+static void dev_name_nul(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[devs_at(l) + 4 + 15 + 8 + 4] = 0;	/* "nvme\0..." */
+	fix_header(b);
+}
+
+static void dev_name_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	/* The last device's name grows to 64 bytes; the rest goes. */
+	size_t off = ctrls_at(l) - (8 + 63);
+
+	b[off] = 8 + 64;
+	b[off + 6] = 64;
+	memset(b + off + 8, 'd', 64);
+	*len = off + 8 + 64 + 4;
+	wr32(b + 12, *len);
+	fix_header(b);
+}
+
+static void dev_last_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	/* The last device's entry claims 10 bytes past the header's end. */
+	size_t off = ctrls_at(l) - (8 + 63);
+	size_t entry = 8 + 63 + CTRLS_LEN + 10;
+
+	(void)len;
+	b[off] = entry & 0xff;
+	b[off + 1] = entry >> 8;
+	fix_header(b);
+}
+
+static void ctrls_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + ctrls_at(l), 0xffffffff);
+	fix_header(b);
+}
+
+static void ctrls_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + ctrls_at(l), 36);	/* room for 35 empty entries */
+	fix_header(b);
+}
+
+static void ctrl_entry_short(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[ctrls_at(l) + 4] = 18;
+	fix_header(b);
+}
+
+static void ctrl_nqn_overrun(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[ctrls_at(l) + 4 + 20] = 200;	/* past the first entry's end */
+	fix_header(b);
+}
+
+static void ctrl_name_nul(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[ctrls_at(l) + 4 + 15 + 2] = 0;	/* "nv\0me0" */
+	fix_header(b);
+}
+
+static void ctrl_addr_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	/* The last controller's address grows to 256 bytes. */
+	size_t off = l->hdr_len - 4 - CTRL1_LEN;
+
+	b[off] = (CTRL1_LEN + 1) & 0xff;
+	b[off + 1] = (CTRL1_LEN + 1) >> 8;
+	b[off + 335] = 0;
+	b[off + 336] = 1;
+	memset(b + off + 337, 'a', 256);
+	*len = off + CTRL1_LEN + 1 + 4;
 	wr32(b + 12, *len);
 	fix_header(b);
 }
@@ -1037,6 +1361,51 @@ static void test_damaged(void)
 	ok(damaged(good, len, -EBADMSG, hook_name_huge,
 		   "header: hook 2: name is 300 bytes, more than 255"),
 	   "a hook name of 300 bytes is rejected");
+	ok(damaged(good, len, -EBADMSG, devs_huge,
+		   "header: 4294967295 devices, more than %d", NTP_DEVS_MAX),
+	   "a device count of 2^32-1 is rejected before any allocation");
+	ok(damaged(good, len, -EBADMSG, devs_overrun,
+		   "header: 98 devices overrun the header"),
+	   "98 devices in a header that has room for 97: rejected before allocating");
+	ok(damaged(good, len, -EBADMSG, devs_missing,
+		   "header: device count overruns the header"),
+	   "a 1.1 header without its device table is rejected");
+	ok(damaged(good, len, -EBADMSG, dev_entry_short,
+		   "header: device 1: entry length 7 is too short"),
+	   "a device entry shorter than its fixed part is rejected");
+	ok(damaged(good, len, -EBADMSG, dev_name_overrun,
+		   "header: device 0: name overruns its entry"),
+	   "a device name longer than its entry is rejected");
+	ok(damaged(good, len, -EBADMSG, dev_name_nul,
+		   "header: device 1: name contains a NUL byte"),
+	   "a device name with a NUL byte is rejected");
+	ok(damaged(good, len, -EBADMSG, dev_name_huge,
+		   "header: device 2: name is 64 bytes, more than %d",
+		   NTP_DEV_NAME_MAX),
+	   "a device name of 64 bytes is rejected");
+	ok(damaged(good, len, -EBADMSG, dev_last_overrun,
+		   "header: device 2 overruns the header"),
+	   "a device entry past the header's end is rejected");
+	ok(damaged(good, len, -EBADMSG, ctrls_huge,
+		   "header: 4294967295 controllers, more than %d",
+		   NTP_CTRLS_MAX),
+	   "a controller count of 2^32-1 is rejected before any allocation");
+	ok(damaged(good, len, -EBADMSG, ctrls_overrun,
+		   "header: 36 controllers overrun the header"),
+	   "36 controllers in a header that has room for 35: rejected before allocating");
+	ok(damaged(good, len, -EBADMSG, ctrl_entry_short,
+		   "header: controller 0: entry length 18 is too short"),
+	   "a controller entry shorter than its fixed part is rejected");
+	ok(damaged(good, len, -EBADMSG, ctrl_nqn_overrun,
+		   "header: controller 0: subsystem NQN overruns its entry"),
+	   "a subsystem NQN longer than its entry is rejected");
+	ok(damaged(good, len, -EBADMSG, ctrl_name_nul,
+		   "header: controller 0: name contains a NUL byte"),
+	   "a controller name with a NUL byte is rejected");
+	ok(damaged(good, len, -EBADMSG, ctrl_addr_huge,
+		   "header: controller 1: address is 256 bytes, more than %d",
+		   NTP_ADDR_MAX),
+	   "an address of 256 bytes is rejected");
 	ok(damaged(good, len, -EBADMSG, hostname_huge,
 		   "header: hostname is 65535 bytes, more than 64"),
 	   "a host name of 64 KiB is rejected");
@@ -1156,6 +1525,42 @@ static void test_writer_errors(void)
 	ok(ret == -EINVAL, "more than %d hooks: -EINVAL (%d)", NTP_HOOKS_MAX,
 	   ret);
 	hdr_make(&h);
+	h.nr_devs = NTP_DEVS_MAX + 1;
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "more than %d devices: -EINVAL (%d)", NTP_DEVS_MAX,
+	   ret);
+	hdr_make(&h);
+	memset(devs[0].name, 'n', sizeof(devs[0].name));
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "a device name that does not fit: -EINVAL (%d)",
+	   ret);
+	hdr_make(&h);
+	h.nr_ctrls = NTP_CTRLS_MAX + 1;
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "more than %d controllers: -EINVAL (%d)",
+	   NTP_CTRLS_MAX, ret);
+	hdr_make(&h);
+	memset(ctrls[1].subsysnqn, 'n', sizeof(ctrls[1].subsysnqn));
+	ret = ntp_writer_open(path, &h, &w);
+	ok(ret == -EINVAL, "an NQN that does not fit: -EINVAL (%d)", ret);
+	hdr_make(&h);
+	{
+		/* Full tables of the longest entries make more than 1 MiB. */
+		struct ntp_ctrl *big = calloc(NTP_CTRLS_MAX, sizeof(*big));
+		int k;
+
+		if (!big)
+			die("calloc");
+		for (k = 0; k < NTP_CTRLS_MAX; k++)
+			big[k] = ctrls[1];
+		h.nr_ctrls = NTP_CTRLS_MAX;
+		h.ctrls = big;
+		ret = ntp_writer_open(path, &h, &w);
+		ok(ret == -EINVAL,
+		   "a header of more than 1 MiB: -EINVAL (%d)", ret);
+		free(big);
+		hdr_make(&h);
+	}
 
 	if (access("/dev/full", W_OK)) {
 		ok(true, "a full disk: -ENOSPC # SKIP no writable /dev/full");
@@ -1285,6 +1690,7 @@ int main(int argc, char *argv[])
 	test_round_trip();
 	test_layout();
 	test_newer_minor();
+	test_minor_zero();
 	test_cut_short();
 	test_damaged();
 	test_open_errors();

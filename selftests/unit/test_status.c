@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of what 'ntprof status' makes of the module's reply: replies
- * are built here, since this machine has no module to send them. status.c
- * is included so its static parser and printer can be called directly.
+ * are built here, since this machine has no module to send them, and
+ * parsed by session.c as for every command. status.c is included so its
+ * static printer can be called directly.
  * Prints TAP; exits 1 if any test failed.
  */
 #include <stdbool.h>
@@ -65,17 +66,19 @@ static void reply_module(struct nlmsghdr *nlh, const char *name,
 	mnl_attr_nest_end(nlh, nest);
 }
 
-/* Feeds the reply to status.c as nl_request() would; errno on failure. */
-static int feed(struct status *st, const struct nlmsghdr *nlh)
+/* Feeds the reply to the parser as nl_request() would; errno on failure. */
+static int feed(struct session_status *st, const struct nlmsghdr *nlh)
 {
+	struct session_status_ctx ctx = { .st = st };
+
 	memset(st, 0, sizeof(*st));
-	if (status_reply(nlh, st) == MNL_CB_ERROR)
+	if (session_status_reply(nlh, &ctx) == MNL_CB_ERROR)
 		return errno;
 	return 0;
 }
 
 /* What status_print() writes, as a string. */
-static const char *printed(const struct status *st)
+static const char *printed(const struct session_status *st)
 {
 	static char out[4096];
 	FILE *f = tmpfile();
@@ -108,7 +111,8 @@ int main(void)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
-	struct status st;
+	struct session_status_ctx again;
+	struct session_status st;
 
 	printf("TAP version 13\n");
 
@@ -135,7 +139,6 @@ int main(void)
 	     "  target  nvmet_tcp   present  (tcp)\n"
 	     "  target  nvmet_rdma  absent   (rdma)\n",
 	     "it prints as aligned columns");
-	status_free(&st);
 
 	/* What a newer module might send. */
 	nlh = reply_start("0.9.0", 7);
@@ -152,7 +155,6 @@ int main(void)
 	     "nvme modules:\n"
 	     "  -       nvme_fc  absent   (unknown)\n",
 	     "unknown values print as such");
-	status_free(&st);
 
 	nlh = reply_start("0.1.0", NTPROF_STATE_RECORDING);
 	ok(feed(&st, nlh) == 0, "a reply without modules is accepted");
@@ -160,22 +162,20 @@ int main(void)
 	     "ntprof module 0.1.0, recording, kernel 6.1.0-57-amd64\n"
 	     "nvme modules: none reported\n",
 	     "it says no module was reported");
-	ok(status_reply(nlh, &st) == MNL_CB_ERROR && errno == EPROTO,
-	   "a second reply to the same request is rejected");
-	status_free(&st);
+	again = (struct session_status_ctx) { .st = &st, .replies = 1 };
+	ok(session_status_reply(nlh, &again) == MNL_CB_ERROR &&
+	   errno == EPROTO, "a second reply to the same request is rejected");
 
 	nlh = reply_start("0.1.0", NTPROF_STATE_IDLE);
 	mnl_attr_put_u16(nlh, NTPROF_A_STATUS_STATE, 0);
 	ok(feed(&st, nlh) == EPROTO,
 	   "an attribute of the wrong size is rejected");
-	status_free(&st);
 
 	nlh = reply_start("0.1.0", NTPROF_STATE_IDLE);
 	nest = mnl_attr_nest_start(nlh, NTPROF_A_STATUS_MODULE);
 	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_PRESENT, 1);
 	mnl_attr_nest_end(nlh, nest);
 	ok(feed(&st, nlh) == EPROTO, "a module without a name is rejected");
-	status_free(&st);
 
 	printf("1..%d\n", tests);
 	printf("test_status: %d passed, %d failed\n", tests - failed, failed);

@@ -37,6 +37,10 @@ static const uint8_t ntp_magic[8] = {
 #define HDR_MAX		(1U << 20)
 /* A hook entry without its name. */
 #define HOOK_FIXED	10
+/* A device entry without its name (format 1.1). */
+#define DEV_FIXED	8
+/* A controller entry with three empty strings (format 1.1). */
+#define CTRL_FIXED	19
 
 /* Every unit after the header: a block of records or the trailer. */
 #define UNIT_HDR	24
@@ -266,7 +270,9 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 	uint8_t *buf, *p;
 	long l;
 
-	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks)) {
+	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks) ||
+	    hdr->nr_devs > NTP_DEVS_MAX || (hdr->nr_devs && !hdr->devs) ||
+	    hdr->nr_ctrls > NTP_CTRLS_MAX || (hdr->nr_ctrls && !hdr->ctrls)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -285,6 +291,33 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 			return NULL;
 		}
 		len += HOOK_FIXED + l;
+	}
+	len += 4;
+	for (i = 0; i < hdr->nr_devs; i++) {
+		l = str_len(hdr->devs[i].name, sizeof(hdr->devs[i].name));
+		if (l < 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+		len += DEV_FIXED + l;
+	}
+	len += 4;
+	for (i = 0; i < hdr->nr_ctrls; i++) {
+		const struct ntp_ctrl *c = &hdr->ctrls[i];
+		long n = str_len(c->name, sizeof(c->name));
+		long q = str_len(c->subsysnqn, sizeof(c->subsysnqn));
+
+		l = str_len(c->address, sizeof(c->address));
+		if (n < 0 || q < 0 || l < 0) {
+			errno = EINVAL;
+			return NULL;
+		}
+		len += CTRL_FIXED + n + q + l;
+	}
+	/* Full tables of the longest entries would not fit in a header. */
+	if (len > HDR_MAX) {
+		errno = EINVAL;
+		return NULL;
 	}
 
 	buf = calloc(1, len);
@@ -318,6 +351,30 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 		p[6] = h->required;
 		p[7] = h->state;
 		p = put_str(p + 8, h->name);
+	}
+	put32(p, hdr->nr_devs);
+	p += 4;
+	for (i = 0; i < hdr->nr_devs; i++) {
+		const struct ntp_dev *d = &hdr->devs[i];
+
+		put16(p, DEV_FIXED + strlen(d->name));
+		put32(p + 2, d->dev);
+		p = put_str(p + 6, d->name);
+	}
+	put32(p, hdr->nr_ctrls);
+	p += 4;
+	for (i = 0; i < hdr->nr_ctrls; i++) {
+		const struct ntp_ctrl *c = &hdr->ctrls[i];
+
+		put16(p, CTRL_FIXED + strlen(c->name) + strlen(c->subsysnqn) +
+			 strlen(c->address));
+		put32(p + 2, c->dev);
+		put32(p + 6, c->nsid);
+		put16(p + 10, c->cntlid);
+		p[12] = c->transport;
+		p = put_str(p + 13, c->name);
+		p = put_str(p, c->subsysnqn);
+		p = put_str(p, c->address);
 	}
 	put32(p, crc(buf, len - 4));
 	*lenp = len;
@@ -447,6 +504,8 @@ struct ntp_file {
 	uint64_t discarded;
 	struct ntp_header hdr;
 	struct ntp_hook *hooks;
+	struct ntp_dev *devs;
+	struct ntp_ctrl *ctrls;
 	struct ntp_trailer trailer;
 	uint8_t *buf;		/* a block's payload */
 	size_t buf_size;
@@ -611,6 +670,161 @@ static int hooks_parse(struct ntp_file *f, struct cursor *c)
 	return 0;
 }
 
+/* The device table of format 1.1, after the hooks. */
+static int devs_parse(struct ntp_file *f, struct cursor *c)
+{
+	const uint8_t *p = take(c, 4);
+	uint32_t i, nr, entry, name;
+	struct ntp_dev *d;
+
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: device count overruns the header");
+	nr = get32(p);
+	if (nr > NTP_DEVS_MAX)
+		return fail(f, -EBADMSG, "header: %u devices, more than %u",
+			    nr, NTP_DEVS_MAX);
+	/* Check the count against the bytes before allocating for it. */
+	if ((uint64_t)nr * DEV_FIXED > c->left)
+		return fail(f, -EBADMSG,
+			    "header: %u devices overrun the header", nr);
+	if (!nr)
+		return 0;
+	f->devs = calloc(nr, sizeof(*f->devs));
+	if (!f->devs)
+		return fail(f, -ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		d = &f->devs[i];
+		p = take(c, 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: device %u overruns the header", i);
+		entry = get16(p);
+		if (entry < DEV_FIXED)
+			return fail(f, -EBADMSG,
+				    "header: device %u: entry length %u is too short",
+				    i, entry);
+		p = take(c, entry - 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: device %u overruns the header", i);
+		name = get16(p + 4);
+		if (name > entry - DEV_FIXED)
+			return fail(f, -EBADMSG,
+				    "header: device %u: name overruns its entry",
+				    i);
+		if (name > NTP_DEV_NAME_MAX)
+			return fail(f, -EBADMSG,
+				    "header: device %u: name is %u bytes, more than %u",
+				    i, name, NTP_DEV_NAME_MAX);
+		if (memchr(p + 6, 0, name))
+			return fail(f, -EBADMSG,
+				    "header: device %u: name contains a NUL byte",
+				    i);
+		d->dev = get32(p);
+		memcpy(d->name, p + 6, name);
+		/* Bytes after the name are a newer minor's fields: skipped. */
+	}
+	f->hdr.nr_devs = nr;
+	f->hdr.devs = f->devs;
+	return 0;
+}
+
+/* A string of controller entry @i, from its bytes in @c. */
+static int ctrl_str(struct ntp_file *f, struct cursor *c, uint32_t i,
+		    const char *what, char *dst, size_t max)
+{
+	const uint8_t *p = take(c, 2);
+	uint16_t len;
+
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s overruns its entry", i,
+			    what);
+	len = get16(p);
+	p = take(c, len);
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s overruns its entry", i,
+			    what);
+	if (len > max)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s is %u bytes, more than %zu",
+			    i, what, len, max);
+	if (memchr(p, 0, len))
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s contains a NUL byte", i,
+			    what);
+	memcpy(dst, p, len);
+	dst[len] = 0;
+	return 0;
+}
+
+/* The controller table of format 1.1, after the devices. */
+static int ctrls_parse(struct ntp_file *f, struct cursor *c)
+{
+	const uint8_t *p = take(c, 4);
+	uint32_t i, nr, entry;
+	struct cursor e;
+	struct ntp_ctrl *x;
+	int ret;
+
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller count overruns the header");
+	nr = get32(p);
+	if (nr > NTP_CTRLS_MAX)
+		return fail(f, -EBADMSG,
+			    "header: %u controllers, more than %u", nr,
+			    NTP_CTRLS_MAX);
+	/* Check the count against the bytes before allocating for it. */
+	if ((uint64_t)nr * CTRL_FIXED > c->left)
+		return fail(f, -EBADMSG,
+			    "header: %u controllers overrun the header", nr);
+	if (!nr)
+		return 0;
+	f->ctrls = calloc(nr, sizeof(*f->ctrls));
+	if (!f->ctrls)
+		return fail(f, -ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		x = &f->ctrls[i];
+		p = take(c, 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: controller %u overruns the header",
+				    i);
+		entry = get16(p);
+		if (entry < CTRL_FIXED)
+			return fail(f, -EBADMSG,
+				    "header: controller %u: entry length %u is too short",
+				    i, entry);
+		p = take(c, entry - 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: controller %u overruns the header",
+				    i);
+		x->dev = get32(p);
+		x->nsid = get32(p + 4);
+		x->cntlid = get16(p + 8);
+		x->transport = p[10];
+		/* The strings, within the entry; what follows is skipped. */
+		e.p = p + 11;
+		e.left = entry - 13;
+		ret = ctrl_str(f, &e, i, "name", x->name, NTP_CTRL_NAME_MAX);
+		if (!ret)
+			ret = ctrl_str(f, &e, i, "subsystem NQN", x->subsysnqn,
+				       NTP_NQN_MAX);
+		if (!ret)
+			ret = ctrl_str(f, &e, i, "address", x->address,
+				       NTP_ADDR_MAX);
+		if (ret)
+			return ret;
+	}
+	f->hdr.nr_ctrls = nr;
+	f->hdr.ctrls = f->ctrls;
+	return 0;
+}
+
 /* The header's fields after the checksum vouched for its bytes. */
 static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 {
@@ -648,6 +862,11 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 			      NTP_TOOL_VERSION_MAX);
 	if (!ret)
 		ret = hooks_parse(f, &c);
+	/* 1.0 ends here: a 1.0 file's later bytes are not a device table. */
+	if (!ret && h->version_minor >= 1)
+		ret = devs_parse(f, &c);
+	if (!ret && h->version_minor >= 1)
+		ret = ctrls_parse(f, &c);
 	/* What is left before the checksum is a newer minor's: skipped. */
 	return ret;
 }
@@ -1063,6 +1282,8 @@ void ntp_close(struct ntp_file *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->hooks);
+	free(f->devs);
+	free(f->ctrls);
 	free(f->buf);
 	free(f->recs);
 	free(f);

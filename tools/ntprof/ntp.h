@@ -21,7 +21,7 @@
 
 /* The format this code writes; it reads every minor of its major. */
 #define NTP_VERSION_MAJOR	1
-#define NTP_VERSION_MINOR	0
+#define NTP_VERSION_MINOR	1
 
 /* The on-disk size of a record in format 1.0: struct ntprof_record's. */
 #define NTP_RECORD_SIZE		232
@@ -38,6 +38,22 @@
 #define NTP_HOOK_NAME_MAX	255
 /* Far more hooks than the module has; bounds what a reader allocates. */
 #define NTP_HOOKS_MAX		1024
+/*
+ * A block device's name, as /proc/diskstats gives it (the kernel's own
+ * disk names are at most 31 bytes), and far more devices than a machine
+ * has: bounds what a reader allocates.
+ */
+#define NTP_DEV_NAME_MAX	63
+#define NTP_DEVS_MAX		4096
+/*
+ * A controller's or a port's name, an NQN (223 bytes in the NVMe
+ * specification, room for more) and a transport address as sysfs shows
+ * it; far more controller entries than a machine has.
+ */
+#define NTP_CTRL_NAME_MAX	63
+#define NTP_NQN_MAX		255
+#define NTP_ADDR_MAX		255
+#define NTP_CTRLS_MAX		4096
 
 /*
  * Records per block the writer buffers (about 232 KiB): a kill loses at
@@ -54,6 +70,43 @@ struct ntp_hook {
 	uint8_t point;		/* enum ntprof_point */
 	uint8_t required;	/* 1 if recording needs it */
 	uint8_t state;		/* enum ntprof_hook_state */
+};
+
+/*
+ * A name for the device number that records carry in ntprof_record.dev:
+ * on a host, a namespace (the hidden path disk nvmeXcYnZ of native NVMe
+ * multipath, which the records carry, is named after its head nvmeXnZ);
+ * on a target, a backing device. Since format 1.1.
+ */
+struct ntp_dev {
+	uint32_t dev;	/* new_encode_dev() as in ntprof_record.dev */
+	char name[NTP_DEV_NAME_MAX + 1];
+};
+
+/*
+ * Where the commands of a device go, since format 1.1: one entry per
+ * controller and namespace on a host, per port, subsystem and namespace
+ * on a target. A host record is tied to its entry by its dev (a path
+ * disk belongs to one controller); a target record by its dev, nsid and
+ * transport, and to its controller by its cntlid, unique on a target.
+ */
+struct ntp_ctrl {
+	/*
+	 * Host: the namespace's disk behind the controller (its hidden
+	 * path disk with native multipath), as ntprof_record.dev; target:
+	 * the namespace's backing device. 0: none or not a block device.
+	 */
+	uint32_t dev;
+	uint32_t nsid;		/* the namespace; 0: none */
+	uint16_t cntlid;	/* host: the controller's; target: 0 */
+	uint8_t transport;	/* enum ntprof_transport, NONE: another */
+	char name[NTP_CTRL_NAME_MAX + 1];	/* "nvme1"; target: "port 2" */
+	char subsysnqn[NTP_NQN_MAX + 1];
+	/*
+	 * Host: the target's, as /sys/class/nvme/nvmeN/address has it
+	 * ("traddr=10.0.0.1,trsvcid=4420"); target: the port's own.
+	 */
+	char address[NTP_ADDR_MAX + 1];
 };
 
 /*
@@ -81,6 +134,12 @@ struct ntp_header {
 	/* The writer's are the caller's; the reader's belong to the file. */
 	uint32_t nr_hooks;
 	const struct ntp_hook *hooks;
+	/* Names of the devices when the recording started; 0 in 1.0 files. */
+	uint32_t nr_devs;
+	const struct ntp_dev *devs;
+	/* Their controllers, subsystems and addresses; 0 in 1.0 files. */
+	uint32_t nr_ctrls;
+	const struct ntp_ctrl *ctrls;
 };
 
 /* How a recording ended, written by ntp_writer_close(). */
@@ -97,7 +156,9 @@ struct ntp_writer;
 
 /*
  * Creates (or truncates) @path and writes the header. -EINVAL: a string
- * of @hdr is too long or it has more than NTP_HOOKS_MAX hooks.
+ * of @hdr is too long, it has more than NTP_HOOKS_MAX hooks,
+ * NTP_DEVS_MAX devices or NTP_CTRLS_MAX controller entries, or all of
+ * them make a header of more than 1 MiB.
  */
 int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 		    struct ntp_writer **wp);

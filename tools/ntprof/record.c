@@ -12,10 +12,12 @@
  * stopped: a session left running keeps its hooks attached and blocks the
  * next recording of its role.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -62,9 +64,16 @@ struct record_opts {
 	char dev_label[64];		/* --dev as given, for messages */
 };
 
+/*
+ * The names of the devices: the table of the file's header, gathered at
+ * the start, and for the analyses the devices of the records as they
+ * first come (a device that appeared later is looked up then).
+ */
 struct devmap {
+	struct ntp_dev *tab;
+	size_t ntab;
 	struct ntprof_devname v[DEVS_MAX];
-	char names[DEVS_MAX][32];
+	char names[DEVS_MAX][NTP_DEV_NAME_MAX + 1];
 	size_t n;
 };
 
@@ -76,7 +85,7 @@ struct recorder {
 	uint64_t start_real;
 	uint64_t written;	/* records appended to the file */
 	uint64_t unflushed;	/* of those, not yet written out */
-	uint64_t other_role;	/* records of the other role's session */
+	uint64_t other_role;	/* records of the other role: a bug */
 	uint64_t unsampled;	/* failed commands outside the sample */
 	int write_err;
 	/* NULL once out of memory: the recording goes on without it. */
@@ -86,6 +95,11 @@ struct recorder {
 	bool live_header;
 	uint64_t iv_start;
 	struct devmap devs;
+	/* The controller table of the header; the last dev looked up. */
+	struct ntp_ctrl *ctrls;
+	size_t nr_ctrls;
+	uint32_t last_dev;
+	uint16_t last_cntlid;
 };
 
 /* Set by the handler, read by the loop: nothing else is safe there. */
@@ -249,23 +263,117 @@ static uint32_t dev_encode(unsigned int maj, unsigned int min)
 	return (min & 0xff) | (maj << 8) | ((min & ~0xffU) << 12);
 }
 
-static void dev_decode(uint32_t dev, unsigned int *maj, unsigned int *min)
+/*
+ * The device number of a block device by its name, from /proc/diskstats:
+ * the one place that has those of the hidden path disks of native NVMe
+ * multipath (nvme0c0n1), which sysfs lists without a dev attribute.
+ */
+static int diskstats_find(const char *name, unsigned int *maj,
+			  unsigned int *min)
 {
-	*maj = (dev & 0xfff00) >> 8;
-	*min = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+	FILE *f = fopen("/proc/diskstats", "r");
+	unsigned int a, b;
+	char *line = NULL;
+	size_t size = 0;
+	int n, ret = -ENOENT;
+
+	if (!f)
+		return -errno;
+	while (ret && getline(&line, &size, f) > 0) {
+		n = 0;
+		if (sscanf(line, "%u %u %n", &a, &b, &n) != 2 || !n)
+			continue;
+		if (!strncmp(line + n, name, strlen(name)) &&
+		    line[n + strlen(name)] == ' ') {
+			*maj = a;
+			*min = b;
+			ret = 0;
+		}
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* A block device's name by its number: "" when sysfs has none. */
+static void dev_name_of(unsigned int maj, unsigned int min, char *buf,
+			size_t size)
+{
+	char path[64], target[512];
+	const char *base;
+	ssize_t len;
+
+	*buf = '\0';
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len <= 0)
+		return;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	len = strlen(base);
+	if ((size_t)len < size)
+		memcpy(buf, base, len + 1);
+}
+
+/*
+ * The paths of a native NVMe multipath head nvmeXnZ: the hidden disks
+ * nvmeXcYnZ, one per controller Y, whose device numbers host records
+ * carry (newer kernels also link them in /sys/block/HEAD/multipath/,
+ * not 6.1 or 6.12; the names are the same in all). Returns their count,
+ * -1 when @name is no NVMe disk, and the first in @path; @list gets them
+ * all, for messages. A disk without paths is a namespace without
+ * multipath.
+ */
+static int mpath_paths(const char *name, char *path, size_t size, char *list,
+		       size_t lsize)
+{
+	unsigned int x, z, px, py, pz;
+	struct dirent *de;
+	size_t len = 0;
+	int n = 0, end = 0;
+	DIR *d;
+
+	if (sscanf(name, "nvme%un%u%n", &x, &z, &end) != 2 || name[end])
+		return -1;
+	d = opendir("/sys/block");
+	if (!d)
+		return -1;
+	*list = '\0';
+	while ((de = readdir(d))) {
+		end = 0;
+		if (sscanf(de->d_name, "nvme%uc%un%u%n", &px, &py, &pz,
+			   &end) != 3 || de->d_name[end] || px != x || pz != z)
+			continue;
+		/* Disk names are at most 31 bytes: one longer is not a path. */
+		if (strlen(de->d_name) >= size)
+			continue;
+		if (!n)
+			memcpy(path, de->d_name, strlen(de->d_name) + 1);
+		len += snprintf(list + len, len < lsize ? lsize - len : 0,
+				"%s%s", n ? ", " : "", de->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
 }
 
 /*
  * --dev: MAJ:MIN, or a block device's name or path. Host records carry
  * the namespace's whole disk, so a partition could never match: refuse it
- * here rather than record nothing. @why gets the reason of an error.
+ * here rather than record nothing. With native NVMe multipath that disk
+ * is the namespace's hidden path disk (nvme0c0n1 under nvme0n1): a head
+ * resolves to its one path; one with several is refused, since the
+ * kernel's filter takes one device. @why gets the reason of an error.
  */
 static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
 {
 	unsigned int maj, min;
 	const char *name;
-	char path[320], buf[32];
+	char path[320], buf[32], dname[NTP_DEV_NAME_MAX + 1];
+	char mpath[NTP_DEV_NAME_MAX + 1], list[256];
 	struct stat stb;
+	int paths;
 	FILE *f;
 	char c;
 
@@ -274,12 +382,14 @@ static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
 			snprintf(why, size, "'%s' is not a device number", s);
 			return -EINVAL;
 		}
-		*dev = dev_encode(maj, min);
-		return 0;
+		/* A head's number resolves to its path; others stay. */
+		dev_name_of(maj, min, dname, sizeof(dname));
+		name = dname;
+		goto check;
 	}
 
 	name = strncmp(s, "/dev/", 5) ? s : s + 5;
-	if (!*name || strlen(name) > 64 || strchr(name, '/') ||
+	if (!*name || strlen(name) > NTP_DEV_NAME_MAX || strchr(name, '/') ||
 	    !strcmp(name, ".") || !strcmp(name, "..")) {
 		snprintf(why, size, "'%s' is not a block device", s);
 		return -EINVAL;
@@ -294,21 +404,42 @@ static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
 			return -EINVAL;
 		}
 		fclose(f);
+	} else if (!diskstats_find(name, &maj, &min)) {
+		/* A hidden path disk: nvme0c0n1. */
 	} else if (!stat(s, &stb) && S_ISBLK(stb.st_mode)) {
 		maj = major(stb.st_rdev);
 		min = minor(stb.st_rdev);
+		dev_name_of(maj, min, dname, sizeof(dname));
+		name = dname;
 	} else {
 		snprintf(why, size, "no block device '%s'", s);
 		return -ENOENT;
 	}
 
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/partition", maj,
-		 min);
+check:
+	if (!*name) {
+		*dev = dev_encode(maj, min);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
 	if (!access(path, F_OK)) {
 		snprintf(why, size,
 			 "%s is a partition: the host records whole namespaces, give the namespace (nvme1n1)",
 			 s);
 		return -EINVAL;
+	}
+	paths = mpath_paths(name, mpath, sizeof(mpath), list, sizeof(list));
+	if (paths > 1) {
+		snprintf(why, size,
+			 "%s has %d paths (%s) and the records carry the path: give one of them",
+			 s, paths, list);
+		return -EINVAL;
+	}
+	if (paths > 0 && diskstats_find(mpath, &maj, &min)) {
+		snprintf(why, size,
+			 "cannot find the device number of %s, the path of %s, in /proc/diskstats",
+			 mpath, s);
+		return -ENOENT;
 	}
 	*dev = dev_encode(maj, min);
 	return 0;
@@ -439,31 +570,353 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 
 /* Device names */
 
-/* DEVNAME of a block device, from sysfs: "" when it cannot be read. */
-static void dev_lookup(uint32_t dev, char *buf, size_t size)
+/*
+ * The head of a hidden path disk of native NVMe multipath: nvmeXcYnZ is
+ * the path through controller nvmeY to namespace nvmeXnZ (the kernel
+ * names both so). Returns 0 and the head's name if the head is there.
+ */
+static int mpath_head(const char *name, char *head, size_t size)
 {
+	unsigned int x, y, z;
+	char path[192];
+	int n = 0;
+
+	if (strncmp(name, "nvme", 4) || name[4] < '0' || name[4] > '9' ||
+	    sscanf(name, "nvme%uc%un%u%n", &x, &y, &z, &n) != 3 || name[n])
+		return -ENOENT;
+	snprintf(head, size, "nvme%un%u", x, z);
+	snprintf(path, sizeof(path), "/sys/block/%s", head);
+	return access(path, F_OK) ? -ENOENT : 0;
+}
+
+/*
+ * The device table of a recording of @role, from /proc/diskstats (the one
+ * list with the numbers of the hidden path disks): on a host the NVMe
+ * namespaces, each path disk named after its head, since that is the
+ * name users know (lsblk, nvme list); on a target every whole disk, since
+ * a backing device can be anything. Partitions never carry records.
+ * Returns the count; *tab is for free(), NULL if none or out of memory.
+ */
+static size_t devs_gather(uint32_t role, struct ntp_dev **tab)
+{
+	FILE *f = fopen("/proc/diskstats", "r");
+	struct ntp_dev *v = NULL, *nv;
+	size_t n = 0, cap = 0, size = 0;
+	char *line = NULL, path[192];
 	unsigned int maj, min;
-	char path[64], line[128];
-	size_t len;
-	FILE *f;
+	char name[128];
+
+	*tab = NULL;
+	if (!f)
+		return 0;
+	while (n < NTP_DEVS_MAX && getline(&line, &size, f) > 0) {
+		if (sscanf(line, "%u %u %127s", &maj, &min, name) != 3 ||
+		    strlen(name) > NTP_DEV_NAME_MAX)
+			continue;
+		if (role == NTPROF_ROLE_HOST && strncmp(name, "nvme", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/block/%s/partition",
+			 name);
+		if (!access(path, F_OK))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		memset(&v[n], 0, sizeof(v[n]));
+		v[n].dev = dev_encode(maj, min);
+		if (mpath_head(name, v[n].name, sizeof(v[n].name)))
+			memcpy(v[n].name, name, strlen(name) + 1);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	*tab = v;
+	return v ? n : 0;
+}
+
+static const char *devs_find(const struct ntp_dev *tab, size_t n,
+			     uint32_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tab[i].dev == dev)
+			return tab[i].name;
+	return NULL;
+}
+
+/* @dev's name, looked up again: a device that came after the start. */
+static void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size)
+{
+	struct ntp_dev *tab;
+	const char *name;
+	size_t n;
 
 	*buf = '\0';
-	dev_decode(dev, &maj, &min);
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
-	f = fopen(path, "r");
+	n = devs_gather(role, &tab);
+	name = devs_find(tab, n, dev);
+	if (name && strlen(name) < size)
+		memcpy(buf, name, strlen(name) + 1);
+	free(tab);
+}
+
+/* Controllers */
+
+/* A sysfs or configfs attribute's first line, cut to @size; 0 or -1. */
+static int read_attr(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	*buf = '\0';
 	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "DEVNAME=", 8))
-			continue;
-		len = strcspn(line + 8, "\n");
-		if (len && len < size) {
-			memcpy(buf, line + 8, len);
-			buf[len] = '\0';
-		}
-		break;
-	}
+		return -1;
+	if (!fgets(buf, size, f))
+		*buf = '\0';
 	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	return 0;
+}
+
+static uint8_t transport_of(const char *s)
+{
+	if (!strcmp(s, "tcp"))
+		return NTPROF_TRANSPORT_TCP;
+	if (!strcmp(s, "rdma"))
+		return NTPROF_TRANSPORT_RDMA;
+	return NTPROF_TRANSPORT_NONE;
+}
+
+/* A new zeroed entry at the end of *@v, or NULL (full, or no memory). */
+static struct ntp_ctrl *ctrl_push(struct ntp_ctrl **v, size_t *n, size_t *cap)
+{
+	struct ntp_ctrl *nv;
+
+	if (*n == NTP_CTRLS_MAX)
+		return NULL;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		nv = realloc(*v, *cap * sizeof(**v));
+		if (!nv)
+			return NULL;
+		*v = nv;
+	}
+	memset(&(*v)[*n], 0, sizeof(**v));
+	return &(*v)[(*n)++];
+}
+
+/*
+ * The host's controllers, from /sys/class/nvme/nvmeN/: an entry per
+ * namespace disk under the controller (nvmeXcNnZ with native multipath,
+ * else nvmeNnZ), with its device number from /proc/diskstats; one without
+ * a disk when it has none.
+ */
+static size_t ctrls_gather_host(struct ntp_ctrl **tab)
+{
+	struct ntp_ctrl *v = NULL, *c, proto;
+	size_t n = 0, cap = 0, disks;
+	char path[PATH_MAX], buf[64];
+	struct dirent *de, *dd;
+	unsigned int maj, min, y;
+	DIR *d, *sub;
+	int end;
+
+	d = opendir("/sys/class/nvme");
+	while (d && (de = readdir(d))) {
+		end = 0;
+		if (sscanf(de->d_name, "nvme%u%n", &y, &end) != 1 ||
+		    de->d_name[end] || strlen(de->d_name) > NTP_CTRL_NAME_MAX)
+			continue;
+		memset(&proto, 0, sizeof(proto));
+		memcpy(proto.name, de->d_name, strlen(de->d_name) + 1);
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/cntlid",
+			 de->d_name);
+		if (!read_attr(path, buf, sizeof(buf)))
+			proto.cntlid = strtoul(buf, NULL, 10);
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/transport",
+			 de->d_name);
+		read_attr(path, buf, sizeof(buf));
+		proto.transport = transport_of(buf);
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/subsysnqn",
+			 de->d_name);
+		read_attr(path, proto.subsysnqn, sizeof(proto.subsysnqn));
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/address",
+			 de->d_name);
+		read_attr(path, proto.address, sizeof(proto.address));
+
+		disks = 0;
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s", de->d_name);
+		sub = opendir(path);
+		while (sub && (dd = readdir(sub))) {
+			if (strncmp(dd->d_name, "nvme", 4) ||
+			    !strchr(dd->d_name + 4, 'n') ||
+			    diskstats_find(dd->d_name, &maj, &min))
+				continue;
+			c = ctrl_push(&v, &n, &cap);
+			if (!c)
+				break;
+			*c = proto;
+			c->dev = dev_encode(maj, min);
+			snprintf(path, sizeof(path), "/sys/class/nvme/%s/%s/nsid",
+				 de->d_name, dd->d_name);
+			if (!read_attr(path, buf, sizeof(buf)))
+				c->nsid = strtoul(buf, NULL, 10);
+			disks++;
+		}
+		if (sub)
+			closedir(sub);
+		if (!disks) {
+			c = ctrl_push(&v, &n, &cap);
+			if (c)
+				*c = proto;
+		}
+	}
+	if (d)
+		closedir(d);
+	*tab = v;
+	return v ? n : 0;
+}
+
+#define NVMET_CONFIGFS	"/sys/kernel/config/nvmet"
+
+/*
+ * The target's exports, from nvmet's configfs: an entry per port,
+ * subsystem on it and namespace of that subsystem, with the backing
+ * device's number (0 for a file); one without a namespace when the
+ * subsystem has none. Which host a controller serves is not there: the
+ * records' cntlid names the controller.
+ */
+static size_t ctrls_gather_target(struct ntp_ctrl **tab)
+{
+	char path[PATH_MAX], traddr[128], trsvcid[64], trtype[32];
+	struct ntp_ctrl *v = NULL, *c, proto;
+	size_t n = 0, cap = 0, nss;
+	struct dirent *pe, *se, *ne;
+	DIR *ports, *subs, *nsd;
+	struct stat st;
+	int end;
+
+	ports = opendir(NVMET_CONFIGFS "/ports");
+	while (ports && (pe = readdir(ports))) {
+		if (pe->d_name[0] == '.')
+			continue;
+		memset(&proto, 0, sizeof(proto));
+		snprintf(proto.name, sizeof(proto.name), "port %.50s",
+			 pe->d_name);
+		snprintf(path, sizeof(path), NVMET_CONFIGFS "/ports/%s/addr_trtype",
+			 pe->d_name);
+		read_attr(path, trtype, sizeof(trtype));
+		proto.transport = transport_of(trtype);
+		snprintf(path, sizeof(path), NVMET_CONFIGFS "/ports/%s/addr_traddr",
+			 pe->d_name);
+		read_attr(path, traddr, sizeof(traddr));
+		snprintf(path, sizeof(path),
+			 NVMET_CONFIGFS "/ports/%s/addr_trsvcid", pe->d_name);
+		read_attr(path, trsvcid, sizeof(trsvcid));
+		snprintf(proto.address, sizeof(proto.address),
+			 "traddr=%s,trsvcid=%s", traddr, trsvcid);
+
+		snprintf(path, sizeof(path), NVMET_CONFIGFS "/ports/%s/subsystems",
+			 pe->d_name);
+		subs = opendir(path);
+		while (subs && (se = readdir(subs))) {
+			if (se->d_name[0] == '.' ||
+			    strlen(se->d_name) > NTP_NQN_MAX)
+				continue;
+			memcpy(proto.subsysnqn, se->d_name,
+			       strlen(se->d_name) + 1);
+			nss = 0;
+			snprintf(path, sizeof(path),
+				 NVMET_CONFIGFS "/subsystems/%s/namespaces",
+				 se->d_name);
+			nsd = opendir(path);
+			while (nsd && (ne = readdir(nsd))) {
+				end = 0;
+				if (ne->d_name[0] == '.')
+					continue;
+				c = ctrl_push(&v, &n, &cap);
+				if (!c)
+					break;
+				*c = proto;
+				sscanf(ne->d_name, "%u%n", &c->nsid, &end);
+				snprintf(path, sizeof(path),
+					 NVMET_CONFIGFS "/subsystems/%s/namespaces/%s/device_path",
+					 se->d_name, ne->d_name);
+				read_attr(path, traddr, sizeof(traddr));
+				if (!stat(traddr, &st) && S_ISBLK(st.st_mode))
+					c->dev = dev_encode(major(st.st_rdev),
+							    minor(st.st_rdev));
+				nss++;
+			}
+			if (nsd)
+				closedir(nsd);
+			if (!nss) {
+				c = ctrl_push(&v, &n, &cap);
+				if (c)
+					*c = proto;
+			}
+		}
+		if (subs)
+			closedir(subs);
+	}
+	if (ports)
+		closedir(ports);
+	*tab = v;
+	return v ? n : 0;
+}
+
+static size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab)
+{
+	if (role == NTPROF_ROLE_HOST)
+		return ctrls_gather_host(tab);
+	return ctrls_gather_target(tab);
+}
+
+/*
+ * The cntlid of a host record: the host's kernel does not know it at the
+ * hooks (it lies deep in a private struct), the path disk of the record
+ * does (it belongs to one controller).
+ */
+static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
+{
+	size_t i;
+
+	if (dev == rec->last_dev)
+		return rec->last_cntlid;
+	rec->last_dev = dev;
+	rec->last_cntlid = 0;
+	for (i = 0; dev && i < rec->nr_ctrls; i++)
+		if (rec->ctrls[i].dev == dev) {
+			rec->last_cntlid = rec->ctrls[i].cntlid;
+			break;
+		}
+	return rec->last_cntlid;
+}
+
+/* Appends @n records of our role, a host's with their cntlid filled in. */
+static int record_append(struct recorder *rec,
+			 const struct ntprof_record *recs, size_t n)
+{
+	struct ntprof_record buf[64];
+	size_t i, k;
+	int err;
+
+	if (rec->o->cfg.role != NTPROF_ROLE_HOST || !rec->nr_ctrls)
+		return ntp_writer_append(rec->w, recs, n);
+	for (i = 0; i < n; i += k) {
+		for (k = 0; k < 64 && i + k < n; k++) {
+			buf[k] = recs[i + k];
+			if (!buf[k].cntlid)
+				buf[k].cntlid = ctrl_cntlid(rec, buf[k].dev);
+		}
+		err = ntp_writer_append(rec->w, buf, k);
+		if (err)
+			return err;
+	}
+	return 0;
 }
 
 /*
@@ -475,6 +928,7 @@ static void devmap_add(struct recorder *rec, uint32_t dev)
 {
 	struct devmap *dm = &rec->devs;
 	struct ntprof_analysis *an[2] = { rec->all, rec->iv };
+	const char *name;
 	size_t i;
 
 	for (i = 0; i < dm->n; i++)
@@ -482,7 +936,12 @@ static void devmap_add(struct recorder *rec, uint32_t dev)
 			return;
 	if (dm->n == DEVS_MAX)
 		return;
-	dev_lookup(dev, dm->names[dm->n], sizeof(dm->names[dm->n]));
+	name = devs_find(dm->tab, dm->ntab, dev);
+	if (name)
+		memcpy(dm->names[dm->n], name, strlen(name) + 1);
+	else
+		dev_lookup(rec->o->cfg.role, dev, dm->names[dm->n],
+			   sizeof(dm->names[dm->n]));
 	dm->v[dm->n].dev = dev;
 	dm->v[dm->n].name = dm->names[dm->n][0] ? dm->names[dm->n] : NULL;
 	dm->n++;
@@ -547,8 +1006,8 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 	int err;
 
 	/*
-	 * The kernel's buffers are shared by the host's and the target's
-	 * session of one machine: records of the other role are not ours.
+	 * The kernel drains one role's buffers per request: a record of the
+	 * other role would be the kernel's mistake, counted, never written.
 	 */
 	for (i = 0; i < n; i += run) {
 		if (recs[i].role != role) {
@@ -558,7 +1017,7 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 		}
 		for (run = 1; i + run < n && recs[i + run].role == role; run++)
 			;
-		err = ntp_writer_append(rec->w, &recs[i], run);
+		err = record_append(rec, &recs[i], run);
 		if (err) {
 			rec->write_err = err;
 			return err;
@@ -584,7 +1043,8 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 
 static int record_drain(struct recorder *rec, uint64_t *count)
 {
-	return session_records_get(rec->sock, record_take, rec, count);
+	return session_records_get(rec->sock, rec->o->cfg.role, record_take,
+				   rec, count);
 }
 
 /* Live lines */
@@ -637,7 +1097,8 @@ static void read_boot_id(char *buf, size_t size)
 /*
  * The header. The hooks are the session's as it attached them; without
  * them (a failed dump, no memory) the file is still a recording, so that
- * costs the list, not the recording. Returns the list, for free().
+ * costs the list, not the recording; the same goes for the devices,
+ * gathered by the caller. Returns the hooks, for free().
  */
 static struct ntp_hook *record_header(struct recorder *rec,
 				      struct ntp_header *hdr)
@@ -678,6 +1139,10 @@ static struct ntp_hook *record_header(struct recorder *rec,
 	}
 	session_hooks_free(&hooks);
 	hdr->hooks = h;
+	hdr->nr_devs = rec->devs.ntab;
+	hdr->devs = rec->devs.tab;
+	hdr->nr_ctrls = rec->nr_ctrls;
+	hdr->ctrls = rec->ctrls;
 	return h;
 }
 
@@ -802,6 +1267,17 @@ static void start_error(struct nl_sock *sock, const char *cmd,
 
 /* The end */
 
+/* What to do with the file: join it with the other side's. */
+static void report_hint(const struct record_opts *o)
+{
+	if (o->cfg.role == NTPROF_ROLE_HOST)
+		printf("report: ntprof report %s TARGET.ntp (the target's recording, same -s)\n",
+		       o->out);
+	else
+		printf("report: ntprof report HOST.ntp %s (the host's recording, same -s)\n",
+		       o->out);
+}
+
 static void print_summary(struct recorder *rec)
 {
 	struct ntprof_analysis *an = rec->all;
@@ -816,6 +1292,7 @@ static void print_summary(struct recorder *rec)
 		ntprof_print_groups(stdout, an, false);
 		putchar('\n');
 		ntprof_print_records(stdout, an->nr_host, an->nr_target, 0);
+		report_hint(o);
 	} else if (!rec->written) {
 		printf("\nno %s command was recorded: was there I/O over %s%s?\n",
 		       session_role_name(o->cfg.role),
@@ -844,7 +1321,7 @@ static void print_warnings(const struct recorder *rec,
 			st->evicted);
 	if (rec->other_role)
 		fprintf(stderr,
-			"ntprof: WARNING: %" PRIu64 " records of a %s session on this machine were taken from the kernel and left out: its own recorder misses them\n",
+			"ntprof: WARNING: the kernel returned %" PRIu64 " records of a %s session, left out (a module bug: please report it)\n",
 			rec->other_role, other);
 	if (rec->unsampled)
 		fprintf(stderr,
@@ -976,7 +1453,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 		if (!n)
 			break;
 	}
-	if (!err && !session_stats_get(rec->sock, &st)) {
+	if (!err && !session_stats_get(rec->sock, o->cfg.role, &st)) {
 		have_stats = true;
 		tr.drops = st.drops;
 		tr.evictions = st.evicted;
@@ -1094,8 +1571,19 @@ int cmd_record(int argc, char *argv[])
 	}
 	record_start_times(&rec);
 
+	rec.devs.ntab = devs_gather(o.cfg.role, &rec.devs.tab);
+	rec.nr_ctrls = ctrls_gather(o.cfg.role, &rec.ctrls);
 	hooks = record_header(&rec, &hdr);
 	err = ntp_writer_open(o.out, &hdr, &rec.w);
+	if (err == -EINVAL && (hdr.nr_ctrls || hdr.nr_devs)) {
+		/* Tables too big for a header: the records matter more. */
+		fprintf(stderr,
+			"ntprof: %s: %u devices and %u controller entries do not fit in the header; recording without them\n",
+			cmd, hdr.nr_devs, hdr.nr_ctrls);
+		hdr.nr_ctrls = 0;
+		hdr.nr_devs = 0;
+		err = ntp_writer_open(o.out, &hdr, &rec.w);
+	}
 	free(hooks);
 	if (err) {
 		if (err == -EINVAL)
@@ -1117,12 +1605,16 @@ int cmd_record(int argc, char *argv[])
 
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
+	free(rec.devs.tab);
+	free(rec.ctrls);
 	nl_close(rec.sock);
 	return err;
 
 fail_unlink:
 	if (created)
 		unlink(o.out);
+	free(rec.devs.tab);
+	free(rec.ctrls);
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
 	nl_close(rec.sock);

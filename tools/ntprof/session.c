@@ -34,11 +34,6 @@ static const enum mnl_attr_data_type module_policy[NTPROF_A_MODULE_MAX + 1] = {
 	[NTPROF_A_MODULE_PRESENT] = MNL_TYPE_U32,
 };
 
-struct status_ctx {
-	struct session_status *st;
-	int replies;
-};
-
 static uint32_t attr_u32(const struct nlattr *attr, uint32_t def)
 {
 	return attr ? mnl_attr_get_u32(attr) : def;
@@ -68,7 +63,8 @@ static int status_module(struct session_status *st, const struct nlattr *nest)
 	return 0;
 }
 
-static int status_fill(struct status_ctx *ctx, const struct nlmsghdr *nlh)
+static int status_fill(struct session_status_ctx *ctx,
+		       const struct nlmsghdr *nlh)
 {
 	const struct nlattr *tb[NTPROF_A_STATUS_MAX + 1];
 	struct session_status *st = ctx->st;
@@ -114,7 +110,7 @@ static int status_fill(struct status_ctx *ctx, const struct nlmsghdr *nlh)
 	return 0;
 }
 
-static int status_reply(const struct nlmsghdr *nlh, void *data)
+int session_status_reply(const struct nlmsghdr *nlh, void *data)
 {
 	int err = status_fill(data, nlh);
 
@@ -127,11 +123,12 @@ static int status_reply(const struct nlmsghdr *nlh, void *data)
 
 int session_status_get(struct nl_sock *sock, struct session_status *st)
 {
-	struct status_ctx ctx = { .st = st };
+	struct session_status_ctx ctx = { .st = st };
 	int err;
 
 	memset(st, 0, sizeof(*st));
-	err = nl_request(sock, NTPROF_CMD_STATUS_GET, 0, NULL, status_reply,
+	err = nl_request(sock, NTPROF_CMD_STATUS_GET, 0, NULL,
+			 session_status_reply,
 			 &ctx);
 	/* An ACK alone would leave us nothing to go by. */
 	if (!err && !ctx.replies)
@@ -332,6 +329,12 @@ static uint64_t attr_u64(const struct nlattr *attr)
 	return attr ? mnl_attr_get_u64(attr) : 0;
 }
 
+/* One pointer for the request's role and the replies' sums. */
+struct stats_ctx {
+	uint32_t role;
+	struct session_stats *st;
+};
+
 static int stats_reply(const struct nlmsghdr *nlh, void *data)
 {
 	static const enum mnl_attr_data_type policy[NTPROF_A_STATS_MAX + 1] = {
@@ -342,9 +345,10 @@ static int stats_reply(const struct nlmsghdr *nlh, void *data)
 		[NTPROF_A_STATS_SAMPLED] = MNL_TYPE_U64,
 		[NTPROF_A_STATS_SEEN] = MNL_TYPE_U64,
 		[NTPROF_A_STATS_EVICTED] = MNL_TYPE_U64,
+		[NTPROF_A_STATS_ROLE] = MNL_TYPE_U32,
 	};
 	const struct nlattr *tb[NTPROF_A_STATS_MAX + 1];
-	struct session_stats *st = data;
+	struct session_stats *st = ((struct stats_ctx *)data)->st;
 
 	if (nl_parse(nlh, policy, tb, NTPROF_A_STATS_MAX)) {
 		errno = EPROTO;
@@ -360,14 +364,23 @@ static int stats_reply(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int session_stats_get(struct nl_sock *sock, struct session_stats *st)
+static int stats_put(struct nlmsghdr *nlh, void *data)
 {
+	return put_u32(nlh, NTPROF_A_STATS_ROLE,
+		       ((struct stats_ctx *)data)->role);
+}
+
+int session_stats_get(struct nl_sock *sock, uint32_t role,
+		      struct session_stats *st)
+{
+	struct stats_ctx ctx = { .role = role, .st = st };
 	int err, i;
 
 	for (i = 0; i < SESSION_DUMP_TRIES; i++) {
 		memset(st, 0, sizeof(*st));
-		err = nl_request(sock, NTPROF_CMD_STATS_GET, NLM_F_DUMP, NULL,
-				 stats_reply, st);
+		/* Always with the role: the other role's are not ours. */
+		err = nl_request(sock, NTPROF_CMD_STATS_GET, NLM_F_DUMP,
+				 stats_put, stats_reply, &ctx);
 		if (err != -EINTR)
 			break;
 	}
@@ -383,6 +396,7 @@ int session_stats_get(struct nl_sock *sock, struct session_stats *st)
 #define RECORDS_BATCH	64
 
 struct records_ctx {
+	uint32_t role;
 	session_records_fn fn;
 	void *data;
 	uint64_t count;
@@ -424,8 +438,14 @@ static int records_reply(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int session_records_get(struct nl_sock *sock, session_records_fn fn,
-			void *data, uint64_t *count)
+static int records_put(struct nlmsghdr *nlh, void *data)
+{
+	return put_u32(nlh, NTPROF_A_RECORDS_ROLE,
+		       ((struct records_ctx *)data)->role);
+}
+
+int session_records_get(struct nl_sock *sock, uint32_t role,
+			session_records_fn fn, void *data, uint64_t *count)
 {
 	struct records_ctx *ctx;
 	int err;
@@ -434,9 +454,11 @@ int session_records_get(struct nl_sock *sock, session_records_fn fn,
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
+	ctx->role = role;
 	ctx->fn = fn;
 	ctx->data = data;
-	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, NULL,
+	/* Always with the role: the other role's records are not ours. */
+	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, records_put,
 			 records_reply, ctx);
 	if (count)
 		*count = ctx->count;

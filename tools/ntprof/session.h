@@ -48,6 +48,18 @@ struct session_status {
 
 /* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
 int session_status_get(struct nl_sock *sock, struct session_status *st);
+
+/*
+ * The reply's parser, an mnl callback on a zeroed @st: for
+ * session_status_get(), and for tests that build replies themselves. A
+ * second reply to one request is -EPROTO (set in errno).
+ */
+struct session_status_ctx {
+	struct session_status *st;
+	int replies;
+};
+
+int session_status_reply(const struct nlmsghdr *nlh, void *data);
 /* The module of @role and @transport (NONE: the role's core), or NULL. */
 const struct session_module *
 session_module_find(const struct session_status *st, uint32_t role,
@@ -93,7 +105,7 @@ struct session_config {
 int session_start(struct nl_sock *sock, const struct session_config *cfg);
 int session_stop(struct nl_sock *sock, uint32_t role);
 
-/* stats-get, summed over the CPUs. */
+/* stats-get of @role's session (its own counters), summed over the CPUs. */
 struct session_stats {
 	uint64_t records;
 	uint64_t drops;
@@ -104,7 +116,8 @@ struct session_stats {
 	unsigned int cpus;
 };
 
-int session_stats_get(struct nl_sock *sock, struct session_stats *st);
+int session_stats_get(struct nl_sock *sock, uint32_t role,
+		      struct session_stats *st);
 
 /*
  * Gets the records, aligned for the struct, in batches. Returns 0 or
@@ -115,11 +128,12 @@ typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
 				  void *data);
 
 /*
- * records-get: takes the finished records out of the kernel's buffers
- * and hands them to @fn. *@count (may be NULL) gets how many there were.
+ * records-get: takes the finished records of @role's session out of the
+ * kernel's buffers (each role has its own) and hands them to @fn.
+ * *@count (may be NULL) gets how many there were.
  */
-int session_records_get(struct nl_sock *sock, session_records_fn fn,
-			void *data, uint64_t *count);
+int session_records_get(struct nl_sock *sock, uint32_t role,
+			session_records_fn fn, void *data, uint64_t *count);
 
 /* Names and their parsers: "host", "target"; "tcp", "rdma". */
 const char *session_role_name(uint32_t role);

@@ -179,7 +179,10 @@ enum {
 	NTPROF_A_HOOK_MAX = (__NTPROF_A_HOOK_MAX - 1)
 };
 
-/* Counters of the running (or last) session, per CPU in stats-get. */
+/*
+ * Counters of a role's running (or last) session, per CPU in stats-get.
+ * The request carries NTPROF_A_STATS_ROLE; each reply echoes it.
+ */
 enum {
 	NTPROF_A_STATS_UNSPEC,
 	NTPROF_A_STATS_CPU,		/* u32 */
@@ -190,15 +193,25 @@ enum {
 	NTPROF_A_STATS_SEEN,		/* u64: commands seen */
 	NTPROF_A_STATS_EVICTED,		/* u64: in-flight slots lost (table full) */
 	NTPROF_A_STATS_PAD,
+	NTPROF_A_STATS_ROLE,		/* u32: whose counters; see below */
 
 	__NTPROF_A_STATS_MAX,
 	NTPROF_A_STATS_MAX = (__NTPROF_A_STATS_MAX - 1)
 };
 
-/* records-get: a dump of the finished records. */
+/*
+ * records-get: a dump of the finished records of one role's session.
+ *
+ * Each role's session has its own buffers and counters. A records-get
+ * or stats-get request names the role with NTPROF_A_RECORDS_ROLE or
+ * NTPROF_A_STATS_ROLE. Without it, the module picks the only role that
+ * has had a session since it was loaded (the host's if none has), and
+ * rejects the request with EINVAL if both have: it never mixes them.
+ */
 enum {
 	NTPROF_A_RECORDS_UNSPEC,
 	NTPROF_A_RECORDS_DATA,		/* binary: struct ntprof_record[] */
+	NTPROF_A_RECORDS_ROLE,		/* u32: whose records; see above */
 
 	__NTPROF_A_RECORDS_MAX,
 	NTPROF_A_RECORDS_MAX = (__NTPROF_A_RECORDS_MAX - 1)
