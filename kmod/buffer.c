@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The record buffers: one kernel ring buffer (kernel/trace/ring_buffer.c)
- * with a sub-buffer per CPU. Writers never wait and never meet: each
- * writes to its own CPU's sub-buffer, from any context. The buffer does
- * not overwrite: when a CPU's sub-buffer is full, new records are dropped
- * and counted, so that what the tool reads is a prefix of the recording
- * and not a random mix. Readers consume records, possibly while writers
- * add more; the ring buffer serializes readers of one CPU itself.
+ * The record buffers: for each role, one kernel ring buffer
+ * (kernel/trace/ring_buffer.c) with a sub-buffer per CPU, and per-CPU
+ * counters. A host session and a target session on one machine write to
+ * their own role's set, and each tool reads its own. Writers never wait
+ * and never meet: each writes to its own CPU's sub-buffer, from any
+ * context. The buffer does not overwrite: when a CPU's sub-buffer is
+ * full, new records are dropped and counted, so that what the tool reads
+ * is a prefix of the recording and not a random mix. Readers consume
+ * records, possibly while writers add more; the ring buffer serializes
+ * readers of one CPU itself, the role's lock keeps the set alive.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bug.h>
 #include <linux/cpumask.h>
+#include <linux/lockdep.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/ring_buffer.h>
 #include <linux/string.h>
@@ -21,105 +27,189 @@
 static unsigned int buffer_kib = 4096;
 module_param(buffer_kib, uint, 0444);
 MODULE_PARM_DESC(buffer_kib,
-		 "Size of each CPU's record buffer in KiB (default 4096)");
+		 "Size of each CPU's record buffer of each role in KiB (default 4096)");
 
-DEFINE_PER_CPU(struct ntprof_cpu_stats, ntprof_cpu_stats);
+struct ntprof_buffer ntprof_buffers[NTPROF_ROLE_TARGET + 1] = {
+	[NTPROF_ROLE_HOST] = {
+		.lock = __MUTEX_INITIALIZER(ntprof_buffers[NTPROF_ROLE_HOST].lock),
+	},
+	[NTPROF_ROLE_TARGET] = {
+		.lock = __MUTEX_INITIALIZER(ntprof_buffers[NTPROF_ROLE_TARGET].lock),
+	},
+};
 
-/*
- * Allocated by the first session, freed at module exit: records stay
- * readable after a session stops. Published with release semantics,
- * never changed afterwards.
- */
-static struct trace_buffer *ntprof_rb;
-static unsigned long ntprof_rb_size;
+/* Whether a session of each role has asked for buffers since load. */
+static bool ntprof_buffer_used_role[NTPROF_ROLE_TARGET + 1];
+
+/* Free a role's set. Context: process context, none of its hooks run. */
+static void ntprof_buffer_free(struct ntprof_buffer *b)
+{
+	struct ntprof_cpu_stats __percpu *stats;
+	struct trace_buffer *rb;
+
+	mutex_lock(&b->lock);
+	rb = b->rb;
+	stats = b->stats;
+	WRITE_ONCE(b->rb, NULL);
+	b->stats = NULL;
+	b->size = 0;
+	mutex_unlock(&b->lock);
+
+	if (rb)
+		ring_buffer_free(rb);
+	free_percpu(stats);
+}
 
 /**
- * ntprof_buffer_prepare() - make the buffers ready for a session
- * @reset: drop the records and zero the counters of earlier sessions
+ * ntprof_buffer_alloc() - give a role's new session its own buffers
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
  *
- * Context: Process context, under the session lock; @reset only while
- * no session records.
+ * Frees the records and counters of the role's previous session, then
+ * allocates empty buffers and zeroed counters. The other role's are
+ * not touched.
+ *
+ * Context: Process context, under the session lock, while none of the
+ * role's hooks is attached or running.
  * Return: 0, or -ENOMEM.
  */
-int ntprof_buffer_prepare(bool reset)
+int ntprof_buffer_alloc(enum ntprof_role role)
 {
-	struct trace_buffer *rb = ntprof_rb;
-	int cpu;
+	struct ntprof_buffer *b = &ntprof_buffers[role];
+	struct ntprof_cpu_stats __percpu *stats;
+	struct trace_buffer *rb;
+	unsigned long size;
 
+	WRITE_ONCE(ntprof_buffer_used_role[role], true);
+
+	/* The old set goes first: never two sets of a role at once. */
+	ntprof_buffer_free(b);
+
+	size = (unsigned long)clamp(buffer_kib, 64U, 1U << 20) * 1024;
+	stats = alloc_percpu(struct ntprof_cpu_stats);
+	if (!stats)
+		return -ENOMEM;
+	/* Flags 0: no RB_FL_OVERWRITE, a full buffer drops. */
+	rb = ring_buffer_alloc(size, 0);
 	if (!rb) {
-		/* Flags 0: no RB_FL_OVERWRITE, a full buffer drops. */
-		ntprof_rb_size = (unsigned long)clamp(buffer_kib, 64U,
-						      1U << 20) * 1024;
-		rb = ring_buffer_alloc(ntprof_rb_size, 0);
-		if (!rb)
-			return -ENOMEM;
-		/* Pairs with the loads in the readers and the writer. */
-		smp_store_release(&ntprof_rb, rb);
-		reset = true;
+		free_percpu(stats);
+		return -ENOMEM;
 	}
 
-	if (reset) {
-		ring_buffer_reset(rb);
-		for_each_possible_cpu(cpu)
-			memset(per_cpu_ptr(&ntprof_cpu_stats, cpu), 0,
-			       sizeof(struct ntprof_cpu_stats));
-	}
+	mutex_lock(&b->lock);
+	b->stats = stats;
+	b->size = size;
+	/* Pairs with the acquire in the writer: see the set initialized. */
+	smp_store_release(&b->rb, rb);
+	mutex_unlock(&b->lock);
 
 	return 0;
 }
 
 /**
- * ntprof_buffer_exit() - free the buffers
+ * ntprof_buffer_exit() - free the buffers of both roles
  *
  * Context: Process context, module exit, with no hook and no reader left.
  */
 void ntprof_buffer_exit(void)
 {
-	if (ntprof_rb)
-		ring_buffer_free(ntprof_rb);
-	ntprof_rb = NULL;
+	ntprof_buffer_free(&ntprof_buffers[NTPROF_ROLE_HOST]);
+	ntprof_buffer_free(&ntprof_buffers[NTPROF_ROLE_TARGET]);
 }
 
 /**
  * ntprof_buffer_emit() - write a finished record to this CPU's buffer
- * @rec: the record
+ * @rec: the record; its role says whose buffer
  *
- * Context: Any, preemption disabled or not.
+ * Context: Any, preemption disabled or not; in a hook of @rec's role.
  */
 void ntprof_buffer_emit(struct ntprof_record *rec)
 {
-	/* Pairs with ntprof_buffer_prepare(): see the buffer initialized. */
-	struct trace_buffer *rb = smp_load_acquire(&ntprof_rb);
+	struct ntprof_buffer *b;
+	struct trace_buffer *rb;
 
-	if (unlikely(!rb) || ring_buffer_write(rb, sizeof(*rec), rec)) {
-		ntprof_stat_inc(drops);
+	if (WARN_ON_ONCE(rec->role != NTPROF_ROLE_HOST &&
+			 rec->role != NTPROF_ROLE_TARGET))
+		return;
+	b = &ntprof_buffers[rec->role];
+
+	/* Pairs with ntprof_buffer_alloc(): see the set initialized. */
+	rb = smp_load_acquire(&b->rb);
+	/* Not while the role's hooks run; be sure all the same. */
+	if (unlikely(!rb))
+		return;
+
+	if (ring_buffer_write(rb, sizeof(*rec), rec)) {
+		this_cpu_inc(b->stats->drops);
 		return;
 	}
 
-	ntprof_stat_inc(records);
+	this_cpu_inc(b->stats->records);
+}
+
+/**
+ * ntprof_buffer_used() - whether a session of a role ever started
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ *
+ * Context: Any.
+ * Return: true once a session of @role has started, or tried to, since
+ * the module was loaded.
+ */
+bool ntprof_buffer_used(enum ntprof_role role)
+{
+	return READ_ONCE(ntprof_buffer_used_role[role]);
+}
+
+/**
+ * ntprof_buffer_get() - hold a role's buffers to read them
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ *
+ * The buffers stay as they are until ntprof_buffer_put(): a new session
+ * of the role waits to replace them.
+ *
+ * Context: Process context; sleeps.
+ * Return: the role's buffers, possibly without a ring buffer yet.
+ */
+struct ntprof_buffer *ntprof_buffer_get(enum ntprof_role role)
+{
+	struct ntprof_buffer *b = &ntprof_buffers[role];
+
+	mutex_lock(&b->lock);
+	return b;
+}
+
+/**
+ * ntprof_buffer_put() - let go of a role's buffers
+ * @b: what ntprof_buffer_get() returned
+ *
+ * Context: Process context.
+ */
+void ntprof_buffer_put(struct ntprof_buffer *b)
+{
+	mutex_unlock(&b->lock);
 }
 
 /**
  * ntprof_buffer_consume() - take the oldest record of a CPU's buffer
+ * @b: a role's buffers, held with ntprof_buffer_get()
  * @cpu: the CPU
  * @rec: where to copy the record
  *
  * Context: Process context.
  * Return: true if @rec holds a record, false if the buffer is empty.
  */
-bool ntprof_buffer_consume(int cpu, struct ntprof_record *rec)
+bool ntprof_buffer_consume(struct ntprof_buffer *b, int cpu,
+			   struct ntprof_record *rec)
 {
-	/* Pairs with ntprof_buffer_prepare(): see the buffer initialized. */
-	struct trace_buffer *rb = smp_load_acquire(&ntprof_rb);
 	struct ring_buffer_event *event;
 	unsigned long lost;
 	u64 ts;
 
-	if (!rb)
+	lockdep_assert_held(&b->lock);
+	if (!b->rb)
 		return false;
 
 	for (;;) {
-		event = ring_buffer_consume(rb, cpu, &ts, &lost);
+		event = ring_buffer_consume(b->rb, cpu, &ts, &lost);
 		if (!event)
 			return false;
 		/* Only this file writes, always whole records: be sure. */
@@ -133,27 +223,41 @@ bool ntprof_buffer_consume(int cpu, struct ntprof_record *rec)
 
 /**
  * ntprof_buffer_fill() - count the records waiting in a CPU's buffer
+ * @b: a role's buffers, held with ntprof_buffer_get()
  * @cpu: the CPU
  *
- * Context: Any.
+ * Context: Process context.
  * Return: the number of records not yet read.
  */
-unsigned long ntprof_buffer_fill(int cpu)
+unsigned long ntprof_buffer_fill(struct ntprof_buffer *b, int cpu)
 {
-	/* Pairs with ntprof_buffer_prepare(): see the buffer initialized. */
-	struct trace_buffer *rb = smp_load_acquire(&ntprof_rb);
-
-	return rb ? ring_buffer_entries_cpu(rb, cpu) : 0;
+	lockdep_assert_held(&b->lock);
+	return b->rb ? ring_buffer_entries_cpu(b->rb, cpu) : 0;
 }
 
 /**
- * ntprof_buffer_size() - the size of each CPU's buffer
+ * ntprof_buffer_stats() - read a CPU's counters
+ * @b: a role's buffers, held with ntprof_buffer_get()
+ * @cpu: the CPU
+ * @st: where to copy them; zeros before the role's first session
  *
- * Context: Any.
- * Return: the size in bytes, 0 before the first session.
+ * Context: Process context.
  */
-unsigned long ntprof_buffer_size(void)
+void ntprof_buffer_stats(struct ntprof_buffer *b, int cpu,
+			 struct ntprof_cpu_stats *st)
 {
-	/* Pairs with ntprof_buffer_prepare(): the size is set before. */
-	return smp_load_acquire(&ntprof_rb) ? ntprof_rb_size : 0;
+	const struct ntprof_cpu_stats *src;
+
+	lockdep_assert_held(&b->lock);
+	memset(st, 0, sizeof(*st));
+	if (!b->stats)
+		return;
+
+	/* The owning CPU may be adding to them: one load each. */
+	src = per_cpu_ptr(b->stats, cpu);
+	st->records = READ_ONCE(src->records);
+	st->drops = READ_ONCE(src->drops);
+	st->sampled = READ_ONCE(src->sampled);
+	st->seen = READ_ONCE(src->seen);
+	st->evicted = READ_ONCE(src->evicted);
 }

@@ -5,7 +5,8 @@
  * status: the facts of a status-get reply and of the sessions, one
  * "key: value" line each;
  * hooks: a line per hook: name, kind, role, transport, state, hits;
- * buffers: a line per possible CPU: its record buffer and counters.
+ * buffers: per role, the size of its record buffers, then a line per
+ * possible CPU: its buffer and counters, each line prefixed with the role.
  *
  * All are read-only: sessions are started and stopped over netlink.
  */
@@ -156,21 +157,30 @@ static int ntprof_hooks_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_hooks);
 
-static int ntprof_buffers_show(struct seq_file *m, void *unused)
+static void ntprof_buffers_show_role(struct seq_file *m,
+				     enum ntprof_role role)
 {
-	const struct ntprof_cpu_stats *st;
+	const char *name = ntprof_role_name(role);
+	struct ntprof_cpu_stats st;
+	struct ntprof_buffer *b;
 	int cpu;
 
-	seq_printf(m, "size: %lu\n", ntprof_buffer_size());
+	b = ntprof_buffer_get(role);
+	seq_printf(m, "%s size: %lu\n", name, b->size);
 	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(&ntprof_cpu_stats, cpu);
+		ntprof_buffer_stats(b, cpu, &st);
 		seq_printf(m,
-			   "cpu %d: records %llu fill %lu drops %llu seen %llu sampled %llu evicted %llu\n",
-			   cpu, READ_ONCE(st->records), ntprof_buffer_fill(cpu),
-			   READ_ONCE(st->drops), READ_ONCE(st->seen),
-			   READ_ONCE(st->sampled), READ_ONCE(st->evicted));
+			   "%s cpu %d: records %llu fill %lu drops %llu seen %llu sampled %llu evicted %llu\n",
+			   name, cpu, st.records, ntprof_buffer_fill(b, cpu),
+			   st.drops, st.seen, st.sampled, st.evicted);
 	}
+	ntprof_buffer_put(b);
+}
 
+static int ntprof_buffers_show(struct seq_file *m, void *unused)
+{
+	ntprof_buffers_show_role(m, NTPROF_ROLE_HOST);
+	ntprof_buffers_show_role(m, NTPROF_ROLE_TARGET);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_buffers);

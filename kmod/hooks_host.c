@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's hooks: nvme_core's tracepoints, the block layer's, and
- * kprobes in nvme_tcp and nvme_rdma.
+ * kprobes in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
+ * nvme_tcp function that 6.1 inlined).
  *
  * A command is keyed by its struct nvme_command, which the transport
  * owns for the request's lifetime; the block layer's hooks only have the
@@ -18,7 +19,10 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/hash.h>
 #include <linux/kdev_t.h>
+#include <linux/mm.h>
+#include <linux/nvme-tcp.h>
 #include <linux/nvme.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
@@ -69,6 +73,29 @@ static DEFINE_PER_CPU(struct ntprof_host_queued, ntprof_host_queued);
 
 /* The transport's receive path to the completion it parses. */
 static DEFINE_PER_CPU(u64, ntprof_host_last_rx);
+
+/*
+ * nvme_rdma_recv_done() to the completion of the command it received the
+ * response of. nvme-rdma completes a command once both its capsule's
+ * SEND and its response's RECV completed, from the later of the two
+ * (nvme_rdma_end_request()): when the SEND's completion comes last, it
+ * may be handled on another CPU than the RECV, whose per-CPU time is then
+ * another command's, or older than this one. So each response's arrival
+ * is also kept by queue (the QP's context, which is the hctx's driver
+ * data) and command id, in slots that nobody waits for: a writer skips a
+ * slot that another CPU is writing, and a reader a slot being written,
+ * falling back on the per-CPU time.
+ */
+struct ntprof_host_rx_slot {
+	u32 seq;		/* odd while being written */
+	u16 cid;
+	const void *queue;
+	u64 ts;
+};
+
+#define NTPROF_HOST_RX_BITS	9
+
+static struct ntprof_host_rx_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
 
 static struct ntprof_hook *ntprof_hh(enum ntprof_host_hook_id id)
 {
@@ -224,13 +251,13 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
-	ntprof_stat_inc(seen);
+	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
 	if (!ntprof_sample_pick(&id, s->cfg.sample))
 		return;
 	ntprof_host_rec_init(&rec, s, &id, rq);
 	if (!ntprof_host_filter(s, &rec))
 		return;
-	ntprof_stat_inc(sampled);
+	ntprof_stat_inc(NTPROF_ROLE_HOST, sampled);
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
 	rec.ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
@@ -239,7 +266,7 @@ static void ntprof_host_setup(void *data, struct request *rq,
 
 	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
 	if (!entry) {
-		ntprof_stat_inc(evicted);
+		ntprof_stat_inc(NTPROF_ROLE_HOST, evicted);
 		return;
 	}
 	/* A retry, or a command the session lost: report what it has. */
@@ -269,10 +296,72 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 					 ktime_get_ns());
 }
 
+static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,
+						       u16 cid)
+{
+	u32 h = hash_ptr(queue, 32) ^ cid;
+
+	return &ntprof_host_rx_slots[hash_32(h, NTPROF_HOST_RX_BITS)];
+}
+
+static void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
+{
+	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
+	u32 seq = READ_ONCE(slot->seq);
+
+	/* A full barrier: the odd count is seen before the members. */
+	if (seq & 1 || cmpxchg(&slot->seq, seq, seq + 1) != seq)
+		return;
+	WRITE_ONCE(slot->queue, queue);
+	WRITE_ONCE(slot->cid, cid);
+	WRITE_ONCE(slot->ts, ts);
+	/* The members are seen before the even count that ends the write. */
+	smp_store_release(&slot->seq, seq + 2);
+}
+
+/* When the response of command @cid of @queue arrived, or 0. */
+static u64 ntprof_host_rx_find(const void *queue, u16 cid)
+{
+	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
+	bool match;
+	u32 seq;
+	u64 ts;
+
+	/* The count before the members: pairs with the writer's release. */
+	seq = smp_load_acquire(&slot->seq);
+	if (seq & 1)
+		return 0;
+	match = READ_ONCE(slot->queue) == queue &&
+		READ_ONCE(slot->cid) == cid;
+	ts = READ_ONCE(slot->ts);
+	smp_rmb();	/* the members before the count again */
+	if (!match || READ_ONCE(slot->seq) != seq)
+		return 0;
+	return ts;
+}
+
+/*
+ * The time the response of a command reached the driver: by queue and
+ * command id where the transport keeps it (RDMA), else the last receive
+ * on this CPU.
+ */
+static u64 ntprof_host_rx(struct request *rq,
+			  struct ntprof_inflight_entry *entry)
+{
+	struct blk_mq_hw_ctx *hctx = READ_ONCE(rq->mq_hctx);
+	u64 rx = 0;
+
+	if (hctx)
+		rx = ntprof_host_rx_find(READ_ONCE(hctx->driver_data),
+					 READ_ONCE(entry->rec.cid));
+	return rx ? rx : __this_cpu_read(ntprof_host_last_rx);
+}
+
 /*
  * blk_mq_complete_request_remote(): the driver parsed the completion.
- * Runs on the CPU of the transport's receive path, which stamped the
- * last receive just before.
+ * Over TCP it runs on the CPU of the receive path, which stamped the
+ * last receive just before; over RDMA the response's arrival is found
+ * by queue and command id (ntprof_host_rx_slots).
  */
 static void ntprof_host_driver_done(struct ntprof_hook *hook,
 				    struct pt_regs *regs)
@@ -295,7 +384,7 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 	now = ktime_get_ns();
 	ntprof_entry_stamp(entry, NTPROF_PT_HOST_DRIVER_DONE, now);
 	/* A receive before the command was built is another's. */
-	rx = __this_cpu_read(ntprof_host_last_rx);
+	rx = ntprof_host_rx(rq, entry);
 	if (rx && rx <= now &&
 	    rx >= ntprof_entry_ts(entry, NTPROF_PT_HOST_SETUP))
 		ntprof_entry_stamp(entry, NTPROF_PT_HOST_RECV, rx);
@@ -426,7 +515,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
 	queued->ts = ktime_get_ns();
 }
 
-/* nvme_tcp_recv_skb(), nvme_rdma_recv_done(): data from the target. */
+/* nvme_tcp_recv_skb(): data from the target. */
 static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
 {
 	if (!ntprof_session_active(NTPROF_ROLE_HOST))
@@ -434,6 +523,40 @@ static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
 	ntprof_hook_hit(hook);
 
 	__this_cpu_write(ntprof_host_last_rx, ktime_get_ns());
+}
+
+/*
+ * nvme_rdma_recv_done(cq, wc): a response arrived. The CQ calls it for a
+ * receive whose ib_cqe is the cqe of a struct nvme_rdma_qe, whose data is
+ * the response buffer; wc->qp is the queue's QP. nvme_rdma_recv_done()
+ * follows the same pointers first thing; the buffer holds a response
+ * only when the receive succeeded with enough bytes.
+ */
+static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
+				  struct pt_regs *regs)
+{
+	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ntprof_nvme_rdma_qe *qe;
+	struct nvme_completion *cqe;
+	struct ib_qp *qp;
+	u64 now;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	now = ktime_get_ns();
+	__this_cpu_write(ntprof_host_last_rx, now);
+
+	if (READ_ONCE(wc->status) != IB_WC_SUCCESS ||
+	    READ_ONCE(wc->byte_len) < sizeof(*cqe))
+		return;
+	qp = READ_ONCE(wc->qp);
+	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,
+			  cqe);
+	cqe = READ_ONCE(qe->data);
+	ntprof_host_rx_keep(READ_ONCE(qp->qp_context),
+			    READ_ONCE(cqe->command_id), now);
 }
 
 /* nvme_tcp_try_send_cmd_pdu(req): the command PDU goes to the socket. */
@@ -448,6 +571,41 @@ static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct pt_regs *regs)
 	nreq = (void *)regs_get_kernel_argument(regs, 0);
 	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_SEND,
 			      true);
+}
+
+/*
+ * kernel_sendpage(sock, page, offset, size, flags), where nvme-tcp sends
+ * the command PDU from nvme_tcp_try_send_cmd_pdu() when the compiler
+ * inlined that (Debian's 6.1): kernel_sendpage(queue->sock,
+ * virt_to_page(pdu), offset_in_page(pdu) + req->offset, ...). One call
+ * sends (part of) one PDU, so at most one command. The PDU starts at the
+ * page's address plus the offset, and the command follows its header:
+ * where a command PDU starts to be sent, that is the key of its command
+ * (nvme_tcp_init_request() points nvme_req(rq)->cmd at &pdu->cmd). The
+ * key is computed, never dereferenced: other senders' pages, the rest of
+ * a partly sent PDU (req->offset > 0, less than the PDU's size away from
+ * its start, where no other PDU starts) and H2C data PDUs (built at the
+ * back of the same buffer) miss the lookup. Kernels since 6.5 have no
+ * kernel_sendpage: there, nvme_tcp_try_send_cmd_pdu is hooked.
+ */
+static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
+				     struct pt_regs *regs)
+{
+	struct page *page;
+	unsigned long offset;
+
+	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+		return;
+	ntprof_hook_hit(hook);
+
+	page = (struct page *)regs_get_kernel_argument(regs, 1);
+	offset = regs_get_kernel_argument(regs, 2);
+	if (!page)
+		return;
+	/* Arithmetic only, where page_address() might take a lock. */
+	ntprof_host_stamp_key(lowmem_page_address(page) + offset +
+			      offsetof(struct nvme_tcp_cmd_pdu, cmd),
+			      NTPROF_PT_HOST_SEND, true);
 }
 
 /* nvme_tcp_setup_h2c_data_pdu(req): an R2T asks for the write data. */
@@ -498,7 +656,8 @@ static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
 /*
  * The host's hooks; see Documentation/netlink/specs/ntprof.yaml for the
  * points. All exist in Debian's 6.1 and 6.12 builds except
- * nvme_tcp_try_send_cmd_pdu, inlined in 6.1.
+ * nvme_tcp_try_send_cmd_pdu, inlined in 6.1, and kernel_sendpage, gone
+ * since 6.5: each gives HOST_SEND over TCP where the other is missing.
  */
 struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
 	[NTPROF_HH_SETUP] =
@@ -540,6 +699,10 @@ struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
 		NTPROF_FUNCTION(nvme_tcp_try_send_cmd_pdu, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false,
 				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_send),
+	[NTPROF_HH_TCP_SENDPAGE] =
+		NTPROF_FUNCTION(kernel_sendpage, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false,
+				NTPROF_MOD_VMLINUX, ntprof_host_tcp_sendpage),
 	[NTPROF_HH_RDMA_SEND] =
 		NTPROF_FUNCTION(nvme_rdma_post_send, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_SEND, false,
@@ -560,5 +723,5 @@ struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
 	[NTPROF_HH_RDMA_RECV] =
 		NTPROF_FUNCTION(nvme_rdma_recv_done, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_RECV, false,
-				NTPROF_MOD_NVME_RDMA, ntprof_host_recv),
+				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_recv),
 };

@@ -11,7 +11,8 @@
  *
  * A record ends when the response leaves: at nvmet_setup_response_pdu()
  * for TCP (or at queue_response when that hook is missing, or when no
- * response PDU follows the data), at queue_response for RDMA.
+ * response PDU follows the data), at nvmet_rdma_send_done() for RDMA (or
+ * at queue_response when that hook is missing).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,12 +20,16 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/kdev_t.h>
+#include <linux/mutex.h>
 #include <linux/nvme.h>
 #include <linux/percpu-refcount.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
+#include <linux/uuid.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rw.h>
 
 #include "buffer.h"
 #include "hooks.h"
@@ -37,14 +42,29 @@
  * first members are read. Checked against the BTF of Debian's 6.1 and
  * 6.12 builds (pahole): struct nvmet_req {cmd @0, cqe @8, sq @16, ...};
  * struct nvmet_sq {ctrl @0, ref @8, qid @24, size @26, sqhd @28,
- * sqhd_disabled @32, ...}; struct nvmet_fabrics_ops {owner @0, type @8,
- * ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Later kernels
- * insert a cq pointer before nvmet_sq.qid: Kbuild refuses kernels past
- * 6.12 until they are checked again.
+ * sqhd_disabled @32, ...}; struct nvmet_ctrl {subsys @0, sqs @8,
+ * reset_tbkas @16, lock @24 (32 bytes), cap @56, cc @64, csts @68,
+ * hostid @72, cntlid @88, ...}; struct nvmet_fabrics_ops {owner @0,
+ * type @8, ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Later
+ * kernels insert a cq pointer before nvmet_sq.qid, and a drvdata pointer
+ * before nvmet_ctrl.reset_tbkas: Kbuild refuses kernels past 6.12 until
+ * they are checked again.
  * nvmet_req_init(req, cq, sq, ops) has the same arguments in both.
  */
+struct ntprof_nvmet_ctrl {
+	void *subsys;
+	void **sqs;
+	bool reset_tbkas;
+	struct mutex lock;	/* its size follows the kernel's config */
+	u64 cap;
+	u32 cc;
+	u32 csts;
+	uuid_t hostid;
+	u16 cntlid;
+};
+
 struct ntprof_nvmet_sq {
-	void *ctrl;
+	struct ntprof_nvmet_ctrl *ctrl;
 	struct percpu_ref ref;
 	u16 qid;
 	u16 size;
@@ -66,10 +86,35 @@ struct ntprof_nvmet_fabrics_ops {
 /* struct nvmet_tcp_cmd: the nvmet_req follows the queue pointer. */
 #define NTPROF_NVMET_TCP_CMD_REQ	sizeof(void *)
 
+/*
+ * struct nvmet_rdma_rsp, up to its nvmet_req: the same in Debian's 6.1
+ * and 6.12 builds (pahole on nvmet-rdma.ko's BTF): send_sge @0, send_cqe
+ * @16, send_wr @24, cmd @64, queue @72, read_cqe @80, write_cqe @88, rw
+ * @96 (80 bytes), req @176. The members before req are of public types.
+ */
+struct ntprof_nvmet_rdma_rsp {
+	struct ib_sge send_sge;
+	struct ib_cqe send_cqe;
+	struct ib_send_wr send_wr;
+	void *cmd;
+	void *queue;
+	struct ib_cqe read_cqe;
+	struct ib_cqe write_cqe;
+	struct rdma_rw_ctx rw;
+	struct ntprof_nvmet_req req;
+};
+
 static_assert(offsetof(struct ntprof_nvmet_sq, qid) == 24);
 static_assert(offsetof(struct ntprof_nvmet_sq, sqhd_disabled) == 32);
 static_assert(offsetof(struct ntprof_nvmet_req, sq) == 16);
+static_assert(offsetof(struct ntprof_nvmet_ctrl, lock) == 24);
+/* With the mutex of Debian's configs, the offset pahole gave. */
+static_assert(sizeof(struct mutex) != 32 ||
+	      offsetof(struct ntprof_nvmet_ctrl, cntlid) == 88);
 static_assert(offsetof(struct ntprof_nvmet_fabrics_ops, type) == 8);
+static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, send_cqe) == 16);
+static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, read_cqe) == 80);
+static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, req) == 176);
 
 /* nvmet_req_init()'s entry to its tracepoint: the transport type. */
 struct ntprof_target_init_args {
@@ -116,9 +161,22 @@ static u32 ntprof_sgl_length(const struct nvme_command *cmd)
 	return le32_to_cpu(READ_ONCE(cmd->common.dptr.sgl.length));
 }
 
+/*
+ * The controller's id, unique on the target (nvmet allocates them from
+ * one IDA for all subsystems); 0 before the queue's connect set it.
+ */
+static u16 ntprof_target_cntlid(struct ntprof_nvmet_req *req)
+{
+	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
+	struct ntprof_nvmet_ctrl *ctrl = sq ? READ_ONCE(sq->ctrl) : NULL;
+
+	return ctrl ? READ_ONCE(ctrl->cntlid) : 0;
+}
+
 static void ntprof_target_rec_init(struct ntprof_record *rec,
 				   struct ntprof_session *s,
 				   const struct ntprof_ident *id,
+				   struct ntprof_nvmet_req *req,
 				   const struct nvme_command *cmd)
 {
 	memset(rec, 0, sizeof(*rec));
@@ -130,6 +188,7 @@ static void ntprof_target_rec_init(struct ntprof_record *rec,
 	rec->nsid = id->nsid;
 	rec->slba = id->slba;
 	rec->length = ntprof_sgl_length(cmd);
+	rec->cntlid = ntprof_target_cntlid(req);
 	rec->cpu_submit = raw_smp_processor_id();
 }
 
@@ -175,13 +234,13 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
-	ntprof_stat_inc(seen);
+	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
 	if (!ntprof_sample_pick(&id, s->cfg.sample))
 		return;
-	ntprof_target_rec_init(&rec, s, &id, cmd);
+	ntprof_target_rec_init(&rec, s, &id, req, cmd);
 	if (!ntprof_session_filter(s, rec.opcode, rec.length))
 		return;
-	ntprof_stat_inc(sampled);
+	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
 	rec.ts[NTPROF_PT_TARGET_RECV] = rx;
@@ -189,7 +248,7 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 
 	entry = ntprof_inflight_claim(s->inflight, req, &reused);
 	if (!entry) {
-		ntprof_stat_inc(evicted);
+		ntprof_stat_inc(NTPROF_ROLE_TARGET, evicted);
 		return;
 	}
 	/*
@@ -279,6 +338,23 @@ static void ntprof_target_tcp_data(struct ntprof_hook *hook,
 
 	ntprof_target_stamp_req(hook, cmd + NTPROF_NVMET_TCP_CMD_REQ,
 				NTPROF_PT_TARGET_DATA, true);
+}
+
+/*
+ * nvmet_rdma_read_data_done(cq, wc): the RDMA READ of a write's data
+ * completed. The CQ calls it for a work request whose ib_cqe is an
+ * nvmet_rdma_rsp's read_cqe, so wc->wr_cqe gives the rsp and its
+ * nvmet_req, as nvmet-rdma finds them; the key is only compared.
+ */
+static void ntprof_target_rdma_data(struct ntprof_hook *hook,
+				    struct pt_regs *regs)
+{
+	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ntprof_nvmet_rdma_rsp *rsp;
+
+	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
+			   read_cqe);
+	ntprof_target_stamp_req(hook, &rsp->req, NTPROF_PT_TARGET_DATA, true);
 }
 
 /* The nvmet_req of a backing device request, as a key only. */
@@ -373,7 +449,7 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
-	ntprof_target_rec_init(&failed->rec, s, &id, req->cmd);
+	ntprof_target_rec_init(&failed->rec, s, &id, req, req->cmd);
 	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
 		return;
 	failed->rec.flags = NTPROF_REC_F_FAILED;
@@ -443,9 +519,14 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	if (!entry)
 		return;
 
+	/* With its SEND completion hooked, an RDMA record ends there. */
 	if (hook->transport == NTPROF_TRANSPORT_RDMA) {
-		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_QUEUE_RESP,
-				     now);
+		if (ntprof_hook_attached(ntprof_th(NTPROF_TH_RDMA_SEND_DONE)))
+			ntprof_entry_stamp(entry, NTPROF_PT_TARGET_QUEUE_RESP,
+					   now);
+		else
+			ntprof_target_finish(entry, req,
+					     NTPROF_PT_TARGET_QUEUE_RESP, now);
 		return;
 	}
 
@@ -485,11 +566,40 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 }
 
 /*
- * The target's hooks. All exist in Debian's 6.1 and 6.12 builds. The
- * RDMA data point (nvmet_rdma_read_data_done) and SEND completion
- * (nvmet_rdma_send_done) would need private offsets of struct
- * nvmet_rdma_rsp: not hooked.
+ * nvmet_rdma_send_done(cq, wc): the response's SEND completed, and for a
+ * read the RDMA WRITE of its data chained before it; the record ends. As
+ * for the RDMA READ, wc->wr_cqe is the rsp's send_cqe. The entry runs
+ * before nvmet-rdma releases the rsp, whose nvmet_req the next command
+ * may then use. A SEND that failed or was flushed leaves no point.
  */
+static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
+					 struct pt_regs *regs)
+{
+	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_nvmet_rdma_rsp *rsp;
+	struct ntprof_session *s;
+	struct ntprof_record rec;
+	u64 now;
+
+	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	if (!s)
+		return;
+	ntprof_hook_hit(hook);
+
+	now = ktime_get_ns();
+	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
+			   send_cqe);
+	entry = ntprof_target_lookup(s, &rsp->req);
+	if (!entry || !ntprof_inflight_take(entry, &rsp->req, &rec))
+		return;
+	if (READ_ONCE(wc->status) == IB_WC_SUCCESS)
+		rec.ts[NTPROF_PT_TARGET_SEND_DONE] = now;
+	rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&rec);
+}
+
+/* The target's hooks. All exist in Debian's 6.1 and 6.12 builds. */
 struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 	[NTPROF_TH_INIT] =
 		NTPROF_TRACEPOINT(nvmet_req_init, NTPROF_ROLE_TARGET,
@@ -552,4 +662,14 @@ struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 		NTPROF_FUNCTION(nvmet_setup_response_pdu, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_SEND, false,
 				NTPROF_MOD_NVMET_TCP, ntprof_target_tcp_send),
+	[NTPROF_TH_RDMA_DATA] =
+		NTPROF_FUNCTION(nvmet_rdma_read_data_done, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_DATA,
+				false, NTPROF_MOD_NVMET_RDMA,
+				ntprof_target_rdma_data),
+	[NTPROF_TH_RDMA_SEND_DONE] =
+		NTPROF_FUNCTION(nvmet_rdma_send_done, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_SEND_DONE,
+				false, NTPROF_MOD_NVMET_RDMA,
+				ntprof_target_rdma_send_done),
 };

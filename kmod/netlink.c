@@ -318,42 +318,102 @@ static int ntprof_nl_probe_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
+/*
+ * The role whose buffers a stats-get or records-get dump reads, kept in
+ * cb->args[1]: the one the request names, else the only one that has
+ * had a session since the module was loaded (the host's if none has).
+ * With both, a request without a role is ambiguous: NTPROF_ROLE_NONE,
+ * which the dump rejects rather than mix the two roles' records or
+ * counters.
+ */
+static int ntprof_nl_dump_role(struct netlink_callback *cb, int attrtype)
+{
+	const struct nlattr *attr;
+	bool host, target;
+
+	/* The core validated the request against the policy already. */
+	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, attrtype);
+	if (attr) {
+		cb->args[1] = nla_get_u32(attr);
+		return 0;
+	}
+
+	host = ntprof_buffer_used(NTPROF_ROLE_HOST);
+	target = ntprof_buffer_used(NTPROF_ROLE_TARGET);
+	if (host && target)
+		cb->args[1] = NTPROF_ROLE_NONE;
+	else
+		cb->args[1] = target ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST;
+	return 0;
+}
+
+/*
+ * Rejected by the dump, not by its start: before 6.5, an error of a
+ * dump's ->start() reaches userspace without its extack message.
+ */
+static int ntprof_nl_dump_ambiguous(struct netlink_callback *cb)
+{
+	NL_SET_ERR_MSG_MOD(cb->extack,
+			   "host and target sessions have run: the request needs a role");
+	return -EINVAL;
+}
+
 static const struct nla_policy
 ntprof_stats_get_nl_policy[NTPROF_A_STATS_MAX + 1] = {
-	[NTPROF_A_STATS_CPU ... NTPROF_A_STATS_MAX] = {
+	[NTPROF_A_STATS_CPU ... NTPROF_A_STATS_PAD] = {
 		.type = NLA_REJECT,
-		.reject_message = KBUILD_MODNAME ": stats-get takes no attributes",
+		.reject_message = KBUILD_MODNAME ": stats-get takes a role only",
 	},
+	[NTPROF_A_STATS_ROLE] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
 };
 
-static int ntprof_nl_stats_fill(struct sk_buff *msg, int cpu)
+static int ntprof_nl_stats_get_start(struct netlink_callback *cb)
 {
-	const struct ntprof_cpu_stats *st = per_cpu_ptr(&ntprof_cpu_stats, cpu);
+	return ntprof_nl_dump_role(cb, NTPROF_A_STATS_ROLE);
+}
+
+static int ntprof_nl_stats_fill(struct sk_buff *msg, struct ntprof_buffer *b,
+				enum ntprof_role role, int cpu)
+{
+	struct ntprof_cpu_stats st;
+
+	ntprof_buffer_stats(b, cpu, &st);
 
 	if (nla_put_u32(msg, NTPROF_A_STATS_CPU, cpu) ||
-	    nla_put_u64_64bit(msg, NTPROF_A_STATS_RECORDS,
-			      READ_ONCE(st->records), NTPROF_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, NTPROF_A_STATS_DROPS, READ_ONCE(st->drops),
+	    nla_put_u32(msg, NTPROF_A_STATS_ROLE, role) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_RECORDS, st.records,
+			      NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_DROPS, st.drops,
 			      NTPROF_A_STATS_PAD) ||
 	    nla_put_u64_64bit(msg, NTPROF_A_STATS_FILL,
-			      ntprof_buffer_fill(cpu), NTPROF_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SAMPLED,
-			      READ_ONCE(st->sampled), NTPROF_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SEEN, READ_ONCE(st->seen),
+			      ntprof_buffer_fill(b, cpu), NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SAMPLED, st.sampled,
 			      NTPROF_A_STATS_PAD) ||
-	    nla_put_u64_64bit(msg, NTPROF_A_STATS_EVICTED,
-			      READ_ONCE(st->evicted), NTPROF_A_STATS_PAD))
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_SEEN, st.seen,
+			      NTPROF_A_STATS_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATS_EVICTED, st.evicted,
+			      NTPROF_A_STATS_PAD))
 		return -EMSGSIZE;
 	return 0;
 }
 
-/* cb->args[0]: the next CPU. One message per possible CPU. */
+/*
+ * cb->args[0]: the next CPU, cb->args[1]: the role. One message per
+ * possible CPU.
+ */
 static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
+	enum ntprof_role role = cb->args[1];
+	struct ntprof_buffer *b;
 	void *hdr;
 	int cpu;
 
+	if (role == NTPROF_ROLE_NONE)
+		return ntprof_nl_dump_ambiguous(cb);
+
+	b = ntprof_buffer_get(role);
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
 			continue;
@@ -362,12 +422,13 @@ static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
 				  NLM_F_MULTI, NTPROF_CMD_STATS_GET);
 		if (!hdr)
 			break;
-		if (ntprof_nl_stats_fill(skb, cpu)) {
+		if (ntprof_nl_stats_fill(skb, b, role, cpu)) {
 			genlmsg_cancel(skb, hdr);
 			break;
 		}
 		genlmsg_end(skb, hdr);
 	}
+	ntprof_buffer_put(b);
 	cb->args[0] = cpu;
 
 	return skb->len;
@@ -377,9 +438,16 @@ static const struct nla_policy
 ntprof_records_get_nl_policy[NTPROF_A_RECORDS_MAX + 1] = {
 	[NTPROF_A_RECORDS_DATA] = {
 		.type = NLA_REJECT,
-		.reject_message = KBUILD_MODNAME ": records-get takes no attributes",
+		.reject_message = KBUILD_MODNAME ": records-get takes a role only",
 	},
+	[NTPROF_A_RECORDS_ROLE] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
 };
+
+static int ntprof_nl_records_get_start(struct netlink_callback *cb)
+{
+	return ntprof_nl_dump_role(cb, NTPROF_A_RECORDS_ROLE);
+}
 
 /*
  * One message of records of a CPU, as many as fit in what is left of
@@ -387,7 +455,8 @@ ntprof_records_get_nl_policy[NTPROF_A_RECORDS_MAX + 1] = {
  * -EMSGSIZE when not even one record fits.
  */
 static int ntprof_nl_records_fill(struct sk_buff *skb,
-				  struct netlink_callback *cb, int cpu)
+				  struct netlink_callback *cb,
+				  struct ntprof_buffer *b, int cpu)
 {
 	struct ntprof_record *recs;
 	struct nlattr *attr;
@@ -417,7 +486,7 @@ static int ntprof_nl_records_fill(struct sk_buff *skb,
 
 	recs = nla_data(attr);
 	for (i = 0; i < n; i++)
-		if (!ntprof_buffer_consume(cpu, &recs[i]))
+		if (!ntprof_buffer_consume(b, cpu, &recs[i]))
 			break;
 
 	if (!i) {
@@ -435,25 +504,33 @@ static int ntprof_nl_records_fill(struct sk_buff *skb,
 }
 
 /*
- * cb->args[0]: the CPU being drained. The records are consumed: a second
- * dump gets only the records finished since. Producers may add records
- * meanwhile; a CPU is left once a message was not filled.
+ * cb->args[0]: the CPU being drained, cb->args[1]: the role. The records
+ * are consumed: a second dump gets only the records finished since.
+ * Producers may add records meanwhile; a CPU is left once a message was
+ * not filled.
  */
 static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 					struct netlink_callback *cb)
 {
+	enum ntprof_role role = cb->args[1];
+	struct ntprof_buffer *b;
 	int cpu, n;
 
+	if (role == NTPROF_ROLE_NONE)
+		return ntprof_nl_dump_ambiguous(cb);
+
+	b = ntprof_buffer_get(role);
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
 			continue;
 		do {
-			n = ntprof_nl_records_fill(skb, cb, cpu);
+			n = ntprof_nl_records_fill(skb, cb, b, cpu);
 			if (n < 0)
 				goto out;
 		} while (n > 0);
 	}
 out:
+	ntprof_buffer_put(b);
 	cb->args[0] = cpu;
 
 	return skb->len;
@@ -490,6 +567,7 @@ static const struct genl_ops ntprof_nl_ops[] = {
 	},
 	{
 		.cmd = NTPROF_CMD_STATS_GET,
+		.start = ntprof_nl_stats_get_start,
 		.dumpit = ntprof_nl_stats_get_dumpit,
 		.policy = ntprof_stats_get_nl_policy,
 		.maxattr = NTPROF_A_STATS_MAX,
@@ -497,6 +575,7 @@ static const struct genl_ops ntprof_nl_ops[] = {
 	},
 	{
 		.cmd = NTPROF_CMD_RECORDS_GET,
+		.start = ntprof_nl_records_get_start,
 		.dumpit = ntprof_nl_records_get_dumpit,
 		.policy = ntprof_records_get_nl_policy,
 		.maxattr = NTPROF_A_RECORDS_MAX,

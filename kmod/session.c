@@ -59,8 +59,9 @@ bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
  * @cfg: what to record, validated by the caller
  * @extack: where to say why it cannot start
  *
- * Starting the first session of the module, or one while no other runs,
- * drops the records and counters of earlier sessions.
+ * The session gets its own record buffers and counters, in place of
+ * those of the role's previous session; the other role's stay as they
+ * are.
  *
  * Context: Process context; takes the session lock.
  * Return: 0, -EBUSY if a session of that role runs, -ENOENT if a hook the
@@ -85,7 +86,8 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
-	err = ntprof_buffer_prepare(!ntprof_session_any_active());
+	/* No hook of the role runs: the last stop waited for them. */
+	err = ntprof_buffer_alloc(cfg->role);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
 		goto unlock;
@@ -154,7 +156,8 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
  * @extack: where to say why nothing was stopped
  *
  * Detaches the hooks and discards the commands still in flight. The
- * records stay readable until the next session starts alone.
+ * records and counters of a stopped session stay readable until the
+ * next session of its role starts, or the module unloads.
  *
  * Context: Process context; takes the session lock, sleeps for RCU grace
  * periods.

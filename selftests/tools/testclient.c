@@ -6,9 +6,14 @@
  *
  *   testclient start ROLE TRANSPORT N
  *   testclient stop
- *   testclient drain FILE         (appends struct ntprof_record[])
+ *   testclient drain FILE [ROLE]  (appends struct ntprof_record[])
  *   testclient print FILE         (one line per record)
- *   testclient stats              (sums over CPUs: seen sampled records drops evicted fill)
+ *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
+ *
+ * Each role's session has its own buffers and counters: drain and stats
+ * read ROLE's (host or target), or without it the host's then the
+ * target's, into one file or one sum. ROLE "any" sends the request
+ * without a role, for the module to choose (or refuse).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,9 +41,34 @@ static int put_start(struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+/* A dump's request role, and where its replies go. */
+struct dump_args {
+	uint32_t role;
+	void *out;
+};
+
+/* Role 0 ("any"): no role attribute. */
+static int put_records_role(struct nlmsghdr *nlh, void *data)
+{
+	uint32_t role = ((struct dump_args *)data)->role;
+
+	if (role)
+		mnl_attr_put_u32(nlh, NTPROF_A_RECORDS_ROLE, role);
+	return 0;
+}
+
+static int put_stats_role(struct nlmsghdr *nlh, void *data)
+{
+	uint32_t role = ((struct dump_args *)data)->role;
+
+	if (role)
+		mnl_attr_put_u32(nlh, NTPROF_A_STATS_ROLE, role);
+	return 0;
+}
+
 static int drain_cb(const struct nlmsghdr *nlh, void *data)
 {
-	FILE *f = data;
+	FILE *f = ((struct dump_args *)data)->out;
 	const struct nlattr *attr;
 
 	nl_attr_for_each(attr, nlh) {
@@ -62,13 +92,14 @@ struct stats {
 
 static int stats_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct stats *st = data;
+	struct stats *st = ((struct dump_args *)data)->out;
 	const struct nlattr *attr;
 
 	nl_attr_for_each(attr, nlh) {
 		unsigned int type = mnl_attr_get_type(attr);
 
-		if (type > NTPROF_A_STATS_MAX || type == NTPROF_A_STATS_CPU)
+		if (type > NTPROF_A_STATS_MAX || type == NTPROF_A_STATS_CPU ||
+		    type == NTPROF_A_STATS_ROLE)
 			continue;
 		if (mnl_attr_get_payload_len(attr) == sizeof(uint64_t))
 			st->v[type] += mnl_attr_get_u64(attr);
@@ -84,6 +115,20 @@ static uint32_t parse_enum(const char *s, const char *a, const char *b)
 		return 2;
 	fprintf(stderr, "testclient: '%s' is neither %s nor %s\n", s, a, b);
 	exit(2);
+}
+
+/* The roles a drain or stats reads: ROLE's, or both one after the other. */
+static void dump_roles(int argc, char **argv, int at, uint32_t *first,
+		       uint32_t *last)
+{
+	*first = NTPROF_ROLE_HOST;
+	*last = NTPROF_ROLE_TARGET;
+	if (argc <= at)
+		return;
+	if (!strcmp(argv[at], "any"))
+		*first = *last = NTPROF_ROLE_NONE;
+	else
+		*first = *last = parse_enum(argv[at], "host", "target");
 }
 
 static int print_records(const char *path)
@@ -132,22 +177,29 @@ int main(int argc, char **argv)
 		err = nl_request(sock, NTPROF_CMD_START, 0, put_start, NULL, &a);
 	} else if (!strcmp(argv[1], "stop") && argc == 2) {
 		err = nl_request(sock, NTPROF_CMD_STOP, 0, NULL, NULL, NULL);
-	} else if (!strcmp(argv[1], "drain") && argc == 3) {
-		FILE *f = fopen(argv[2], "a");
+	} else if (!strcmp(argv[1], "drain") && (argc == 3 || argc == 4)) {
+		struct dump_args a = { .out = fopen(argv[2], "a") };
+		uint32_t last;
 
-		if (!f) {
+		if (!a.out) {
 			perror(argv[2]);
 			return 1;
 		}
-		err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP,
-				 NULL, drain_cb, f);
-		if (fclose(f) && !err)
+		dump_roles(argc, argv, 3, &a.role, &last);
+		for (; a.role <= last && !err; a.role++)
+			err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP,
+					 put_records_role, drain_cb, &a);
+		if (fclose(a.out) && !err)
 			err = -errno;
-	} else if (!strcmp(argv[1], "stats") && argc == 2) {
+	} else if (!strcmp(argv[1], "stats") && (argc == 2 || argc == 3)) {
 		struct stats st = { 0 };
+		struct dump_args a = { .out = &st };
+		uint32_t last;
 
-		err = nl_request(sock, NTPROF_CMD_STATS_GET, NLM_F_DUMP,
-				 NULL, stats_cb, &st);
+		dump_roles(argc, argv, 2, &a.role, &last);
+		for (; a.role <= last && !err; a.role++)
+			err = nl_request(sock, NTPROF_CMD_STATS_GET, NLM_F_DUMP,
+					 put_stats_role, stats_cb, &a);
 		if (!err)
 			printf("seen %" PRIu64 " sampled %" PRIu64 " records %" PRIu64
 			       " drops %" PRIu64 " evicted %" PRIu64 " fill %" PRIu64 "\n",

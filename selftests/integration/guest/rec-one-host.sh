@@ -2,7 +2,8 @@
 #
 # Recorder on one guest (host and target in one kernel): at N=1 every
 # command fio completed is recorded exactly once on each side, with its
-# points in path order; stop, start again; unload under a session.
+# points in path order and with the points of the hooks this kernel has
+# (check_new_points); stop, start again; unload under a session.
 . /lab/ktap.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
@@ -10,6 +11,18 @@ tc=testclient
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+tcp_send=no
+if hook_ok host tcp kernel_sendpage || hook_ok host tcp nvme_tcp_try_send_cmd_pdu; then
+	tcp_send=yes
+fi
+rdma_data=no
+hook_ok target rdma nvmet_rdma_read_data_done && rdma_data=yes
+rdma_send_done=no
+hook_ok target rdma nvmet_rdma_send_done && rdma_send_done=yes
+ktap_diag "hooks: tcp HOST_SEND $tcp_send, rdma TARGET_DATA $rdma_data, TARGET_SEND_DONE $rdma_send_done"
+{ ntprof probe -r host -t tcp; ntprof probe -r target -t rdma; } 2>&1 |
+	grep -E 'kernel_sendpage|try_send_cmd_pdu|nvmet_rdma_(read_data|send)_done' |
+	sed 's/^/# /'
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV
 	[ $t = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
@@ -42,6 +55,7 @@ for t in tcp rdma; do
 			out_of_order /tmp/$side.txt $side | head -n 3 | sed 's/^/# /'
 		fi
 	done
+	check_new_points $t /tmp/host.txt /tmp/target.txt
 	if [ "$(identities /tmp/host.txt)" = "$(identities /tmp/target.txt)" ]; then
 		ktap_pass "$t: host and target recorded the same command identities"
 	else

@@ -10,10 +10,6 @@
 KTAP_PREFIX="host: "
 tc=testclient
 
-# stat_of NAME: one counter of the test client's stats line.
-stat_of() {
-	$tc stats | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
-}
 
 ktap_header
 # The smallest buffer the module takes, and nothing draining it.

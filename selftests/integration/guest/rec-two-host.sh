@@ -11,6 +11,10 @@ share=$NTPROF_LAB_SHARE
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+tcp_send=no
+if hook_ok host tcp kernel_sendpage || hook_ok host tcp nvme_tcp_try_send_cmd_pdu; then
+	tcp_send=yes
+fi
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV
 	[ $t = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
@@ -34,6 +38,9 @@ for t in tcp rdma; do
 		ktap_fail "$t: $n of $total reads sampled, within the bounds of 1 in 100"
 	fi
 	wait_flag "target-$t.saved"
+	# shellcheck disable=SC1091
+	. "$share/target-hooks.sh"
+	check_new_points $t /tmp/host.txt "$share/target-$t.txt"
 	if [ -s /tmp/host.txt ] &&
 	   [ "$(identities /tmp/host.txt)" = "$(identities "$share/target-$t.txt")" ]; then
 		ktap_pass "$t: host and target sampled the same commands"

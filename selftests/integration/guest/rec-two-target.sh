@@ -10,6 +10,14 @@ share=$NTPROF_LAB_SHARE
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+# The target's hooks the host's checks depend on.
+{
+	rdma_data=no
+	hook_ok target rdma nvmet_rdma_read_data_done && rdma_data=yes
+	rdma_send_done=no
+	hook_ok target rdma nvmet_rdma_send_done && rdma_send_done=yes
+	echo "rdma_data=$rdma_data rdma_send_done=$rdma_send_done"
+} > "$share/target-hooks.sh"
 for t in tcp rdma; do
 	ktap_check "$t: start a target session at N=100" $tc start target $t 100
 	touch "$share/target-$t.recording"

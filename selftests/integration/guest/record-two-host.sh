@@ -13,24 +13,8 @@ KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
 dev=$NTPROF_LAB_TCP_DEV
 
-# wait_line FILE REGEX: until FILE has a matching line (10 s at most).
-wait_line() {
-	local i=0
 
-	until grep -Eq "$2" "$1" 2>/dev/null; do
-		[ $i -ge 100 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
-probe_ok() {
-	ntprof probe -r host -t tcp > /tmp/probe.out 2>&1
-	local rc=$?
-
-	cat /tmp/probe.out
-	[ $rc -eq 0 ] && tail -n 1 /tmp/probe.out | grep -Eq '^  load: ok'
-}
 
 # fio_read_stat FILE KEY: the read side's KEY of fio's JSON: total_ios, or
 # the mean of clat_ns or lat_ns. One job, so the first "read" is the job's.
@@ -66,7 +50,7 @@ ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 touch "$share/host.connected"
 wait_flag target.recording || ktap_fail "the target records"
-ktap_check "probe -r host -t tcp: load: ok, exit 0" probe_ok
+ktap_check "probe -r host -t tcp: load: ok, exit 0" probe_ok host tcp
 sed 's/^/# /' /tmp/probe.out
 
 disk=$(path_disk "$(basename "$dev")")
@@ -89,6 +73,11 @@ rc=$?
 stat1=$(read_stat "$disk")
 total=$(fio_read_stat /tmp/fio.json total_ios)
 echo "${total:-0}" > "$share/fio-total"
+# The controller of the path disk (nvme0c0n1: controller nvme0).
+ctrl=nvme$(echo "$disk" | sed -n 's/^nvme[0-9]*c\([0-9]*\)n[0-9]*$/\1/p')
+[ "$ctrl" = nvme ] && ctrl=nvme${disk#nvme} && ctrl=${ctrl%n*}
+cntlid=$(cat "/sys/class/nvme/$ctrl/cntlid" 2>/dev/null)
+echo "${cntlid:-?}" > "$share/host-cntlid"
 touch "$share/host.done"
 cp /tmp/host.ntp /tmp/record.out "$share/" 2>/dev/null
 
@@ -111,6 +100,33 @@ fi
 grep -qE '^ +[0-9]*[02468]\.0s  read 4KiB .*%\*$' /tmp/record.out &&
 	ktap_pass "live lines mark network and target together with *" ||
 	ktap_fail "live lines mark network and target together with *"
+
+# The records carry the hidden path disk (nvme0c0n1); the summary and the
+# live lines name the namespace as lsblk and nvme list do, and the
+# recording's header has the name.
+name=$(basename "$dev")
+if grep -qE "^== read 4KiB $name: " /tmp/record.out &&
+   ! grep -qE 'dev [0-9]+:[0-9]+' /tmp/record.out; then
+	ktap_pass "the summary labels the group $name, not dev MAJ:MIN"
+else
+	ktap_fail "the summary labels the group $name, not dev MAJ:MIN"
+fi
+head -c 65536 /tmp/host.ntp | grep -qa "$name" &&
+	ktap_pass "the recording's device table names $name" ||
+	ktap_fail "the recording's device table names $name"
+# The controller table: the subsystem and the target's address.
+if head -c 65536 /tmp/host.ntp | grep -qa "$NTPROF_LAB_TCP_NQN" &&
+   head -c 65536 /tmp/host.ntp | grep -qa "traddr=$NTPROF_LAB_TCP_ADDR,trsvcid=$NTPROF_LAB_TCP_PORT"; then
+	ktap_pass "the controller table names the subsystem and the target's address"
+else
+	ktap_fail "the controller table names the subsystem and the target's address"
+fi
+got=$(ntp_cntlid /tmp/host.ntp)
+if [ -n "$cntlid" ] && [ "$got" = "$cntlid" ] && [ "$cntlid" != 0 ]; then
+	ktap_pass "the records carry $ctrl's cntlid ($cntlid)"
+else
+	ktap_fail "the records carry $ctrl's cntlid (${cntlid:-?}, got ${got:-none})"
+fi
 
 n=$(sed -n 's/^ntprof: \([0-9]*\) records written to \/tmp\/host.ntp$/\1/p' /tmp/record.out)
 if [ -n "$n" ] && [ -n "$total" ] && [ "$n" = "$total" ]; then
@@ -170,6 +186,35 @@ fi
 # A full disk: the error says so, exit 1, and the session is stopped.
 # After the target stopped recording: this I/O is not fio's.
 wait_flag target.stopped || ktap_fail "the target stopped recording"
+
+# --dev selects a namespace's commands by its name, or by its path disk's,
+# though the records carry the path disk. Beside fio, once it reads.
+fio --name=dev --filename="$dev" --rw=randread --bs=4k --direct=1 \
+	--ioengine=libaio --iodepth=1 --size=256m --runtime=60 --time_based \
+	> /dev/null 2>&1 &
+fio=$!
+reads0=$(read_stat "$disk")
+i=0
+while [ "$(read_stat "$disk")" = "$reads0" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+for sel in "$dev" "$disk"; do
+	ntprof record -r host -t tcp -s 1 -d 1 --dev "$sel" -o /tmp/dev.ntp \
+		> /tmp/dev.out 2>&1
+	rc=$?
+	n=$(sed -n 's/^ntprof: \([0-9]*\) records written to \/tmp\/dev.ntp$/\1/p' /tmp/dev.out)
+	if [ $rc -eq 0 ] && [ "${n:-0}" -gt 0 ] &&
+	   grep -q "only commands on ${sel#/dev/}," /tmp/dev.out &&
+	   grep -qE "^== read 4KiB $name: " /tmp/dev.out; then
+		ktap_pass "--dev $sel selects the reads of $name ($n)"
+	else
+		ktap_fail "--dev $sel selects the reads of $name (rc $rc, ${n:-no} records)"
+		sed 's/^/# /' /tmp/dev.out
+	fi
+done
+kill $fio
+wait $fio
 mkdir -p /mnt/small
 if mount -t tmpfs -o size=16k tmpfs /mnt/small; then
 	ntprof record -r host -t tcp -s 1 -o /mnt/small/host.ntp \
@@ -196,7 +241,7 @@ if mount -t tmpfs -o size=16k tmpfs /mnt/small; then
 		ktap_fail "a full disk ends the recording: exit 1, ENOSPC named (rc $rc)"
 	fi
 	sed 's/^/# /' /tmp/full.out /tmp/full.err
-	ktap_check "the session is stopped after ENOSPC (probe: load: ok)" probe_ok
+	ktap_check "the session is stopped after ENOSPC (probe: load: ok)" probe_ok host tcp
 	umount /mnt/small
 else
 	ktap_skip "a full disk ends the recording" "cannot mount a tmpfs"
@@ -233,6 +278,17 @@ if [ "${size:-0}" -gt 8192 ]; then
 else
 	ktap_fail "a recorder killed under I/O leaves its flushed records (${size:-no} bytes)"
 fi
-ktap_skip "the killed recording reads back up to its last whole block" "needs ntprof report"
+# The report reads it as far as it goes, and says that it ends early.
+killed_reads_back() {
+	local n
+
+	ntprof report "$share/killed-host.ntp" > /tmp/killed-report.out 2>&1 ||
+		{ cat /tmp/killed-report.out; return 1; }
+	grep -q 'ends early' /tmp/killed-report.out &&
+		n=$(sed -n 's/^records: \([0-9]*\) host.*/\1/p' /tmp/killed-report.out) &&
+		[ "${n:-0}" -gt 0 ] && [ $((n * 232)) -lt "$size" ] ||
+		{ cat /tmp/killed-report.out; return 1; }
+}
+ktap_check "the killed recording reads back up to its last whole block" killed_reads_back
 ktap_check "rmmod ntprof with the killed recorder's session running" rmmod ntprof
 ktap_finished

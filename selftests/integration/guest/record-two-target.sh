@@ -9,29 +9,12 @@
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE
 
-# wait_line FILE REGEX: until FILE has a matching line (10 s at most).
-wait_line() {
-	local i=0
 
-	until grep -Eq "$2" "$1" 2>/dev/null; do
-		[ $i -ge 100 ] && return 1
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 
-# probe_ok: ntprof probe exits 0 and ends with "load: ok".
-probe_ok() {
-	ntprof probe -r target -t tcp > /tmp/probe.out 2>&1
-	local rc=$?
-
-	cat /tmp/probe.out
-	[ $rc -eq 0 ] && tail -n 1 /tmp/probe.out | grep -Eq '^  load: ok'
-}
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
-ktap_check "probe -r target -t tcp: load: ok, exit 0" probe_ok
+ktap_check "probe -r target -t tcp: load: ok, exit 0" probe_ok target tcp
 
 # From when the host is connected: its partition scan is not fio's.
 lab-ready
@@ -63,6 +46,26 @@ if [ -n "$n" ] && [ -n "$total" ] && [ "$total" -gt 0 ] && [ "$n" = "$total" ]; 
 	ktap_pass "target recorded each of fio's $total reads once"
 else
 	ktap_fail "target recorded each of fio's ${total:-?} reads once (got ${n:-none})"
+fi
+# The backing device by its name, as the target's device table has it.
+bname=$(basename "$NTPROF_LAB_BACKING_DEV")
+grep -qE "^== read 4KiB $bname: " "$out" &&
+	ktap_pass "the summary labels the group $bname" ||
+	ktap_fail "the summary labels the group $bname"
+# The controller the host connected: the records carry its cntlid, which
+# the host reads in sysfs; the header names the subsystem and the port.
+got=$(ntp_cntlid "$share/target.ntp")
+want=$(cat "$share/host-cntlid" 2>/dev/null)
+if [ -n "$got" ] && [ "$got" != 0 ] && [ "$got" = "$want" ]; then
+	ktap_pass "the records carry the controller's cntlid ($got), as the host sees it"
+else
+	ktap_fail "the records carry the controller's cntlid (got ${got:-none}, the host's ${want:-?})"
+fi
+if head -c 65536 "$share/target.ntp" | grep -qa "$NTPROF_LAB_TCP_NQN" &&
+   head -c 65536 "$share/target.ntp" | grep -qa "traddr=$NTPROF_LAB_TCP_ADDR,trsvcid=$NTPROF_LAB_TCP_PORT"; then
+	ktap_pass "the controller table names the subsystem and the port"
+else
+	ktap_fail "the controller table names the subsystem and the port"
 fi
 grep -q 'WARNING' "$err" && ktap_fail "no warning (drops, evictions)" ||
 	ktap_pass "no warning (drops, evictions)"

@@ -20,7 +20,51 @@ fio_count() {
 # Host points in path order, as column numbers (points start at column 11).
 # SEND_DONE is left out: an RDMA SEND may complete after the response.
 HOST_ORDER="11 12 13 14 15 17 18 19 20 21"
-TARGET_ORDER="22 23 24 25 26 27 28 29 30 31"
+TARGET_ORDER="22 23 24 25 26 27 28 29 30 31 32"
+
+# Columns of the points the checks below name.
+COL_HOST_SEND=15
+COL_HOST_SEND_DONE=16
+COL_HOST_RECV=18
+COL_HOST_DRIVER_DONE=19
+COL_TARGET_DATA=25
+COL_TARGET_SEND_DONE=32
+
+# hook_ok ROLE TRANSPORT NAME: whether ntprof probe lists the hook as ok.
+hook_ok() {
+	ntprof probe -r "$1" -t "$2" 2>/dev/null |
+		grep -Eq "^ +ok +$3( |\$)"
+}
+
+# lacking FILE COL [OPCODE [MIN_LENGTH]]: "records lacking" for the
+# records (of one opcode, of at least MIN_LENGTH bytes) whose point in
+# column COL is 0.
+lacking() {
+	awk -F'\t' -v col="$2" -v op="${3:-}" -v len="${4:-0}" '
+		(op == "" || $5 == op) && $8 >= len {
+			n++; if ($(col) == 0) m++
+		}
+		END { printf "%d %d\n", n, m }' "$1"
+}
+
+# check_present DESC FILE COL [OPCODE [MIN_LENGTH]]: a TAP line, passing
+# when there are such records and each has the point of column COL.
+check_present() {
+	local desc=$1 r n m
+
+	shift
+	r=$(lacking "$@")
+	n=${r% *}
+	m=${r#* }
+	if [ "$n" -gt 0 ] && [ "$m" -eq 0 ]; then
+		ktap_pass "$desc ($n records)"
+	else
+		ktap_fail "$desc ($m of $n records lack it)"
+		awk -F'\t' -v col="$2" -v op="${3:-}" -v len="${4:-0}" '
+			(op == "" || $5 == op) && $8 >= len && $(col) == 0' "$1" |
+			head -n 3 | sed 's/^/# /'
+	fi
+}
 
 # out_of_order FILE ROLE: print the records whose points go backwards.
 out_of_order() {
@@ -57,4 +101,77 @@ wait_flag() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+}
+
+# check_new_points TRANSPORT HOST_FILE TARGET_FILE: the points that need
+# a hook the kernel may lack are in every record where it has the hook
+# (tcp_send, rdma_data, rdma_send_done: yes or no, from hook_ok).
+check_new_points() {
+	local t=$1 host=$2 target=$3
+
+	if [ "$t" = tcp ]; then
+		[ "$tcp_send" = yes ] &&
+			check_present "tcp: every host record has HOST_SEND" \
+				"$host" $COL_HOST_SEND
+		return 0
+	fi
+	check_present "rdma: every host record has HOST_RECV" \
+		"$host" $COL_HOST_RECV
+	# The commands whose capsule's SEND completed after the response
+	# arrived, which nvme-rdma completes from nvme_rdma_send_done(): the
+	# driver's completion follows the SEND's, not the RECV's.
+	awk -F'\t' -v s=$COL_HOST_SEND_DONE -v r=$COL_HOST_RECV \
+	    -v d=$COL_HOST_DRIVER_DONE '
+		{ n++ } $(s) && $(r) && $(s) > $(r) { late++ }
+		$(r) == 0 { miss++; if ($(s) && $(d) > $(s)) miss_sd++ }
+		END { printf "# rdma: of %d host records, %d completed after their capsule SEND done, past the response; %d lack HOST_RECV, %d of them completed after their SEND done\n", n, late, miss, miss_sd }' \
+		"$host"
+	[ "$rdma_send_done" = yes ] &&
+		check_present "rdma: every target read record has TARGET_SEND_DONE" \
+			"$target" $COL_TARGET_SEND_DONE 2
+	# Writes only where the workload had some.
+	[ "$(count_op "$target" 1)" -gt 0 ] || return 0
+	[ "$rdma_send_done" = yes ] &&
+		check_present "rdma: every target write record has TARGET_SEND_DONE" \
+			"$target" $COL_TARGET_SEND_DONE 1
+	[ "$rdma_data" = yes ] &&
+		check_present "rdma: every target write record past the inline data has TARGET_DATA" \
+			"$target" $COL_TARGET_DATA 1 16384
+	return 0
+}
+
+# wait_line FILE REGEX: until FILE has a matching line (10 s at most).
+wait_line() {
+	local i=0
+
+	until grep -Eq "$2" "$1" 2>/dev/null; do
+		[ $i -ge 100 ] && return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+# probe_ok ROLE TRANSPORT: ntprof probe exits 0 and ends with "load: ok";
+# its output is in /tmp/probe.out.
+probe_ok() {
+	ntprof probe -r "$1" -t "$2" > /tmp/probe.out 2>&1
+	local rc=$?
+
+	cat /tmp/probe.out
+	[ $rc -eq 0 ] && tail -n 1 /tmp/probe.out | grep -Eq '^  load: ok'
+}
+
+# ntp_cntlid FILE: the cntlid of a .ntp file's first record
+# (Documentation/ntp-format.rst: header_len at 12, a unit header of 24
+# bytes, cntlid at 26 in a record).
+ntp_cntlid() {
+	local hl
+
+	hl=$(od -An -tu4 -j12 -N4 "$1" | tr -d ' ')
+	[ -n "$hl" ] && od -An -tu2 -j$((hl + 24 + 26)) -N2 "$1" | tr -d ' '
+}
+
+# stat_of NAME [ROLE]: one counter of the test client's stats (of ROLE).
+stat_of() {
+	testclient stats $2 | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
