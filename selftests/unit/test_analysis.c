@@ -802,7 +802,10 @@ static bool json_balanced(const char *s)
 static void t_json(void)
 {
 	struct ntprof_analysis *an = analysis_ref(10);
-	struct ntprof_report_meta meta = { "host\"1", "6.1.0" };
+	struct ntprof_report_meta meta = {
+		.hostname = "host\"1",
+		.kernel = "6.1.0",
+	};
 	FILE *f;
 
 	if (!ok(an, "json: the reference analysis"))

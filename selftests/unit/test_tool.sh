@@ -28,7 +28,7 @@ COMPLETION=$TOOL_DIR/completion/ntprof.bash
 
 # Every subcommand; t_command_list fails when ntprof --help disagrees, so a
 # new one cannot slip past the --help, man page and completion tests.
-COMMANDS=(status probe record version help)
+COMMANDS=(status probe record report compare version help)
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -392,7 +392,7 @@ t_completion() {
 }
 
 t_help_options() {
-	desc="probe and record --help describe each of their options"
+	desc="probe, record, report and compare --help describe each of their options"
 	local o
 
 	run probe --help
@@ -404,19 +404,68 @@ t_help_options() {
 		 --dev --op --min-size --max-size --help; do
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
+	run report --help
+	for o in --detail --json --help; do
+		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
+	done
+	run compare --help
+	for o in --json --help; do
+		[[ $out == *"$o"* ]] || { echo "# compare: $o"; return 1; }
+	done
 }
 
 t_man_options() {
-	desc="the man page documents the options of probe and record"
+	desc="the man page documents the options of probe, record, report and compare"
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size; do
+		 min-size max-size detail json; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||
 			{ echo "# no --$o in $MAN_PAGE"; return 1; }
 	done
+}
+
+t_report_usage() {
+	desc="report without a file, with an unknown option: usage errors, exit 1"
+	usage_fails report "no recording given" &&
+	usage_fails report "unknown option '--bogus'" --bogus x.ntp &&
+	usage_fails report "unknown option '-x'" -x x.ntp
+}
+
+t_compare_usage() {
+	desc="compare with one run or three: usage errors, exit 1"
+	usage_fails compare "needs two runs, BASE and LOAD" a.ntp &&
+	usage_fails compare "unexpected argument 'c.ntp'" a.ntp b.ntp c.ntp &&
+	usage_fails compare "an empty file name in a list of recordings" \
+		a.ntp, b.ntp
+}
+
+t_report_missing_file() {
+	desc="report of a file that is not there: one line naming it, exit 1"
+	run report "$TMP/none.ntp"
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == "ntprof: report: $TMP/none.ntp: "* ]] &&
+		[ "$(echo "$err" | wc -l)" = 1 ] || { diag; return 1; }
+}
+
+t_report_not_a_recording() {
+	desc="report and compare of a text file: one line naming it, exit 1"
+	echo "not a recording" > "$TMP/text.ntp"
+	run report "$TMP/text.ntp"
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == "ntprof: report: $TMP/text.ntp: "* ]] &&
+		[ "$(echo "$err" | wc -l)" = 1 ] || { diag; return 1; }
+	run compare "$TMP/text.ntp" "$TMP/text.ntp"
+	[ "$rc" = 1 ] && [ -z "$out" ] && [[ $err == "ntprof: compare: $TMP/text.ntp: "* ]] ||
+		{ diag; return 1; }
+}
+
+t_report_same_file_twice() {
+	desc="report of one file given twice: refused, exit 1"
+	echo "not a recording" > "$TMP/twice.ntp"
+	run report "$TMP/twice.ntp" "$TMP/twice.ntp"
+	[ "$rc" = 1 ] && [ "$err" = "ntprof: report: $TMP/twice.ntp is given twice" ] ||
+		{ diag; return 1; }
 }
 
 # The t_* functions, in the order they are written.

@@ -72,9 +72,14 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
-static uint64_t cmd_hash(const struct ntprof_record *r)
+/*
+ * @cntlid: the controller id is part of the identity too, when both
+ * sides recorded it (see all_have_cntlid()).
+ */
+static uint64_t cmd_hash(const struct ntprof_record *r, bool cntlid)
 {
-	uint64_t h = mix64(r->slba ^ 0x9e3779b97f4a7c15ULL);
+	uint64_t h = mix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^
+			   (cntlid ? (uint64_t)r->cntlid << 48 : 0));
 
 	h = mix64(h ^ ((uint64_t)r->nsid << 32 | r->length));
 	return mix64(h ^ ((uint64_t)r->qid << 32 | (uint64_t)r->cid << 16 |
@@ -82,9 +87,10 @@ static uint64_t cmd_hash(const struct ntprof_record *r)
 }
 
 static bool same_cmd(const struct ntprof_record *a,
-		     const struct ntprof_record *b)
+		     const struct ntprof_record *b, bool cntlid)
 {
-	return a->qid == b->qid && a->cid == b->cid &&
+	return (!cntlid || a->cntlid == b->cntlid) &&
+	       a->qid == b->qid && a->cid == b->cid &&
 	       a->opcode == b->opcode && a->nsid == b->nsid &&
 	       a->slba == b->slba && a->length == b->length;
 }
@@ -126,7 +132,7 @@ static size_t run_end(const struct jent *e, size_t n, size_t i)
 
 /* The entries of one side's usable records, sorted by (hash, time). */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
-		   struct jent **out, size_t *nr)
+		   bool cntlid, struct jent **out, size_t *nr)
 {
 	uint64_t start, end;
 	size_t i, i1, k = 0;
@@ -142,7 +148,7 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 		if (r[i].role != role ||
 		    ntprof_record_window(&r[i], &start, &end))
 			continue;
-		e[k].hash = cmd_hash(&r[i]);
+		e[k].hash = cmd_hash(&r[i], cntlid);
 		e[k].start = start;
 		e[k].end = end;
 		e[k].idx = i;
@@ -167,16 +173,16 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 static bool run_one_cmd(const struct ntprof_record *host,
 			const struct jent *h, size_t nh,
 			const struct ntprof_record *target,
-			const struct jent *t, size_t nt)
+			const struct jent *t, size_t nt, bool cntlid)
 {
 	const struct ntprof_record *first = &host[IDX(h[0])];
 	size_t i;
 
 	for (i = 1; i < nh; i++)
-		if (!same_cmd(first, &host[IDX(h[i])]))
+		if (!same_cmd(first, &host[IDX(h[i])], cntlid))
 			return false;
 	for (i = 0; i < nt; i++)
-		if (!same_cmd(first, &target[IDX(t[i])]))
+		if (!same_cmd(first, &target[IDX(t[i])], cntlid))
 			return false;
 	return true;
 }
@@ -192,7 +198,7 @@ static bool run_one_cmd(const struct ntprof_record *host,
 static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 			    size_t nhe, const struct ntprof_record *target,
 			    const struct jent *te, size_t nte, bool ordered,
-			    struct pair *pairs)
+			    bool cntlid, struct pair *pairs)
 {
 	size_t i = 0, j = 0, i1, j1, k, n = 0;
 	const struct jent *h, *t;
@@ -209,7 +215,8 @@ static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 		i1 = run_end(he, nhe, i);
 		j1 = run_end(te, nte, j);
 		he[i].idx &= ~RUN_SAME;
-		if (run_one_cmd(host, &he[i], i1 - i, target, &te[j], j1 - j))
+		if (run_one_cmd(host, &he[i], i1 - i, target, &te[j], j1 - j,
+				cntlid))
 			he[i].idx |= RUN_SAME;
 		if ((he[i].idx & RUN_SAME) && i1 - i == j1 - j &&
 		    (i1 - i == 1 || (ordered && i1 - i <= ORDER_RUN_MAX))) {
@@ -408,7 +415,7 @@ static size_t match_mixed(const struct ntprof_record *host,
 			  const struct jent *h, size_t nh,
 			  const struct ntprof_record *target,
 			  const struct jent *t, size_t nt,
-			  const struct theta_map *m, int64_t slack,
+			  const struct theta_map *m, int64_t slack, bool cntlid,
 			  uint32_t *match, uint8_t *taken)
 {
 	int64_t theta, err, v, best_v;
@@ -421,7 +428,8 @@ static size_t match_mixed(const struct ntprof_record *host,
 		best_v = INT64_MAX;
 		for (k = 0; k < nt; k++) {
 			if (taken[k] ||
-			    !same_cmd(&host[IDX(h[i])], &target[IDX(t[k])]))
+			    !same_cmd(&host[IDX(h[i])], &target[IDX(t[k])],
+				      cntlid))
 				continue;
 			v = misfit(h[i].start, h[i].end, t[k].start, t[k].end,
 				   theta);
@@ -443,8 +451,8 @@ static size_t match_mixed(const struct ntprof_record *host,
 static int match_all(const struct ntprof_record *host, const struct jent *he,
 		     size_t nhe, const struct ntprof_record *target,
 		     const struct jent *te, size_t nte,
-		     const struct theta_map *m, int64_t slack, uint32_t *match,
-		     size_t *matched)
+		     const struct theta_map *m, int64_t slack, bool cntlid,
+		     uint32_t *match, size_t *matched)
 {
 	uint8_t *taken = NULL;
 	size_t i = 0, j = 0, i1, j1;
@@ -470,8 +478,8 @@ static int match_all(const struct ntprof_record *host, const struct jent *he,
 			if (!taken)
 				return -ENOMEM;
 			*matched += match_mixed(host, &he[i], i1 - i, target,
-						&te[j], j1 - j, m, slack, match,
-						taken);
+						&te[j], j1 - j, m, slack, cntlid,
+						match, taken);
 		}
 		i = i1;
 		j = j1;
@@ -513,6 +521,20 @@ static void theta_summary(const struct theta_map *m, struct ntprof_join *j)
 	free(v);
 }
 
+/*
+ * Recordings made before records carried the controller id, and kernels
+ * where a side cannot read it, have 0 there: then it is left out.
+ */
+static bool all_have_cntlid(const struct ntprof_record *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!r[i].cntlid)
+			return false;
+	return n > 0;
+}
+
 int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		const struct ntprof_record *target, size_t nr_target,
 		const struct ntprof_join_opts *opts, struct ntprof_join *j)
@@ -522,6 +544,7 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	struct pair *pairs = NULL;
 	size_t nhe = 0, nte = 0, np, i;
 	int64_t slack;
+	bool cntlid;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -536,10 +559,12 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		j->match[i] = NTPROF_NO_MATCH;
 	slack = opts && opts->slack_ns ? opts->slack_ns : DEFAULT_SLACK_NS;
 
-	err = entries(host, nr_host, NTPROF_ROLE_HOST, &he, &nhe);
+	cntlid = all_have_cntlid(host, nr_host) &&
+		 all_have_cntlid(target, nr_target);
+	err = entries(host, nr_host, NTPROF_ROLE_HOST, cntlid, &he, &nhe);
 	if (!err)
-		err = entries(target, nr_target, NTPROF_ROLE_TARGET, &te,
-			      &nte);
+		err = entries(target, nr_target, NTPROF_ROLE_TARGET, cntlid,
+			      &te, &nte);
 	if (err)
 		goto out;
 
@@ -549,10 +574,11 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		err = -ENOMEM;
 		goto out;
 	}
-	np = collect_pairs(host, he, nhe, target, te, nte, false, pairs);
+	np = collect_pairs(host, he, nhe, target, te, nte, false, cntlid,
+			   pairs);
 	if (!np)
 		np = collect_pairs(host, he, nhe, target, te, nte, true,
-				   pairs);
+				   cntlid, pairs);
 	err = ntprof_radix_sort(pairs, np, sizeof(*pairs),
 				offsetof(struct pair, t));
 	if (err)
@@ -575,8 +601,8 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	j->theta_known = true;
 	theta_summary(&m, j);
 
-	err = match_all(host, he, nhe, target, te, nte, &m, slack, j->match,
-			&j->matched);
+	err = match_all(host, he, nhe, target, te, nte, &m, slack, cntlid,
+			j->match, &j->matched);
 out:
 	free(m.w);
 	free(pairs);

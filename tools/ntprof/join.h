@@ -49,7 +49,8 @@ struct ntprof_join {
 
 /*
  * Matches each host record to the target record of the same command.
- * Commands are identified by (qid, cid, opcode, nsid, slba, length); cids
+ * Commands are identified by (qid, cid, opcode, nsid, slba, length), and
+ * the controller id when every record of both sides carries one; cids
  * are reused, so a key can have several records on each side.
  *
  * 1. Both sides are sorted by (key, time): a radix sort of 32-byte

@@ -34,6 +34,10 @@ static const struct subcommand {
 	  "check that this kernel can be recorded, hook by hook" },
 	{ "record", cmd_record,
 	  "record a host's or a target's commands into a .ntp file" },
+	{ "report", cmd_report,
+	  "join recordings and show where the latency went, stage by stage" },
+	{ "compare", cmd_compare,
+	  "compare two runs stage by stage (latency amplification)" },
 	{ "version", cmd_version, "print the version of this tool" },
 	{ "help", cmd_help, "show this help, or a command's" },
 };
@@ -71,6 +75,10 @@ static void ntprof_usage(FILE *f)
 	      "                        can an NVMe/TCP host be recorded here?\n"
 	      "  ntprof record -r host -t tcp -s 100 -d 20 -o host.ntp\n"
 	      "                        record 1 in 100 commands for 20 s\n"
+	      "  ntprof report host.ntp target.ntp\n"
+	      "                        join both sides: where did the time go?\n"
+	      "  ntprof compare base/host.ntp,base/target.ntp load/host.ntp,load/target.ntp\n"
+	      "                        which stage got slower, and by how much\n"
 	      "  ntprof help record    the options of 'record'\n", f);
 }
 

@@ -255,10 +255,26 @@ static void print_hooks(const struct session_status *st,
 	}
 }
 
+/* Whether another hook than @i, not missing, stamps hook @i's point. */
+static bool point_stamped(const struct session_hooks *hooks, size_t i)
+{
+	uint8_t point = hooks->v[i].h.point;
+	size_t k;
+
+	if (point == SESSION_POINT_NONE)
+		return false;
+	for (k = 0; k < hooks->n; k++)
+		if (k != i && hooks->v[k].h.point == point &&
+		    hooks->v[k].h.state != NTPROF_HOOK_MISSING)
+			return true;
+	return false;
+}
+
 /*
  * The verdict. Returns true if 'record' can run; @why gets the reason it
  * cannot, or what it will wait for.
  */
+
 static bool probe_verdict(const struct session_status *st,
 			  const struct session_hooks *hooks,
 			  const struct caps *caps, uint32_t role,
@@ -406,13 +422,17 @@ int cmd_probe(int argc, char *argv[])
 	if (!hooks.n)
 		puts("  (the module reports none)");
 	print_hooks(&st, &hooks);
-	/* Missing for good, not waiting for its module: a split is lost. */
+	/*
+	 * Missing for good, not waiting for its module, and no other hook
+	 * stamps its point (kernels differ in which of two functions they
+	 * have): a split is lost.
+	 */
 	for (i = 0; i < hooks.n; i++) {
 		const struct session_module *mod = hook_module(&st, &hooks.v[i]);
 
 		if (!hooks.v[i].h.required &&
 		    hooks.v[i].h.state == NTPROF_HOOK_MISSING &&
-		    (!mod || mod->present))
+		    (!mod || mod->present) && !point_stamped(&hooks, i))
 			optional_missing = true;
 	}
 	if (optional_missing)

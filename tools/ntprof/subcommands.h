@@ -9,6 +9,8 @@
 int cmd_status(int argc, char *argv[]);
 int cmd_probe(int argc, char *argv[]);
 int cmd_record(int argc, char *argv[]);
+int cmd_report(int argc, char *argv[]);
+int cmd_compare(int argc, char *argv[]);
 
 /* This tool's version, for what it writes into recordings. */
 extern const char ntprof_version[];

@@ -68,6 +68,11 @@ static const char * const comp_id[NTPROF_COMP_COUNT] = {
 	[NTPROF_COMP_E2E] = "end_to_end",
 };
 
+const char *ntprof_stage_id(enum ntprof_stage stage)
+{
+	return stage_id[stage];
+}
+
 /* 15.0k, 1.2M: a rate in three digits. */
 static const char *rate_str(double r, char *buf, size_t size)
 {
@@ -679,6 +684,31 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	ntprof_json_obj_end(js);
 }
 
+static void json_files(struct ntprof_json *js,
+		       const struct ntprof_report_meta *meta)
+{
+	const struct ntprof_report_file *rf;
+	size_t i;
+
+	ntprof_json_arr_start(js, "files");
+	for (i = 0; i < meta->nr_files; i++) {
+		rf = &meta->files[i];
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "path", rf->path);
+		ntprof_json_str(js, "role", rf->role == NTPROF_ROLE_HOST ?
+				"host" : "target");
+		ntprof_json_str(js, "transport", transport_id(rf->transport));
+		ntprof_json_str(js, "hostname", rf->hostname);
+		ntprof_json_str(js, "kernel", rf->kernel);
+		ntprof_json_u64(js, "records", rf->records);
+		ntprof_json_bool(js, "cut_short", rf->cut_short);
+		ntprof_json_u64(js, "drops", rf->drops);
+		ntprof_json_u64(js, "evictions", rf->evictions);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+}
+
 void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 		       const struct ntprof_join *j,
 		       const struct ntprof_report_meta *meta)
@@ -697,6 +727,7 @@ void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 		ntprof_json_str(&js, "hostname", meta->hostname);
 		ntprof_json_str(&js, "kernel", meta->kernel);
 		ntprof_json_obj_end(&js);
+		json_files(&js, meta);
 	}
 	ntprof_json_u64(&js, "sample", an->opts.sample);
 	ntprof_json_num(&js, "duration_s", dur, 3);

@@ -73,12 +73,30 @@ void ntprof_json_num(struct ntprof_json *js, const char *key, double val,
 		     int prec);
 void ntprof_json_bool(struct ntprof_json *js, const char *key, bool val);
 
+/* A stage's key in the JSON output: "host_driver", "storage". */
+const char *ntprof_stage_id(enum ntprof_stage stage);
+
 #define NTPROF_REPORT_SCHEMA	"ntprof-report/1"
+
+/* One recording of a report, for its "files" array. */
+struct ntprof_report_file {
+	const char *path;
+	uint8_t role;		/* enum ntprof_role */
+	uint8_t transport;	/* enum ntprof_transport */
+	const char *hostname;
+	const char *kernel;
+	uint64_t records;
+	bool cut_short;		/* no trailer: its writer was killed */
+	uint64_t drops;
+	uint64_t evictions;
+};
 
 /* Where a recording came from, for the report's header; NULL: unknown. */
 struct ntprof_report_meta {
 	const char *hostname;
 	const char *kernel;
+	const struct ntprof_report_file *files;
+	size_t nr_files;
 };
 
 /*

@@ -6,7 +6,7 @@ _ntprof()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="status probe record version help"
+	local commands="status probe record report compare version help"
 	local words
 
 	if ((COMP_CWORD == 1)); then
@@ -46,6 +46,17 @@ _ntprof()
 					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --help"
 				;;
 			esac
+			;;
+		report|compare)
+			if [[ $cur == -* ]]; then
+				words="-j -h --json --help"
+				[[ ${COMP_WORDS[1]} == report ]] &&
+					words="-D -j -h --detail --json --help"
+			else
+				compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -X '!*.ntp' -- "$cur"; compgen -d -- "$cur")
+				return
+			fi
 			;;
 		help)
 			((COMP_CWORD == 2)) || return

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof report: the recordings of a run, joined offline, as a stage and
+ * component breakdown per group of commands. recording.c loads and joins,
+ * the analysis library computes, table.c prints.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "recording.h"
+#include "subcommands.h"
+#include "table.h"
+
+struct report_opts {
+	bool detail;
+	bool json;
+};
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: ntprof report [--detail] [--json] FILE.ntp...\n"
+	      "\n"
+	      "Join the recordings of a run and show where the latency went: per\n"
+	      "group of commands (op, size, device), the latency's mean and\n"
+	      "percentiles, and each stage's mean, share and average queue depth.\n"
+	      "Give host recordings, target recordings or both, of one or more\n"
+	      "machines. A host's record and a target's record of the same command\n"
+	      "are matched by what both saw of it; the two machines' clocks need\n"
+	      "not agree, and no latency ever mixes them.\n"
+	      "\n"
+	      "options:\n"
+	      "  -D, --detail   also the components, in path order: n, mean,\n"
+	      "                 commands in each (L, Little's law), p50, p99\n"
+	      "  -j, --json     the same numbers as one JSON object (schema\n"
+	      "                 ntprof-report/1, Documentation/report.rst)\n"
+	      "  -h, --help     show this help and exit\n"
+	      "\n"
+	      "Every file must be recorded with the same -s. A host recording\n"
+	      "alone shows the network and the target as one stage, not recorded;\n"
+	      "a target recording alone shows the target's stages.\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof report host.ntp target.ntp\n"
+	      "      The joined breakdown of one host and its target.\n"
+	      "  ntprof report --detail host.ntp target.ntp\n"
+	      "      With every component, storage split into the target's block\n"
+	      "      layer and the drive.\n"
+	      "  ntprof report --json h1.ntp h2.ntp target.ntp > run.json\n"
+	      "      Two hosts and a target, for a script.\n", f);
+}
+
+static int report_parse(int argc, char *argv[], struct report_opts *o)
+{
+	static const struct option options[] = {
+		{ "detail", no_argument, NULL, 'D' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":Djh", options, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			o->detail = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'h':
+			report_usage(stdout);
+			return 0;
+		default:
+			return option_error(argv[0], c, argv);
+		}
+	}
+	if (optind == argc)
+		return usage_error(argv[0], "no recording given");
+	return -1;
+}
+
+static void report_print(const struct recording_run *run, bool detail)
+{
+	const struct ntprof_analysis *an = run->an;
+
+	recording_run_print_origin(stdout, run);
+	ntprof_print_throughput(stdout, an);
+	ntprof_print_groups(stdout, an, detail);
+	if (!an->nr_groups)
+		puts("\nno command with the points for a latency");
+	putchar('\n');
+	ntprof_print_records(stdout, run->nr_host, run->nr_target,
+			     run->matched);
+	recording_run_print_notes(stdout, run, detail);
+}
+
+static int report_json(const struct recording_run *run)
+{
+	struct ntprof_report_meta meta = {
+		.hostname = run->files[0].hdr->hostname,
+		.kernel = run->files[0].hdr->kernel_release,
+		.nr_files = run->nr_files,
+	};
+	struct ntprof_report_file *files;
+	const struct recording *rec;
+	size_t i;
+
+	files = calloc(run->nr_files, sizeof(*files));
+	if (!files) {
+		fprintf(stderr, "ntprof: report: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		files[i] = (struct ntprof_report_file) {
+			.path = rec->path,
+			.role = rec->hdr->role,
+			.transport = rec->hdr->transport,
+			.hostname = rec->hdr->hostname,
+			.kernel = rec->hdr->kernel_release,
+			.records = rec->n,
+			.cut_short = rec->cut_short,
+			.drops = rec->drops,
+			.evictions = rec->evictions,
+		};
+	}
+	meta.files = files;
+	ntprof_print_json(stdout, run->an, run->nr_pairs ? &run->total : NULL,
+			  &meta);
+	free(files);
+	return 0;
+}
+
+int cmd_report(int argc, char *argv[])
+{
+	struct report_opts o = { 0 };
+	struct recording_run run;
+	int ret = report_parse(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
+	ret = recording_run_load(&run, argv[0], argv + optind,
+				 (size_t)(argc - optind));
+	if (ret) {
+		recording_run_free(&run);
+		return ret;
+	}
+	if (o.json) {
+		ret = report_json(&run);
+	} else {
+		report_print(&run, o.detail);
+	}
+	recording_run_free(&run);
+	return 0;
+}
