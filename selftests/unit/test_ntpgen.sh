@@ -1,0 +1,284 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 'ntprof report' against recordings of known content: tools/ntpgen writes
+# a host's and a target's .ntp files of one synthetic workload with known
+# stage means, and the report must match every host record, find each
+# stage's mean (within 1 % of what the generator wrote, and of the nominal
+# mean), and an end to end that is the sum of the stages, whatever the
+# clocks' offset and drift; it must refuse files sampled with different N.
+#
+# usage: test_ntpgen.sh
+# Builds tools/ntprof/ntprof and tools/ntpgen/ntpgen. Prints TAP; exits 1
+# if any test failed.
+
+set -u
+
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$UNIT_DIR/../..
+# shellcheck source=selftests/ktap.sh disable=SC1091
+. "$UNIT_DIR/../ktap.sh"
+
+NTPROF=$TOP/tools/ntprof/ntprof
+NTPGEN=$TOP/tools/ntpgen/ntpgen
+
+ktap_header
+make -s -C "$TOP/tools/ntprof" ntprof >&2 ||
+	{ echo "Bail out! cannot build $NTPROF"; exit 1; }
+make -s -C "$TOP/tools/ntpgen" >&2 ||
+	{ echo "Bail out! cannot build $NTPGEN"; exit 1; }
+
+TMP=$(mktemp -d) || exit 1
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+
+H=$TMP/host.ntp
+T=$TMP/target.ntp
+EXP=$TMP/expect
+JSON=$TMP/report.json
+ERR=$TMP/report.err
+
+# The commands of each case: enough that every group's mean is steady.
+N=20000
+
+# flat JSON: the report's numbers as lines the checks below read:
+#   records host|target|matched VALUE
+#   n OP SIZE N_TABLE
+#   e2e OP SIZE MEAN_US
+#   stage OP SIZE ID MEAN_US
+# It relies on table.c's layout: one member per line.
+flat() {
+	awk '
+	function val(s) {
+		sub(/^[^:]*: */, "", s); sub(/,$/, "", s); gsub(/"/, "", s)
+		return s
+	}
+	{ line = $0; key = line; sub(/^ *"/, "", key); sub(/".*/, "", key) }
+	key == "records" { mode = "records"; next }
+	key == "groups" { mode = "groups"; next }
+	mode == "records" && (key == "host" || key == "target" || key == "matched") {
+		print "records", key, val(line); next
+	}
+	mode == "records" && line ~ /^  }/ { mode = "" }
+	mode == "groups" || mode == "lat" || mode == "stages" || mode == "comps" {
+		if (key == "op") op = val(line)
+		else if (key == "size") size = val(line)
+		else if (key == "n_table") print "n", op, size, val(line)
+		else if (key == "latency_us") mode = "lat"
+		else if (key == "stages") mode = "stages"
+		else if (key == "components") mode = "comps"
+		else if (key == "dropped") mode = "groups"
+		else if (mode == "lat" && key == "mean") print "e2e", op, size, val(line)
+		else if (mode == "stages" && key == "id") id = val(line)
+		else if (mode == "stages" && key == "mean_us") print "stage", op, size, id, val(line)
+	}' "$1"
+}
+
+# gen ARGS...: writes $H, $T and $EXP; a failure is a Bail out.
+gen() {
+	"$NTPGEN" --quiet -e "$EXP" "$@" "$H" "$T" ||
+		{ echo "Bail out! ntpgen $* failed"; exit 1; }
+}
+
+# report: runs ntprof report --json on $H and $T; $rc, $JSON, $ERR.
+report() {
+	"$NTPROF" report --json "$H" "$T" > "$JSON" 2> "$ERR"
+	rc=$?
+}
+
+# expect KEY: a value of the generator's expect file.
+expect() {
+	awk -v k="$1" '$1 == k { print $2 }' "$EXP"
+}
+
+# check_all_matched: the record counts are the generator's, and every
+# command recorded on both sides is matched (every host record, unless
+# the case drops some target records).
+check_all_matched() {
+	local host target matched
+
+	[ "$rc" = 0 ] || { echo "ntprof report exited with $rc: $(cat "$ERR")"; return 1; }
+	host=$(flat "$JSON" | awk '$1 == "records" && $2 == "host" { print $3 }')
+	target=$(flat "$JSON" | awk '$1 == "records" && $2 == "target" { print $3 }')
+	matched=$(flat "$JSON" | awk '$1 == "records" && $2 == "matched" { print $3 }')
+	echo "host $host target $target matched $matched;" \
+	     "generated: host $(expect host_records) target $(expect target_records)" \
+	     "on both sides $(expect matchable)"
+	[ "$host" = "$(expect host_records)" ] &&
+		[ "$target" = "$(expect target_records)" ] &&
+		[ "$matched" = "$(expect matchable)" ]
+}
+
+# check_means: per group (op, size), n_table is the commands recorded on
+# both sides, each stage's mean is within 1 % of the mean of the written
+# points and of the nominal one (weighted over the groups), and the end
+# to end is the sum of the stages (to the rounding of the JSON's 3
+# decimals). Prints the comparisons.
+check_means() {
+	[ "$rc" = 0 ] || { echo "ntprof report exited with $rc: $(cat "$ERR")"; return 1; }
+	flat "$JSON" | awk -v tol=0.01 '
+	FNR == NR {
+		if ($1 == "group") {
+			g = $2 " " $3
+			for (i = 4; i < NF; i += 2) want[g, $i] = $(i + 1)
+			groups[g] = 1
+		} else if ($1 == "nominal") {
+			for (i = 2; i < NF; i += 2) nominal[$i] = $(i + 1)
+		}
+		next
+	}
+	$1 == "n" { n[$2 " " $3] = $4 }
+	$1 == "e2e" { got[$2 " " $3, "e2e"] = $4 }
+	$1 == "stage" { got[$2 " " $3, $4] = $5; sum[$2 " " $3] += $5 }
+	function near(a, b) { return b != 0 && (a - b) / b <= tol && (b - a) / b <= tol }
+	END {
+		bad = 0
+		split("host_block_layer host_driver network target_driver storage e2e", ids, " ")
+		for (g in groups) {
+			if (n[g] != want[g, "n"]) {
+				printf "%s: n_table %s, generated %s\n", g, n[g], want[g, "n"]
+				bad = 1
+			}
+			for (k = 1; k <= 6; k++) {
+				id = ids[k]
+				if (!near(got[g, id], want[g, id])) {
+					printf "%s %s: %s us, generated %s us\n", g, id, got[g, id], want[g, id]
+					bad = 1
+				}
+				wsum[id] += got[g, id] * n[g]
+			}
+			ntot += n[g]
+			if ((sum[g] - got[g, "e2e"]) > 0.005 * 6 || (got[g, "e2e"] - sum[g]) > 0.005 * 6) {
+				printf "%s: the stages sum to %.3f us, the end to end is %s us\n", g, sum[g], got[g, "e2e"]
+				bad = 1
+			}
+		}
+		if (!ntot) { print "no group in the report"; exit 1 }
+		for (k = 1; k <= 6; k++) {
+			id = ids[k]
+			printf "%s: %.3f us (nominal %s)\n", id, wsum[id] / ntot, nominal[id]
+			if (!near(wsum[id] / ntot, nominal[id])) bad = 1
+		}
+		exit bad
+	}' "$EXP" -
+}
+
+# t_case NAME ARGS...: generates with ARGS, reports, checks the matches
+# and the means.
+t_case() {
+	local name=$1 out
+
+	shift
+	gen -n "$N" "$@"
+	report
+	if out=$(check_all_matched 2>&1); then
+		ktap_pass "$name: all records of both sides matched"
+	else
+		ktap_fail "$name: all records of both sides matched"
+		printf '%s\n' "$out" "$(head -c 2000 "$ERR")" | sed 's/^/# /'
+	fi
+	if out=$(check_means 2>&1); then
+		ktap_pass "$name: stage means within 1 %, end to end = sum"
+	else
+		ktap_fail "$name: stage means within 1 %, end to end = sum"
+		printf '%s\n' "$out" | sed 's/^/# /'
+	fi
+}
+
+t_help() {
+	local out
+
+	out=$("$NTPGEN" --help) &&
+		grep -q -- '--storage-us' <<< "$out" &&
+		grep -q -- '--theta' <<< "$out" &&
+		grep -q -- '--target-sample' <<< "$out" &&
+		! "$NTPGEN" --bogus "$H" "$T" 2> /dev/null &&
+		! "$NTPGEN" -t udp "$H" "$T" 2> /dev/null
+}
+
+t_mismatched_n() {
+	gen -n 5000 -s 10 --target-sample 25
+	report
+	echo "rc=$rc stdout: $(head -c 200 "$JSON")"
+	echo "stderr: $(cat "$ERR")"
+	[ "$rc" = 1 ] && [ ! -s "$JSON" ] && [ -s "$ERR" ] &&
+		[ "$(wc -l < "$ERR")" -le 2 ] &&
+		grep -q '10' "$ERR" && grep -q '25' "$ERR"
+}
+
+# flat_compare JSON: compare's numbers as lines:
+#   delta GROUP_OP GROUP_SIZE ID DELTA_US
+#   largest GROUP_OP GROUP_SIZE ID
+flat_compare() {
+	awk '
+	function val(s) {
+		sub(/^[^:]*: */, "", s); sub(/,$/, "", s); gsub(/"/, "", s)
+		return s
+	}
+	{ line = $0; key = line; sub(/^ *"/, "", key); sub(/".*/, "", key) }
+	key == "groups" { ingroups = 1; next }
+	!ingroups { next }
+	key == "op" { op = val(line) }
+	key == "size" { size = val(line) }
+	key == "stages" { where = "stages" }
+	key == "largest" { where = "largest" }
+	key == "id" { id = val(line); if (where == "largest") print "largest", op, size, id }
+	key == "delta_us" && where == "stages" { print "delta", op, size, id, val(line) }
+	' "$1"
+}
+
+# t_compare NAME STAGE DELTA_US BASE_ARGS -- LOAD_ARGS: two generated runs
+# whose only difference is STAGE's mean, DELTA_US larger in the second;
+# compare must name STAGE the largest LAD in every group, find it grown by
+# DELTA_US within 2 %, and every other stage moved by less than 2 % of it.
+t_compare() {
+	local name=$1 stage=$2 delta=$3 base=() load=() out
+
+	shift 3
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do base+=("$1"); shift; done
+	shift
+	load=("$@")
+	"$NTPGEN" --quiet -n "$N" "${base[@]}" "$TMP/b-h.ntp" "$TMP/b-t.ntp" &&
+		"$NTPGEN" --quiet -n "$N" "${load[@]}" "$TMP/l-h.ntp" "$TMP/l-t.ntp" ||
+		{ echo "Bail out! ntpgen failed"; exit 1; }
+	"$NTPROF" compare --json "$TMP/b-h.ntp,$TMP/b-t.ntp" \
+		"$TMP/l-h.ntp,$TMP/l-t.ntp" > "$TMP/compare.json" 2> "$ERR"
+	rc=$?
+	if out=$(flat_compare "$TMP/compare.json" | awk -v stage="$stage" -v d="$delta" '
+		$1 == "largest" { groups++; if ($4 != stage) { print "largest in", $2, $3, "is", $4; bad = 1 } }
+		$1 == "delta" && $4 == stage {
+			if ($5 < d * 0.98 || $5 > d * 1.02) { print $2, $3, stage, "grew by", $5; bad = 1 }
+		}
+		$1 == "delta" && $4 != stage && $4 != "end_to_end" {
+			v = $5 < 0 ? -$5 : $5
+			if (v > d * 0.02) { print $2, $3, $4, "moved by", $5; bad = 1 }
+		}
+		END { if (groups < 4) { print "only", groups + 0, "groups compared"; bad = 1 } exit bad }') &&
+		[ "$rc" = 0 ]; then
+		ktap_pass "compare, $name: $stage has the largest LAD, +$delta us within 2 %, the rest flat"
+	else
+		ktap_fail "compare, $name: $stage has the largest LAD, +$delta us within 2 %, the rest flat"
+		printf '%s\n' "rc=$rc" "$out" "$(cat "$ERR")" | sed 's/^/# /'
+	fi
+}
+
+ktap_check "ntpgen --help documents it; bad options fail" t_help
+t_case "tcp" -t tcp --seed 1
+t_case "rdma" -t rdma --seed 2
+t_case "theta +3 s, drift +200 ppm" -t tcp --theta 3s --drift 200 \
+	-q 1 -d 8 --gap-us 500 --seed 3
+t_case "theta -3 s, drift -200 ppm" -t rdma --theta -3s --drift -200 \
+	-q 1 -d 8 --gap-us 500 --seed 4
+t_case "cids reused, small LBA span" --no-genctr --span 1M -q 2 -d 64 \
+	--seed 5
+t_case "1 in 10 sampled" -s 10 -n 100000 --seed 6
+t_case "commands missing on one side" --no-target-pct 10 --no-host-pct 5 \
+	--seed 7
+t_case "other stage means" -t rdma --host-blk-us 2 --host-drv-us 15 \
+	--network-us 7 --target-drv-us 30 --storage-us 400 --jitter 0.5 --seed 8
+ktap_check "a different N on the two sides is refused, exit 1" t_mismatched_n
+t_compare "storage delay" storage 200 --storage-us 80 --seed 11 -- \
+	--storage-us 280 --seed 12
+t_compare "network delay" network 100 -t rdma --seed 13 -- \
+	-t rdma --network-us 120 --seed 14
+
+ktap_finished
