@@ -9,7 +9,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 	bison libelf-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
 	clang libclang-rt-14-dev
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
-	util-linux coreutils gawk groff-base man-db"
+	util-linux coreutils gawk groff-base man-db jq"
 
 missing=()
 for p in $PACKAGES; do
