@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
-# The demo, target side: check the hooks, then record every command of the
-# host's workload, one transport after the other.
+# The demo, target side: check the hooks, then record one command in 10 of
+# the host's workload, one transport after the other, into the share where
+# the host joins it with its own recording.
 modprobe ntprof || exit 1
 share=$NTPROF_LAB_SHARE
 for t in tcp rdma; do
 	echo "== target: ntprof probe -r target -t $t"
 	ntprof probe -r target -t $t || exit 1
-	ntprof record -r target -t $t -s 1 -o "/tmp/target-$t.ntp" > "/tmp/record-$t.out" 2>&1 &
+	ntprof record -r target -t $t -s 10 -o "$share/target-$t.ntp" > "/tmp/record-$t.out" 2>&1 &
 	rec=$!
 	# The session is on once status says so; then the host may start.
 	until ntprof status | grep -q recording; do sleep 0.2; done
@@ -15,7 +16,8 @@ for t in tcp rdma; do
 	while [ ! -e "$share/host-$t.done" ]; do sleep 0.2; done
 	kill -INT $rec
 	wait $rec
-	echo "== target: ntprof record -r target -t $t -s 1 (stopped when the host was done)"
+	touch "$share/target-$t.saved"
+	echo "== target: ntprof record -r target -t $t -s 10 (stopped when the host was done)"
 	cat "/tmp/record-$t.out"
 done
 lab-wait-host
