@@ -1333,13 +1333,31 @@ static void print_warnings(const struct recorder *rec,
 			rec->o->out);
 }
 
+/* The module is unloading or unloaded: /sys/module says so. */
+static bool module_unloading(void)
+{
+	char state[16] = "";
+	FILE *f = fopen("/sys/module/ntprof/initstate", "r");
+
+	if (!f)
+		return true;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	return !strncmp(state, "going", 5);
+}
+
 /*
  * A request to a family that is no longer registered fails with ENOENT
  * and no explanation: the module was unloaded, taking the session along.
+ * A request that meets the family on its way out can fail otherwise
+ * (EPROTONOSUPPORT was seen on 6.12): then /sys/module tells.
  */
 static bool module_gone(struct nl_sock *sock, int err)
 {
-	return err == -ENOENT && !*nl_extack(sock);
+	if (!err)
+		return false;
+	return (err == -ENOENT && !*nl_extack(sock)) || module_unloading();
 }
 
 /*
