@@ -6,13 +6,11 @@
  * so the decision depends only on what both see on the wire: the queue id
  * and the 64-byte command. The length is the command's own NLB field
  * (CDW12 bits 15:0), not a byte count, because the target does not know
- * the host's block size when it decides. The mix is MurmurHash3's 64-bit
- * finalizer, simple to redo in userspace:
+ * the host's block size when it decides. The hash is the uapi header's
+ * ntprof_sample_hash(), so that tools can redo the decision:
  *
- *	h = fmix64(qid << 48 | cid << 32 | opcode << 16 | nlb)
- *	h = fmix64(h ^ slba)		(CDW11:CDW10)
- *	h = fmix64(h ^ nsid)
- *	sampled = (h % N == 0)
+ *	sampled = (ntprof_sample_hash(qid, cid, opcode, nsid, slba, nlb)
+ *		   % N == 0)
  *
  * cid is the command identifier as sent (with Linux's generation bits).
  */
@@ -22,6 +20,7 @@
 #include <linux/math64.h>
 #include <linux/nvme.h>
 #include <linux/types.h>
+#include <uapi/linux/ntprof.h>
 
 /**
  * struct ntprof_ident - what identifies a command on both sides
@@ -53,16 +52,6 @@ static inline void ntprof_ident_from_cmd(struct ntprof_ident *id, u16 qid,
 	id->nlb = le32_to_cpu(READ_ONCE(cmd->common.cdw12)) & 0xffff;
 }
 
-static inline u64 ntprof_fmix64(u64 x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
 /* Whether one command in @n picks this one; see the top of this file. */
 static inline bool ntprof_sample_pick(const struct ntprof_ident *id, u32 n)
 {
@@ -71,11 +60,8 @@ static inline bool ntprof_sample_pick(const struct ntprof_ident *id, u32 n)
 	if (n <= 1)
 		return true;
 
-	h = ntprof_fmix64((u64)id->qid << 48 | (u64)id->cid << 32 |
-			  (u64)id->opcode << 16 | id->nlb);
-	h = ntprof_fmix64(h ^ id->slba);
-	h = ntprof_fmix64(h ^ id->nsid);
-
+	h = ntprof_sample_hash(id->qid, id->cid, id->opcode, id->nsid,
+			       id->slba, id->nlb);
 	return do_div(h, n) == 0;
 }
 

@@ -142,29 +142,12 @@ static uint64_t draw(struct rng *r, double mean_ns, double jitter)
 	return v < 1.0 ? 1 : (uint64_t)(v + 0.5);
 }
 
-/* kmod/sample.h: the module's 1-in-N decision, on what both sides see. */
-static uint64_t fmix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	x ^= x >> 33;
-	return x;
-}
-
+/* The module's 1-in-N decision (uapi), on what both sides see. */
 static bool sample_pick(uint16_t qid, uint16_t cid, uint8_t opcode,
 			uint32_t nsid, uint64_t slba, uint16_t nlb, uint32_t n)
 {
-	uint64_t h;
-
-	if (n <= 1)
-		return true;
-	h = fmix64((uint64_t)qid << 48 | (uint64_t)cid << 32 |
-		   (uint64_t)opcode << 16 | nlb);
-	h = fmix64(h ^ slba);
-	h = fmix64(h ^ nsid);
-	return h % n == 0;
+	return n <= 1 ||
+	       ntprof_sample_hash(qid, cid, opcode, nsid, slba, nlb) % n == 0;
 }
 
 /* The kernel's new_encode_dev(). */

@@ -230,4 +230,34 @@ enum {
 	NTPROF_CMD_MAX = (__NTPROF_CMD_MAX - 1)
 };
 
+/*
+ * The 1-in-N sampling decision, part of the interface: a command is
+ * recorded when ntprof_sample_hash() % N == 0, on the host and on the
+ * target alike, from what both see of it: the queue id and the command
+ * as sent (cid with Linux's generation bits; nlb is CDW12 bits 15:0,
+ * the 0-based count of LBAs; slba is CDW11:CDW10). Tools that model the
+ * module's sampling use the same function. The mix is MurmurHash3's
+ * 64-bit finalizer.
+ */
+static inline __u64 ntprof_fmix64(__u64 x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static inline __u64 ntprof_sample_hash(__u16 qid, __u16 cid, __u8 opcode,
+				       __u32 nsid, __u64 slba, __u16 nlb)
+{
+	__u64 h;
+
+	h = ntprof_fmix64((__u64)qid << 48 | (__u64)cid << 32 |
+			  (__u64)opcode << 16 | nlb);
+	h = ntprof_fmix64(h ^ slba);
+	return ntprof_fmix64(h ^ nsid);
+}
+
 #endif /* _UAPI_LINUX_NTPROF_H */
