@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "recording.h"
+#include "table.h"
 #include "session.h"
 
 #define NSEC_PER_SEC	1000000000ULL
@@ -444,6 +445,18 @@ static void print_clocks(FILE *f, const struct recording_run *run,
 		fprintf(f, ", drift %.1f us, from %zu commands in %zu windows\n",
 			(double)(j->theta_max_ns - j->theta_min_ns) / 1e3,
 			j->pairs, j->windows);
+}
+
+void recording_run_print_records(FILE *f, const struct recording_run *run)
+{
+	if (run->nr_host_files && run->nr_target_files && !run->nr_host)
+		fprintf(f, "records: 0 host, %" PRIu64 " target; 0 matched\n",
+			run->nr_target);
+	else if (run->nr_target_files && !run->nr_host_files)
+		fprintf(f, "records: %" PRIu64 " target\n", run->nr_target);
+	else
+		ntprof_print_records(f, run->nr_host, run->nr_target,
+				     run->matched);
 }
 
 void recording_run_print_notes(FILE *f, const struct recording_run *run,

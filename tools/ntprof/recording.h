@@ -79,6 +79,12 @@ void recording_run_free(struct recording_run *run);
  */
 void recording_run_print_origin(FILE *f, const struct recording_run *run);
 
+/*
+ * "records: 2999 host, 4509 target; 2999 matched (100 % of the host's)",
+ * naming the sides that were given, even without records.
+ */
+void recording_run_print_records(FILE *f, const struct recording_run *run);
+
 /* Notes for the end of a report: cut-short files, drops, the clocks. */
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			       bool detail);

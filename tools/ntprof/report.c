@@ -92,8 +92,7 @@ static void report_print(const struct recording_run *run, bool detail)
 	if (!an->nr_groups)
 		puts("\nno command with the points for a latency");
 	putchar('\n');
-	ntprof_print_records(stdout, run->nr_host, run->nr_target,
-			     run->matched);
+	recording_run_print_records(stdout, run);
 	recording_run_print_notes(stdout, run, detail);
 }
 
