@@ -9,6 +9,9 @@
 # Usage: build-guest.sh RELEASE OUTDIR    (writes OUTDIR/initrd.cpio)
 #
 # Everything is built inside OUTDIR, so labs may run side by side.
+# LAB_EXTRA="bpftrace": more programs, with their libraries, that only some
+# runs need (tools/bench/overhead.sh); off by default, as bpftrace's
+# libraries (LLVM, clang) add some 200 MB to the image.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -84,6 +87,11 @@ stage_userland() {
 	for p in $GUEST_PROGRAMS; do
 		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") ||
 			lab_die "the guest needs $p: install it"
+		copy_program "$p"
+	done
+	for p in ${LAB_EXTRA:-}; do
+		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") ||
+			lab_die "LAB_EXTRA names $p: install it (apt-get install $p)"
 		copy_program "$p"
 	done
 	copy_program "$TOP_DIR/tools/ntprof/ntprof" /usr/sbin/ntprof

@@ -9,6 +9,8 @@
 # Settings: KERNEL=6.1|6.12|RELEASE  TOPOLOGY=two|one  LAB_TIMEOUT=SECONDS
 #           LAB_RUN_DIR=DIR (where the share, consoles and logs go)
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
+#           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
+#           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,7 +20,7 @@ host_script=
 target_script=
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,12p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 3,14p' "$0" >&2
 	exit 2
 }
 
@@ -84,17 +86,17 @@ null_blk=${LAB_NULL_BLK:+lab.null_blk=$LAB_NULL_BLK}
 lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
 start=$(date +%s)
 if [ "$TOPOLOGY" = one ]; then
-	boot_guest lab 2048 2 "lab.role=both lab.topology=one $null_blk" -nic none || true
+	boot_guest lab "${LAB_GUEST_MEM:-2048}" 2 "lab.role=both lab.topology=one $null_blk" -nic none || true
 else
 	# The guests' link: UDP datagrams between the two QEMU processes on
 	# 127.0.0.1 (a stream socket would add Nagle's delays).
 	port=$((20000 + ($$ % 10000) * 2))
-	boot_guest target 1024 1 \
+	boot_guest target "${LAB_GUEST_MEM:-1024}" 1 \
 		"lab.role=target lab.topology=two lab.addr=10.77.0.1 $null_blk" \
 		-netdev "socket,id=n0,udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:01 &
 	target_pid=$!
-	boot_guest host 1024 1 \
+	boot_guest host "${LAB_GUEST_MEM:-1024}" 1 \
 		"lab.role=host lab.topology=two lab.addr=10.77.0.2 lab.target=10.77.0.1" \
 		-netdev "socket,id=n0,udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:02 || true
