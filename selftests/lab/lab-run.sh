@@ -11,6 +11,7 @@
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
+#           LAB_CMDLINE="..." (more kernel parameters for the guests)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -20,7 +21,7 @@ host_script=
 target_script=
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,14p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 3,15p' "$0" >&2
 	exit 2
 }
 
@@ -74,7 +75,7 @@ boot_guest() {
 	timeout -k 10 "$LAB_TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
 		-m "$mem" -smp "$smp" -nodefaults -no-reboot -display none \
 		-kernel "$vmlinux" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append" \
+		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append ${LAB_CMDLINE:-}" \
 		-serial stdio \
 		-virtfs "local,path=$run_dir/share,mount_tag=share,security_model=none" \
 		"$@" < /dev/null 2>&1 |
