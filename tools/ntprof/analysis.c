@@ -479,22 +479,12 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 
 /* Groups */
 
-static uint64_t mix64(uint64_t x)
-{
-	/* splitmix64's finalizer: every input bit reaches every output bit. */
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
 
 static uint64_t group_hash(bool target_side, enum ntprof_opclass op,
 			   uint32_t length, uint32_t dev)
 {
-	return mix64(((uint64_t)dev << 32 | length) ^
-		     mix64((uint64_t)op << 1 | target_side));
+	return ntprof_fmix64(((uint64_t)dev << 32 | length) ^
+			     ntprof_fmix64((uint64_t)op << 1 | target_side));
 }
 
 static bool group_is(const struct ntprof_group *g, bool target_side,

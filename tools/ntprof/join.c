@@ -62,15 +62,6 @@ struct theta_map {
 	int64_t hint_err;
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
 
 /*
  * @cntlid: the controller id is part of the identity too, when both
@@ -78,12 +69,12 @@ static uint64_t mix64(uint64_t x)
  */
 static uint64_t cmd_hash(const struct ntprof_record *r, bool cntlid)
 {
-	uint64_t h = mix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^
-			   (cntlid ? (uint64_t)r->cntlid << 48 : 0));
+	uint64_t h = ntprof_fmix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^
+				   (cntlid ? (uint64_t)r->cntlid << 48 : 0));
 
-	h = mix64(h ^ ((uint64_t)r->nsid << 32 | r->length));
-	return mix64(h ^ ((uint64_t)r->qid << 32 | (uint64_t)r->cid << 16 |
-			  r->opcode));
+	h = ntprof_fmix64(h ^ ((uint64_t)r->nsid << 32 | r->length));
+	return ntprof_fmix64(h ^ ((uint64_t)r->qid << 32 |
+				  (uint64_t)r->cid << 16 | r->opcode));
 }
 
 static bool same_cmd(const struct ntprof_record *a,
