@@ -479,7 +479,6 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 
 /* Groups */
 
-
 static uint64_t group_hash(bool target_side, enum ntprof_opclass op,
 			   uint32_t length, uint32_t dev)
 {
