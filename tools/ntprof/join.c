@@ -62,7 +62,6 @@ struct theta_map {
 	int64_t hint_err;
 };
 
-
 /*
  * @cntlid: the controller id is part of the identity too, when both
  * sides recorded it (see all_have_cntlid()).
