@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "session.h"
 #include "subcommands.h"
 
 #ifndef NTPROF_VERSION
@@ -103,6 +104,29 @@ int option_error(const char *cmd, int c, char *argv[])
 	if (optopt)
 		return usage_error(cmd, "unknown option '-%c'", optopt);
 	return usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int role_option(const char *cmd, const char *arg, uint32_t *role)
+{
+	if (session_role_parse(arg, role))
+		return usage_error(cmd, "-r takes host or target, not '%s'", arg);
+	return -1;
+}
+
+int transport_option(const char *cmd, const char *arg, uint32_t *transport)
+{
+	if (session_transport_parse(arg, transport))
+		return usage_error(cmd, "-t takes tcp or rdma, not '%s'", arg);
+	return -1;
+}
+
+int role_transport_given(const char *cmd, uint32_t role, uint32_t transport)
+{
+	if (!role)
+		return usage_error(cmd, "which role? -r host or -r target");
+	if (!transport)
+		return usage_error(cmd, "which transport? -t tcp or -t rdma");
+	return -1;
 }
 
 /* The options of a subcommand that has only --help. */

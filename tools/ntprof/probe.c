@@ -359,22 +359,20 @@ int cmd_probe(int argc, char *argv[])
 	bool ok, busy, optional_missing = false;
 	struct nl_sock *sock;
 	size_t i;
-	int err, c;
+	int err, c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:t:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (session_role_parse(optarg, &role))
-				return usage_error(cmd,
-						   "-r takes host or target, not '%s'",
-						   optarg);
+			ret = role_option(cmd, optarg, &role);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 't':
-			if (session_transport_parse(optarg, &transport))
-				return usage_error(cmd,
-						   "-t takes tcp or rdma, not '%s'",
-						   optarg);
+			ret = transport_option(cmd, optarg, &transport);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'h':
 			probe_usage(stdout);
@@ -386,10 +384,9 @@ int cmd_probe(int argc, char *argv[])
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
-	if (!role)
-		return usage_error(cmd, "which role? -r host or -r target");
-	if (!transport)
-		return usage_error(cmd, "which transport? -t tcp or -t rdma");
+	ret = role_transport_given(cmd, role, transport);
+	if (ret >= 0)
+		return ret;
 
 	if (ntprof_connect(cmd, &sock))
 		return 1;

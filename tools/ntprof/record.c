@@ -466,7 +466,7 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 	const char *cmd = argv[0];
 	char why[512];
 	double secs;
-	int c;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	cfg->sample = 1;
@@ -475,16 +475,14 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 				NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			if (session_role_parse(optarg, &cfg->role))
-				return usage_error(cmd,
-						   "-r takes host or target, not '%s'",
-						   optarg);
+			ret = role_option(cmd, optarg, &cfg->role);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 't':
-			if (session_transport_parse(optarg, &cfg->transport))
-				return usage_error(cmd,
-						   "-t takes tcp or rdma, not '%s'",
-						   optarg);
+			ret = transport_option(cmd, optarg, &cfg->transport);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'o':
 			if (!*optarg)
@@ -551,10 +549,9 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
-	if (!cfg->role)
-		return usage_error(cmd, "which role? -r host or -r target");
-	if (!cfg->transport)
-		return usage_error(cmd, "which transport? -t tcp or -t rdma");
+	ret = role_transport_given(cmd, cfg->role, cfg->transport);
+	if (ret >= 0)
+		return ret;
 	if (!o->out)
 		return usage_error(cmd, "where to? -o FILE.ntp");
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)

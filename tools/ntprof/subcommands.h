@@ -6,6 +6,8 @@
 #ifndef NTPROF_SUBCOMMANDS_H
 #define NTPROF_SUBCOMMANDS_H
 
+#include <stdint.h>
+
 int cmd_status(int argc, char *argv[]);
 int cmd_probe(int argc, char *argv[]);
 int cmd_record(int argc, char *argv[]);
@@ -24,5 +26,13 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* After getopt_long() returned '?' or ':' (with opterr = 0, ":" first). */
 int option_error(const char *cmd, int c, char *argv[]);
+
+/*
+ * -r ROLE and -t TRANSPORT of probe and record, and that both were given:
+ * -1 when all is well, else usage_error()'s 1.
+ */
+int role_option(const char *cmd, const char *arg, uint32_t *role);
+int transport_option(const char *cmd, const char *arg, uint32_t *transport);
+int role_transport_given(const char *cmd, uint32_t role, uint32_t transport);
 
 #endif /* NTPROF_SUBCOMMANDS_H */
