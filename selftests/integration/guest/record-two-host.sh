@@ -46,6 +46,23 @@ path_disk() {
 	echo "$d"
 }
 
+# fio_reading NAME SECONDS: fio reads $dev in the background ($fio) for
+# SECONDS; returns once the block layer counted its first reads (10 s at
+# most).
+fio_reading() {
+	local reads0 i=0
+
+	fio --name="$1" --filename="$dev" --rw=randread --bs=4k --direct=1 \
+		--ioengine=libaio --iodepth=1 --size=256m --runtime="$2" \
+		--time_based > /dev/null 2>&1 &
+	fio=$!
+	reads0=$(read_stat "$disk")
+	while [ "$(read_stat "$disk")" = "$reads0" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 touch "$share/host.connected"
@@ -189,16 +206,7 @@ wait_flag target.stopped || ktap_fail "the target stopped recording"
 
 # --dev selects a namespace's commands by its name, or by its path disk's,
 # though the records carry the path disk. Beside fio, once it reads.
-fio --name=dev --filename="$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=1 --size=256m --runtime=60 --time_based \
-	> /dev/null 2>&1 &
-fio=$!
-reads0=$(read_stat "$disk")
-i=0
-while [ "$(read_stat "$disk")" = "$reads0" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+fio_reading dev 60
 for sel in "$dev" "$disk"; do
 	ntprof record -r host -t tcp -s 1 -d 1 --dev "$sel" -o /tmp/dev.ntp \
 		> /tmp/dev.out 2>&1
@@ -249,16 +257,7 @@ fi
 # Killed under I/O: the blocks flushed (each second) stay whole. The
 # session runs on without its recorder until rmmod. fio first, so that
 # the recorder has something to flush, whenever fio gets going.
-fio --name=killed --filename="$dev" --rw=randread --bs=4k --direct=1 \
-	--ioengine=libaio --iodepth=1 --size=256m --runtime=20 --time_based \
-	> /dev/null 2>&1 &
-fio=$!
-reads0=$(read_stat "$disk")
-i=0
-while [ "$(read_stat "$disk")" = "$reads0" ] && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+fio_reading killed 20
 ntprof record -r host -t tcp -s 1 -o "$share/killed-host.ntp" > /tmp/killed.out 2>&1 &
 rec=$!
 # A header is some 600 bytes; a second of reads is tens of kilobytes.
