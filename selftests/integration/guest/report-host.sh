@@ -31,6 +31,16 @@ netem_off() {
 	tc qdisc del dev eth0 root
 }
 
+# ping_rtt STEP: the mean round trip to the target, in us, into the share
+# as STEP-ping: the netem phase's less the base phase's is what netem
+# really added, the network stage's expected growth.
+ping_rtt() {
+	ping -q -c 20 -i 0.1 "$NTPROF_LAB_TCP_ADDR" > /tmp/ping.out 2>&1 &&
+		sed -n 's|^round-trip min/avg/max = [0-9.]*/\([0-9.]*\)/.*|\1|p' /tmp/ping.out |
+		awk 'NF { printf "%.0f\n", $1 * 1000 }' > "$share/$1-ping" &&
+		[ -s "$share/$1-ping" ] ||
+		{ ktap_fail "$1: ping the target"; sed 's/^/# /' /tmp/ping.out; }
+}
 
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
@@ -44,6 +54,7 @@ for phase in $phases; do
 		if [ "$phase" = netem ]; then
 			netem_on || ktap_fail "$step: netem on eth0"
 		fi
+		case $phase in base|netem) ping_rtt "$step" ;; esac
 		touch "$share/$step.go"
 		wait_flag "$step.rec" || { ktap_fail "$step: the target records"; break 2; }
 		ntprof record -r host -t "$t" -s "$sample" -o "/tmp/$step-host.ntp" \
