@@ -15,6 +15,7 @@
 #include <uapi/linux/ntprof.h>
 
 #include "modules.h"
+#include "session.h"
 
 struct netlink_ext_ack;
 struct pt_regs;
@@ -148,6 +149,19 @@ extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
 static inline void ntprof_hook_hit(struct ntprof_hook *hook)
 {
 	this_cpu_inc(*hook->hits);
+}
+
+/*
+ * A handler's first step: the running session of the hook's role, with
+ * the hit counted, or NULL when none runs (the handler has nothing to do).
+ */
+static inline struct ntprof_session *ntprof_hook_enter(struct ntprof_hook *hook)
+{
+	struct ntprof_session *s = ntprof_session_active(hook->role);
+
+	if (s)
+		ntprof_hook_hit(hook);
+	return s;
 }
 
 static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)

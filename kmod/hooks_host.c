@@ -232,10 +232,9 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	u64 queued_ts = 0;
 	bool reused;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_SETUP));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_hh(NTPROF_HH_SETUP));
 
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	if (queued->rq == rq) {
@@ -285,10 +284,9 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 	struct ntprof_session *s;
 	struct nvme_command *key;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_BLK_ISSUE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_hh(NTPROF_HH_BLK_ISSUE));
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry)
@@ -372,10 +370,9 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 	struct nvme_command *key;
 	u64 now, rx;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_DRIVER_DONE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_hh(NTPROF_HH_DRIVER_DONE));
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (!entry)
@@ -406,10 +403,9 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	u16 status;
 	u64 now;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
 
 	nreq = ntprof_nvme_req(rq);
 	if (!nreq)
@@ -420,11 +416,7 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
 		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE, now);
-		if (status) {
-			WRITE_ONCE(entry->rec.status, status);
-			WRITE_ONCE(entry->rec.flags,
-				   entry->rec.flags | NTPROF_REC_F_FAILED);
-		}
+		ntprof_entry_status(entry, status);
 		return;
 	}
 
@@ -459,10 +451,9 @@ static void ntprof_host_blk_complete(void *data, struct request *rq,
 	struct ntprof_record rec;
 	u64 now;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
+	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (!entry)
@@ -505,9 +496,8 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
 	const struct blk_mq_queue_data *bd;
 	struct ntprof_host_queued *queued;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	bd = (void *)regs_get_kernel_argument(regs, 1);
 	queued = this_cpu_ptr(&ntprof_host_queued);
@@ -518,9 +508,8 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
 /* nvme_tcp_recv_skb(): data from the target. */
 static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
 {
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	__this_cpu_write(ntprof_host_last_rx, ktime_get_ns());
 }
@@ -541,9 +530,8 @@ static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
 	struct ib_qp *qp;
 	u64 now;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	now = ktime_get_ns();
 	__this_cpu_write(ntprof_host_last_rx, now);
@@ -564,9 +552,8 @@ static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct pt_regs *regs)
 {
 	struct ntprof_nvme_request *nreq;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	nreq = (void *)regs_get_kernel_argument(regs, 0);
 	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_SEND,
@@ -594,9 +581,8 @@ static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
 	struct page *page;
 	unsigned long offset;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	page = (struct page *)regs_get_kernel_argument(regs, 1);
 	offset = regs_get_kernel_argument(regs, 2);
@@ -613,9 +599,8 @@ static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct pt_regs *regs)
 {
 	struct ntprof_nvme_request *nreq;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	nreq = (void *)regs_get_kernel_argument(regs, 0);
 	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_R2T, true);
@@ -627,9 +612,8 @@ static void ntprof_host_rdma_send(struct ntprof_hook *hook,
 {
 	struct ntprof_nvme_rdma_qe *qe;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	qe = (void *)regs_get_kernel_argument(regs, 1);
 	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND, true);
@@ -642,9 +626,8 @@ static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
 	struct ntprof_nvme_rdma_qe *qe;
 	struct ib_wc *wc;
 
-	if (!ntprof_session_active(NTPROF_ROLE_HOST))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	wc = (void *)regs_get_kernel_argument(regs, 1);
 	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,

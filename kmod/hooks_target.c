@@ -213,10 +213,9 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 	bool reused;
 	u64 rx;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_INIT));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_th(NTPROF_TH_INIT));
 
 	args = this_cpu_ptr(&ntprof_target_init_args);
 	if (args->req == req) {
@@ -273,9 +272,8 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	struct ntprof_target_init_args *args;
 	struct ntprof_nvmet_fabrics_ops *ops;
 
-	if (!ntprof_session_active(NTPROF_ROLE_TARGET))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	ops = (void *)regs_get_kernel_argument(regs, 3);
 	args = this_cpu_ptr(&ntprof_target_init_args);
@@ -286,9 +284,8 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 /* nvmet_tcp_try_recv_pdu(), nvmet_rdma_recv_done(): a capsule arrives. */
 static void ntprof_target_recv(struct ntprof_hook *hook, struct pt_regs *regs)
 {
-	if (!ntprof_session_active(NTPROF_ROLE_TARGET))
+	if (!ntprof_hook_enter(hook))
 		return;
-	ntprof_hook_hit(hook);
 
 	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
 }
@@ -306,10 +303,9 @@ static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(hook);
 	if (!s)
 		return;
-	ntprof_hook_hit(hook);
 
 	entry = ntprof_target_lookup(s, req);
 	if (!entry)
@@ -371,10 +367,9 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_BLK_ISSUE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_th(NTPROF_TH_BLK_ISSUE));
 
 	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
 	if (!entry)
@@ -394,10 +389,9 @@ static void ntprof_target_blk_complete(void *data, struct request *rq,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_BLK_COMPLETE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_th(NTPROF_TH_BLK_COMPLETE));
 
 	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
 	if (entry)
@@ -420,10 +414,9 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	u16 status;
 	u64 now;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_COMPLETE));
 	if (!s)
 		return;
-	ntprof_hook_hit(ntprof_th(NTPROF_TH_COMPLETE));
 
 	/* A failure whose queue_response never came is not this one. */
 	failed = this_cpu_ptr(&ntprof_target_failed);
@@ -435,11 +428,7 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	entry = ntprof_target_lookup(s, req);
 	if (entry) {
 		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_COMPLETE, now);
-		if (status) {
-			WRITE_ONCE(entry->rec.status, status);
-			WRITE_ONCE(entry->rec.flags,
-				   entry->rec.flags | NTPROF_REC_F_FAILED);
-		}
+		ntprof_entry_status(entry, status);
 		return;
 	}
 
@@ -500,10 +489,9 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	struct ntprof_session *s;
 	u64 now;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(hook);
 	if (!s)
 		return;
-	ntprof_hook_hit(hook);
 	now = ktime_get_ns();
 
 	failed = this_cpu_ptr(&ntprof_target_failed);
@@ -553,10 +541,9 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 	struct ntprof_session *s;
 	void *req;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(hook);
 	if (!s)
 		return;
-	ntprof_hook_hit(hook);
 
 	req = cmd + NTPROF_NVMET_TCP_CMD_REQ;
 	entry = ntprof_target_lookup(s, req);
@@ -582,10 +569,9 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 	struct ntprof_record rec;
 	u64 now;
 
-	s = ntprof_session_active(NTPROF_ROLE_TARGET);
+	s = ntprof_hook_enter(hook);
 	if (!s)
 		return;
-	ntprof_hook_hit(hook);
 
 	now = ktime_get_ns();
 	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,

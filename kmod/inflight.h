@@ -87,6 +87,16 @@ ntprof_entry_stamp_first(struct ntprof_inflight_entry *entry,
 		WRITE_ONCE(entry->rec.ts[point], ts);
 }
 
+/* The completion's status: a failure flags the record. */
+static inline void ntprof_entry_status(struct ntprof_inflight_entry *entry,
+				       u16 status)
+{
+	if (!status)
+		return;
+	WRITE_ONCE(entry->rec.status, status);
+	WRITE_ONCE(entry->rec.flags, entry->rec.flags | NTPROF_REC_F_FAILED);
+}
+
 static inline u64 ntprof_entry_ts(const struct ntprof_inflight_entry *entry,
 				  enum ntprof_point point)
 {
