@@ -22,27 +22,10 @@
 #include "join.h"
 #include "stats.h"
 #include "table.h"
+#include "tap.h"
 
 #define US		1000ULL
 #define HOURS_3		(3ULL * 3600 * 1000000000ULL)
-
-static int tests, failed;
-
-static bool __attribute__((format(printf, 2, 3)))
-ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - ", cond ? "" : "not ", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -1117,6 +1100,5 @@ int main(int argc, char *argv[])
 	t_join_repeats();
 	t_empty();
 	free(out_buf);
-	printf("1..%d\n", tests);
-	return failed ? 1 : 0;
+	return tap_done("test_analysis");
 }

@@ -14,23 +14,7 @@
 #include <linux/genetlink.h>
 
 #include "nl.h"
-
-static int tests, failed;
-
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - ", cond ? "" : "not ", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
+#include "tap.h"
 
 /* What nl_perror() writes, as a string. */
 static const char *perror_text(struct nl_sock *sock, const char *what, int err)
@@ -293,7 +277,5 @@ int main(void)
 	   err);
 
 	nl_close(sock);
-	printf("1..%d\n", tests);
-	printf("test_nl: %d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("test_nl");
 }

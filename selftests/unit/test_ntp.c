@@ -26,24 +26,7 @@
 #include <zlib.h>
 
 #include "ntp.h"
-
-static int tests, failed;
-
-__attribute__((format(printf, 2, 3)))
-static bool ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - ", cond ? "" : "not ", tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	return cond;
-}
+#include "tap.h"
 
 __attribute__((format(printf, 1, 2)))
 static void diag(const char *fmt, ...)
@@ -1699,7 +1682,5 @@ int main(int argc, char *argv[])
 	test_empty_recording();
 	cleanup();
 
-	printf("1..%d\n", tests);
-	printf("test_ntp: %d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("test_ntp");
 }

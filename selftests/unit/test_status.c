@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "status.c"
+#include "tap.h"
 
 /* main.c's, which status.c calls on usage errors only. */
 int usage_error(const char *cmd, const char *fmt, ...)
@@ -25,17 +26,6 @@ int option_error(const char *cmd, int c, char *argv[])
 	(void)c;
 	(void)argv;
 	return 1;
-}
-
-static int tests, failed;
-
-static bool ok(bool cond, const char *desc)
-{
-	tests++;
-	if (!cond)
-		failed++;
-	printf("%sok %d - %s\n", cond ? "" : "not ", tests, desc);
-	return cond;
 }
 
 static char msg[4096];
@@ -101,7 +91,7 @@ static const char *printed(const struct session_status *st)
 
 static bool same(const char *got, const char *want, const char *desc)
 {
-	if (ok(!strcmp(got, want), desc))
+	if (ok(!strcmp(got, want), "%s", desc))
 		return true;
 	printf("# want:\n%s# got:\n%s", want, got);
 	return false;
@@ -177,7 +167,5 @@ int main(void)
 	mnl_attr_nest_end(nlh, nest);
 	ok(feed(&st, nlh) == EPROTO, "a module without a name is rejected");
 
-	printf("1..%d\n", tests);
-	printf("test_status: %d passed, %d failed\n", tests - failed, failed);
-	return failed ? 1 : 0;
+	return tap_done("test_status");
 }

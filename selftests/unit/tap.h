@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * TAP for the tool's C unit tests: ok() prints one test's line and counts
+ * it, tap_done() prints the plan and the tally and gives the exit status.
+ */
+#ifndef NTPROF_SELFTESTS_TAP_H
+#define NTPROF_SELFTESTS_TAP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+static int tests, failed;
+
+static bool __attribute__((format(printf, 2, 3)))
+ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	tests++;
+	if (!cond)
+		failed++;
+	printf("%sok %d - ", cond ? "" : "not ", tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return cond;
+}
+
+/* The exit status of test program @name: 1 if any test failed. */
+static int tap_done(const char *name)
+{
+	printf("1..%d\n", tests);
+	printf("%s: %d passed, %d failed\n", name, tests - failed, failed);
+	return failed ? 1 : 0;
+}
+
+#endif /* NTPROF_SELFTESTS_TAP_H */
