@@ -120,6 +120,35 @@ static size_t run_end(const struct jent *e, size_t n, size_t i)
 	return k;
 }
 
+/*
+ * A walk over the hashes that both sides' sorted entries hold: the
+ * current one's runs are he[i, i1) and te[j, j1).
+ */
+struct common_runs {
+	const struct jent *he, *te;
+	size_t nhe, nte;
+	size_t i, i1, j, j1;
+};
+
+/* Steps @c to the next hash of both sides; false when none is left. */
+static bool next_common_run(struct common_runs *c)
+{
+	c->i = c->i1;
+	c->j = c->j1;
+	while (c->i < c->nhe && c->j < c->nte) {
+		if (c->he[c->i].hash < c->te[c->j].hash) {
+			c->i = run_end(c->he, c->nhe, c->i);
+		} else if (c->he[c->i].hash > c->te[c->j].hash) {
+			c->j = run_end(c->te, c->nte, c->j);
+		} else {
+			c->i1 = run_end(c->he, c->nhe, c->i);
+			c->j1 = run_end(c->te, c->nte, c->j);
+			return true;
+		}
+	}
+	return false;
+}
+
 /* The entries of one side's usable records, sorted by (hash, time). */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 		   bool cntlid, struct jent **out, size_t *nr)
@@ -190,37 +219,27 @@ static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 			    const struct jent *te, size_t nte, bool ordered,
 			    bool cntlid, struct pair *pairs)
 {
-	size_t i = 0, j = 0, i1, j1, k, n = 0;
+	struct common_runs c = { .he = he, .nhe = nhe, .te = te, .nte = nte };
 	const struct jent *h, *t;
+	size_t len, k, n = 0;
 
-	while (i < nhe && j < nte) {
-		if (he[i].hash < te[j].hash) {
-			i = run_end(he, nhe, i);
-			continue;
-		}
-		if (he[i].hash > te[j].hash) {
-			j = run_end(te, nte, j);
-			continue;
-		}
-		i1 = run_end(he, nhe, i);
-		j1 = run_end(te, nte, j);
-		he[i].idx &= ~RUN_SAME;
-		if (run_one_cmd(host, &he[i], i1 - i, target, &te[j], j1 - j,
-				cntlid))
-			he[i].idx |= RUN_SAME;
-		if ((he[i].idx & RUN_SAME) && i1 - i == j1 - j &&
-		    (i1 - i == 1 || (ordered && i1 - i <= ORDER_RUN_MAX))) {
-			for (k = 0; k < i1 - i; k++) {
-				h = &he[i + k];
-				t = &te[j + k];
+	while (next_common_run(&c)) {
+		len = c.i1 - c.i;
+		he[c.i].idx &= ~RUN_SAME;
+		if (run_one_cmd(host, &he[c.i], len, target, &te[c.j],
+				c.j1 - c.j, cntlid))
+			he[c.i].idx |= RUN_SAME;
+		if ((he[c.i].idx & RUN_SAME) && len == c.j1 - c.j &&
+		    (len == 1 || (ordered && len <= ORDER_RUN_MAX))) {
+			for (k = 0; k < len; k++) {
+				h = &he[c.i + k];
+				t = &te[c.j + k];
 				pairs[n].t = h->start;
 				pairs[n].lo = (int64_t)(t->end - h->end);
 				pairs[n].hi = (int64_t)(t->start - h->start);
 				n++;
 			}
 		}
-		i = i1;
-		j = j1;
 	}
 	return n;
 }
@@ -444,35 +463,23 @@ static int match_all(const struct ntprof_record *host, const struct jent *he,
 		     const struct theta_map *m, int64_t slack, bool cntlid,
 		     uint32_t *match, size_t *matched)
 {
+	struct common_runs c = { .he = he, .nhe = nhe, .te = te, .nte = nte };
 	uint8_t *taken = NULL;
-	size_t i = 0, j = 0, i1, j1;
 
 	*matched = 0;
-	while (i < nhe && j < nte) {
-		if (he[i].hash < te[j].hash) {
-			i = run_end(he, nhe, i);
-			continue;
-		}
-		if (he[i].hash > te[j].hash) {
-			j = run_end(te, nte, j);
-			continue;
-		}
-		i1 = run_end(he, nhe, i);
-		j1 = run_end(te, nte, j);
-		if (he[i].idx & RUN_SAME) {
-			*matched += match_run(&he[i], i1 - i, &te[j], j1 - j,
-					      m, slack, match);
+	while (next_common_run(&c)) {
+		if (he[c.i].idx & RUN_SAME) {
+			*matched += match_run(&he[c.i], c.i1 - c.i, &te[c.j],
+					      c.j1 - c.j, m, slack, match);
 		} else {
 			free(taken);
-			taken = malloc(j1 - j);
+			taken = malloc(c.j1 - c.j);
 			if (!taken)
 				return -ENOMEM;
-			*matched += match_mixed(host, &he[i], i1 - i, target,
-						&te[j], j1 - j, m, slack, cntlid,
-						match, taken);
+			*matched += match_mixed(host, &he[c.i], c.i1 - c.i,
+						target, &te[c.j], c.j1 - c.j,
+						m, slack, cntlid, match, taken);
 		}
-		i = i1;
-		j = j1;
 	}
 	free(taken);
 	return 0;
