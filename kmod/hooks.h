@@ -145,12 +145,6 @@ enum ntprof_target_hook_id {
 extern struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS];
 extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
 
-/* Count a handler's run; the handlers call it once they know they work. */
-static inline void ntprof_hook_hit(struct ntprof_hook *hook)
-{
-	this_cpu_inc(*hook->hits);
-}
-
 /*
  * A handler's first step: the running session of the hook's role, with
  * the hit counted, or NULL when none runs (the handler has nothing to do).
@@ -160,7 +154,7 @@ static inline struct ntprof_session *ntprof_hook_enter(struct ntprof_hook *hook)
 	struct ntprof_session *s = ntprof_session_active(hook->role);
 
 	if (s)
-		ntprof_hook_hit(hook);
+		this_cpu_inc(*hook->hits);
 	return s;
 }
 
