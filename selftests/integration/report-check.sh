@@ -10,9 +10,10 @@
 #   - matches every host record, and the host recorded each of fio's reads;
 #   - the stage means add up to the end to end mean;
 #   - the end to end mean is below fio's mean clat, and within 2 % of it
-#     once the system call and the wakeup are taken out (measured on a
-#     local null_blk by the host's guest: under TCG they take hundreds of
-#     microseconds, 5 to 15 % of a read of 2 to 5 ms).
+#     for reads of 75 ms and more (the delayed phases): under TCG clat
+#     holds 0.5 to 1.5 ms per read outside the block layer (the system
+#     call, the wakeup: the host's guest shows what a local null_blk
+#     read takes besides the drive).
 # Per pair of steps, ntprof compare --json BASE LOAD, against what the
 # lab put in:
 #   netem vs base  the network grows by what netem added, within 5 % (a
@@ -131,13 +132,19 @@ check_report() {
 	else
 		ktap_fail "$step: the end to end mean is below fio's clat mean"
 	fi
-	# Within 2 % is what hardware should show; under TCG, clat holds 0.5
-	# to 1 ms per read outside the block layer, where ntprof's end to end
-	# starts and ends (the system call, multipath's bio path, the wakeup;
-	# a local null_blk accounts for only some 130 us of it): 2 to 20 % of
-	# a lab read. Shown above, not asserted here.
-	ktap_skip "$step: the end to end mean is within 2 % of fio's clat mean" \
-		"under TCG, clat holds 0.5 to 1 ms per read outside the block layer"
+	# Under TCG, clat holds 0.5 to 1.5 ms per read outside the block
+	# layer, where ntprof's end to end starts and ends (the system call,
+	# multipath's bio path, the wakeup; a local null_blk accounts for only
+	# some 200 us of it): within 2 % only for reads of 75 ms and more,
+	# the delayed phases'; 15 to 25 % of a base read.
+	if awk -v c="$clat" 'BEGIN { exit !(c >= 75000) }'; then
+		awk -v e="$e2e" -v c="$clat" 'BEGIN {
+			d = e - c; if (d < 0) d = -d; exit !(d <= 0.02 * c) }'
+		timed $? "$step: the end to end mean is within 2 % of fio's clat mean"
+	else
+		ktap_skip "$step: the end to end mean is within 2 % of fio's clat mean" \
+			"a read of $clat us: under TCG, clat holds 0.5 to 1.5 ms outside the block layer"
+	fi
 }
 
 # stage_table FILE: compare's stages, one diagnostic line each.
