@@ -11,6 +11,7 @@
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
+#           LAB_ONE_SMP=N (the one guest's vCPUs; default 2)
 #           LAB_CMDLINE="..." (more kernel parameters for the guests)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -87,7 +88,7 @@ null_blk=${LAB_NULL_BLK:+lab.null_blk=$LAB_NULL_BLK}
 lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
 start=$(date +%s)
 if [ "$TOPOLOGY" = one ]; then
-	boot_guest lab "${LAB_GUEST_MEM:-2048}" 2 "lab.role=both lab.topology=one $null_blk" -nic none || true
+	boot_guest lab "${LAB_GUEST_MEM:-2048}" "${LAB_ONE_SMP:-2}" "lab.role=both lab.topology=one $null_blk" -nic none || true
 else
 	# The guests' link: UDP datagrams between the two QEMU processes on
 	# 127.0.0.1 (a stream socket would add Nagle's delays).

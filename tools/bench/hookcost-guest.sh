@@ -13,6 +13,12 @@
 # sides is on the path of the one read in flight. Each run leaves its
 # fio JSON (A-T-MODE.json) and a line of hits.tsv: alternation,
 # transport, mode, hook hits over fio's run.
+# Then, per transport and sampling mode, the function graph tracer times
+# every call of ntprof's own functions (set_ftrace_filter :mod:ntprof)
+# over GRAPH_SECONDS of fio: a tracepoint's handler, with what it calls
+# outside the module (the clock, the ring buffer), in graph-T-MODE.trace.
+# The function hooks' handlers run inside ftrace's callback, whose
+# recursion guard keeps the graph tracer out of them.
 # Last, the yardstick of tools/bench/syscall-ns.sh (which hookcost.sh puts
 # in front of this too) into syscall-guest.txt; hookcost.sh measures the
 # same on the machine that runs the lab.
@@ -30,6 +36,24 @@ hits() {
 	awk '{ s += $NF } END { print s + 0 }' /sys/kernel/debug/ntprof/hooks
 }
 
+# namespace T: the namespace the host connected over transport T.
+namespace() {
+	if [ "$1" = rdma ]; then
+		echo "$NTPROF_LAB_RDMA_DEV"
+	else
+		echo "$NTPROF_LAB_TCP_DEV"
+	fi
+}
+
+# start_sessions T N: a host and a target session over T, sampling 1 in N.
+start_sessions() {
+	if ! $tc start host "$1" "$2" > /dev/null ||
+	   ! $tc start target "$1" "$2" > /dev/null; then
+		log "cannot start the sessions ($1, 1 in $2)"
+		exit 1
+	fi
+}
+
 # rotate K WORDS...: the words, the first K moved to the end.
 rotate() {
 	local k=$1
@@ -41,15 +65,10 @@ rotate() {
 
 for a in $(seq 1 "$ALTERNATIONS"); do
 	for t in $TRANSPORTS; do
-		dev=$NTPROF_LAB_TCP_DEV
-		[ "$t" = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
-		# shellcheck disable=SC2046 # the modes are words
+		dev=$(namespace "$t")
+		# shellcheck disable=SC2086 # the modes are words
 		for mode in $(rotate "$a" $MODES); do
-			if [ "$mode" != off ]; then
-				$tc start host "$t" "${mode#s}" > /dev/null &&
-					$tc start target "$t" "${mode#s}" > /dev/null ||
-					{ log "cannot start the sessions ($t $mode)"; exit 1; }
-			fi
+			[ "$mode" = off ] || start_sessions "$t" "${mode#s}"
 			h0=$(hits)
 			fio --name=hookcost --filename="$dev" --rw=randread --bs=4k \
 				--direct=1 --ioengine=psync --clocksource=clock_gettime \
@@ -66,6 +85,32 @@ for a in $(seq 1 "$ALTERNATIONS"); do
 			printf '%s\t%s\t%s\t%s\n' "$a" "$t" "$mode" $((h1 - h0)) >> "$B/hits.tsv"
 		done
 		log "alternation $a over $t done"
+	done
+done
+T=/sys/kernel/tracing
+mount -t tracefs nodev $T 2>/dev/null
+for t in $TRANSPORTS; do
+	dev=$(namespace "$t")
+	for mode in $MODES; do
+		[ "$mode" = off ] && continue
+		echo 0 > $T/tracing_on
+		echo 16384 > $T/buffer_size_kb
+		echo ':mod:ntprof' > $T/set_ftrace_filter
+		echo funcgraph-tail > $T/trace_options
+		echo function_graph > $T/current_tracer
+		echo > $T/trace
+		start_sessions "$t" "${mode#s}"
+		echo 1 > $T/tracing_on
+		fio --name=graph --filename="$dev" --rw=randread --bs=4k \
+			--direct=1 --ioengine=psync --size=256m \
+			--runtime="$GRAPH_SECONDS" --time_based > /dev/null
+		echo 0 > $T/tracing_on
+		$tc stop > /dev/null
+		$tc drain /dev/null > /dev/null
+		cat $T/trace > "$B/graph-$t-$mode.trace"
+		echo nop > $T/current_tracer
+		echo > $T/set_ftrace_filter
+		log "graph over $t, $mode done"
 	done
 done
 syscall_ns > "$B/syscall-guest.txt"

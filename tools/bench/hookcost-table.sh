@@ -12,6 +12,7 @@
 # hit would cost on the machine itself, an estimate only, as TCG slows
 # some code far more than other.
 set -euo pipefail
+export LC_ALL=C
 
 dir=${1:?usage: hookcost-table.sh DIR}
 [ -f "$dir/hits.tsv" ] || { echo "hookcost-table: no $dir/hits.tsv" >&2; exit 1; }
@@ -80,3 +81,45 @@ END {
 			c, scaled
 	}
 }' "$dir/runs.txt" | sort
+
+# The function graph tracer's runs: per top-level call of an ntprof
+# function (a tracepoint hook's handler), its duration, which holds what
+# it called outside the module.
+graphs=("$dir"/graph-*.trace)
+[ -e "${graphs[0]}" ] || exit 0
+echo
+echo "Tracepoint handlers timed by the function graph tracer, per call (median [min, max]"
+echo "of the calls; TCG us, and the median scaled by the yardstick, ns)"
+echo
+printf '%-5s %-9s %-28s %8s %28s %10s\n' xport mode handler calls "us per call (TCG)" "scaled ns"
+for f in "${graphs[@]}"; do
+	m=${f##*/graph-}
+	m=${m%.trace}
+	awk -F'|' '
+	NF >= 2 && $1 ~ / us/ && $2 ~ /^  [^ ]/ {
+		d = $1
+		sub(/ us.*/, "", d)
+		sub(/.* /, "", d)
+		name = $2
+		if (name ~ /\(\);/) {
+			sub(/^ */, "", name)
+			sub(/\(\);.*/, "", name)
+		} else if (name ~ /\/\* .* \*\//) {
+			sub(/.*\/\* /, "", name)
+			sub(/ \*\/.*/, "", name)
+		} else {
+			next
+		}
+		print name, d
+	}' "$f" | sort -k1,1 -k2,2n |
+	awk -v x="${m%%-*}" -v mode="${m#*-}" -v g="$guest" -v h="$here" '
+	function row(    med, scaled) {
+		med = k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+		scaled = g > 0 && h > 0 ? sprintf("%.0f", med * 1000 * h / g) : "?"
+		printf "%-5s %-9s %-28s %8d %28s %10s\n", x, mode, name, k,
+			sprintf("%.2f [%.2f, %.2f]", med, a[1], a[k]), scaled
+	}
+	$1 != name { if (k) row(); name = $1; k = 0 }
+	{ a[++k] = $2 + 0 }
+	END { if (k) row() }'
+done
