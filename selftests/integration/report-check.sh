@@ -143,7 +143,7 @@ check_report() {
 		timed $? "$step: the end to end mean is within 2 % of fio's clat mean"
 	else
 		ktap_skip "$step: the end to end mean is within 2 % of fio's clat mean" \
-			"a read of $clat us: under TCG, clat holds 0.5 to 1.5 ms outside the block layer"
+			"$(awk -v c="$clat" 'BEGIN { printf "a read of %.0f us: under TCG, clat holds 0.5 to 1.5 ms outside the block layer", c }')"
 	fi
 }
 
