@@ -15,10 +15,8 @@
 # transport, mode, hook hits over fio's run.
 # Then, per transport and sampling mode, the function graph tracer times
 # every call of ntprof's own functions (set_ftrace_filter :mod:ntprof)
-# over GRAPH_SECONDS of fio: a tracepoint's handler, with what it calls
+# over GRAPH_SECONDS of fio: each hook's handler, with what it calls
 # outside the module (the clock, the ring buffer), in graph-T-MODE.trace.
-# The function hooks' handlers run inside ftrace's callback, whose
-# recursion guard keeps the graph tracer out of them.
 # Last, the yardstick of tools/bench/syscall-ns.sh (which hookcost.sh puts
 # in front of this too) into syscall-guest.txt; hookcost.sh measures the
 # same on the machine that runs the lab.
@@ -96,7 +94,6 @@ for t in $TRANSPORTS; do
 		echo 0 > $T/tracing_on
 		echo 16384 > $T/buffer_size_kb
 		echo ':mod:ntprof' > $T/set_ftrace_filter
-		echo funcgraph-tail > $T/trace_options
 		echo function_graph > $T/current_tracer
 		echo > $T/trace
 		start_sessions "$t" "${mode#s}"

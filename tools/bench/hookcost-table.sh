@@ -83,12 +83,12 @@ END {
 }' "$dir/runs.txt" | sort
 
 # The function graph tracer's runs: per top-level call of an ntprof
-# function (a tracepoint hook's handler), its duration, which holds what
-# it called outside the module.
+# function (a hook's handler), its duration, which holds what it called
+# outside the module.
 graphs=("$dir"/graph-*.trace)
 [ -e "${graphs[0]}" ] || exit 0
 echo
-echo "Tracepoint handlers timed by the function graph tracer, per call (median [min, max]"
+echo "Hook handlers timed by the function graph tracer, per call (median [min, max]"
 echo "of the calls; TCG us, and the median scaled by the yardstick, ns)"
 echo
 printf '%-5s %-9s %-28s %8s %28s %10s\n' xport mode handler calls "us per call (TCG)" "scaled ns"
@@ -96,21 +96,34 @@ for f in "${graphs[@]}"; do
 	m=${f##*/graph-}
 	m=${m%.trace}
 	awk -F'|' '
-	NF >= 2 && $1 ~ / us/ && $2 ~ /^  [^ ]/ {
-		d = $1
-		sub(/ us.*/, "", d)
-		sub(/.* /, "", d)
-		name = $2
-		if (name ~ /\(\);/) {
-			sub(/^ */, "", name)
-			sub(/\(\);.*/, "", name)
-		} else if (name ~ /\/\* .* \*\//) {
-			sub(/.*\/\* /, "", name)
-			sub(/ \*\/.*/, "", name)
-		} else {
-			next
+	# A call: "name();" with its duration, or "name() {" ... "}" with the
+	# duration on the closing line; depth from the indentation.
+	NF >= 2 {
+		r = $2
+		sub(/^ /, "", r)
+		ind = r
+		sub(/[^ ].*/, "", ind)
+		depth = length(ind)
+		sub(/^ */, "", r)
+		d = ""
+		if ($1 ~ / us/) {
+			d = $1
+			sub(/ us.*/, "", d)
+			sub(/.* /, "", d)
 		}
-		print name, d
+		name = r
+		sub(/ \[ntprof\]/, "", name)
+		sub(/\(.*/, "", name)
+		if (r ~ /\(\);/) {
+			if (depth == 1 && d != "")
+				print name, d
+		} else if (r ~ /\(\) \{/) {
+			open[depth] = name
+		} else if (r ~ /^\}/) {
+			if (depth == 1 && d != "" && open[depth] != "")
+				print open[depth], d
+			open[depth] = ""
+		}
 	}' "$f" | sort -k1,1 -k2,2n |
 	awk -v x="${m%%-*}" -v mode="${m#*-}" -v g="$guest" -v h="$here" '
 	function row(    med, scaled) {

@@ -8,8 +8,8 @@
 # sample nothing (1 in 1,000,000: every hit is an unsampled command's) and
 # with sessions that sample everything (1 in 1); the latency each adds to
 # a read of its alternation, over the hits per read, is the cost of a hit.
-# Then the function graph tracer times each call of the tracepoint hooks'
-# handlers, sampled and unsampled.
+# Then the function graph tracer times each call of the hooks' handlers,
+# sampled and unsampled.
 # tools/bench/hookcost-guest.sh is the guest's part; the table comes from
 # tools/bench/hookcost-table.sh.
 #
