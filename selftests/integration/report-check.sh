@@ -231,9 +231,10 @@ else
 		# less without (netem's timer fires up to 1 ms late here).
 		added=$netem
 		if b=$(step_file "base-$t" ping) && l=$(step_file "netem-$t" ping); then
-			added=$(( $(cat "$l") - $(cat "$b") ))
-			ktap_diag "netem-$t: ping's round trip $(cat "$b") -> $(cat "$l") us:" \
-				"netem added $added us for $netem"
+			read -r b < "$b"
+			read -r l < "$l"
+			added=$((l - b))
+			ktap_diag "netem-$t: ping's round trip $b -> $l us: netem added $added us for $netem"
 		fi
 		check_compare "base-$t" "netem-$t" network "$added" \
 			"the host's egress delayed by $netem us, $added us by ping"

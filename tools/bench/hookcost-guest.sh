@@ -52,6 +52,22 @@ start_sessions() {
 	fi
 }
 
+# stop_sessions: stop both, and empty their buffers for the next run.
+stop_sessions() {
+	$tc stop > /dev/null
+	$tc drain /dev/null > /dev/null
+}
+
+# read_for DEV SECONDS [FIO OPTIONS...]: fio's 4 KiB random reads at QD1.
+read_for() {
+	local dev=$1 seconds=$2
+
+	shift 2
+	fio --name=hookcost --filename="$dev" --rw=randread --bs=4k \
+		--direct=1 --ioengine=psync --clocksource=clock_gettime \
+		--size=256m --runtime="$seconds" --time_based "$@"
+}
+
 # rotate K WORDS...: the words, the first K moved to the end.
 rotate() {
 	local k=$1
@@ -68,15 +84,12 @@ for a in $(seq 1 "$ALTERNATIONS"); do
 		for mode in $(rotate "$a" $MODES); do
 			[ "$mode" = off ] || start_sessions "$t" "${mode#s}"
 			h0=$(hits)
-			fio --name=hookcost --filename="$dev" --rw=randread --bs=4k \
-				--direct=1 --ioengine=psync --clocksource=clock_gettime \
-				--size=256m --runtime="$RUNTIME" --time_based \
-				--output-format=json > "$B/$a-$t-$mode.json" ||
+			read_for "$dev" "$RUNTIME" --output-format=json \
+				> "$B/$a-$t-$mode.json" ||
 				{ log "fio failed ($t $mode)"; exit 1; }
 			h1=$(hits)
 			if [ "$mode" != off ]; then
-				$tc stop > /dev/null
-				$tc drain /dev/null > /dev/null
+				stop_sessions
 			else
 				h0=0 h1=0
 			fi
@@ -98,12 +111,9 @@ for t in $TRANSPORTS; do
 		echo > $T/trace
 		start_sessions "$t" "${mode#s}"
 		echo 1 > $T/tracing_on
-		fio --name=graph --filename="$dev" --rw=randread --bs=4k \
-			--direct=1 --ioengine=psync --size=256m \
-			--runtime="$GRAPH_SECONDS" --time_based > /dev/null
+		read_for "$dev" "$GRAPH_SECONDS" > /dev/null
 		echo 0 > $T/tracing_on
-		$tc stop > /dev/null
-		$tc drain /dev/null > /dev/null
+		stop_sessions
 		cat $T/trace > "$B/graph-$t-$mode.trace"
 		echo nop > $T/current_tracer
 		echo > $T/set_ftrace_filter
