@@ -11,17 +11,58 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq"
 
+# The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
+# a page that QEMU translated code from and that a device wrote at the same
+# time could leave stale code behind (fixed by QEMU's "accel/tcg: Always
+# lock pages before translation"): the guests oopsed now and then in their
+# network softirq after ntprof's text was unloaded and its pages reused.
+# On Debian 12 it comes from bookworm-backports, read through a private
+# apt configuration that leaves the system's sources alone.
+QEMU_MIN=8.1
+APT_DIR=${LAB_CACHE:-/var/cache/ntprof-lab}/apt-qemu
+
+qemu_recent() {
+	local v
+
+	v=$(qemu-system-x86_64 --version 2>/dev/null |
+	    sed -n '1s/.*version \([0-9]*\.[0-9]*\).*/\1/p')
+	[ -n "$v" ] && [ "$(printf '%s\n%s\n' "$QEMU_MIN" "$v" | sort -V | head -n 1)" = "$QEMU_MIN" ]
+}
+
+install_backports_qemu() {
+	local opts=(-o "Dir::Etc::SourceList=$APT_DIR/sources.list"
+		    -o "Dir::Etc::SourceParts=/dev/null"
+		    -o "Dir::State::Lists=$APT_DIR/lists")
+
+	mkdir -p "$APT_DIR/lists/partial"
+	cat > "$APT_DIR/sources.list" <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
+SRC
+	echo "ntprof: installing QEMU from bookworm-backports (the lab needs $QEMU_MIN or newer)" >&2
+	apt-get "${opts[@]}" update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get "${opts[@]}" install -y -qq \
+		--no-install-recommends -t bookworm-backports qemu-system-x86 > /dev/null
+}
+
 missing=()
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && qemu_recent && exit 0
 if [ "$(id -u)" -ne 0 ]; then
-	echo "ntprof: missing packages: ${missing[*]}; run as root or install them" >&2
+	echo "ntprof: missing packages: ${missing[*]:-none}; QEMU $QEMU_MIN or newer:" \
+		"run as root or install them" >&2
 	exit 1
 fi
-echo "ntprof: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "ntprof: installing ${missing[*]}" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
+fi
+qemu_recent || install_backports_qemu
+qemu_recent || { echo "ntprof: QEMU $QEMU_MIN or newer is needed for the lab" >&2; exit 1; }
