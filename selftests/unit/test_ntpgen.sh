@@ -280,5 +280,9 @@ t_compare "storage delay" storage 200 --storage-us 80 --seed 11 -- \
 	--storage-us 280 --seed 12
 t_compare "network delay" network 100 -t rdma --seed 13 -- \
 	-t rdma --network-us 120 --seed 14
+# The host block layer quadruples (LAD 4) but holds 3 us of the 203 us
+# that the read grew by: storage (LAD 3.5) is where the time went.
+t_compare "a tiny stage quadrupled" storage 200 --host-blk-us 1 \
+	--storage-us 80 --seed 15 -- --host-blk-us 4 --storage-us 280 --seed 16
 
 ktap_finished

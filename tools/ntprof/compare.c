@@ -23,6 +23,8 @@
 
 /* A stage below this at the base is too small for a ratio. */
 #define LAD_MIN_BASE_NS		500.0
+/* A stage with less of the end to end's growth is not named largest. */
+#define LAD_MIN_SHARE_OF_CHANGE	0.05
 
 /* Path order, with the host-only "network and target" last. */
 static const enum ntprof_stage stage_rows[] = {
@@ -64,8 +66,9 @@ static void compare_usage(FILE *f)
 	      "or a comma-separated list of them, typically HOST.ntp,TARGET.ntp.\n"
 	      "For every group of commands (op, size, device) in both runs, each\n"
 	      "stage's mean in both and its latency amplification degree, LAD =\n"
-	      "loaded mean / base mean; the stage with the largest LAD is named, and\n"
-	      "a line says in words what changed.\n"
+	      "loaded mean / base mean; the stage with the largest LAD among those\n"
+	      "holding at least 5 % of the end to end's growth is named, and a line\n"
+	      "says in words what changed.\n"
 	      "\n"
 	      "options:\n"
 	      "  -j, --json   the same numbers as one JSON object (schema\n"
@@ -185,6 +188,34 @@ static void row_set(struct cmp_row *r, double base, double load)
 	r->lad = base >= LAD_MIN_BASE_NS && !isnan(load) ? load / base : NAN;
 }
 
+/*
+ * The stage with the largest LAD (at a tie, the first in path order);
+ * material: only among the stages that carry at least
+ * LAD_MIN_SHARE_OF_CHANGE of the end to end's growth. A 0.2 us stage
+ * that doubles while the read takes 100 us longer is not where the time
+ * went, however large its ratio. -1: none.
+ */
+static int largest_lad(const struct cmp_group *cg, bool material)
+{
+	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
+	double grown = e2e->load_ns - e2e->base_ns, best = -INFINITY;
+	const struct cmp_row *r;
+	int largest = -1;
+	size_t i;
+
+	for (i = 0; i + 1 < cg->nr_rows; i++) {
+		r = &cg->rows[i];
+		if (isnan(r->lad) || r->lad <= best)
+			continue;
+		if (material && grown > 0 &&
+		    r->load_ns - r->base_ns < LAD_MIN_SHARE_OF_CHANGE * grown)
+			continue;
+		best = r->lad;
+		largest = (int)i;
+	}
+	return largest;
+}
+
 /* The words: how much slower or faster, where, and the rest. */
 static void group_answer(struct cmp_group *cg)
 {
@@ -231,6 +262,9 @@ static void group_compare(struct cmp_group *cg)
 {
 	const struct ntprof_group *b = cg->base, *l = cg->load;
 	uint32_t both = b->stage_has & l->stage_has;
+	struct cmp_row *r;
+	size_t i;
+	int s;
 
 	/*
 	 * A host record alone has no network stage of its own (its network
@@ -239,34 +273,26 @@ static void group_compare(struct cmp_group *cg)
 	 */
 	if (b->kind != l->kind)
 		both &= BIT(NTPROF_STAGE_HOST_BLK) | BIT(NTPROF_STAGE_HOST_DRV);
-	double best = -INFINITY;
-	struct cmp_row *r;
-	size_t i;
-	int s;
 
 	cg->nr_rows = 0;
-	cg->largest = -1;
 	for (i = 0; i < ARRAY_SIZE(stage_rows); i++) {
 		s = stage_rows[i];
 		if (!(both & BIT(s)))
 			continue;
-		r = &cg->rows[cg->nr_rows];
+		r = &cg->rows[cg->nr_rows++];
 		r->stage = s;
 		r->id = ntprof_stage_id(s);
 		r->name = ntprof_stage_name(s, b->transport, b->kind);
 		row_set(r, b->stage_mean[s], l->stage_mean[s]);
-		/* The stage that grew most, in ratio and, at a tie, in us. */
-		if (!isnan(r->lad) && r->lad > best) {
-			best = r->lad;
-			cg->largest = (int)cg->nr_rows;
-		}
-		cg->nr_rows++;
 	}
 	r = &cg->rows[cg->nr_rows++];
 	r->stage = -1;
 	r->id = "end_to_end";
 	r->name = "end to end";
 	row_set(r, b->comp[NTPROF_COMP_E2E].mean, l->comp[NTPROF_COMP_E2E].mean);
+	cg->largest = largest_lad(cg, true);
+	if (cg->largest < 0)
+		cg->largest = largest_lad(cg, false);
 	group_answer(cg);
 }
 
