@@ -13,9 +13,10 @@
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 export KERNEL=6.12 TOPOLOGY=two
-# 100 ms: under TCG the stages that were not delayed move by up to 3 ms
-# between phases (Documentation/lab.rst), which must stay within 5 %.
-export REPORT_NETEM_US=100000 REPORT_DRIVE_DELAY_US=100000 REPORT_SECONDS=8
+# Under TCG the stages that were not delayed move by up to 3 ms between
+# phases, and up to 10 ms while the drive is slow (Documentation/lab.rst),
+# which must stay within 5 % of the delay.
+export REPORT_NETEM_US=100000 REPORT_DRIVE_DELAY_US=300000 REPORT_SECONDS=10
 name=report-delays-6.12
 # One request at a time, completed by a timer: a drive that a writer keeps
 # busy. The same in both boots but for the drive's time.
