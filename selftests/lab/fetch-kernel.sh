@@ -25,12 +25,7 @@ apt_private_update() {
 	local stamp="$apt_dir/state/updated"
 
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial"
-	cat > "$apt_dir/sources.list" <<SRC
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
-SRC
+	lab_bookworm_sources > "$apt_dir/sources.list"
 	# The package lists are refreshed at most once a day.
 	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		lab_log "reading Debian's package lists (private apt configuration)"

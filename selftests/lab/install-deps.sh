@@ -14,12 +14,13 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
 # a page that QEMU translated code from and that a device wrote at the same
 # time could leave stale code behind (fixed by QEMU's "accel/tcg: Always
-# lock pages before translation"): the guests oopsed now and then in their
-# network softirq after ntprof's text was unloaded and its pages reused.
+# lock pages before translation"): the guests oopsed or lost their network
+# now and then under NVMe/RDMA traffic (Documentation/lab.rst).
 # On Debian 12 it comes from bookworm-backports, read through a private
 # apt configuration that leaves the system's sources alone.
+. "$(dirname "$0")/lib.sh"
 QEMU_MIN=8.1
-APT_DIR=${LAB_CACHE:-/var/cache/ntprof-lab}/apt-qemu
+APT_DIR=$LAB_CACHE/apt-qemu
 
 qemu_recent() {
 	local v
@@ -35,12 +36,7 @@ install_backports_qemu() {
 		    -o "Dir::State::Lists=$APT_DIR/lists")
 
 	mkdir -p "$APT_DIR/lists/partial"
-	cat > "$APT_DIR/sources.list" <<SRC
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
-deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
-SRC
+	lab_bookworm_sources > "$APT_DIR/sources.list"
 	echo "ntprof: installing QEMU from bookworm-backports (the lab needs $QEMU_MIN or newer)" >&2
 	apt-get "${opts[@]}" update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get "${opts[@]}" install -y -qq \

@@ -12,6 +12,17 @@ KERNEL=${KERNEL:-6.1}
 lab_log() { printf 'lab: %s\n' "$*" >&2; }
 lab_die() { printf 'lab: error: %s\n' "$*" >&2; exit 1; }
 
+# Debian 12's suites with its backports, for the lab's private apt
+# configurations (kernels, QEMU): the system's sources stay untouched.
+lab_bookworm_sources() {
+	cat <<SRC
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-updates main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security bookworm-security main
+deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm-backports main
+SRC
+}
+
 # The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
 lab_kernel_release() {
 	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
