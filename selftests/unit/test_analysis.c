@@ -493,6 +493,17 @@ static void t_disorder(void)
 	ok(!ntprof_breakdown(&h, &t, &bd) && bd.wire_negative &&
 	   comp_is(&bd, NTPROF_COMP_WIRE, -2000) && sums_hold(&bd),
 	   "a negative wire is kept signed and flagged; the sums hold");
+
+	/*
+	 * A receive stamp 500 ns too early for the host's wait of 33.5 us,
+	 * which holds the rest of the target's window: it is dropped, and
+	 * the target driver's submission merges into the wire.
+	 */
+	h.ts[NTPROF_PT_HOST_RECV] = 3000 + 33500;
+	ok(!ntprof_breakdown(&h, &t, &bd) && !bd.wire_negative &&
+	   bd.dropped == 1 && comp_is(&bd, NTPROF_COMP_WIRE, 500) &&
+	   !(bd.has & (1U << NTPROF_COMP_TGT_DRV_SUB)) && sums_hold(&bd),
+	   "a receive stamp that alone breaks the nesting is dropped");
 }
 
 static const struct ntprof_devname host_devs[] = {

@@ -275,6 +275,10 @@ t_case "commands missing on one side" --no-target-pct 10 --no-host-pct 5 \
 	--seed 7
 t_case "other stage means" -t rdma --host-blk-us 2 --host-drv-us 15 \
 	--network-us 7 --target-drv-us 30 --storage-us 400 --jitter 0.5 --seed 8
+# As once in many thousands in the lab: a target receive stamped by an
+# earlier, empty read, before the host sent. The command still matches,
+# without that point.
+t_case "stale receive stamps" -t tcp --stale-recv-pct 0.5 --seed 9
 ktap_check "a different N on the two sides is refused, exit 1" t_mismatched_n
 t_compare "storage delay" storage 200 --storage-us 80 --seed 11 -- \
 	--storage-us 280 --seed 12

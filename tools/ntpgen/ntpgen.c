@@ -78,6 +78,7 @@ struct opts {
 	double gap_us;
 	double no_target_pct;
 	double no_host_pct;
+	double stale_recv_pct;
 	uint32_t nr_cpus;
 	bool hooks;
 	bool no_trailer;
@@ -258,6 +259,9 @@ static void stages_of(const struct ntprof_record *h,
 	const __u64 *hp = h->ts, *tp = t->ts;
 	unsigned int tend = transport == NTPROF_TRANSPORT_TCP ?
 			    NTPROF_PT_TARGET_SEND : NTPROF_PT_TARGET_QUEUE_RESP;
+	/* Without its receive, the target's window starts at EXEC. */
+	unsigned int tstart = tp[NTPROF_PT_TARGET_RECV] ?
+			      NTPROF_PT_TARGET_RECV : NTPROF_PT_TARGET_EXEC;
 
 	v[ST_HOST_BLK] = (int64_t)(hp[NTPROF_PT_HOST_QUEUE_RQ] -
 				   hp[NTPROF_PT_HOST_BLK_START]) +
@@ -269,11 +273,11 @@ static void stages_of(const struct ntprof_record *h,
 				   hp[NTPROF_PT_HOST_DRIVER_DONE]);
 	v[ST_NETWORK] = (int64_t)(hp[NTPROF_PT_HOST_RECV] -
 				  hp[NTPROF_PT_HOST_SEND]) -
-			(int64_t)(tp[tend] - tp[NTPROF_PT_TARGET_RECV]) +
+			(int64_t)(tp[tend] - tp[tstart]) +
 			(int64_t)(hp[NTPROF_PT_HOST_DRIVER_DONE] -
 				  hp[NTPROF_PT_HOST_RECV]);
 	v[ST_TGT_DRV] = (int64_t)(tp[NTPROF_PT_TARGET_EXEC] -
-				  tp[NTPROF_PT_TARGET_RECV]) +
+				  tp[tstart]) +
 			(int64_t)(tp[tend] - tp[NTPROF_PT_TARGET_COMPLETE]);
 	v[ST_STORAGE] = (int64_t)(tp[NTPROF_PT_TARGET_COMPLETE] -
 				  tp[NTPROF_PT_TARGET_EXEC]);
@@ -292,7 +296,7 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	const double *m = o->stage_us;
 	double j = o->jitter;
 	struct rng *r = &g->rng;
-	struct ntprof_record h, t;
+	struct ntprof_record h, t, stale;
 	uint64_t hp[NTPROF_PT_COUNT] = { 0 }, tp[NTPROF_PT_COUNT] = { 0 };
 	uint64_t blk_sub, drv_sub, hop_out, hop_back, host_recv, drv_comp,
 		 blk_comp, tgt_sub, tgt_comp, st_blk1, drive, st_blk2, x;
@@ -411,7 +415,21 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 
 	gi = (is_read ? 0 : 2) + (large ? 1 : 0);
 	if (want_h && want_t) {
-		stages_of(&h, &t, o->transport, v);
+		/*
+		 * A stale receive: stamped by an earlier read of the receive
+		 * path, before the host sent. report drops it: the expected
+		 * stages are those without it.
+		 */
+		stale = t;
+		if (o->stale_recv_pct > 0 &&
+		    rng_unit(r) * 100.0 < o->stale_recv_pct) {
+			stale.ts[NTPROF_PT_TARGET_RECV] = 0;
+			t.ts[NTPROF_PT_TARGET_RECV] =
+				to_target(g, hp[NTPROF_PT_HOST_BLK_START]) -
+				(hp[NTPROF_PT_HOST_RECV] -
+				 hp[NTPROF_PT_HOST_SEND]);
+		}
+		stages_of(&h, &stale, o->transport, v);
 		acc_add(&g->groups[gi], v);
 		acc_add(&g->all, v);
 	} else if (want_h) {
@@ -674,6 +692,9 @@ static void usage(FILE *f)
 "                          record (default 0)\n"
 "      --no-host-pct P     of the commands both sample, % without a host\n"
 "                          record (default 0)\n"
+"      --stale-recv-pct P  of the commands both record, % whose target\n"
+"                          receive stamp is an earlier read's, before the\n"
+"                          host even sent (default 0): report must drop it\n"
 "\n"
 "files:\n"
 "      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
@@ -816,6 +837,7 @@ enum {
 	OPT_DRIFT,
 	OPT_REAL_SKEW,
 	OPT_NO_TARGET,
+	OPT_STALE_RECV,
 	OPT_NO_HOST,
 	OPT_CPUS,
 	OPT_NO_HOOKS,
@@ -848,6 +870,7 @@ static const struct option long_opts[] = {
 	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
 	{ "no-target-pct", required_argument, NULL, OPT_NO_TARGET },
 	{ "no-host-pct", required_argument, NULL, OPT_NO_HOST },
+	{ "stale-recv-pct", required_argument, NULL, OPT_STALE_RECV },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
@@ -986,6 +1009,10 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 		case OPT_NO_HOST:
 			err = parse_double(optarg, "--no-host-pct", 0, 100,
 					   &o->no_host_pct);
+			break;
+		case OPT_STALE_RECV:
+			err = parse_double(optarg, "--stale-recv-pct", 0, 100,
+					   &o->stale_recv_pct);
 			break;
 		case OPT_CPUS:
 			err = parse_u64(optarg, "--cpus", 1, 65535, &u);

@@ -127,8 +127,9 @@ int ntprof_breakdown(const struct ntprof_record *host,
  * The part of a record's path that holds the other machine's part: for a
  * host record, from its last point before the send to its first after
  * the receive (HOST_SEND to HOST_RECV when both are there); for a target
- * record, its first to its last point (TARGET_RECV to TARGET_END). The
- * join matches records by these. 0, or -EINVAL if the record has none.
+ * record, from TARGET_INIT (else its first point) to its last
+ * (TARGET_END). The join matches records by these. 0, or -EINVAL if the
+ * record has none.
  */
 int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 			 uint64_t *end);

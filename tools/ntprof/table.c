@@ -320,7 +320,7 @@ static void print_notes(FILE *f, const struct ntprof_group *g)
 	}
 	if (g->dropped)
 		fprintf(f,
-			"  note: %" PRIu64 " commands had a point out of order on its clock, dropped as if not recorded\n",
+			"  note: %" PRIu64 " commands had a point out of order on its clock, or a target receive before the host sent, dropped as if not recorded\n",
 			g->dropped);
 	if (g->wire_negative)
 		fprintf(f,
