@@ -95,14 +95,11 @@ check_report() {
 		ktap_fail "$step: the host recorded each of fio's reads once" \
 			"(host ${n_host:-?}, fio ${n_fio:-?})"
 	fi
-	# All of them, but for 1 in 1000: once in some 2000 reads a target
-	# record's window came out longer than its host's, at the start of a
-	# recording (under investigation: Documentation/report.rst, Limits).
 	if [ -n "$matched" ] && [ -n "$n_host" ] && [ "$n_host" -gt 0 ] &&
-	   [ $(( (n_host - matched) * 1000 )) -le "$n_host" ]; then
-		ktap_pass "$step: report matches the host's records ($matched of $n_host)"
+	   [ "$matched" = "$n_host" ]; then
+		ktap_pass "$step: report matches every host record ($matched of $n_host)"
 	else
-		ktap_fail "$step: report matches the host's records, all but 1 in 1000" \
+		ktap_fail "$step: report matches every host record" \
 			"(${matched:-?} of ${n_host:-?})"
 	fi
 
