@@ -224,6 +224,8 @@ lab_boot() {
 	LAB_RDMA_NQN=nqn.2026-11.io.ntprof.lab:rdma
 	LAB_BACKING_DEV=/dev/nullb0
 
+	# Recordings name the machine they were made on.
+	echo "lab-$role" > /proc/sys/kernel/hostname
 	lab_mount_share || { log "cannot mount the share"; return 1; }
 	mkdir -p "$LAB_FLAGS" "$LAB_SHARE/xfer"
 	modprobe -q configfs
