@@ -9,7 +9,8 @@
 # LAB_TCG_THREAD=multi (a host thread per vCPU) the lab once saw
 # "Oops: int3" in the block layer while ntprof switched a tracepoint off;
 # this tells the emulator's part from ntprof's (Documentation/lab.rst,
-# Acceleration). Not part of make check.
+# Acceleration, has its verdict: multi oopses without ntprof, single does
+# not). Not part of make check.
 #
 # usage: LAB_TCG_THREAD=multi|single selftests/lab/tcg-patching-check.sh
 # environment: KERNEL=6.12, CYCLES=300
