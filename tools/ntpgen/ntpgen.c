@@ -296,7 +296,7 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	const double *m = o->stage_us;
 	double j = o->jitter;
 	struct rng *r = &g->rng;
-	struct ntprof_record h, t, stale;
+	struct ntprof_record h, t, expected;
 	uint64_t hp[NTPROF_PT_COUNT] = { 0 }, tp[NTPROF_PT_COUNT] = { 0 };
 	uint64_t blk_sub, drv_sub, hop_out, hop_back, host_recv, drv_comp,
 		 blk_comp, tgt_sub, tgt_comp, st_blk1, drive, st_blk2, x;
@@ -420,16 +420,16 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 		 * path, before the host sent. report drops it: the expected
 		 * stages are those without it.
 		 */
-		stale = t;
+		expected = t;
 		if (o->stale_recv_pct > 0 &&
 		    rng_unit(r) * 100.0 < o->stale_recv_pct) {
-			stale.ts[NTPROF_PT_TARGET_RECV] = 0;
+			expected.ts[NTPROF_PT_TARGET_RECV] = 0;
 			t.ts[NTPROF_PT_TARGET_RECV] =
 				to_target(g, hp[NTPROF_PT_HOST_BLK_START]) -
 				(hp[NTPROF_PT_HOST_RECV] -
 				 hp[NTPROF_PT_HOST_SEND]);
 		}
-		stages_of(&h, &stale, o->transport, v);
+		stages_of(&h, &expected, o->transport, v);
 		acc_add(&g->groups[gi], v);
 		acc_add(&g->all, v);
 	} else if (want_h) {
