@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Uprobe sites and struct layouts of a user-space binary (SPDK's nvmf_tgt,
+ * spdk_nvme_perf), read from its ELF symbol table and DWARF with libdw.
+ *
+ * A uprobe is placed at (file, file offset), so every address here comes
+ * with its file offset, through the executable PT_LOAD that holds it. The
+ * names wanted are given at once to elfsite_resolve(): one pass over the
+ * compilation units' top-level entries, and a walk of only the units that
+ * define one of the wanted functions, for their inlined copies.
+ */
+#ifndef NTPROF_ELFSITE_H
+#define NTPROF_ELFSITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct elfsite;
+
+enum elfsite_state {
+	ELFSITE_MISSING,	/* neither defined nor inlined anywhere */
+	ELFSITE_OK,		/* at least one out-of-line definition */
+	ELFSITE_INLINED,	/* only inlined copies */
+};
+
+/* One place where a function's code starts. */
+struct elfsite_site {
+	uint64_t vaddr;		/* as linked */
+	uint64_t offset;	/* in the file: what a uprobe takes */
+	/*
+	 * Out-of-line entries: the ELF symbol there, the name itself or a
+	 * GCC clone ("name.isra.0"), NULL if the symbol table has none.
+	 * Inlined copies: NULL.
+	 */
+	const char *symbol;
+	/*
+	 * The entry is "name.part.N", the rest of a function whose head GCC
+	 * inlined into its callers: it runs only when an inlined head calls
+	 * it, so the inlined copies need probes too.
+	 */
+	bool partial;
+	/* Inlined copies: the function whose code holds the copy. */
+	const char *caller;
+};
+
+/*
+ * What a function name resolved to. The strings and arrays belong to the
+ * struct elfsite and last until elfsite_close().
+ */
+struct elfsite_func {
+	const char *name;
+	enum elfsite_state state;
+	/*
+	 * Out-of-line definitions by address: one, or a static function
+	 * defined in several files.
+	 */
+	struct elfsite_site *entries;
+	size_t nr_entries;
+	/*
+	 * An entry is a GCC clone, whose arguments may differ from the
+	 * source's (.isra drops or splits some).
+	 */
+	bool clone;
+	/* The start of every inlined copy, by address. */
+	struct elfsite_site *inlined;
+	size_t nr_inlined;
+};
+
+/* A member of a struct, at any depth of embedded structs and unions. */
+struct elfsite_member {
+	uint64_t offset;	/* bytes from the start of the outermost struct */
+	uint64_t size;		/* bytes; a bit-field: the bytes it spans */
+	bool bitfield;
+	uint64_t bit_offset;	/* bit-fields: bits from the struct's start */
+	uint64_t bit_size;
+};
+
+/*
+ * Opens the ELF executable or shared object at @path. On failure returns
+ * -errno and puts a one-line message naming @path in @err: the system's
+ * for a file that cannot be opened, -ENOEXEC for one that is not ELF or
+ * not linked, -ENODATA for one without DWARF or without a symbol table.
+ */
+int elfsite_open(const char *path, struct elfsite **esp, char *err,
+		 size_t errlen);
+void elfsite_close(struct elfsite *es);
+
+/*
+ * Looks up @funcs (plain names: "foo" finds the clone "foo.isra.0") and
+ * the structs or unions tagged @structs, in one pass; names already
+ * resolved are skipped, so it can be called again with more. Returns 0,
+ * or -errno with a message in @err: damaged DWARF, no memory.
+ */
+int elfsite_resolve(struct elfsite *es, const char *const funcs[],
+		    size_t nr_funcs, const char *const structs[],
+		    size_t nr_structs, char *err, size_t errlen);
+
+/* The result for a name given to elfsite_resolve(), else NULL. */
+const struct elfsite_func *elfsite_func(const struct elfsite *es,
+					const char *name);
+
+/* "ok", "inlined", "missing". */
+const char *elfsite_state_name(enum elfsite_state state);
+
+/*
+ * The size of struct @name, or the place of its member @path ("cmd",
+ * "hdr.id": through embedded structs and unions, never through a
+ * pointer). Both return 0, or -ENOENT with "struct X not found" or
+ * "unknown layout: struct X has no member Y" in @err, -EINVAL if @name
+ * was not given to elfsite_resolve(), -EBADMSG if its definitions differ
+ * in size from one compilation unit to another.
+ */
+int elfsite_struct_size(const struct elfsite *es, const char *name,
+			uint64_t *size, char *err, size_t errlen);
+int elfsite_member(const struct elfsite *es, const char *name,
+		   const char *path, struct elfsite_member *m, char *err,
+		   size_t errlen);
+
+/* The GNU build-id in hex, to tell which binary was profiled, or NULL. */
+const char *elfsite_build_id(const struct elfsite *es);
+
+#endif /* NTPROF_ELFSITE_H */
