@@ -118,7 +118,7 @@ static int ntprof_status_show(struct seq_file *m, void *unused)
 		const struct ntprof_module *mod = &ntprof_modules[i];
 
 		seq_printf(m, "module %s: %s (%s", mod->name,
-			   ntprof_module_present(mod) ? "present" : "absent",
+			   ntprof_module_present(i) ? "present" : "absent",
 			   ntprof_role_name(mod->role));
 		if (mod->transport != NTPROF_TRANSPORT_NONE)
 			seq_printf(m, ", %s",

@@ -42,6 +42,7 @@
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
+#include "compat.h"
 #include "hooks.h"
 #include "modules.h"
 
@@ -86,29 +87,33 @@ static bool ntprof_hook_for(const struct ntprof_hook *hook,
 }
 
 /*
- * The ftrace callback of every function hook. ftrace's list function
- * protects it from recursion; preemption is disabled here so that the
- * handlers' per-CPU state stays on one CPU whatever calls them.
+ * Filter a function hook's ops on its function. Setting a filter walks
+ * every traceable function (see modules.c), so the filter is kept from
+ * one session to the next, and set again only in a new generation of
+ * the function's module: one that was reloaded has its functions
+ * elsewhere.
  */
-static void notrace ntprof_hook_ftrace(unsigned long ip,
-				       unsigned long parent_ip,
-				       struct ftrace_ops *ops,
-				       struct ftrace_regs *fregs)
+static int ntprof_hook_filter(struct ntprof_hook *hook)
 {
-	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook, fops);
-	struct pt_regs *regs = ftrace_get_regs(fregs);
+	unsigned int gen = ntprof_module_gen(hook->module);
+	char name[KSYM_NAME_LEN];
+	int err;
 
-	if (unlikely(!regs))
-		return;
+	lockdep_assert_held(&ntprof_hooks_lock);
 
-	preempt_disable_notrace();
-	hook->fn_handler(hook, regs);
-	preempt_enable_notrace();
+	if (hook->filter_set && hook->filter_gen == gen)
+		return 0;
+
+	/* ftrace parses (and writes to) the buffer. No match is -EINVAL. */
+	strscpy(name, hook->name, sizeof(name));
+	err = ftrace_set_filter(&hook->fops, name, strlen(name), 1);
+	hook->filter_set = !err;
+	hook->filter_gen = gen;
+	return err;
 }
 
 static int ntprof_hook_arm(struct ntprof_hook *hook)
 {
-	char name[KSYM_NAME_LEN];
 	int err;
 
 	lockdep_assert_held(&ntprof_hooks_lock);
@@ -121,13 +126,7 @@ static int ntprof_hook_arm(struct ntprof_hook *hook)
 			return -ENOENT;
 		err = tracepoint_probe_register(hook->tp, hook->tp_probe, NULL);
 	} else {
-		/*
-		 * The filter is set again each time: a module that was
-		 * reloaded has its functions elsewhere. ftrace parses (and
-		 * writes to) the buffer. No match is -EINVAL.
-		 */
-		strscpy(name, hook->name, sizeof(name));
-		err = ftrace_set_filter(&hook->fops, name, strlen(name), 1);
+		err = ntprof_hook_filter(hook);
 		if (!err)
 			err = register_ftrace_function(&hook->fops);
 	}
@@ -191,7 +190,7 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 		    !hook->required || hook->attached)
 			continue;
 		if (hook->module != NTPROF_MOD_VMLINUX &&
-		    !ntprof_module_present(&ntprof_modules[hook->module]))
+		    !ntprof_module_present(hook->module))
 			continue;
 		/*
 		 * NL_SET_ERR_MSG() wants a literal; ->missing is one, built
@@ -256,7 +255,8 @@ enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook)
 	else if (hook->kind == NTPROF_HOOK_TRACEPOINT)
 		state = hook->tp ? NTPROF_HOOK_AVAILABLE : NTPROF_HOOK_MISSING;
 	else
-		state = ntprof_function_present(hook->name) ?
+		state = ntprof_function_present(hook->name, hook->module,
+						&hook->presence) ?
 			NTPROF_HOOK_AVAILABLE : NTPROF_HOOK_MISSING;
 	mutex_unlock(&ntprof_hooks_lock);
 
@@ -355,20 +355,23 @@ static int ntprof_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 	struct ntprof_hook *hook;
-	int err;
+	int err, id;
 
-	/* Functions are hooked in live code, and unhooked before it goes. */
-	if (action != MODULE_STATE_LIVE && action != MODULE_STATE_GOING)
+	id = ntprof_module_lookup(mod);
+	if (id < 0)
 		return NOTIFY_DONE;
 
 	mutex_lock(&ntprof_hooks_lock);
+	/* Every step ends what was known of its functions. */
+	ntprof_module_changed(id, action);
 	ntprof_for_each_hook(hook) {
 		if (hook->kind != NTPROF_HOOK_KPROBE ||
-		    !ntprof_hook_in(hook, mod))
+		    hook->module != (unsigned int)id)
 			continue;
+		/* Hooked in live code, unhooked before it goes. */
 		if (action == MODULE_STATE_GOING) {
 			ntprof_hook_disarm(hook);
-		} else if (hook->wanted) {
+		} else if (action == MODULE_STATE_LIVE && hook->wanted) {
 			err = ntprof_hook_arm(hook);
 			if (err)
 				pr_warn("cannot attach to function %s: %d\n",
@@ -401,9 +404,6 @@ int __init ntprof_hooks_init(void)
 			err = -ENOMEM;
 			goto free_hits;
 		}
-		/* Flags are fixed once an ops was registered: set them once. */
-		hook->fops.func = ntprof_hook_ftrace;
-		hook->fops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	}
 
 	for_each_kernel_tracepoint(ntprof_find_builtin_tracepoint, NULL);

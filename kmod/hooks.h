@@ -10,24 +10,40 @@
 #include <linux/compiler.h>
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 
 #include <uapi/linux/ntprof.h>
 
+#include "compat.h"
 #include "modules.h"
 #include "session.h"
 
 struct netlink_ext_ack;
-struct pt_regs;
+struct ftrace_regs;
 struct tracepoint;
 struct ntprof_hook;
 
-/* The handler of a function hook, at the function's entry. */
-typedef void (*ntprof_fn_handler_t)(struct ntprof_hook *hook,
-				    struct pt_regs *regs);
-
-/* ntprof_hook.module of a hook in the kernel proper. */
-#define NTPROF_MOD_VMLINUX	NTPROF_NR_MODULES
+/*
+ * The ftrace callback of a function hook's handler, HANDLER_ftrace: ftrace
+ * calls it directly from the hooked function's trampoline, and it calls
+ * the handler directly, which the compiler inlines. The ops ask for no
+ * recursion guard (compat.h): no handler calls a hooked function.
+ * Preemption is disabled so that the handler's per-CPU state stays on one
+ * CPU whatever calls it.
+ */
+#define NTPROF_FTRACE_CALLBACK(_handler)				\
+static void notrace _handler##_ftrace(unsigned long ip,			\
+				      unsigned long parent_ip,		\
+				      struct ftrace_ops *ops,		\
+				      struct ftrace_regs *fregs)	\
+{									\
+	if (unlikely(!ntprof_ftrace_args_ok(fregs)))			\
+		return;							\
+	preempt_disable_notrace();					\
+	_handler(container_of(ops, struct ntprof_hook, fops), fregs);	\
+	preempt_enable_notrace();					\
+}
 
 /* ntprof_hook.point of a hook that only helps others. */
 #define NTPROF_PT_NONE		(-1)
@@ -44,11 +60,14 @@ typedef void (*ntprof_fn_handler_t)(struct ntprof_hook *hook,
  * @required: a session cannot start without it, if its module is loaded
  * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
  * @tp_probe: tracepoint: the probe function
- * @fn_handler: function: the handler
  * @wanted: a session wants it attached (under the hooks lock)
  * @attached: it is attached; read locklessly by the handlers
  * @tp: tracepoint: the tracepoint, while its module is loaded
- * @fops: function: the ftrace_ops that calls @fn_handler
+ * @fops: function: the ftrace_ops, whose callback is the handler's
+ * @filter_set: function: @fops is filtered on the function, as it is in
+ *	generation @filter_gen of its module
+ * @filter_gen: see @filter_set
+ * @presence: function: whether it exists, as last checked
  * @hits: times the handler ran, per CPU, since the session started
  */
 struct ntprof_hook {
@@ -61,12 +80,14 @@ struct ntprof_hook {
 	bool required;
 	unsigned int module;
 	void *tp_probe;
-	ntprof_fn_handler_t fn_handler;
 
 	bool wanted;
 	bool attached;
 	struct tracepoint *tp;
 	struct ftrace_ops fops;
+	bool filter_set;
+	unsigned int filter_gen;
+	struct ntprof_presence presence;
 	u64 __percpu *hits;
 };
 
@@ -98,7 +119,11 @@ struct ntprof_hook {
 		.point = _point,					\
 		.required = _required,					\
 		.module = _module,					\
-		.fn_handler = _handler,					\
+		.fops = {						\
+			.func = _handler##_ftrace,			\
+			.flags = NTPROF_FTRACE_REGS_FLAG |		\
+				 NTPROF_FTRACE_RECURSION_FLAG,		\
+		},							\
 	}
 
 enum ntprof_host_hook_id {

@@ -117,10 +117,13 @@ static struct ntprof_inflight_entry *
 ntprof_host_lookup(struct ntprof_session *s, struct request *rq,
 		   struct nvme_command **keyp)
 {
-	struct ntprof_nvme_request *nreq = ntprof_nvme_req(rq);
 	struct ntprof_inflight_entry *entry;
+	struct ntprof_nvme_request *nreq;
 	struct nvme_command *key;
 
+	if (ntprof_inflight_empty(s->inflight))
+		return NULL;
+	nreq = ntprof_nvme_req(rq);
 	if (!nreq)
 		return NULL;
 	key = READ_ONCE(nreq->cmd);
@@ -362,9 +365,9 @@ static u64 ntprof_host_rx(struct request *rq,
  * by queue and command id (ntprof_host_rx_slots).
  */
 static void ntprof_host_driver_done(struct ntprof_hook *hook,
-				    struct pt_regs *regs)
+				    struct ftrace_regs *fregs)
 {
-	struct request *rq = (void *)regs_get_kernel_argument(regs, 0);
+	struct request *rq = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 	struct nvme_command *key;
@@ -386,6 +389,8 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 	    rx >= ntprof_entry_ts(entry, NTPROF_PT_HOST_SETUP))
 		ntprof_entry_stamp(entry, NTPROF_PT_HOST_RECV, rx);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_host_driver_done)
 
 /*
  * nvme_complete_rq: nvme_core completes the request, with the NVMe
@@ -410,18 +415,19 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	nreq = ntprof_nvme_req(rq);
 	if (!nreq)
 		return;
-	now = ktime_get_ns();
 	status = READ_ONCE(nreq->status);
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
-		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE, now);
+		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE,
+				   ktime_get_ns());
 		ntprof_entry_status(entry, status);
 		return;
 	}
 
 	if (!status || !nreq->cmd)
 		return;
+	now = ktime_get_ns();
 	if (ntprof_host_transport_known() &&
 	    !ntprof_host_tagset_known(s, rq->q->tag_set))
 		return;
@@ -460,7 +466,7 @@ static void ntprof_host_blk_complete(void *data, struct request *rq,
 		return;
 
 	now = ktime_get_ns();
-	if (!ntprof_inflight_take(entry, key, &rec))
+	if (!ntprof_inflight_take(s->inflight, entry, key, &rec))
 		return;
 
 	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
@@ -478,7 +484,7 @@ static void ntprof_host_stamp_key(const void *key, enum ntprof_point point,
 	struct ntprof_session *s;
 
 	s = ntprof_session_active(NTPROF_ROLE_HOST);
-	if (!s || !key)
+	if (!s || !key || ntprof_inflight_empty(s->inflight))
 		return;
 
 	entry = ntprof_inflight_lookup(s->inflight, key);
@@ -491,7 +497,7 @@ static void ntprof_host_stamp_key(const void *key, enum ntprof_point point,
 }
 
 /* nvme_{tcp,rdma}_queue_rq(hctx, bd): remember bd->rq for setup_cmd. */
-static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
+static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
 	const struct blk_mq_queue_data *bd;
 	struct ntprof_host_queued *queued;
@@ -499,20 +505,36 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct pt_regs *regs)
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	bd = (void *)regs_get_kernel_argument(regs, 1);
+	bd = (void *)ntprof_fn_arg(fregs, 1);
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	queued->rq = bd->rq;
 	queued->ts = ktime_get_ns();
 }
 
-/* nvme_tcp_recv_skb(): data from the target. */
-static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
+NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)
+
+/*
+ * Whether a receive can be the response of a command the session
+ * follows: a sampled command is counted in flight from its
+ * nvme_setup_cmd, long before its response can come back.
+ */
+static struct ntprof_session *ntprof_host_recv_enter(struct ntprof_hook *hook)
 {
-	if (!ntprof_hook_enter(hook))
+	struct ntprof_session *s = ntprof_hook_enter(hook);
+
+	return s && !ntprof_inflight_empty(s->inflight) ? s : NULL;
+}
+
+/* nvme_tcp_recv_skb(): data from the target. */
+static void ntprof_host_recv(struct ntprof_hook *hook, struct ftrace_regs *fregs)
+{
+	if (!ntprof_host_recv_enter(hook))
 		return;
 
 	__this_cpu_write(ntprof_host_last_rx, ktime_get_ns());
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_host_recv)
 
 /*
  * nvme_rdma_recv_done(cq, wc): a response arrived. The CQ calls it for a
@@ -522,15 +544,15 @@ static void ntprof_host_recv(struct ntprof_hook *hook, struct pt_regs *regs)
  * only when the receive succeeded with enough bytes.
  */
 static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
-				  struct pt_regs *regs)
+				  struct ftrace_regs *fregs)
 {
-	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct ntprof_nvme_rdma_qe *qe;
 	struct nvme_completion *cqe;
 	struct ib_qp *qp;
 	u64 now;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_recv_enter(hook))
 		return;
 
 	now = ktime_get_ns();
@@ -547,18 +569,22 @@ static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
 			    READ_ONCE(cqe->command_id), now);
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_recv)
+
 /* nvme_tcp_try_send_cmd_pdu(req): the command PDU goes to the socket. */
-static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct pt_regs *regs)
+static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
 	struct ntprof_nvme_request *nreq;
 
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	nreq = (void *)regs_get_kernel_argument(regs, 0);
+	nreq = (void *)ntprof_fn_arg(fregs, 0);
 	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_SEND,
 			      true);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_send)
 
 /*
  * kernel_sendpage(sock, page, offset, size, flags), where nvme-tcp sends
@@ -576,7 +602,7 @@ static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct pt_regs *regs)
  * kernel_sendpage: there, nvme_tcp_try_send_cmd_pdu is hooked.
  */
 static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
-				     struct pt_regs *regs)
+				     struct ftrace_regs *fregs)
 {
 	struct page *page;
 	unsigned long offset;
@@ -584,8 +610,8 @@ static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	page = (struct page *)regs_get_kernel_argument(regs, 1);
-	offset = regs_get_kernel_argument(regs, 2);
+	page = (struct page *)ntprof_fn_arg(fregs, 1);
+	offset = ntprof_fn_arg(fregs, 2);
 	if (!page)
 		return;
 	/* Arithmetic only, where page_address() might take a lock. */
@@ -594,34 +620,40 @@ static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
 			      NTPROF_PT_HOST_SEND, true);
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_sendpage)
+
 /* nvme_tcp_setup_h2c_data_pdu(req): an R2T asks for the write data. */
-static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct pt_regs *regs)
+static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
 	struct ntprof_nvme_request *nreq;
 
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	nreq = (void *)regs_get_kernel_argument(regs, 0);
+	nreq = (void *)ntprof_fn_arg(fregs, 0);
 	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_R2T, true);
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_r2t)
+
 /* nvme_rdma_post_send(queue, qe, ...): the capsule's SEND is posted. */
 static void ntprof_host_rdma_send(struct ntprof_hook *hook,
-				  struct pt_regs *regs)
+				  struct ftrace_regs *fregs)
 {
 	struct ntprof_nvme_rdma_qe *qe;
 
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	qe = (void *)regs_get_kernel_argument(regs, 1);
+	qe = (void *)ntprof_fn_arg(fregs, 1);
 	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND, true);
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send)
+
 /* nvme_rdma_send_done(cq, wc): the capsule's SEND completed. */
 static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
-				       struct pt_regs *regs)
+				       struct ftrace_regs *fregs)
 {
 	struct ntprof_nvme_rdma_qe *qe;
 	struct ib_wc *wc;
@@ -629,12 +661,14 @@ static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	wc = (void *)regs_get_kernel_argument(regs, 1);
+	wc = (void *)ntprof_fn_arg(fregs, 1);
 	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,
 			  cqe);
 	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND_DONE,
 			      true);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send_done)
 
 /*
  * The host's hooks; see Documentation/netlink/specs/ntprof.yaml for the

@@ -267,7 +267,7 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 
 /* nvmet_req_init(req, cq, sq, ops) entry: which transport calls. */
 static void ntprof_target_init_entry(struct ntprof_hook *hook,
-				     struct pt_regs *regs)
+				     struct ftrace_regs *fregs)
 {
 	struct ntprof_target_init_args *args;
 	struct ntprof_nvmet_fabrics_ops *ops;
@@ -275,14 +275,16 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	ops = (void *)regs_get_kernel_argument(regs, 3);
+	ops = (void *)ntprof_fn_arg(fregs, 3);
 	args = this_cpu_ptr(&ntprof_target_init_args);
-	args->req = (void *)regs_get_kernel_argument(regs, 0);
+	args->req = (void *)ntprof_fn_arg(fregs, 0);
 	args->trtype = ops ? READ_ONCE(ops->type) : 0;
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_target_init_entry)
+
 /* nvmet_tcp_try_recv_pdu(), nvmet_rdma_recv_done(): a capsule arrives. */
-static void ntprof_target_recv(struct ntprof_hook *hook, struct pt_regs *regs)
+static void ntprof_target_recv(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
 	if (!ntprof_hook_enter(hook))
 		return;
@@ -290,10 +292,14 @@ static void ntprof_target_recv(struct ntprof_hook *hook, struct pt_regs *regs)
 	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_target_recv)
+
 static struct ntprof_inflight_entry *
 ntprof_target_lookup(struct ntprof_session *s, const void *req)
 {
-	return req ? ntprof_inflight_lookup(s->inflight, req) : NULL;
+	if (!req || ntprof_inflight_empty(s->inflight))
+		return NULL;
+	return ntprof_inflight_lookup(s->inflight, req);
 }
 
 /* Stamp a point of the command of a nvmet_req a kprobe got. */
@@ -317,24 +323,28 @@ static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
 }
 
 /* nvmet_{bdev,file}_execute_rw(req): handed to the backing store. */
-static void ntprof_target_exec(struct ntprof_hook *hook, struct pt_regs *regs)
+static void ntprof_target_exec(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
-	ntprof_target_stamp_req(hook, (void *)regs_get_kernel_argument(regs, 0),
+	ntprof_target_stamp_req(hook, (void *)ntprof_fn_arg(fregs, 0),
 				NTPROF_PT_TARGET_EXEC, true);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_exec)
 
 /*
  * nvmet_tcp_build_pdu_iovec(cmd): write data starts to arrive (inline,
  * or the first H2C data PDU); later PDUs of the command keep the first.
  */
 static void ntprof_target_tcp_data(struct ntprof_hook *hook,
-				   struct pt_regs *regs)
+				   struct ftrace_regs *fregs)
 {
-	void *cmd = (void *)regs_get_kernel_argument(regs, 0);
+	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
 
 	ntprof_target_stamp_req(hook, cmd + NTPROF_NVMET_TCP_CMD_REQ,
 				NTPROF_PT_TARGET_DATA, true);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_data)
 
 /*
  * nvmet_rdma_read_data_done(cq, wc): the RDMA READ of a write's data
@@ -343,15 +353,17 @@ static void ntprof_target_tcp_data(struct ntprof_hook *hook,
  * nvmet_req, as nvmet-rdma finds them; the key is only compared.
  */
 static void ntprof_target_rdma_data(struct ntprof_hook *hook,
-				    struct pt_regs *regs)
+				    struct ftrace_regs *fregs)
 {
-	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct ntprof_nvmet_rdma_rsp *rsp;
 
 	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
 			   read_cqe);
 	ntprof_target_stamp_req(hook, &rsp->req, NTPROF_PT_TARGET_DATA, true);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_data)
 
 /* The nvmet_req of a backing device request, as a key only. */
 static const void *ntprof_target_rq_key(struct request *rq)
@@ -422,18 +434,19 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	failed = this_cpu_ptr(&ntprof_target_failed);
 	failed->req = NULL;
 
-	now = ktime_get_ns();
 	status = le16_to_cpu(READ_ONCE(req->cqe->status)) >> 1;
 
 	entry = ntprof_target_lookup(s, req);
 	if (entry) {
-		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_COMPLETE, now);
+		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_COMPLETE,
+				   ktime_get_ns());
 		ntprof_entry_status(entry, status);
 		return;
 	}
 
 	if (!status)
 		return;
+	now = ktime_get_ns();
 	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), req->cmd);
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
@@ -448,13 +461,14 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 }
 
 /* Finish a command: copy its record out, free its slot, emit it. */
-static void ntprof_target_finish(struct ntprof_inflight_entry *entry,
+static void ntprof_target_finish(struct ntprof_session *s,
+				 struct ntprof_inflight_entry *entry,
 				 const void *req, enum ntprof_point point,
 				 u64 now)
 {
 	struct ntprof_record rec;
 
-	if (!ntprof_inflight_take(entry, req, &rec))
+	if (!ntprof_inflight_take(s->inflight, entry, req, &rec))
 		return;
 	rec.ts[point] = now;
 	rec.cpu_complete = raw_smp_processor_id();
@@ -481,9 +495,9 @@ static bool ntprof_target_tcp_no_resp_pdu(struct ntprof_nvmet_req *req,
  * a TCP write that needs its data, the R2T.
  */
 static void ntprof_target_queue_resp(struct ntprof_hook *hook,
-				     struct pt_regs *regs)
+				     struct ftrace_regs *fregs)
 {
-	struct ntprof_nvmet_req *req = (void *)regs_get_kernel_argument(regs, 0);
+	struct ntprof_nvmet_req *req = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_target_failed *failed;
 	struct ntprof_session *s;
@@ -492,12 +506,11 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	s = ntprof_hook_enter(hook);
 	if (!s)
 		return;
-	now = ktime_get_ns();
 
 	failed = this_cpu_ptr(&ntprof_target_failed);
 	if (failed->req == req) {
 		failed->req = NULL;
-		failed->rec.ts[NTPROF_PT_TARGET_QUEUE_RESP] = now;
+		failed->rec.ts[NTPROF_PT_TARGET_QUEUE_RESP] = ktime_get_ns();
 		failed->rec.cpu_complete = raw_smp_processor_id();
 		ntprof_buffer_emit(&failed->rec);
 		return;
@@ -506,6 +519,7 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	entry = ntprof_target_lookup(s, req);
 	if (!entry)
 		return;
+	now = ktime_get_ns();
 
 	/* With its SEND completion hooked, an RDMA record ends there. */
 	if (hook->transport == NTPROF_TRANSPORT_RDMA) {
@@ -513,7 +527,7 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 			ntprof_entry_stamp(entry, NTPROF_PT_TARGET_QUEUE_RESP,
 					   now);
 		else
-			ntprof_target_finish(entry, req,
+			ntprof_target_finish(s, entry, req,
 					     NTPROF_PT_TARGET_QUEUE_RESP, now);
 		return;
 	}
@@ -526,17 +540,19 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 
 	if (!ntprof_hook_attached(ntprof_th(NTPROF_TH_TCP_SEND)) ||
 	    ntprof_target_tcp_no_resp_pdu(req, entry))
-		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_QUEUE_RESP,
+		ntprof_target_finish(s, entry, req, NTPROF_PT_TARGET_QUEUE_RESP,
 				     now);
 	else
 		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_QUEUE_RESP, now);
 }
 
+NTPROF_FTRACE_CALLBACK(ntprof_target_queue_resp)
+
 /* nvmet_setup_response_pdu(cmd): the response PDU is being sent. */
 static void ntprof_target_tcp_send(struct ntprof_hook *hook,
-				   struct pt_regs *regs)
+				   struct ftrace_regs *fregs)
 {
-	void *cmd = (void *)regs_get_kernel_argument(regs, 0);
+	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 	void *req;
@@ -548,9 +564,11 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 	req = cmd + NTPROF_NVMET_TCP_CMD_REQ;
 	entry = ntprof_target_lookup(s, req);
 	if (entry)
-		ntprof_target_finish(entry, req, NTPROF_PT_TARGET_SEND,
+		ntprof_target_finish(s, entry, req, NTPROF_PT_TARGET_SEND,
 				     ktime_get_ns());
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_send)
 
 /*
  * nvmet_rdma_send_done(cq, wc): the response's SEND completed, and for a
@@ -560,9 +578,9 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
  * may then use. A SEND that failed or was flushed leaves no point.
  */
 static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
-					 struct pt_regs *regs)
+					 struct ftrace_regs *fregs)
 {
-	struct ib_wc *wc = (void *)regs_get_kernel_argument(regs, 1);
+	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_nvmet_rdma_rsp *rsp;
 	struct ntprof_session *s;
@@ -573,17 +591,21 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 	if (!s)
 		return;
 
-	now = ktime_get_ns();
 	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
 			   send_cqe);
 	entry = ntprof_target_lookup(s, &rsp->req);
-	if (!entry || !ntprof_inflight_take(entry, &rsp->req, &rec))
+	if (!entry)
+		return;
+	now = ktime_get_ns();
+	if (!ntprof_inflight_take(s->inflight, entry, &rsp->req, &rec))
 		return;
 	if (READ_ONCE(wc->status) == IB_WC_SUCCESS)
 		rec.ts[NTPROF_PT_TARGET_SEND_DONE] = now;
 	rec.cpu_complete = raw_smp_processor_id();
 	ntprof_buffer_emit(&rec);
 }
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_send_done)
 
 /* The target's hooks. All exist in Debian's 6.1 and 6.12 builds. */
 struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {

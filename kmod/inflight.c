@@ -147,6 +147,7 @@ ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
 		if (READ_ONCE(entry->key) == NTPROF_INFLIGHT_FREE &&
 		    cmpxchg(&entry->key, NTPROF_INFLIGHT_FREE,
 			    NTPROF_INFLIGHT_BUSY) == NTPROF_INFLIGHT_FREE) {
+			atomic_inc(&table->nr_claimed);
 			*reused = false;
 			return entry;
 		}
@@ -157,6 +158,7 @@ ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
 
 /**
  * ntprof_inflight_take() - finish a command: copy its record, free its slot
+ * @table: the table
  * @entry: the command's slot, from ntprof_inflight_lookup()
  * @key: the command's key
  * @rec: where to copy the record
@@ -167,7 +169,8 @@ ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
  * Return: true if @rec holds the record; false if the slot no longer held
  * @key (another caller finished it).
  */
-bool ntprof_inflight_take(struct ntprof_inflight_entry *entry, const void *key,
+bool ntprof_inflight_take(struct ntprof_inflight *table,
+			  struct ntprof_inflight_entry *entry, const void *key,
 			  struct ntprof_record *rec)
 {
 	if (cmpxchg(&entry->key, (unsigned long)key, NTPROF_INFLIGHT_BUSY) !=
@@ -177,5 +180,6 @@ bool ntprof_inflight_take(struct ntprof_inflight_entry *entry, const void *key,
 	memcpy(rec, &entry->rec, sizeof(*rec));
 	/* The copy is done before the slot can be claimed again. */
 	smp_store_release(&entry->key, NTPROF_INFLIGHT_FREE);
+	atomic_dec(&table->nr_claimed);
 	return true;
 }

@@ -8,6 +8,7 @@
 #ifndef _NTPROF_INFLIGHT_H
 #define _NTPROF_INFLIGHT_H
 
+#include <linux/atomic.h>
 #include <linux/compiler.h>
 #include <linux/types.h>
 
@@ -37,12 +38,27 @@ struct ntprof_inflight_entry {
 /**
  * struct ntprof_inflight - the table
  * @mask: the number of slots minus one, a power of two minus one
+ * @nr_claimed: slots claimed and not yet taken back
  * @slots: the slots
  */
 struct ntprof_inflight {
 	unsigned int mask;
+	atomic_t nr_claimed;
 	struct ntprof_inflight_entry slots[];
 };
+
+/*
+ * Whether the table may hold a command: most hits are of commands that
+ * are not sampled, and while no sampled one is in flight (most of the
+ * time at 1 in 100 and queue depth 1) they skip the lookup, and the
+ * clock. A command is counted from its claim, before it is published,
+ * to its take, after its last point: a point of a command that is
+ * followed never finds the table empty.
+ */
+static inline bool ntprof_inflight_empty(const struct ntprof_inflight *table)
+{
+	return !atomic_read(&table->nr_claimed);
+}
 
 struct ntprof_inflight *ntprof_inflight_alloc(void);
 void ntprof_inflight_free(struct ntprof_inflight *table);
@@ -53,7 +69,8 @@ ntprof_inflight_lookup(struct ntprof_inflight *table, const void *key);
 struct ntprof_inflight_entry *
 ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
 		      bool *reused);
-bool ntprof_inflight_take(struct ntprof_inflight_entry *entry, const void *key,
+bool ntprof_inflight_take(struct ntprof_inflight *table,
+			  struct ntprof_inflight_entry *entry, const void *key,
 			  struct ntprof_record *rec);
 
 /* Make a claimed slot visible to lookups, filled. */

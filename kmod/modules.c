@@ -14,6 +14,8 @@
 
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
+#include <linux/lockdep.h>
+#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
 
@@ -62,29 +64,37 @@ const struct ntprof_module ntprof_modules[NTPROF_NR_MODULES] = {
 	},
 };
 
-/* One ops for all checks; the mutex hands it to one caller at a time. */
+/*
+ * One ops for all checks; the mutex hands it to one caller at a time and
+ * guards the generations.
+ *
+ * A check is expensive: ftrace walks every traceable function of the
+ * kernel and its modules, with a symbol lookup each (tens of thousands:
+ * a second of CPU under the lab's TCG, tens of milliseconds on hardware).
+ * Done for every hook on every status and probe request, it took the CPU
+ * from the I/O it was to measure. A function's presence only changes when
+ * its module comes or goes: answers are kept for a generation of the
+ * module, which hooks.c's module notifier ends (ntprof_module_changed()).
+ */
 static DEFINE_MUTEX(ntprof_witness_lock);
 static struct ftrace_ops ntprof_witness_ops;
 
-/**
- * ntprof_function_present() - tell whether a function can be hooked now
- * @name: the function's name, in the kernel or in a loaded module
- *
- * A function that exists but that ftrace cannot trace counts as absent:
- * hooks could not use it either.
- *
- * Context: Process context; sleeps.
- * Return: true if @name can be hooked.
- */
-bool ntprof_function_present(const char *name)
+/* Per module, and one for the kernel proper whose generation stays 0. */
+static unsigned int ntprof_gen[NTPROF_NR_MODULES + 1];
+static bool ntprof_going[NTPROF_NR_MODULES + 1];
+static struct ntprof_presence ntprof_witness_presence[NTPROF_NR_MODULES];
+
+/* The check itself. Context: under ntprof_witness_lock. */
+static bool ntprof_function_check(const char *name)
 {
 	char buf[KSYM_NAME_LEN];
 	bool present;
 
+	lockdep_assert_held(&ntprof_witness_lock);
+
 	/* ftrace parses, and writes to, the buffer it is given. */
 	strscpy(buf, name, sizeof(buf));
 
-	mutex_lock(&ntprof_witness_lock);
 	/* -EINVAL when nothing matches; any failure means absent. */
 	present = !ftrace_set_filter(&ntprof_witness_ops, buf, strlen(buf), 1);
 	/*
@@ -94,6 +104,42 @@ bool ntprof_function_present(const char *name)
 	 */
 	ftrace_free_filter(&ntprof_witness_ops);
 	memset(&ntprof_witness_ops, 0, sizeof(ntprof_witness_ops));
+
+	return present;
+}
+
+/**
+ * ntprof_function_present() - tell whether a function can be hooked now
+ * @name: the function's name, in the kernel or in a loaded module
+ * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
+ * @cache: the answer kept for @name, updated here
+ *
+ * A function that exists but that ftrace cannot trace counts as absent:
+ * hooks could not use it either. A module on its way out counts as
+ * absent, without a check: its functions go with it.
+ *
+ * Context: Process context; sleeps.
+ * Return: true if @name can be hooked.
+ */
+bool ntprof_function_present(const char *name, unsigned int module,
+			     struct ntprof_presence *cache)
+{
+	bool present;
+
+	if (WARN_ON_ONCE(module > NTPROF_MOD_VMLINUX))
+		return false;
+
+	mutex_lock(&ntprof_witness_lock);
+	if (ntprof_going[module]) {
+		present = false;
+	} else if (cache->known && cache->gen == ntprof_gen[module]) {
+		present = cache->present;
+	} else {
+		present = ntprof_function_check(name);
+		cache->gen = ntprof_gen[module];
+		cache->known = true;
+		cache->present = present;
+	}
 	mutex_unlock(&ntprof_witness_lock);
 
 	return present;
@@ -101,15 +147,60 @@ bool ntprof_function_present(const char *name)
 
 /**
  * ntprof_module_present() - tell whether a module is loaded
- * @mod: the module, an entry of ntprof_modules[]
- *
- * A module that is being unloaded counts as present until its code is
- * freed.
+ * @id: the module
  *
  * Context: Process context; sleeps.
- * Return: true if @mod's witness function is in the kernel.
+ * Return: true if @id's witness function is in the kernel.
  */
-bool ntprof_module_present(const struct ntprof_module *mod)
+bool ntprof_module_present(enum ntprof_module_id id)
 {
-	return ntprof_function_present(mod->witness);
+	return ntprof_function_present(ntprof_modules[id].witness, id,
+				       &ntprof_witness_presence[id]);
+}
+
+/**
+ * ntprof_module_gen() - the generation of a module
+ * @module: an enum ntprof_module_id, or %NTPROF_MOD_VMLINUX
+ *
+ * Context: Any; stable while the caller holds what serializes the
+ * module notifier's calls of ntprof_module_changed() (hooks.c's lock).
+ * Return: a number that changes whenever the module comes or goes.
+ */
+unsigned int ntprof_module_gen(unsigned int module)
+{
+	return module <= NTPROF_MOD_VMLINUX ? READ_ONCE(ntprof_gen[module]) : 0;
+}
+
+/**
+ * ntprof_module_lookup() - which of ntprof's modules a module is
+ * @mod: a module the module notifier reports
+ *
+ * Context: Any.
+ * Return: its enum ntprof_module_id, or -1 for a module ntprof ignores.
+ */
+int ntprof_module_lookup(const struct module *mod)
+{
+	int id;
+
+	for (id = 0; id < NTPROF_NR_MODULES; id++)
+		if (!strcmp(ntprof_modules[id].name, mod->name))
+			return id;
+	return -1;
+}
+
+/**
+ * ntprof_module_changed() - a module of ntprof's comes or goes
+ * @id: its enum ntprof_module_id
+ * @action: the module notifier's MODULE_STATE_*
+ *
+ * Ends the generation of the answers kept for its functions.
+ *
+ * Context: Process context, from the module notifier.
+ */
+void ntprof_module_changed(int id, unsigned long action)
+{
+	mutex_lock(&ntprof_witness_lock);
+	WRITE_ONCE(ntprof_gen[id], ntprof_gen[id] + 1);
+	ntprof_going[id] = action == MODULE_STATE_GOING;
+	mutex_unlock(&ntprof_witness_lock);
 }

@@ -37,7 +37,28 @@ struct ntprof_module {
 
 extern const struct ntprof_module ntprof_modules[NTPROF_NR_MODULES];
 
-bool ntprof_function_present(const char *name);
-bool ntprof_module_present(const struct ntprof_module *mod);
+/* The "module" of functions in the kernel proper, which never goes. */
+#define NTPROF_MOD_VMLINUX	NTPROF_NR_MODULES
+
+/**
+ * struct ntprof_presence - a function's presence, as last checked
+ * @gen: the generation of its module the answer is for
+ * @known: it was checked in that generation
+ * @present: the answer
+ */
+struct ntprof_presence {
+	unsigned int gen;
+	bool known;
+	bool present;
+};
+
+struct module;
+
+bool ntprof_function_present(const char *name, unsigned int module,
+			     struct ntprof_presence *cache);
+bool ntprof_module_present(enum ntprof_module_id id);
+unsigned int ntprof_module_gen(unsigned int module);
+int ntprof_module_lookup(const struct module *mod);
+void ntprof_module_changed(int id, unsigned long action);
 
 #endif /* _NTPROF_MODULES_H */

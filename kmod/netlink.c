@@ -55,9 +55,9 @@ static size_t ntprof_nl_status_size(void)
 	return size;
 }
 
-static int ntprof_nl_module_fill(struct sk_buff *msg,
-				 const struct ntprof_module *mod)
+static int ntprof_nl_module_fill(struct sk_buff *msg, enum ntprof_module_id id)
 {
+	const struct ntprof_module *mod = &ntprof_modules[id];
 	struct nlattr *nest;
 
 	nest = nla_nest_start(msg, NTPROF_A_STATUS_MODULE);
@@ -68,7 +68,7 @@ static int ntprof_nl_module_fill(struct sk_buff *msg,
 	    nla_put_u32(msg, NTPROF_A_MODULE_ROLE, mod->role) ||
 	    nla_put_u32(msg, NTPROF_A_MODULE_TRANSPORT, mod->transport) ||
 	    nla_put_u32(msg, NTPROF_A_MODULE_PRESENT,
-			ntprof_module_present(mod))) {
+			ntprof_module_present(id))) {
 		nla_nest_cancel(msg, nest);
 		return -EMSGSIZE;
 	}
@@ -134,7 +134,7 @@ static int ntprof_nl_status_fill(struct sk_buff *msg)
 		return -EMSGSIZE;
 
 	for (i = 0; i < NTPROF_NR_MODULES; i++) {
-		err = ntprof_nl_module_fill(msg, &ntprof_modules[i]);
+		err = ntprof_nl_module_fill(msg, i);
 		if (err)
 			return err;
 	}
