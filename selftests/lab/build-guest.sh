@@ -12,6 +12,7 @@
 # LAB_EXTRA="bpftrace": more programs, with their libraries, that only some
 # runs need (tools/bench/overhead.sh); off by default, as bpftrace's
 # libraries (LLVM, clang) add some 200 MB to the image.
+# LAB_EMPTYPROBE=1: tools/bench/emptyprobe's module too (tools/bench/icount.sh).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -35,6 +36,13 @@ build_module() {
 	copy_module_sources "$src"
 	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" modules >&2
 	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
+	# The benchmark's empty probes (tools/bench/icount.sh), on request.
+	if [ "${LAB_EMPTYPROBE:-0}" = 1 ]; then
+		mkdir -p "$src/tools/bench"
+		cp -r "$TOP_DIR/tools/bench/emptyprobe" "$src/tools/bench/"
+		make -s -C "$kbuild" M="$src/tools/bench/emptyprobe" modules >&2
+		cp "$src/tools/bench/emptyprobe/ntprof_emptyprobe.ko" "$out/"
+	fi
 }
 
 ntprof_version() {
@@ -76,7 +84,7 @@ stage_modules() {
 		done
 	done
 	mkdir -p "$stage$moddir/extra"
-	cp "$out/ntprof.ko" "$stage$moddir/extra/"
+	cp "$out"/*.ko "$stage$moddir/extra/"
 	/sbin/depmod -b "$stage" "$release"
 }
 

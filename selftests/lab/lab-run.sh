@@ -13,6 +13,8 @@
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
 #           LAB_ONE_SMP=N (the one guest's vCPUs; default 2)
 #           LAB_CMDLINE="..." (more kernel parameters for the guests)
+#           LAB_ACCEL=auto|kvm|tcg|icount (icount: guest time counted in
+#           instructions, for cost measurements: Documentation/benchmarks.rst)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -61,7 +63,11 @@ initrd="$run_dir/guest/initrd.cpio"
 # now and then took an int3 on one vCPU after another had finished the
 # patch, an oops seen in the kernel's own code (LAB_TCG_THREAD=multi).
 accel=(-accel "tcg,thread=${LAB_TCG_THREAD:-single},tb-size=256" -cpu max)
-if [ "${LAB_ACCEL:-auto}" = kvm ] ||
+if [ "${LAB_ACCEL:-auto}" = icount ]; then
+	# Guest time advances by executed instructions (4 ns each) and jumps
+	# over idle time: a run repeats itself whatever else the machine does.
+	accel=(-accel tcg,thread=single,tb-size=256 -icount shift=2,sleep=off -cpu max)
+elif [ "${LAB_ACCEL:-auto}" = kvm ] ||
    { [ "${LAB_ACCEL:-auto}" = auto ] && [ -w /dev/kvm ] &&
      grep -qE '^(kvm_intel|kvm_amd) ' /proc/modules 2>/dev/null; }; then
 	accel=(-accel kvm -cpu host)
