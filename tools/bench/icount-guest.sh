@@ -20,7 +20,8 @@
 #             events at the same functions, written to its ring buffer
 #   bpf       the bpftrace programs of tools/bench/bpftrace, host and target
 # Each run adds a line to runs.tsv: repetition, transport, QD, mode, IOPS
-# (guest time), reads, ntprof's hook hits (0 for other modes).
+# (guest time), reads, ntprof's hook hits, and for ntprof the records its
+# two readers drained and the CPU time they took, in ns (0 otherwise).
 
 B=$NTPROF_LAB_SHARE/icount
 mkdir -p "$B"
@@ -41,6 +42,24 @@ namespace() {
 
 hits() {
 	awk '{ s += $NF } END { print s + 0 }' /sys/kernel/debug/ntprof/hooks
+}
+
+# The CPU time of the profiler's processes so far, in ns (schedstat's
+# first field: guest time, so instructions times 4 under icount).
+cpu_ns() {
+	local p s=0 t
+
+	for p in $PIDS; do
+		read -r t _ < "/proc/$p/schedstat" 2> /dev/null || t=0
+		s=$((s + t))
+	done
+	echo $s
+}
+
+# Records the kernel handed to the readers so far, both roles.
+records() {
+	awk '$2 == "cpu" { for (i = 2; i <= NF; i++) if ($(i - 1) == "records") s += $i }
+		END { print s + 0 }' /sys/kernel/debug/ntprof/buffers
 }
 
 # sites T KIND: the names ntprof attaches, of KIND (tracepoint, kprobe),
@@ -166,14 +185,15 @@ for r in $(seq 1 "$REPS"); do
 			# shellcheck disable=SC2086 # the modes are words
 			for mode in $(rotate "$r" $MODES); do
 				start "$mode" "$t" || { stop "$mode"; exit 1; }
-				h0=$(hits)
+				h0=$(hits) c0=$(cpu_ns) r0=$(records)
 				iops=$(read_n "$dev" "$qd")
-				h1=$(hits)
+				h1=$(hits) c1=$(cpu_ns) r1=$(records)
 				stop "$mode"
-				case "$mode" in s*) ;; *) h0=0 h1=0 ;; esac
+				case "$mode" in s*) ;; *) h0=0 h1=0 c0=0 c1=0 r0=0 r1=0 ;; esac
 				[ -n "$iops" ] || { log "fio failed ($t QD$qd $mode)"; exit 1; }
-				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$qd" \
-					"$mode" "$iops" "$READS" $((h1 - h0)) >> "$B/runs.tsv"
+				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$qd" \
+					"$mode" "$iops" "$READS" $((h1 - h0)) $((r1 - r0)) \
+					$((c1 - c0)) >> "$B/runs.tsv"
 				log "rep $r $t QD$qd $mode: $iops IOPS"
 			done
 		done

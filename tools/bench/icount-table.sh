@@ -30,6 +30,7 @@ function instr(iops) { return 1e9 / (4 * iops) }
 	if (!($4 in mseen)) { mseen[$4] = 1; modes[++nm] = $4 }
 	iops[$1, key, $4] = $5
 	if ($7 > 0) hits[key, $4] = hits[key, $4] " " $7 / $6
+	if ($8 > 0) reader[key, $4] = reader[key, $4] " " $9 / 4 / $8
 	reps[$1] = 1
 }
 END {
@@ -45,8 +46,9 @@ END {
 	}
 	print ""
 	print "2. Ratio to no profiler (IOPS), median [min, max] over the repetitions;"
-	print "   instructions per read and added per read (medians)"
-	printf "%-6s %4s %-10s %24s %10s %10s %9s %11s\n", "xport", "QD", "mode", "IOPS ratio", "instr/rd", "added", "hits/rd", "added/hit"
+	print "   instructions per read and added per read, hook hits per read, and"
+	print "   the instructions ntprof record took per record it drained (medians)"
+	printf "%-6s %4s %-10s %24s %10s %10s %9s %11s %11s\n", "xport", "QD", "mode", "IOPS ratio", "instr/rd", "added", "hits/rd", "added/hit", "reader/rec"
 	for (k = 1; k <= nk; k++) {
 		split(keys[k], kq, " ")
 		offl = ""
@@ -70,6 +72,7 @@ END {
 			if (mode == "s1000000") unsampled_hits[keys[k]] = hr
 			printf "%-6s %4s %-10s %6.4f [%6.4f, %6.4f] %10.0f %10.0f", kq[1], kq[2], mode, rm, rmin, rmax, im, im - off_i
 			if (hr > 0) printf " %9.2f %11.1f", hr, (im - off_i) / hr
+			if ((keys[k], mode) in reader) printf " %11.0f", median(reader[keys[k], mode])
 			printf "\n"
 		}
 	}
