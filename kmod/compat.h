@@ -7,8 +7,10 @@
 #ifndef _NTPROF_COMPAT_H
 #define _NTPROF_COMPAT_H
 
+#include <linux/err.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include <linux/uprobes.h>
 #include <linux/version.h>
 
 /*
@@ -78,5 +80,73 @@ static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
 #else
 #define NTPROF_FTRACE_RECURSION_FLAG	0
 #endif
+
+/*
+ * Userspace probes. Up to 6.11, a uprobe is named by its inode and
+ * offset: uprobe_register() returns an errno, uprobe_unregister() takes
+ * the same triple and returns once no handler of the consumer runs (it
+ * takes the uprobe's register_rwsem, which the handlers hold). Since
+ * 6.12, uprobe_register() returns the struct uprobe (or an ERR_PTR)
+ * and takes a ref_ctr_offset; uprobe_unregister_nosync() detaches a
+ * consumer without waiting, and one uprobe_unregister_sync() after a
+ * batch waits for the handlers of all of them (an RCU tasks trace grace
+ * period). Both kernels call the handler as handler(uc, regs); 6.13
+ * adds a __u64 *data, but Kbuild refuses kernels past 6.12 until they
+ * are checked.
+ */
+#ifdef CONFIG_UPROBES
+#if NTPROF_KERNEL_BEFORE(6, 12, 0)
+struct ntprof_uprobe {
+	struct inode *inode;
+	loff_t offset;
+};
+
+static inline int ntprof_uprobe_register(struct ntprof_uprobe *up,
+					 struct inode *inode, loff_t offset,
+					 struct uprobe_consumer *uc)
+{
+	up->inode = inode;
+	up->offset = offset;
+	return uprobe_register(inode, offset, uc);
+}
+
+static inline void ntprof_uprobe_unregister(struct ntprof_uprobe *up,
+					    struct uprobe_consumer *uc)
+{
+	uprobe_unregister(up->inode, up->offset, uc);
+}
+
+static inline void ntprof_uprobe_unregister_sync(void)
+{
+}
+#else
+struct ntprof_uprobe {
+	struct uprobe *uprobe;
+};
+
+static inline int ntprof_uprobe_register(struct ntprof_uprobe *up,
+					 struct inode *inode, loff_t offset,
+					 struct uprobe_consumer *uc)
+{
+	struct uprobe *uprobe = uprobe_register(inode, offset, 0, uc);
+
+	if (IS_ERR(uprobe))
+		return PTR_ERR(uprobe);
+	up->uprobe = uprobe;
+	return 0;
+}
+
+static inline void ntprof_uprobe_unregister(struct ntprof_uprobe *up,
+					    struct uprobe_consumer *uc)
+{
+	uprobe_unregister_nosync(up->uprobe, uc);
+}
+
+static inline void ntprof_uprobe_unregister_sync(void)
+{
+	uprobe_unregister_sync();
+}
+#endif
+#endif /* CONFIG_UPROBES */
 
 #endif /* _NTPROF_COMPAT_H */
