@@ -6,7 +6,9 @@
  * "key: value" line each;
  * hooks: a line per hook: name, kind, role, transport, state, hits;
  * buffers: per role, the size of its record buffers, then a line per
- * possible CPU: its buffer and counters, each line prefixed with the role.
+ * possible CPU: its buffer and counters, each line prefixed with the role;
+ * usites: a line per uprobe site of each role's current or last session:
+ * role, binary, offset, point, first/last, state, hits, faults.
  *
  * All are read-only: sessions are started and stopped over netlink.
  */
@@ -25,6 +27,7 @@
 #include "modules.h"
 #include "ntprof.h"
 #include "session.h"
+#include "uprobes.h"
 
 static struct dentry *ntprof_debugfs_dir;
 
@@ -185,6 +188,13 @@ static int ntprof_buffers_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_buffers);
 
+static int ntprof_usites_show(struct seq_file *m, void *unused)
+{
+	ntprof_uprobes_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ntprof_usites);
+
 /**
  * ntprof_debugfs_init() - create <debugfs>/ntprof/ and its files
  *
@@ -202,6 +212,8 @@ void __init ntprof_debugfs_init(void)
 			    &ntprof_hooks_fops);
 	debugfs_create_file("buffers", 0444, ntprof_debugfs_dir, NULL,
 			    &ntprof_buffers_fops);
+	debugfs_create_file("usites", 0444, ntprof_debugfs_dir, NULL,
+			    &ntprof_usites_fops);
 }
 
 /**

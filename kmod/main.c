@@ -5,7 +5,8 @@
  * This file only wires the parts together: netlink.c is the interface of
  * the ntprof tool, debugfs.c a text view for humans, modules.c knows the
  * NVMe-oF kernel modules, session.c starts and stops recordings, hooks.c
- * attaches the handlers of hooks_host.c and hooks_target.c, which follow
+ * attaches the handlers of hooks_host.c and hooks_target.c, uprobes.c
+ * registers the sites in user programs; the handlers follow
  * commands in inflight.c's table and write records to buffer.c's buffers.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -20,6 +21,7 @@
 #include "netlink.h"
 #include "ntprof.h"
 #include "session.h"
+#include "uprobes.h"
 
 /* Nothing is hooked until a session asks for it. */
 enum ntprof_state ntprof_cur_state = NTPROF_STATE_IDLE;
@@ -34,9 +36,17 @@ static int __init ntprof_init(void)
 		return err;
 	}
 
+	err = ntprof_uprobes_init();
+	if (err) {
+		pr_err("cannot prepare the uprobe sites: %d\n", err);
+		ntprof_hooks_exit();
+		return err;
+	}
+
 	err = ntprof_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
+		ntprof_uprobes_exit();
 		ntprof_hooks_exit();
 		return err;
 	}
@@ -55,6 +65,7 @@ static void __exit ntprof_exit(void)
 	ntprof_netlink_exit();
 	/* Detaches every hook and waits for the handlers that still run. */
 	ntprof_session_exit();
+	ntprof_uprobes_exit();
 	ntprof_hooks_exit();
 	ntprof_buffer_exit();
 }

@@ -18,6 +18,7 @@
 #include "inflight.h"
 #include "ntprof.h"
 #include "session.h"
+#include "uprobes.h"
 
 struct ntprof_session ntprof_sessions[NTPROF_ROLE_TARGET + 1];
 /* Taken by netlink requests and debugfs reads, never by the I/O path. */
@@ -101,6 +102,8 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	}
 
 	s->cfg = *cfg;
+	/* The request's sites: uprobes.c keeps what it needs of them. */
+	s->cfg.usites = NULL;
 	s->discarded = 0;
 	memset(s->tagsets, 0, sizeof(s->tagsets));
 	s->start_mono = ktime_get_ns();
@@ -115,6 +118,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	ntprof_state_set(NTPROF_STATE_RECORDING);
 
 	err = ntprof_hooks_attach(cfg->role, cfg->transport, extack);
+	if (!err)
+		err = ntprof_uprobes_attach(cfg->role, cfg->usites,
+					    cfg->nr_usites, extack);
 	if (err) {
 		WRITE_ONCE(s->active, false);
 		ntprof_hooks_detach(cfg->role);
@@ -125,9 +131,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
-	pr_info("%s session started (transport %u, 1 in %u)\n",
+	pr_info("%s session started (transport %u, 1 in %u, %u uprobe sites)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
-		cfg->transport, cfg->sample);
+		cfg->transport, cfg->sample, cfg->nr_usites);
 
 unlock:
 	mutex_unlock(&ntprof_session_lock);
@@ -138,8 +144,9 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 {
 	WRITE_ONCE(s->active, false);
 
-	/* Returns once no hook of the role runs any more. */
+	/* Return once no hook or site of the role runs any more. */
 	ntprof_hooks_detach(s->cfg.role);
+	ntprof_uprobes_detach(s->cfg.role);
 
 	s->discarded = ntprof_inflight_used(s->inflight);
 	ntprof_inflight_free(s->inflight);

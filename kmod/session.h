@@ -14,6 +14,7 @@
 
 struct netlink_ext_ack;
 struct blk_mq_tag_set;
+struct ntprof_usite_spec;
 
 /* Host: controllers of the session's transport, for failure records. */
 #define NTPROF_SESSION_TAGSETS	8
@@ -27,6 +28,8 @@ struct blk_mq_tag_set;
  * @ops: NTPROF_OP_* mask of the commands to record
  * @min_len: only commands of at least this many bytes
  * @max_len: only commands of at most this many bytes
+ * @usites: the userspace sites to attach, for the start request only
+ * @nr_usites: how many, up to %NTPROF_USITES_MAX
  */
 struct ntprof_session_config {
 	enum ntprof_role role;
@@ -36,6 +39,8 @@ struct ntprof_session_config {
 	u32 ops;
 	u32 min_len;
 	u32 max_len;
+	const struct ntprof_usite_spec *usites;
+	unsigned int nr_usites;
 };
 
 /**

@@ -157,9 +157,64 @@ enum {
 	NTPROF_A_START_OPS,		/* u32: NTPROF_OP_* mask, default all */
 	NTPROF_A_START_MIN_LEN,		/* u32: only commands of >= bytes */
 	NTPROF_A_START_MAX_LEN,		/* u32: only commands of <= bytes */
+	NTPROF_A_START_USITE,		/* nest, multi-attr: NTPROF_A_USITE_* */
 
 	__NTPROF_A_START_MAX,
 	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
+};
+
+/*
+ * Userspace sites: uprobes that a session attaches beside its kernel
+ * hooks, for a target or host that runs in a process (SPDK). A site is
+ * a file offset in an ELF binary, the point it stamps (one of its
+ * session's role) and how it finds its command: fetches, each a chain
+ * from a function argument register through up to NTPROF_FETCH_DEREFS_MAX
+ * pointer loads (8 bytes each, at a signed offset) to a final read of 1,
+ * 2, 4 or 8 bytes at a signed offset, or to the address itself when the
+ * fetch has no width. The first site of a command (NTPROF_USITE_F_FIRST,
+ * exactly one per session) fetches its identity and decides sampling as
+ * the kernel hooks do; every site fetches the command's key, a value
+ * that names the command while it runs (a pointer to the program's
+ * request); a last site (NTPROF_USITE_F_LAST) finishes the record.
+ */
+#define NTPROF_USITES_MAX	16
+#define NTPROF_FETCH_REGS	6	/* x86-64 SysV: di si dx cx r8 r9 */
+#define NTPROF_FETCH_DEREFS_MAX	4
+
+/* NTPROF_A_USITE_FLAGS */
+#define NTPROF_USITE_F_FIRST	(1U << 0)
+#define NTPROF_USITE_F_LAST	(1U << 1)
+
+/* A fetch: where a site reads a value of the program's. */
+enum {
+	NTPROF_A_FETCH_UNSPEC,
+	NTPROF_A_FETCH_REG,		/* u32, required: argument 0 to 5 */
+	NTPROF_A_FETCH_DEREF,		/* s32, multi-attr, in order: load a pointer */
+	NTPROF_A_FETCH_OFFSET,		/* s32: added after the loads, default 0 */
+	NTPROF_A_FETCH_WIDTH,		/* u32: 1, 2, 4 or 8; none: the address */
+
+	__NTPROF_A_FETCH_MAX,
+	NTPROF_A_FETCH_MAX = (__NTPROF_A_FETCH_MAX - 1)
+};
+
+/* One userspace site, nested in a start request. */
+enum {
+	NTPROF_A_USITE_UNSPEC,
+	NTPROF_A_USITE_PATH,		/* string, required: the ELF binary */
+	NTPROF_A_USITE_OFFSET,		/* u64, required: file offset of the probe */
+	NTPROF_A_USITE_POINT,		/* u32, required: enum ntprof_point */
+	NTPROF_A_USITE_FLAGS,		/* u32: NTPROF_USITE_F_* */
+	NTPROF_A_USITE_KEY,		/* nest, required: NTPROF_A_FETCH_* */
+	/* The first site only, each optional (0 without it): */
+	NTPROF_A_USITE_QID,		/* nest: NTPROF_A_FETCH_*, low 16 bits */
+	NTPROF_A_USITE_CID,		/* nest: low 16 bits */
+	NTPROF_A_USITE_OPCODE,		/* nest: low 8 bits */
+	NTPROF_A_USITE_NSID,		/* nest: low 32 bits */
+	NTPROF_A_USITE_SLBA,		/* nest: CDW11:CDW10, 64 bits */
+	NTPROF_A_USITE_NLB,		/* nest: CDW12 bits 15:0 */
+
+	__NTPROF_A_USITE_MAX,
+	NTPROF_A_USITE_MAX = (__NTPROF_A_USITE_MAX - 1)
 };
 
 /* One hook, in a probe-get dump. */

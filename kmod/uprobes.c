@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Userspace sites: a uprobe per site that a session's start request
+ * names, registered by inode and file offset, so that it fires in every
+ * process that maps the binary, now or later, until the session stops.
+ *
+ * A site stamps one point of its session's role into the record of the
+ * command it runs for. The first site of a command fetches the command's
+ * identity from the program's memory, decides sampling as the kernel
+ * hooks do (kmod/sample.h: a kernel host and a user target pick the same
+ * commands), and claims an in-flight slot under the command's key; the
+ * other sites find the slot by the key, and a last site takes it and
+ * emits the record. The values fetched are the program's and are never
+ * trusted: they are read with get_user(), which fails on an address that
+ * is not the process's, and are only hashed, compared and stored. A read
+ * that fails drops the hit and counts a fault on the site.
+ *
+ * Handlers run in the probed task, at the int3 of the probe, where they
+ * may take page faults; they allocate nothing and take no lock.
+ *
+ * Sites are configured, registered and unregistered under the session
+ * lock, by session.c; the table of a role keeps the last session's sites
+ * (without their inodes) for debugfs until the role's next start.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/namei.h>
+#include <linux/netlink.h>
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+
+#include "buffer.h"
+#include "compat.h"
+#include "inflight.h"
+#include "sample.h"
+#include "session.h"
+#include "uprobes.h"
+
+/**
+ * struct ntprof_usite_stats - a site's counters on one CPU
+ * @hits: times its probe fired while its session recorded
+ * @faults: hits dropped because a read of the program's memory failed
+ */
+struct ntprof_usite_stats {
+	u64 hits;
+	u64 faults;
+};
+
+/**
+ * struct ntprof_usite - a site of a role's current or last session
+ * @uc: the consumer registered on the probe
+ * @up: what the kernel's uprobe API names the probe by (compat.h)
+ * @registered: @uc is registered
+ * @inode: the binary, referenced while @registered may be true
+ * @path: the binary's path as the request named it, for debugfs
+ * @offset: the probe's file offset
+ * @role: the session's role
+ * @point: the enum ntprof_point it stamps
+ * @flags: NTPROF_USITE_F_*
+ * @key: the fetch of the command's key
+ * @id: the first site's identity fetches
+ * @stats: per-CPU counters, since the role's last start
+ */
+struct ntprof_usite {
+	struct uprobe_consumer uc;
+#ifdef CONFIG_UPROBES
+	struct ntprof_uprobe up;
+#endif
+	bool registered;
+	struct inode *inode;
+	char *path;
+	u64 offset;
+	enum ntprof_role role;
+	u32 point;
+	u32 flags;
+	struct ntprof_fetch key;
+	struct ntprof_fetch id[NTPROF_UID_COUNT];
+	struct ntprof_usite_stats __percpu *stats;
+};
+
+/* Indexed by enum ntprof_role; under the session lock. */
+static struct ntprof_usite ntprof_usites[NTPROF_ROLE_TARGET + 1]
+				       [NTPROF_USITES_MAX];
+static unsigned int ntprof_nr_usites[NTPROF_ROLE_TARGET + 1];
+
+/*
+ * Read a fetch's value in the probed task. The loads go through
+ * get_user(), which checks that each address is the task's (never the
+ * kernel's) and returns -EFAULT on an unmapped one. The argument
+ * registers are the user's, as the probe's int3 saved them: at a
+ * function's entry, those of the x86-64 SysV calling convention, in
+ * the order regs_get_kernel_argument() reads them.
+ */
+static int ntprof_fetch_read(const struct ntprof_fetch *f,
+			     struct pt_regs *regs, u64 *val)
+{
+	unsigned long addr = regs_get_kernel_argument(regs, f->reg);
+	unsigned int i;
+	u64 v64;
+	u32 v32;
+	u16 v16;
+	u8 v8;
+
+	for (i = 0; i < f->nr_derefs; i++) {
+		if (get_user(v64, (u64 __user *)(addr + f->derefs[i])))
+			return -EFAULT;
+		addr = v64;
+	}
+	addr += f->offset;
+
+	switch (f->width) {
+	case 1:
+		if (get_user(v8, (u8 __user *)addr))
+			return -EFAULT;
+		*val = v8;
+		return 0;
+	case 2:
+		if (get_user(v16, (u16 __user *)addr))
+			return -EFAULT;
+		*val = v16;
+		return 0;
+	case 4:
+		if (get_user(v32, (u32 __user *)addr))
+			return -EFAULT;
+		*val = v32;
+		return 0;
+	case 8:
+		if (get_user(v64, (u64 __user *)addr))
+			return -EFAULT;
+		*val = v64;
+		return 0;
+	default:
+		*val = addr;
+		return 0;
+	}
+}
+
+/*
+ * The in-flight key of a command of the probed process. Keys fetched
+ * from a program are its addresses (its request's), which another
+ * process may use for its own command at the same time: the mm is mixed
+ * in so that two processes never share a key. The mix is a bijection of
+ * the value for one mm (fmix64 of the value xor a hash of the mm), so
+ * that the commands of one process never collide; across processes two
+ * keys meet with a chance of 2^-62. The top bit is cleared, so that a
+ * key is never a kernel pointer, the kernel hooks' keys in the same
+ * table, and bit 1 set, so that it is never a free or busy slot's.
+ */
+static const void *ntprof_usite_key(u64 value)
+{
+	u64 h = ntprof_fmix64((unsigned long)current->mm);
+
+	h = ntprof_fmix64(value ^ h);
+	return (const void *)(unsigned long)(h >> 1 | 2);
+}
+
+static void ntprof_usite_fault(struct ntprof_usite *site)
+{
+	this_cpu_inc(site->stats->faults);
+}
+
+/* The first site of a command: identity, sampling, a slot. */
+static void ntprof_usite_first(struct ntprof_usite *site,
+			       struct ntprof_session *s, struct pt_regs *regs)
+{
+	u64 v[NTPROF_UID_COUNT] = { 0 };
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_record rec;
+	struct ntprof_ident id;
+	const void *key;
+	unsigned int i;
+	bool reused;
+	u64 kv;
+
+	for (i = 0; i < NTPROF_UID_COUNT; i++)
+		if (site->id[i].set &&
+		    ntprof_fetch_read(&site->id[i], regs, &v[i]))
+			goto fault;
+
+	id.qid = v[NTPROF_UID_QID];
+	id.cid = v[NTPROF_UID_CID];
+	id.opcode = v[NTPROF_UID_OPCODE];
+	id.nsid = v[NTPROF_UID_NSID];
+	id.slba = v[NTPROF_UID_SLBA];
+	id.nlb = v[NTPROF_UID_NLB];
+
+	ntprof_stat_inc(site->role, seen);
+	if (!ntprof_sample_pick(&id, s->cfg.sample))
+		return;
+	/* A site sees no byte count: only the op filter applies. */
+	if (!ntprof_session_filter(s, id.opcode, s->cfg.min_len))
+		return;
+	if (ntprof_fetch_read(&site->key, regs, &kv))
+		goto fault;
+	ntprof_stat_inc(site->role, sampled);
+
+	memset(&rec, 0, sizeof(rec));
+	rec.role = site->role;
+	rec.transport = s->cfg.transport;
+	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.opcode = id.opcode;
+	rec.qid = id.qid;
+	rec.cid = id.cid;
+	rec.nsid = id.nsid;
+	rec.slba = id.slba;
+	rec.cpu_submit = raw_smp_processor_id();
+	rec.ts[site->point] = ktime_get_ns();
+
+	/* A command of one site: no slot to go through. */
+	if (site->flags & NTPROF_USITE_F_LAST) {
+		rec.cpu_complete = rec.cpu_submit;
+		ntprof_buffer_emit(&rec);
+		return;
+	}
+
+	key = ntprof_usite_key(kv);
+	entry = ntprof_inflight_claim(s->inflight, key, &reused);
+	if (!entry) {
+		ntprof_stat_inc(site->role, evicted);
+		return;
+	}
+	/*
+	 * The key of a command the session lost track of: its process
+	 * died, or the program reused the request before its last site.
+	 */
+	if (reused) {
+		entry->rec.flags |= NTPROF_REC_F_PARTIAL;
+		entry->rec.cpu_complete = raw_smp_processor_id();
+		ntprof_buffer_emit(&entry->rec);
+	}
+
+	/* Compared, never dereferenced. */
+	entry->obj = current->mm;
+	memcpy(&entry->rec, &rec, sizeof(rec));
+	ntprof_inflight_publish(entry, key);
+	return;
+
+fault:
+	ntprof_usite_fault(site);
+}
+
+/* A later site: stamp the command's slot; a last one finishes it. */
+static void ntprof_usite_next(struct ntprof_usite *site,
+			      struct ntprof_session *s, struct pt_regs *regs)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_record rec;
+	const void *key;
+	u64 kv;
+
+	/* Most hits are of commands not sampled: no read, no lookup. */
+	if (ntprof_inflight_empty(s->inflight))
+		return;
+	if (ntprof_fetch_read(&site->key, regs, &kv)) {
+		ntprof_usite_fault(site);
+		return;
+	}
+
+	key = ntprof_usite_key(kv);
+	entry = ntprof_inflight_lookup(s->inflight, key);
+	if (!entry)
+		return;
+	ntprof_entry_stamp_first(entry, site->point, ktime_get_ns());
+	if (!(site->flags & NTPROF_USITE_F_LAST))
+		return;
+
+	if (!ntprof_inflight_take(s->inflight, entry, key, &rec))
+		return;
+	rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&rec);
+}
+
+/*
+ * The consumer's handler. It returns 0 (keep the probe in this process)
+ * whatever it did: a site follows every process of its binary.
+ */
+static int ntprof_usite_handler(struct uprobe_consumer *uc,
+				struct pt_regs *regs)
+{
+	struct ntprof_usite *site = container_of(uc, struct ntprof_usite, uc);
+	struct ntprof_session *s = ntprof_session_active(site->role);
+
+	if (!s)
+		return 0;
+	this_cpu_inc(site->stats->hits);
+
+	if (site->flags & NTPROF_USITE_F_FIRST)
+		ntprof_usite_first(site, s, regs);
+	else
+		ntprof_usite_next(site, s, regs);
+	return 0;
+}
+
+/* Forget the sites of a role's last session, detached already. */
+static void ntprof_usites_clear(enum ntprof_role role)
+{
+	unsigned int i;
+
+	for (i = 0; i < ntprof_nr_usites[role]; i++) {
+		kfree(ntprof_usites[role][i].path);
+		ntprof_usites[role][i].path = NULL;
+	}
+	ntprof_nr_usites[role] = 0;
+}
+
+/* The binary of a site, referenced; with the reason in @extack if not. */
+static int ntprof_usite_inode(struct ntprof_usite *site,
+			      const struct ntprof_usite_spec *spec,
+			      struct netlink_ext_ack *extack)
+{
+	struct path path;
+	int err;
+
+	err = kern_path(spec->path, LOOKUP_FOLLOW, &path);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+				    "uprobe site: cannot find its binary");
+		return err;
+	}
+
+	if (!d_is_reg(path.dentry)) {
+		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+				    "uprobe site: its binary is not a regular file");
+		err = -EINVAL;
+	} else {
+		site->inode = igrab(d_inode(path.dentry));
+		if (!site->inode) {
+			NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+					    "uprobe site: its binary is going away");
+			err = -ENOENT;
+		}
+	}
+	path_put(&path);
+	return err;
+}
+
+static int ntprof_usite_register(struct ntprof_usite *site,
+				 const struct ntprof_usite_spec *spec,
+				 struct netlink_ext_ack *extack)
+{
+#ifdef CONFIG_UPROBES
+	int err;
+
+	err = ntprof_uprobe_register(&site->up, site->inode, site->offset,
+				     &site->uc);
+	if (!err) {
+		site->registered = true;
+		return 0;
+	}
+	if (site->offset >= i_size_read(site->inode))
+		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+				    "uprobe site: its offset is past the end of the binary");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+				    "uprobe site: the kernel refused a probe at its offset");
+	return err;
+#else
+	NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+			    "uprobe site: this kernel has no uprobes (CONFIG_UPROBES)");
+	return -EOPNOTSUPP;
+#endif
+}
+
+static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
+			      const struct ntprof_usite_spec *spec,
+			      struct netlink_ext_ack *extack)
+{
+	struct ntprof_usite_stats __percpu *stats = site->stats;
+	int cpu;
+
+	memset(site, 0, sizeof(*site));
+	site->stats = stats;
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(stats, cpu), 0, sizeof(*stats));
+
+	site->role = role;
+	site->offset = spec->offset;
+	site->point = spec->point;
+	site->flags = spec->flags;
+	site->key = spec->key;
+	memcpy(site->id, spec->id, sizeof(site->id));
+	site->uc.handler = ntprof_usite_handler;
+
+	site->path = kstrdup(spec->path, GFP_KERNEL);
+	if (!site->path) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate a uprobe site");
+		return -ENOMEM;
+	}
+	return ntprof_usite_inode(site, spec, extack);
+}
+
+/**
+ * ntprof_uprobes_attach() - register the uprobe sites of a session
+ * @role: the session's role, published as active already
+ * @specs: the sites, validated by the netlink layer
+ * @nr: how many, at most %NTPROF_USITES_MAX
+ * @extack: where to say which site failed, and why
+ *
+ * Context: Process context, under the session lock; sleeps.
+ * Return: 0, or a negative errno with every site of @role unregistered.
+ */
+int ntprof_uprobes_attach(enum ntprof_role role,
+			  const struct ntprof_usite_spec *specs,
+			  unsigned int nr, struct netlink_ext_ack *extack)
+{
+	struct ntprof_usite *site;
+	unsigned int i;
+	int err;
+
+	lockdep_assert_held(&ntprof_session_lock);
+
+	ntprof_usites_clear(role);
+	for (i = 0; i < nr && i < NTPROF_USITES_MAX; i++) {
+		site = &ntprof_usites[role][i];
+		ntprof_nr_usites[role] = i + 1;
+		err = ntprof_usite_setup(site, role, &specs[i], extack);
+		if (!err)
+			err = ntprof_usite_register(site, &specs[i], extack);
+		if (err)
+			goto fail;
+	}
+	return 0;
+
+fail:
+	ntprof_uprobes_detach(role);
+	return err;
+}
+
+/**
+ * ntprof_uprobes_detach() - unregister the uprobe sites of a role
+ * @role: the role whose session stops, or failed to start
+ *
+ * Returns once no handler of the role's sites runs any more, so that
+ * the caller may free what they use. The probed processes run on: the
+ * kernel puts their original instructions back.
+ *
+ * Context: Process context, under the session lock; sleeps.
+ */
+void ntprof_uprobes_detach(enum ntprof_role role)
+{
+	struct ntprof_usite *site;
+	bool any = false;
+	unsigned int i;
+
+	lockdep_assert_held(&ntprof_session_lock);
+
+	for (i = 0; i < ntprof_nr_usites[role]; i++) {
+		site = &ntprof_usites[role][i];
+		if (!site->registered)
+			continue;
+#ifdef CONFIG_UPROBES
+		ntprof_uprobe_unregister(&site->up, &site->uc);
+#endif
+		site->registered = false;
+		any = true;
+	}
+#ifdef CONFIG_UPROBES
+	if (any)
+		ntprof_uprobe_unregister_sync();
+#endif
+
+	/* The probes are gone: their binaries may go too. */
+	for (i = 0; i < ntprof_nr_usites[role]; i++) {
+		site = &ntprof_usites[role][i];
+		iput(site->inode);
+		site->inode = NULL;
+	}
+}
+
+/**
+ * ntprof_uprobes_show() - the sites of each role's session, for debugfs
+ * @m: where to write a line per site
+ *
+ * Context: Process context; takes the session lock.
+ */
+void ntprof_uprobes_show(struct seq_file *m)
+{
+	struct ntprof_usite *site;
+	enum ntprof_role role;
+	u64 hits, faults;
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&ntprof_session_lock);
+	for (role = NTPROF_ROLE_HOST; role <= NTPROF_ROLE_TARGET; role++) {
+		for (i = 0; i < ntprof_nr_usites[role]; i++) {
+			site = &ntprof_usites[role][i];
+			hits = 0;
+			faults = 0;
+			for_each_possible_cpu(cpu) {
+				hits += per_cpu_ptr(site->stats, cpu)->hits;
+				faults += per_cpu_ptr(site->stats, cpu)->faults;
+			}
+			seq_printf(m,
+				   "%s %s %#llx point %u%s%s %s hits %llu faults %llu\n",
+				   role == NTPROF_ROLE_HOST ? "host" : "target",
+				   site->path ?: "?", site->offset, site->point,
+				   site->flags & NTPROF_USITE_F_FIRST ?
+				   " first" : "",
+				   site->flags & NTPROF_USITE_F_LAST ?
+				   " last" : "",
+				   site->registered ? "attached" : "detached",
+				   hits, faults);
+		}
+	}
+	mutex_unlock(&ntprof_session_lock);
+}
+
+/**
+ * ntprof_uprobes_init() - allocate the sites' counters
+ *
+ * Context: Process context, module init.
+ * Return: 0 or -ENOMEM.
+ */
+int __init ntprof_uprobes_init(void)
+{
+	enum ntprof_role role;
+	unsigned int i;
+
+	for (role = NTPROF_ROLE_HOST; role <= NTPROF_ROLE_TARGET; role++) {
+		for (i = 0; i < NTPROF_USITES_MAX; i++) {
+			ntprof_usites[role][i].stats =
+				alloc_percpu(struct ntprof_usite_stats);
+			if (!ntprof_usites[role][i].stats) {
+				ntprof_uprobes_exit();
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+}
+
+/**
+ * ntprof_uprobes_exit() - free what the sites of the last sessions kept
+ *
+ * Context: Process context, module exit, with every session stopped
+ * (their sites unregistered).
+ */
+void ntprof_uprobes_exit(void)
+{
+	enum ntprof_role role;
+	unsigned int i;
+
+	for (role = NTPROF_ROLE_HOST; role <= NTPROF_ROLE_TARGET; role++) {
+		ntprof_usites_clear(role);
+		for (i = 0; i < NTPROF_USITES_MAX; i++) {
+			free_percpu(ntprof_usites[role][i].stats);
+			ntprof_usites[role][i].stats = NULL;
+		}
+	}
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace sites: uprobes in a program that is the NVMe-oF host or
+ * target (SPDK), stamping the points of its commands into the records of
+ * a session, as the kernel hooks do for the kernel's own stack.
+ */
+#ifndef _NTPROF_UPROBES_H
+#define _NTPROF_UPROBES_H
+
+#include <linux/types.h>
+
+#include <uapi/linux/ntprof.h>
+
+struct netlink_ext_ack;
+struct nlattr;
+struct seq_file;
+
+/* The identity fetches of a first site, in struct ntprof_ident's order. */
+enum ntprof_uid_field {
+	NTPROF_UID_QID,
+	NTPROF_UID_CID,
+	NTPROF_UID_OPCODE,
+	NTPROF_UID_NSID,
+	NTPROF_UID_SLBA,
+	NTPROF_UID_NLB,
+
+	NTPROF_UID_COUNT
+};
+
+/**
+ * struct ntprof_fetch - how a site reads one value of the program's
+ * @set: the fetch exists (an identity field without one is 0)
+ * @reg: the function argument it starts from, 0 to %NTPROF_FETCH_REGS - 1
+ * @nr_derefs: how many pointer loads follow
+ * @width: bytes of the final read: 1, 2, 4 or 8; 0: the address itself
+ * @derefs: the offset of each load
+ * @offset: added to the address after the loads
+ */
+struct ntprof_fetch {
+	bool set;
+	u8 reg;
+	u8 nr_derefs;
+	u8 width;
+	s32 derefs[NTPROF_FETCH_DEREFS_MAX];
+	s32 offset;
+};
+
+/**
+ * struct ntprof_usite_spec - a site as a start request asks for it
+ * @attr: the request's attribute of the site, for error messages
+ * @path: the binary, valid for the request only
+ * @offset: the probe's file offset in @path
+ * @point: the enum ntprof_point it stamps
+ * @flags: NTPROF_USITE_F_*
+ * @key: the command's key
+ * @id: the first site's identity fetches, by enum ntprof_uid_field
+ */
+struct ntprof_usite_spec {
+	const struct nlattr *attr;
+	const char *path;
+	u64 offset;
+	u32 point;
+	u32 flags;
+	struct ntprof_fetch key;
+	struct ntprof_fetch id[NTPROF_UID_COUNT];
+};
+
+int ntprof_uprobes_init(void);
+void ntprof_uprobes_exit(void);
+int ntprof_uprobes_attach(enum ntprof_role role,
+			  const struct ntprof_usite_spec *specs,
+			  unsigned int nr, struct netlink_ext_ack *extack);
+void ntprof_uprobes_detach(enum ntprof_role role);
+void ntprof_uprobes_show(struct seq_file *m);
+
+#endif /* _NTPROF_UPROBES_H */
