@@ -5,6 +5,8 @@
  * them as tab-separated lines, and show the per-CPU counters.
  *
  *   testclient start ROLE TRANSPORT N
+ *   testclient ustart ROLE TRANSPORT N SPECFILE  (with uprobe sites)
+ *   testclient pick N             (identities on stdin: those 1 in N samples)
  *   testclient stop
  *   testclient drain FILE [ROLE]  (appends struct ntprof_record[])
  *   testclient print FILE         (one line per record)
@@ -14,7 +16,21 @@
  * read ROLE's (host or target), or without it the host's then the
  * target's, into one file or one sum. ROLE "any" sends the request
  * without a role, for the module to choose (or refuse).
+ *
+ * A SPECFILE has a uprobe site per line ('#' starts a comment):
+ *
+ *   PATH OFFSET POINT first|mid|last|first,last key=FETCH [FIELD=FETCH]...
+ *
+ * POINT is a number or a name of the netlink spec (target-init); FIELD
+ * one of qid cid opcode nsid slba nlb; a FETCH is REG[>DEREF]...[+OFF][:W]:
+ * argument register REG, a pointer load at each >DEREF, then OFF added
+ * (+ or -) and W bytes read, or the address itself without :W. Nothing
+ * is checked here: the module is what the tests test.
+ *
+ * pick reads "qid cid opcode nsid slba nlb" lines and prints those that
+ * ntprof_sample_hash() % N picks.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -38,6 +54,186 @@ static int put_start(struct nlmsghdr *nlh, void *data)
 	mnl_attr_put_u32(nlh, NTPROF_A_START_ROLE, a->role);
 	mnl_attr_put_u32(nlh, NTPROF_A_START_TRANSPORT, a->transport);
 	mnl_attr_put_u32(nlh, NTPROF_A_START_SAMPLE, a->sample);
+	return 0;
+}
+
+#define SPEC_FIELDS	7	/* key, then the identity in uapi order */
+
+struct fetch {
+	int set;
+	uint32_t reg;
+	int nr_derefs;
+	int32_t derefs[8];	/* more than the module takes: to test it */
+	int has_off;
+	int32_t off;
+	uint32_t width;
+};
+
+struct site {
+	char path[256];
+	uint64_t offset;
+	uint32_t point;
+	uint32_t flags;
+	struct fetch f[SPEC_FIELDS];
+};
+
+struct ustart_args {
+	struct start_args start;
+	struct site sites[20];	/* more than the module takes: to test it */
+	int nr;
+};
+
+static const char *const point_names[] = {
+	"host-blk-start", "host-queue-rq", "host-setup", "host-blk-issue",
+	"host-send", "host-send-done", "host-r2t", "host-recv",
+	"host-driver-done", "host-nvme-complete", "host-blk-complete",
+	"target-recv", "target-init", "target-r2t", "target-data",
+	"target-exec", "target-blk-issue", "target-blk-complete",
+	"target-complete", "target-queue-resp", "target-send",
+	"target-send-done",
+};
+
+static const char *const field_names[SPEC_FIELDS] = {
+	"key", "qid", "cid", "opcode", "nsid", "slba", "nlb",
+};
+
+static int parse_fetch(const char *s, struct fetch *f)
+{
+	char *end;
+
+	memset(f, 0, sizeof(*f));
+	f->set = 1;
+	f->reg = strtoul(s, &end, 0);
+	while (*end) {
+		if (*end == '>' && f->nr_derefs < 8) {
+			f->derefs[f->nr_derefs++] = strtol(end + 1, &end, 0);
+		} else if (*end == '+' || *end == '-') {
+			f->has_off = 1;
+			f->off = strtol(end, &end, 0);
+		} else if (*end == ':') {
+			f->width = strtoul(end + 1, &end, 0);
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_site(char *line, struct site *st)
+{
+	char *tok, *save, *eq;
+	unsigned int i;
+	int n = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (tok = strtok_r(line, " \t\n", &save); tok;
+	     tok = strtok_r(NULL, " \t\n", &save), n++) {
+		if (n == 0) {
+			snprintf(st->path, sizeof(st->path), "%s", tok);
+		} else if (n == 1) {
+			st->offset = strtoull(tok, NULL, 0);
+		} else if (n == 2) {
+			st->point = strtoul(tok, NULL, 0);
+			for (i = 0; i < sizeof(point_names) / sizeof(*point_names); i++)
+				if (!strcmp(tok, point_names[i]))
+					st->point = i;
+		} else if (n == 3) {
+			st->flags = (strstr(tok, "first") ? NTPROF_USITE_F_FIRST : 0) |
+				    (strstr(tok, "last") ? NTPROF_USITE_F_LAST : 0);
+		} else {
+			eq = strchr(tok, '=');
+			if (!eq)
+				return -1;
+			*eq = 0;
+			for (i = 0; i < SPEC_FIELDS; i++)
+				if (!strcmp(tok, field_names[i]))
+					break;
+			if (i == SPEC_FIELDS || parse_fetch(eq + 1, &st->f[i]))
+				return -1;
+		}
+	}
+	return n >= 4 ? 0 : -1;
+}
+
+static int read_spec(const char *path, struct ustart_args *a)
+{
+	char line[1024], *p;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (a->nr == (int)(sizeof(a->sites) / sizeof(*a->sites)) ||
+		    parse_site(p, &a->sites[a->nr])) {
+			fprintf(stderr, "testclient: bad site: %s", line);
+			fclose(f);
+			return -1;
+		}
+		a->nr++;
+	}
+	fclose(f);
+	return 0;
+}
+
+static void put_fetch(struct nlmsghdr *nlh, uint16_t type, const struct fetch *f)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	int i;
+
+	/* Strict validation wants the flag; not every libmnl sets it. */
+	nest->nla_type |= NLA_F_NESTED;
+	mnl_attr_put_u32(nlh, NTPROF_A_FETCH_REG, f->reg);
+	for (i = 0; i < f->nr_derefs; i++)
+		mnl_attr_put_u32(nlh, NTPROF_A_FETCH_DEREF, (uint32_t)f->derefs[i]);
+	if (f->has_off)
+		mnl_attr_put_u32(nlh, NTPROF_A_FETCH_OFFSET, (uint32_t)f->off);
+	if (f->width)
+		mnl_attr_put_u32(nlh, NTPROF_A_FETCH_WIDTH, f->width);
+	mnl_attr_nest_end(nlh, nest);
+}
+
+static int put_ustart(struct nlmsghdr *nlh, void *data)
+{
+	struct ustart_args *a = data;
+	struct nlattr *nest;
+	int i, j;
+
+	put_start(nlh, &a->start);
+	for (i = 0; i < a->nr; i++) {
+		const struct site *st = &a->sites[i];
+
+		nest = mnl_attr_nest_start(nlh, NTPROF_A_START_USITE);
+		nest->nla_type |= NLA_F_NESTED;
+		mnl_attr_put_strz(nlh, NTPROF_A_USITE_PATH, st->path);
+		mnl_attr_put_u64(nlh, NTPROF_A_USITE_OFFSET, st->offset);
+		mnl_attr_put_u32(nlh, NTPROF_A_USITE_POINT, st->point);
+		mnl_attr_put_u32(nlh, NTPROF_A_USITE_FLAGS, st->flags);
+		for (j = 0; j < SPEC_FIELDS; j++)
+			if (st->f[j].set)
+				put_fetch(nlh, NTPROF_A_USITE_KEY + j, &st->f[j]);
+		mnl_attr_nest_end(nlh, nest);
+	}
+	return 0;
+}
+
+static int pick(uint32_t n)
+{
+	unsigned int qid, cid, opcode, nsid, nlb;
+	uint64_t slba;
+
+	while (scanf("%u %u %u %u %" SCNu64 " %u", &qid, &cid, &opcode, &nsid,
+		     &slba, &nlb) == 6)
+		if (n <= 1 || ntprof_sample_hash(qid, cid, opcode, nsid, slba,
+						 nlb) % n == 0)
+			printf("%u %u %u %u %" PRIu64 " %u\n", qid, cid, opcode,
+			       nsid, slba, nlb);
 	return 0;
 }
 
@@ -159,11 +355,14 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 2) {
-		fputs("usage: testclient start|stop|drain|print|stats ...\n", stderr);
+		fputs("usage: testclient start|ustart|stop|drain|print|stats|pick ...\n",
+		      stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "print") && argc == 3)
 		return print_records(argv[2]);
+	if (!strcmp(argv[1], "pick") && argc == 3)
+		return pick(strtoul(argv[2], NULL, 10));
 	if (ntprof_connect(argv[1], &sock))
 		return 1;
 
@@ -175,6 +374,17 @@ int main(int argc, char **argv)
 		};
 
 		err = nl_request(sock, NTPROF_CMD_START, 0, put_start, NULL, &a);
+	} else if (!strcmp(argv[1], "ustart") && argc == 6) {
+		static struct ustart_args a;
+
+		a.start.role = parse_enum(argv[2], "host", "target");
+		a.start.transport = parse_enum(argv[3], "tcp", "rdma");
+		a.start.sample = strtoul(argv[4], NULL, 10);
+		if (read_spec(argv[5], &a)) {
+			nl_close(sock);
+			return 2;
+		}
+		err = nl_request(sock, NTPROF_CMD_START, 0, put_ustart, NULL, &a);
 	} else if (!strcmp(argv[1], "stop") && argc == 2) {
 		err = nl_request(sock, NTPROF_CMD_STOP, 0, NULL, NULL, NULL);
 	} else if (!strcmp(argv[1], "drain") && (argc == 3 || argc == 4)) {
