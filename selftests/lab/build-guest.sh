@@ -104,6 +104,9 @@ stage_userland() {
 	done
 	copy_program "$TOP_DIR/tools/ntprof/ntprof" /usr/sbin/ntprof
 	copy_program "$TOP_DIR/selftests/tools/testclient" /lab/bin/testclient
+	# The uprobe sites' test program: the very file whose offsets the
+	# lab tests take with nm and readelf on this machine.
+	copy_program "$TOP_DIR/selftests/tools/uprobe-target" /lab/bin/uprobe-target
 	# busybox's applets come last on PATH, so iproute2, kmod and the rest
 	# are never shadowed; dash is /bin/sh for the same reason.
 	cp /bin/busybox "$stage/lib/busybox/busybox"
@@ -133,6 +136,8 @@ main() {
 	[ -x "$TOP_DIR/tools/ntprof/ntprof" ] || lab_die "the ntprof tool is not built (make tools)"
 	[ -x "$TOP_DIR/selftests/tools/testclient" ] ||
 		lab_die "the test client is not built (make -C selftests/tools)"
+	[ -x "$TOP_DIR/selftests/tools/uprobe-target" ] ||
+		lab_die "the uprobe test program is not built (make -C selftests/tools)"
 	mkdir -p "$out"
 	build_module
 	rm -rf "$stage"
