@@ -28,6 +28,19 @@ ok(bool cond, const char *fmt, ...)
 	return cond;
 }
 
+/* A diagnostic line, which TAP readers show and do not count. */
+static void __attribute__((format(printf, 1, 2), unused))
+diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("# ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 /* The exit status of test program @name: 1 if any test failed. */
 static int tap_done(const char *name)
 {

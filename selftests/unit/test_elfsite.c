@@ -34,18 +34,6 @@
 
 static char dir[256];
 
-__attribute__((format(printf, 1, 2)))
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
 static const char *tpath(const char *name)
 {
 	static char paths[8][512];

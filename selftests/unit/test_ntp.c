@@ -28,18 +28,6 @@
 #include "ntp.h"
 #include "tap.h"
 
-__attribute__((format(printf, 1, 2)))
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("# ", stdout);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
 static char dir[256];
 
 static const char *tpath(const char *name)
