@@ -88,10 +88,17 @@ struct recorder {
 	uint64_t other_role;	/* records of the other role: a bug */
 	uint64_t unsampled;	/* failed commands outside the sample */
 	int write_err;
-	/* NULL once out of memory: the recording goes on without it. */
+	/*
+	 * NULL once out of memory: the recording goes on without it. The
+	 * summary's (all) is made at the end from the file read back when
+	 * deferred; live, while recording, when the output cannot be read.
+	 */
 	struct ntprof_analysis *all;
 	struct ntprof_analysis *iv;
 	bool all_lost;
+	bool all_deferred;
+	dev_t out_dev;		/* the file written, to read back that one */
+	ino_t out_ino;
 	bool live_header;
 	uint64_t iv_start;
 	struct devmap devs;
@@ -1038,6 +1045,92 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 	return 0;
 }
 
+/*
+ * Whether the summary can be made at the end from the file just opened
+ * for writing: a regular file that can be read (not a FIFO, /dev/null or
+ * a file without read permission). Else it is made live, as records come.
+ */
+static bool readback_possible(struct recorder *rec)
+{
+	struct stat st;
+
+	if (stat(rec->o->out, &st) || !S_ISREG(st.st_mode) ||
+	    access(rec->o->out, R_OK))
+		return false;
+	rec->out_dev = st.st_dev;
+	rec->out_ino = st.st_ino;
+	return true;
+}
+
+/*
+ * The summary's analysis, made after the file was closed: its records
+ * read back block by block, the sampled ones fed in the order they were
+ * written, as record_take() would have. The devices were named while
+ * recording (devmap_add()), so the analysis sees the same names. Returns
+ * 0, or -1 after a one-line note when the file does not read back as it
+ * was written: then there is no summary, only the count.
+ */
+static int record_readback(struct recorder *rec, const char *cmd)
+{
+	const struct record_opts *o = rec->o;
+	const struct ntprof_record *recs;
+	struct ntp_file *f = NULL;
+	char why[512] = "";
+	uint64_t got = 0;
+	struct stat st;
+	size_t i, n;
+	int ret;
+
+	rec->all = analysis_new(rec);
+	if (!rec->all) {
+		rec->all_lost = true;
+		return 0;
+	}
+	if (stat(o->out, &st) || st.st_dev != rec->out_dev ||
+	    st.st_ino != rec->out_ino) {
+		snprintf(why, sizeof(why), "%s: not the file written any more",
+			 o->out);
+		goto fail;
+	}
+	ret = ntp_open(o->out, &f, why, sizeof(why));
+	if (ret)
+		goto fail;
+	while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
+		got += n;
+		for (i = 0; rec->all && i < n; i++) {
+			if (recs[i].role != o->cfg.role ||
+			    !(recs[i].flags & NTPROF_REC_F_SAMPLED))
+				continue;
+			if (analysis_add(rec->all, o->cfg.role, &recs[i])) {
+				ntprof_analysis_free(rec->all);
+				rec->all = NULL;
+				rec->all_lost = true;
+			}
+		}
+	}
+	if (ret < 0) {
+		snprintf(why, sizeof(why), "%s", ntp_error(f));
+		goto fail;
+	}
+	if (got != rec->written) {
+		snprintf(why, sizeof(why),
+			 "%s: %" PRIu64 " records read back, %" PRIu64 " written",
+			 o->out, got, rec->written);
+		goto fail;
+	}
+	ntp_close(f);
+	return 0;
+
+fail:
+	fprintf(stderr,
+		"ntprof: %s: no summary: cannot read the recording back (%s); it stays as written: see 'ntprof report %s'\n",
+		cmd, why, o->out);
+	ntp_close(f);
+	ntprof_analysis_free(rec->all);
+	rec->all = NULL;
+	return -1;
+}
+
 static int record_drain(struct recorder *rec, uint64_t *count)
 {
 	return session_records_get(rec->sock, rec->o->cfg.role, record_take,
@@ -1494,6 +1587,8 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 		return 1;
 	}
 
+	if (rec->all_deferred)
+		record_readback(rec, cmd);
 	if (rec->all) {
 		rec->all->opts.duration_ns = tr.end_mono_ns - rec->start_mono;
 		ntprof_analysis_finish(rec->all);
@@ -1572,9 +1667,16 @@ int cmd_record(int argc, char *argv[])
 			strerror(-err));
 		goto fail_unlink;
 	}
-	rec.all = analysis_new(&rec);
+	/*
+	 * The summary costs the analysis of every record: made while the
+	 * workload runs, it competes with it for the CPU. From a file it can
+	 * read back (out_check() made sure it is there), it is made at the
+	 * end instead.
+	 */
+	rec.all_deferred = readback_possible(&rec);
+	rec.all = rec.all_deferred ? NULL : analysis_new(&rec);
 	rec.iv = o.interval_s ? analysis_new(&rec) : NULL;
-	if (!rec.all || (o.interval_s && !rec.iv)) {
+	if ((!rec.all_deferred && !rec.all) || (o.interval_s && !rec.iv)) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(ENOMEM));
 		goto fail_unlink;
 	}
