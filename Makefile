@@ -8,10 +8,11 @@ KDIR ?= /lib/modules/$(KVER)/build
 NTPROF_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || cat VERSION)
 export NTPROF_VERSION
 
-# The lab: KERNEL=6.1|6.12|<release>, TOPOLOGY=two|one, HOST= and TARGET= scripts.
+# The lab: KERNEL=6.1|6.12|<release>, TOPOLOGY=two|one, HOST= and TARGET= scripts,
+# SPDK=DIR (an SPDK build to put in the guests, Documentation/lab.rst).
 KERNEL ?= 6.1
 TOPOLOGY ?= two
-export KERNEL TOPOLOGY
+export KERNEL TOPOLOGY SPDK
 
 # Distro headers lack checkpatch.pl: fetch one from Debian's kernel sources.
 CHECKPATCH ?= $(or $(wildcard $(KDIR)/scripts/checkpatch.pl),$(shell selftests/lab/fetch-checkpatch.sh))

@@ -13,6 +13,8 @@
 # runs need (tools/bench/overhead.sh); off by default, as bpftrace's
 # libraries (LLVM, clang) add some 200 MB to the image.
 # LAB_EMPTYPROBE=1: tools/bench/emptyprobe's module too (tools/bench/icount.sh).
+# SPDK=DIR: the SPDK build in DIR (its build/bin/nvmf_tgt and spdk_nvme_perf)
+# in /lab/spdk, for the lab-spdk-target helper (Documentation/lab.rst).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +90,28 @@ stage_modules() {
 	/sbin/depmod -b "$stage" "$release"
 }
 
+# The SPDK build in $SPDK (a user's, never built here): its NVMe-oF target
+# and perf tool, their system libraries, and what SPDK opens at run time
+# without naming it to ldd: soft-RoCE's libibverbs provider with its driver
+# file, and an OpenSSL configuration (SPDK's env init fails without one).
+stage_spdk() {
+	local p prov=/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+
+	for p in nvmf_tgt spdk_nvme_perf; do
+		[ -x "$SPDK/build/bin/$p" ] ||
+			lab_die "SPDK=$SPDK has no build/bin/$p (give an SPDK build's top directory)"
+		copy_program "$SPDK/build/bin/$p" "/lab/spdk/$p"
+	done
+	[ -e "$prov" ] || lab_die "SPDK over RDMA needs $prov (apt-get install ibverbs-providers)"
+	copy_program "$prov"
+	copy_file /etc/libibverbs.d/rxe.driver
+	if [ ! -e "$stage/usr/lib/ssl/openssl.cnf" ]; then
+		mkdir -p "$stage/usr/lib/ssl"
+		: > "$stage/usr/lib/ssl/openssl.cnf"
+	fi
+	mkdir -p "$stage/var/tmp" "$stage/var/run/dpdk"
+}
+
 stage_userland() {
 	local p
 
@@ -107,6 +131,7 @@ stage_userland() {
 	# The uprobe sites' test program: the very file whose offsets the
 	# lab tests take with nm and readelf on this machine.
 	copy_program "$TOP_DIR/selftests/tools/uprobe-target" /lab/bin/uprobe-target
+	[ -z "${SPDK:-}" ] || stage_spdk
 	# busybox's applets come last on PATH, so iproute2, kmod and the rest
 	# are never shadowed; dash is /bin/sh for the same reason.
 	cp /bin/busybox "$stage/lib/busybox/busybox"

@@ -15,6 +15,8 @@
 #           LAB_CMDLINE="..." (more kernel parameters for the guests)
 #           LAB_ACCEL=auto|kvm|tcg|icount (icount: guest time counted in
 #           instructions, for cost measurements: Documentation/benchmarks.rst)
+#           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and
+#           spdk_nvme_perf in the guests, lab-spdk-target; guests get 2 GiB)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +26,7 @@ host_script=
 target_script=
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,15p' "$0" >&2
+	sed -n 's/^# \{0,1\}//; 3,19p' "$0" >&2
 	exit 2
 }
 
@@ -39,6 +41,14 @@ done
 for s in "$host_script" "$target_script"; do
 	[ -z "$s" ] || [ -f "$s" ] || lab_die "no such script: $s"
 done
+if [ -n "${SPDK:-}" ]; then
+	[ -x "$SPDK/build/bin/nvmf_tgt" ] ||
+		lab_die "SPDK=$SPDK: no build/bin/nvmf_tgt there (an SPDK build's top directory)"
+	SPDK=$(cd "$SPDK" && pwd)
+	export SPDK
+	# DPDK's hugepages and nvmf_tgt -s 256 do not fit in 1 GiB.
+	LAB_GUEST_MEM=${LAB_GUEST_MEM:-2048}
+fi
 case "$TOPOLOGY" in
 one|two) ;;
 *) lab_die "TOPOLOGY must be 'one' or 'two', not '$TOPOLOGY'" ;;
