@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernel host against SPDK's target: connect over NVMe/TCP, 3000
+# 4 KiB random reads at queue depth 1, and check that fio did them all.
+. /lab/ktap.sh
+KTAP_PREFIX="spdk host: "
+ktap_header
+nqn=$NTPROF_LAB_SPDK_NQN
+
+# spdk_dev: the block device of SPDK's namespace, by its subsystem's NQN
+# (native multipath: the head disk, nvmeSnN of subsystem S).
+spdk_dev() {
+	local s
+
+	for s in /sys/class/nvme-subsystem/*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$nqn" ] || continue
+		for b in "$s"/nvme*n*; do
+			[ -e "$b" ] && { echo "/dev/$(basename "$b")"; return 0; }
+		done
+	done
+	return 1
+}
+
+if ! nvme connect -t tcp -a "$NTPROF_LAB_SPDK_TCP_ADDR" \
+	-s "$NTPROF_LAB_SPDK_TCP_PORT" -n "$nqn" >&2; then
+	ktap_fail "nvme connect to SPDK's target over TCP"
+	ktap_finished
+	exit 1
+fi
+for i in $(seq 1 100); do dev=$(spdk_dev) && break; sleep 0.1; done
+if [ -z "$dev" ]; then
+	ktap_fail "nvme connect to SPDK's target over TCP: a namespace appears"
+	ktap_finished
+	exit 1
+fi
+ktap_pass "nvme connect to SPDK's target over TCP: $dev"
+
+fio --name=spdk --filename="$dev" --rw=randread --bs=4k --iodepth=1 \
+	--ioengine=psync --direct=1 --number_ios=3000 --size=64m \
+	--output-format=json --output=/tmp/fio.json > /dev/null 2>&1
+reads=$(grep -o '"total_ios" *: *[0-9]*' /tmp/fio.json | head -n 1 | grep -o '[0-9]*$')
+errs=$(grep -o '"error" *: *[0-9]*' /tmp/fio.json | head -n 1 | grep -o '[0-9]*$')
+if [ "${reads:-0}" -eq 3000 ] && [ "${errs:-1}" -eq 0 ]; then
+	ktap_pass "fio read 3000 times from SPDK's namespace, no error"
+else
+	ktap_fail "fio read 3000 times from SPDK's namespace, no error (reads ${reads:-?}, error ${errs:-?})"
+fi
+cp /tmp/fio.json "$NTPROF_LAB_SHARE/spdk-fio.json"
+ktap_check "nvme disconnect" nvme disconnect -n "$nqn"
+ktap_finished
