@@ -282,9 +282,63 @@ static int put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
 	       0 : -EMSGSIZE;
 }
 
+/* Strict validation wants NLA_F_NESTED; not every libmnl sets it. */
+static struct nlattr *nest_start(struct nlmsghdr *nlh, uint16_t type)
+{
+	struct nlattr *nest = mnl_attr_nest_start_check(nlh, NL_MSG_SIZE, type);
+
+	if (nest)
+		nest->nla_type |= NLA_F_NESTED;
+	return nest;
+}
+
+static int fetch_put(struct nlmsghdr *nlh, uint16_t type,
+		     const struct session_fetch *f)
+{
+	struct nlattr *nest = nest_start(nlh, type);
+	unsigned int i;
+	int err;
+
+	if (!nest)
+		return -EMSGSIZE;
+	err = put_u32(nlh, NTPROF_A_FETCH_REG, f->reg);
+	for (i = 0; !err && i < f->nr_derefs; i++)
+		err = put_u32(nlh, NTPROF_A_FETCH_DEREF, (uint32_t)f->derefs[i]);
+	if (!err && f->offset)
+		err = put_u32(nlh, NTPROF_A_FETCH_OFFSET, (uint32_t)f->offset);
+	if (!err && f->width)
+		err = put_u32(nlh, NTPROF_A_FETCH_WIDTH, f->width);
+	if (err)
+		return err;
+	mnl_attr_nest_end(nlh, nest);
+	return 0;
+}
+
+static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
+{
+	struct nlattr *nest = nest_start(nlh, NTPROF_A_START_USITE);
+	int err = 0, i;
+
+	if (!nest ||
+	    !mnl_attr_put_strz_check(nlh, NL_MSG_SIZE, NTPROF_A_USITE_PATH, u->path) ||
+	    !mnl_attr_put_u64_check(nlh, NL_MSG_SIZE, NTPROF_A_USITE_OFFSET, u->offset))
+		return -EMSGSIZE;
+	err = put_u32(nlh, NTPROF_A_USITE_POINT, u->point);
+	if (!err)
+		err = put_u32(nlh, NTPROF_A_USITE_FLAGS, u->flags);
+	for (i = 0; !err && i < SESSION_F_COUNT; i++)
+		if (u->f[i].set)
+			err = fetch_put(nlh, NTPROF_A_USITE_KEY + i, &u->f[i]);
+	if (err)
+		return err;
+	mnl_attr_nest_end(nlh, nest);
+	return 0;
+}
+
 static int start_put(struct nlmsghdr *nlh, void *data)
 {
 	const struct session_config *cfg = data;
+	size_t i;
 	int err;
 
 	err = put_u32(nlh, NTPROF_A_START_ROLE, cfg->role);
@@ -300,6 +354,8 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 		err = put_u32(nlh, NTPROF_A_START_MIN_LEN, cfg->min_len);
 	if (!err && cfg->has_max_len)
 		err = put_u32(nlh, NTPROF_A_START_MAX_LEN, cfg->max_len);
+	for (i = 0; !err && i < cfg->nr_usites; i++)
+		err = usite_put(nlh, &cfg->usites[i]);
 	return err;
 }
 

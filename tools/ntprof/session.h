@@ -86,6 +86,35 @@ void session_hooks_free(struct session_hooks *hooks);
 /* Any hook of @role attached: a session of that role is running. */
 bool session_hooks_busy(struct nl_sock *sock, uint32_t role);
 
+/*
+ * A fetch of a userspace site (Documentation/ntprof.rst, Fetches): an
+ * argument register, @nr_derefs pointer loads, then @offset and a read of
+ * @width bytes, or the address itself with width 0.
+ */
+struct session_fetch {
+	bool set;
+	uint32_t reg;
+	unsigned int nr_derefs;
+	int32_t derefs[NTPROF_FETCH_DEREFS_MAX];
+	int32_t offset;
+	uint32_t width;
+};
+
+/* The fetches of a site, in uapi order from NTPROF_A_USITE_KEY on. */
+enum session_usite_field {
+	SESSION_F_KEY, SESSION_F_QID, SESSION_F_CID, SESSION_F_OPCODE,
+	SESSION_F_NSID, SESSION_F_SLBA, SESSION_F_NLB, SESSION_F_COUNT,
+};
+
+/* A uprobe site of a start request; @path must outlive the request. */
+struct session_usite {
+	const char *path;
+	uint64_t offset;
+	uint32_t point;		/* enum ntprof_point */
+	uint32_t flags;		/* NTPROF_USITE_F_* */
+	struct session_fetch f[SESSION_F_COUNT];
+};
+
 /* What to record; the has_* say which filters to send. */
 struct session_config {
 	uint32_t role;
@@ -99,6 +128,9 @@ struct session_config {
 	bool has_ops;
 	bool has_min_len;
 	bool has_max_len;
+	/* Userspace sites (SPDK), sent after the kernel hooks' settings. */
+	const struct session_usite *usites;
+	size_t nr_usites;
 };
 
 /* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */
