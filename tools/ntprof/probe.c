@@ -16,13 +16,14 @@
 
 #include "conn.h"
 #include "session.h"
+#include "spdk.h"
 #include "subcommands.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static void probe_usage(FILE *f)
 {
-	fputs("usage: ntprof probe -r host|target -t tcp|rdma [-h]\n"
+	fputs("usage: ntprof probe -r host|target -t tcp|rdma [--spdk-target BIN|PID] [-h]\n"
 	      "\n"
 	      "Check that this kernel can be recorded: kprobes and tracepoints,\n"
 	      "the ntprof module, the NVMe-oF modules of the role, and each hook a\n"
@@ -33,6 +34,10 @@ static void probe_usage(FILE *f)
 	      "options:\n"
 	      "  -r, --role ROLE            host (initiator) or target\n"
 	      "  -t, --transport TRANSPORT  tcp or rdma\n"
+	      "      --spdk-target BIN|PID  SPDK's nvmf_tgt (its path, or a running\n"
+	      "                             one's PID): its uprobe sites, from its DWARF,\n"
+	      "                             and the processes that run it, in place of\n"
+	      "                             the kernel target's hooks\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "A hook is 'ok' (it can attach, or is attached) or 'missing' (this\n"
@@ -341,15 +346,43 @@ static bool probe_verdict(const struct session_status *st,
 	return true;
 }
 
+/*
+ * --spdk-target: SPDK's nvmf_tgt has no kernel hook in its path, so the
+ * section is its uprobe sites and the processes that run it. Returns the
+ * exit status.
+ */
+static int probe_spdk(const char *cmd, const char *arg, bool busy)
+{
+	struct spdk_target t;
+	char err[512];
+
+	if (spdk_target_open(arg, &t, err, sizeof(err))) {
+		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+		return 1;
+	}
+	putchar('\n');
+	spdk_target_print(&t, stdout);
+	if (busy)
+		printf("  load: no, a target session is already running (another ntprof record?)\n");
+	else if (!t.ok)
+		printf("  load: no, %s\n", t.why);
+	else
+		printf("  load: ok\n");
+	spdk_target_close(&t);
+	return !busy && t.ok ? 0 : 1;
+}
+
 int cmd_probe(int argc, char *argv[])
 {
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "transport", required_argument, NULL, 't' },
+		{ "spdk-target", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cmd = argv[0];
+	const char *spdk_target = NULL;
 	struct session_hooks hooks = { 0 };
 	struct session_status st;
 	uint32_t role = 0, transport = 0;
@@ -374,6 +407,9 @@ int cmd_probe(int argc, char *argv[])
 			if (ret >= 0)
 				return ret;
 			break;
+		case 'S':
+			spdk_target = optarg;
+			break;
 		case 'h':
 			probe_usage(stdout);
 			return 0;
@@ -387,6 +423,8 @@ int cmd_probe(int argc, char *argv[])
 	ret = role_transport_given(cmd, role, transport);
 	if (ret >= 0)
 		return ret;
+	if (spdk_target && role != NTPROF_ROLE_TARGET)
+		return usage_error(cmd, "--spdk-target goes with -r target");
 
 	if (ntprof_connect(cmd, &sock))
 		return 1;
@@ -413,6 +451,10 @@ int cmd_probe(int argc, char *argv[])
 	       st.version[0] ? st.version : "(unknown version)",
 	       st.state == NTPROF_STATE_RECORDING ? "recording" : "idle");
 	print_modules(&st, role, transport);
+	if (spdk_target) {
+		session_hooks_free(&hooks);
+		return probe_spdk(cmd, spdk_target, busy);
+	}
 
 	printf("\n%s hooks over %s:\n", session_role_name(role),
 	       session_transport_name(transport));
