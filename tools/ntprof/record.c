@@ -34,6 +34,7 @@
 #include "conn.h"
 #include "ntp.h"
 #include "session.h"
+#include "spdk.h"
 #include "subcommands.h"
 #include "table.h"
 
@@ -62,6 +63,7 @@ struct record_opts {
 	unsigned int interval_s;	/* 0: no live lines */
 	uint64_t duration_ns;		/* 0: until a signal */
 	char dev_label[64];		/* --dev as given, for messages */
+	const char *spdk_target;	/* --spdk-target BIN|PID, or NULL */
 };
 
 /*
@@ -122,6 +124,7 @@ static void record_usage(FILE *f)
 	fputs("usage: ntprof record -r host|target -t tcp|rdma -o FILE.ntp [-s N]\n"
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
+	      "                     [--spdk-target BIN|PID]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -145,6 +148,10 @@ static void record_usage(FILE *f)
 	      "      --min-size SIZE        only commands of at least SIZE bytes\n"
 	      "      --max-size SIZE        only commands of at most SIZE bytes; SIZE\n"
 	      "                             takes K, M or G (times 1024): 4K, 128KiB\n"
+	      "      --spdk-target BIN|PID target only: SPDK's nvmf_tgt (a path, or a\n"
+	      "                             running one's PID) as well: uprobe sites\n"
+	      "                             in every process that runs it (ntprof probe\n"
+	      "                             --spdk-target lists them)\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -454,7 +461,7 @@ check:
 
 static int record_parse(int argc, char *argv[], struct record_opts *o)
 {
-	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE };
+	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET };
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "transport", required_argument, NULL, 't' },
@@ -466,6 +473,7 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 		{ "op", required_argument, NULL, OPT_OP },
 		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -517,6 +525,9 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 						   optarg);
 			o->duration_ns = secs * NSEC_PER_SEC;
 			break;
+		case OPT_SPDK_TARGET:
+			o->spdk_target = optarg;
+			break;
 		case OPT_DEV:
 			if (parse_dev(optarg, &cfg->dev, why, sizeof(why)))
 				return usage_error(cmd, "--dev: %s", why);
@@ -561,6 +572,8 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 		return ret;
 	if (!o->out)
 		return usage_error(cmd, "where to? -o FILE.ntp");
+	if (o->spdk_target && cfg->role != NTPROF_ROLE_TARGET)
+		return usage_error(cmd, "--spdk-target goes with -r target");
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
 		return usage_error(cmd,
 				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");
@@ -1637,12 +1650,42 @@ static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 	}
 }
 
+/*
+ * --spdk-target: nvmf_tgt's uprobe sites join the session. The kernel
+ * target's hooks stay: a machine may serve through nvmet and SPDK at
+ * once, and with no nvmet command they record nothing. Returns 0, or 1
+ * with the reason printed.
+ */
+static int spdk_sites(const char *cmd, struct record_opts *o,
+		      struct spdk_target *t)
+{
+	char err[512];
+
+	if (spdk_target_open(o->spdk_target, t, err, sizeof(err))) {
+		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+		return 1;
+	}
+	if (!t->ok) {
+		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, t->path, t->why);
+		spdk_target_close(t);
+		return 1;
+	}
+	o->cfg.usites = t->usites;
+	o->cfg.nr_usites = t->nr_usites;
+	if (!t->nr_pids)
+		fprintf(stderr,
+			"ntprof: no process runs %s yet: its sites fire in those that start\n",
+			t->path);
+	return 0;
+}
+
 int cmd_record(int argc, char *argv[])
 {
 	const char *cmd = argv[0];
 	struct recorder rec = { 0 };
 	struct ntp_hook *hooks = NULL;
 	struct record_opts o;
+	static struct spdk_target spdk;
 	struct ntp_header hdr;
 	bool created;
 	int err;
@@ -1650,6 +1693,8 @@ int cmd_record(int argc, char *argv[])
 	err = record_parse(argc, argv, &o);
 	if (err >= 0)
 		return err;
+	if (o.spdk_target && spdk_sites(cmd, &o, &spdk))
+		return 1;
 	rec.o = &o;
 
 	if (ntprof_connect(cmd, &rec.sock))
@@ -1723,6 +1768,7 @@ int cmd_record(int argc, char *argv[])
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
 	free(rec.devs.tab);
+	spdk_target_close(&spdk);
 	free(rec.ctrls);
 	nl_close(rec.sock);
 	return err;
@@ -1730,6 +1776,7 @@ int cmd_record(int argc, char *argv[])
 fail_unlink:
 	if (created)
 		unlink(o.out);
+	spdk_target_close(&spdk);
 	free(rec.devs.tab);
 	free(rec.ctrls);
 	ntprof_analysis_free(rec.all);
