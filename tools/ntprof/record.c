@@ -1672,6 +1672,11 @@ static int spdk_sites(const char *cmd, struct record_opts *o,
 	}
 	o->cfg.usites = t->usites;
 	o->cfg.nr_usites = t->nr_usites;
+	/*
+	 * The sites hold all they need; closing the binary now keeps this
+	 * process out of the lists of later probes (libelf maps the file).
+	 */
+	spdk_target_close(t);
 	if (!t->nr_pids)
 		fprintf(stderr,
 			"ntprof: no process runs %s yet: its sites fire in those that start\n",

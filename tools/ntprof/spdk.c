@@ -125,6 +125,7 @@ static void find_pids(struct spdk_target *t)
 	unsigned long long ino;
 	struct dirent *d;
 	struct stat st;
+	pid_t self = getpid();
 	DIR *dir;
 	FILE *f;
 
@@ -134,7 +135,8 @@ static void find_pids(struct spdk_target *t)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		if (!all_digits(d->d_name))
+		/* We map it too: libelf reads it through mmap. */
+		if (!all_digits(d->d_name) || atoi(d->d_name) == self)
 			continue;
 		snprintf(maps, sizeof(maps), "/proc/%s/maps", d->d_name);
 		f = fopen(maps, "r");
@@ -338,6 +340,8 @@ void spdk_target_close(struct spdk_target *t)
 	if (t->es)
 		elfsite_close(t->es);
 	t->es = NULL;
+	/* Its string was the elfsite's; the sites and the path stay. */
+	t->build_id = NULL;
 }
 
 void spdk_target_print(const struct spdk_target *t, FILE *f)

@@ -51,7 +51,8 @@ struct spdk_target {
  * running one (its /proc/PID/exe). Returns 0 with @t filled in (@t->ok
  * may still be false: a required site missing, a member not found), or
  * -errno with one line in @err (no such process, not ELF, stripped).
- * Free with spdk_target_close() after a 0.
+ * Free with spdk_target_close() after a 0; the usites and the path stay
+ * valid after it, and a second close does nothing.
  */
 int spdk_target_open(const char *arg, struct spdk_target *t, char *err,
 		     size_t errlen);
