@@ -71,18 +71,24 @@ static uint64_t cmd_hash(const struct ntprof_record *r, bool cntlid)
 	uint64_t h = ntprof_fmix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^
 				   (cntlid ? (uint64_t)r->cntlid << 48 : 0));
 
-	h = ntprof_fmix64(h ^ ((uint64_t)r->nsid << 32 | r->length));
+	/* Not the length: a userspace site records none (same_cmd()). */
+	h = ntprof_fmix64(h ^ r->nsid);
 	return ntprof_fmix64(h ^ ((uint64_t)r->qid << 32 |
 				  (uint64_t)r->cid << 16 | r->opcode));
 }
 
+/*
+ * A length of 0 matches any: a userspace site (SPDK, kmod/uprobes.c)
+ * sees no byte count, while every data command of a kernel side has one.
+ */
 static bool same_cmd(const struct ntprof_record *a,
 		     const struct ntprof_record *b, bool cntlid)
 {
 	return (!cntlid || a->cntlid == b->cntlid) &&
 	       a->qid == b->qid && a->cid == b->cid &&
 	       a->opcode == b->opcode && a->nsid == b->nsid &&
-	       a->slba == b->slba && a->length == b->length;
+	       a->slba == b->slba &&
+	       (a->length == b->length || !a->length || !b->length);
 }
 
 static int cmp_start(const void *a, const void *b)
