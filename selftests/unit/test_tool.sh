@@ -387,7 +387,7 @@ t_completion() {
 	got=$(complete_words ntprof record --max)
 	[ "$got" = --max-size ] || { echo "# 'ntprof record --max': $got"; return 1; }
 	got=$(complete_words ntprof probe -)
-	[ "$got" = "-r -t -h --role --transport --help" ] ||
+	[ "$got" = "-r -t -h --role --transport --spdk-target --help" ] ||
 		{ echo "# 'ntprof probe -': $got"; return 1; }
 }
 
@@ -396,7 +396,7 @@ t_help_options() {
 	local o
 
 	run probe --help
-	for o in --role --transport --help; do
+	for o in --role --transport --spdk-target --help; do
 		[[ $out == *"$o"* ]] || { echo "# probe: $o"; return 1; }
 	done
 	run record --help

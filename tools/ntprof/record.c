@@ -148,7 +148,7 @@ static void record_usage(FILE *f)
 	      "      --min-size SIZE        only commands of at least SIZE bytes\n"
 	      "      --max-size SIZE        only commands of at most SIZE bytes; SIZE\n"
 	      "                             takes K, M or G (times 1024): 4K, 128KiB\n"
-	      "      --spdk-target BIN|PID target only: SPDK's nvmf_tgt (a path, or a\n"
+	      "      --spdk-target BIN|PID  target only: SPDK's nvmf_tgt (a path, or a\n"
 	      "                             running one's PID) as well: uprobe sites\n"
 	      "                             in every process that runs it (ntprof probe\n"
 	      "                             --spdk-target lists them)\n"
