@@ -140,12 +140,13 @@ check_new_points() {
 	return 0
 }
 
-# wait_line FILE REGEX: until FILE has a matching line (10 s at most).
+# wait_line FILE REGEX [SECONDS]: until FILE has a matching line (10 s
+# at most, or SECONDS).
 wait_line() {
-	local i=0
+	local i=0 max=$(( ${3:-10} * 10 ))
 
 	until grep -Eq "$2" "$1" 2>/dev/null; do
-		[ $i -ge 100 ] && return 1
+		[ $i -ge $max ] && return 1
 		sleep 0.1
 		i=$((i + 1))
 	done

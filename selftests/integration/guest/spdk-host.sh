@@ -3,6 +3,7 @@
 # 4 KiB random reads at queue depth 1 while ntprof records the host's
 # side (the target's script records SPDK's and joins the two).
 . /lab/ktap.sh
+. /lab/tests/records.sh
 KTAP_PREFIX="spdk host: "
 share=$NTPROF_LAB_SHARE
 nqn=$NTPROF_LAB_SPDK_NQN
@@ -40,12 +41,7 @@ ktap_pass "nvme connect to SPDK's target over TCP: $dev"
 ntprof record -r host -t tcp -s 1 --dev "$dev" -o "$share/spdk-host.ntp" \
 	> /tmp/rec-host.out 2>&1 &
 rec=$!
-for i in $(seq 1 600); do
-	grep -q 'profiling as host' /tmp/rec-host.out && break
-	kill -0 $rec 2>/dev/null || break
-	sleep 0.1
-done
-grep -q 'profiling as host' /tmp/rec-host.out &&
+wait_line /tmp/rec-host.out 'profiling as host' 60 &&
 	ktap_pass "record -r host starts" || ktap_fail "record -r host starts"
 
 fio --name=spdk --filename="$dev" --rw=randread --bs=4k --iodepth=1 \

@@ -5,6 +5,7 @@
 # After the host: the target recorded each read once, and the report
 # joins all the host's records.
 . /lab/ktap.sh
+. /lab/tests/records.sh
 KTAP_PREFIX="spdk target: "
 share=$NTPROF_LAB_SHARE
 tgt=$NTPROF_LAB_SPDK_TGT
@@ -43,12 +44,7 @@ fi
 ntprof record -r target -t tcp -s 1 --spdk-target "$tgt" \
 	-o "$share/spdk-target.ntp" > /tmp/rec-target.out 2>&1 &
 rec=$!
-for i in $(seq 1 600); do
-	grep -q 'profiling as target' /tmp/rec-target.out && break
-	kill -0 $rec 2>/dev/null || break
-	sleep 0.1
-done
-if grep -q 'profiling as target' /tmp/rec-target.out; then
+if wait_line /tmp/rec-target.out 'profiling as target' 60; then
 	ktap_pass "record -r target --spdk-target starts"
 else
 	ktap_fail "record -r target --spdk-target starts"
