@@ -205,7 +205,7 @@ static const struct nla_policy ntprof_usite_nl_policy[NTPROF_A_USITE_MAX + 1] = 
 	[NTPROF_A_USITE_FLAGS] =
 		NLA_POLICY_MASK(NLA_U32, NTPROF_USITE_F_FIRST |
 					 NTPROF_USITE_F_LAST),
-	[NTPROF_A_USITE_KEY ... NTPROF_A_USITE_NLB] =
+	[NTPROF_A_USITE_KEY ... NTPROF_A_USITE_LENGTH] =
 		NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
 };
 
@@ -334,7 +334,7 @@ static int ntprof_nl_parse_usite(struct nlattr *nest,
 	if (err)
 		return err;
 
-	BUILD_BUG_ON(NTPROF_A_USITE_NLB - NTPROF_A_USITE_QID + 1 !=
+	BUILD_BUG_ON(NTPROF_A_USITE_LENGTH - NTPROF_A_USITE_QID + 1 !=
 		     NTPROF_UID_COUNT);
 	for (i = 0; i < NTPROF_UID_COUNT; i++) {
 		struct nlattr *attr = tb[NTPROF_A_USITE_QID + i];
@@ -356,7 +356,7 @@ static int ntprof_nl_parse_usite(struct nlattr *nest,
 /*
  * The request's sites, every NTPROF_A_START_USITE in order (info->attrs
  * holds only the last of a repeated attribute; the core validated them
- * all against the policy): exactly one is first, at least one is last.
+ * all against the policy): at least one is first and one is last.
  */
 static int ntprof_nl_parse_usites(struct genl_info *info,
 				  enum ntprof_role role,
@@ -384,9 +384,9 @@ static int ntprof_nl_parse_usites(struct genl_info *info,
 		n++;
 	}
 
-	if (n && first != 1) {
+	if (n && !first) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "exactly one uprobe site must be the first of its commands");
+				   "no uprobe site is the first of its commands");
 		return -EINVAL;
 	}
 	if (n && !last) {

@@ -182,9 +182,10 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	const void *key;
 	unsigned int i;
 	bool reused;
+	u32 len;
 	u64 kv;
 
-	for (i = 0; i < NTPROF_UID_COUNT; i++)
+	for (i = 0; i < NTPROF_UID_LENGTH; i++)
 		if (site->id[i].set &&
 		    ntprof_fetch_read(&site->id[i], regs, &v[i]))
 			goto fault;
@@ -195,12 +196,28 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	id.nsid = v[NTPROF_UID_NSID];
 	id.slba = v[NTPROF_UID_SLBA];
 	id.nlb = v[NTPROF_UID_NLB];
+	/*
+	 * I/O commands only, as the kernel hooks: not the admin queue's,
+	 * and not a Connect, which a target parses before its queue has
+	 * the id the host gives it.
+	 */
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
 
 	ntprof_stat_inc(site->role, seen);
 	if (!ntprof_sample_pick(&id, s->cfg.sample))
 		return;
-	/* A site sees no byte count: only the op filter applies. */
-	if (!ntprof_session_filter(s, id.opcode, s->cfg.min_len))
+	/* The length only for the commands sampled: it is not hashed. */
+	if (site->id[NTPROF_UID_LENGTH].set) {
+		if (ntprof_fetch_read(&site->id[NTPROF_UID_LENGTH], regs,
+				      &v[NTPROF_UID_LENGTH]))
+			goto fault;
+		len = v[NTPROF_UID_LENGTH];
+	} else {
+		/* No byte count: only the op filter applies. */
+		len = s->cfg.min_len;
+	}
+	if (!ntprof_session_filter(s, id.opcode, len))
 		return;
 	if (ntprof_fetch_read(&site->key, regs, &kv))
 		goto fault;
@@ -209,8 +226,9 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	memset(&rec, 0, sizeof(rec));
 	rec.role = site->role;
 	rec.transport = s->cfg.transport;
-	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
 	rec.opcode = id.opcode;
+	rec.length = site->id[NTPROF_UID_LENGTH].set ? len : 0;
 	rec.qid = id.qid;
 	rec.cid = id.cid;
 	rec.nsid = id.nsid;

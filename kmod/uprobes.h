@@ -15,7 +15,10 @@ struct netlink_ext_ack;
 struct nlattr;
 struct seq_file;
 
-/* The identity fetches of a first site, in struct ntprof_ident's order. */
+/*
+ * The fetches of a first site: the identity, in struct ntprof_ident's
+ * order, then the command's length, which is recorded but not hashed.
+ */
 enum ntprof_uid_field {
 	NTPROF_UID_QID,
 	NTPROF_UID_CID,
@@ -23,6 +26,7 @@ enum ntprof_uid_field {
 	NTPROF_UID_NSID,
 	NTPROF_UID_SLBA,
 	NTPROF_UID_NLB,
+	NTPROF_UID_LENGTH,
 
 	NTPROF_UID_COUNT
 };
@@ -53,7 +57,7 @@ struct ntprof_fetch {
  * @point: the enum ntprof_point it stamps
  * @flags: NTPROF_USITE_F_*
  * @key: the command's key
- * @id: the first site's identity fetches, by enum ntprof_uid_field
+ * @id: the first site's fetches, by enum ntprof_uid_field
  */
 struct ntprof_usite_spec {
 	const struct nlattr *attr;

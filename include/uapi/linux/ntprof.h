@@ -75,6 +75,7 @@ enum ntprof_point {
 #define NTPROF_REC_F_SAMPLED	(1U << 0)	/* chosen by 1-in-N sampling */
 #define NTPROF_REC_F_FAILED	(1U << 1)	/* non-zero NVMe or block status */
 #define NTPROF_REC_F_PARTIAL	(1U << 2)	/* evicted or cut by stop */
+#define NTPROF_REC_F_USER	(1U << 3)	/* from userspace sites (SPDK) */
 
 /*
  * One command as one side saw it: its identity, as both sides see it,
@@ -172,8 +173,9 @@ enum {
  * pointer loads (8 bytes each, at a signed offset) to a final read of 1,
  * 2, 4 or 8 bytes at a signed offset, or to the address itself when the
  * fetch has no width. The first site of a command (NTPROF_USITE_F_FIRST,
- * exactly one per session) fetches its identity and decides sampling as
- * the kernel hooks do; every site fetches the command's key, a value
+ * at least one per session: one per out-of-line copy of the function, or
+ * per transport of a program that has two) fetches its identity and
+ * decides sampling as the kernel hooks do; every site fetches the command's key, a value
  * that names the command while it runs (a pointer to the program's
  * request); a last site (NTPROF_USITE_F_LAST) finishes the record.
  */
@@ -212,6 +214,7 @@ enum {
 	NTPROF_A_USITE_NSID,		/* nest: low 32 bits */
 	NTPROF_A_USITE_SLBA,		/* nest: CDW11:CDW10, 64 bits */
 	NTPROF_A_USITE_NLB,		/* nest: CDW12 bits 15:0 */
+	NTPROF_A_USITE_LENGTH,		/* nest: bytes of data, low 32 bits */
 
 	__NTPROF_A_USITE_MAX,
 	NTPROF_A_USITE_MAX = (__NTPROF_A_USITE_MAX - 1)
