@@ -129,6 +129,20 @@ int role_transport_given(const char *cmd, uint32_t role, uint32_t transport)
 	return -1;
 }
 
+int spdk_role_given(const char *cmd, uint32_t spdk_role, uint32_t *role)
+{
+	bool host = spdk_role == NTPROF_ROLE_HOST;
+
+	if (!*role)
+		*role = spdk_role;
+	else if (*role != spdk_role)
+		return usage_error(cmd, "--spdk-%s records the %s: -r %s, or no -r",
+				   host ? "host" : "target",
+				   host ? "host" : "target",
+				   host ? "host" : "target");
+	return -1;
+}
+
 /* The options of a subcommand that has only --help. */
 static int parse_help_only(int argc, char *argv[], void (*help)(FILE *f),
 			   int max_args)

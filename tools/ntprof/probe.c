@@ -23,7 +23,8 @@
 
 static void probe_usage(FILE *f)
 {
-	fputs("usage: ntprof probe -r host|target -t tcp|rdma [--spdk-target BIN|PID] [-h]\n"
+	fputs("usage: ntprof probe -r host|target -t tcp|rdma\n"
+	      "                    [--spdk-target BIN|PID | --spdk-host BIN|PID] [-h]\n"
 	      "\n"
 	      "Check that this kernel can be recorded: kprobes and tracepoints,\n"
 	      "the ntprof module, the NVMe-oF modules of the role, and each hook a\n"
@@ -37,7 +38,9 @@ static void probe_usage(FILE *f)
 	      "      --spdk-target BIN|PID  SPDK's nvmf_tgt (its path, or a running\n"
 	      "                             one's PID): its uprobe sites, from its DWARF,\n"
 	      "                             and the processes that run it, in place of\n"
-	      "                             the kernel target's hooks\n"
+	      "                             the kernel target's hooks (-r may be left out)\n"
+	      "      --spdk-host BIN|PID    the same for a program on SPDK's NVMe driver\n"
+	      "                             (spdk_nvme_perf), as host\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "A hook is 'ok' (it can attach, or is attached) or 'missing' (this\n"
@@ -347,28 +350,30 @@ static bool probe_verdict(const struct session_status *st,
 }
 
 /*
- * --spdk-target: SPDK's nvmf_tgt has no kernel hook in its path, so the
- * section is its uprobe sites and the processes that run it. Returns the
- * exit status.
+ * --spdk-target, --spdk-host: SPDK has no kernel hook in its path, so
+ * the section is its uprobe sites and the processes that run it. Returns
+ * the exit status.
  */
-static int probe_spdk(const char *cmd, const char *arg, bool busy)
+static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
+		      uint32_t transport, bool busy)
 {
-	struct spdk_target t;
+	struct spdk_prog t;
 	char err[512];
 
-	if (spdk_target_open(arg, &t, err, sizeof(err))) {
+	if (spdk_prog_open(arg, role, transport, &t, err, sizeof(err))) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
 		return 1;
 	}
 	putchar('\n');
-	spdk_target_print(&t, stdout);
+	spdk_prog_print(&t, stdout);
 	if (busy)
-		printf("  load: no, a target session is already running (another ntprof record?)\n");
+		printf("  load: no, a %s session is already running (another ntprof record?)\n",
+		       session_role_name(role));
 	else if (!t.ok)
 		printf("  load: no, %s\n", t.why);
 	else
 		printf("  load: ok\n");
-	spdk_target_close(&t);
+	spdk_prog_close(&t);
 	return !busy && t.ok ? 0 : 1;
 }
 
@@ -378,11 +383,13 @@ int cmd_probe(int argc, char *argv[])
 		{ "role", required_argument, NULL, 'r' },
 		{ "transport", required_argument, NULL, 't' },
 		{ "spdk-target", required_argument, NULL, 'S' },
+		{ "spdk-host", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cmd = argv[0];
-	const char *spdk_target = NULL;
+	const char *spdk = NULL;
+	uint32_t spdk_role = 0;
 	struct session_hooks hooks = { 0 };
 	struct session_status st;
 	uint32_t role = 0, transport = 0;
@@ -408,7 +415,13 @@ int cmd_probe(int argc, char *argv[])
 				return ret;
 			break;
 		case 'S':
-			spdk_target = optarg;
+		case 'H':
+			if (spdk)
+				return usage_error(cmd,
+						   "one SPDK program at a time: --spdk-target or --spdk-host, once");
+			spdk = optarg;
+			spdk_role = c == 'H' ? NTPROF_ROLE_HOST :
+					       NTPROF_ROLE_TARGET;
 			break;
 		case 'h':
 			probe_usage(stdout);
@@ -420,11 +433,14 @@ int cmd_probe(int argc, char *argv[])
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
+	if (spdk) {
+		ret = spdk_role_given(cmd, spdk_role, &role);
+		if (ret >= 0)
+			return ret;
+	}
 	ret = role_transport_given(cmd, role, transport);
 	if (ret >= 0)
 		return ret;
-	if (spdk_target && role != NTPROF_ROLE_TARGET)
-		return usage_error(cmd, "--spdk-target goes with -r target");
 
 	if (ntprof_connect(cmd, &sock))
 		return 1;
@@ -451,9 +467,9 @@ int cmd_probe(int argc, char *argv[])
 	       st.version[0] ? st.version : "(unknown version)",
 	       st.state == NTPROF_STATE_RECORDING ? "recording" : "idle");
 	print_modules(&st, role, transport);
-	if (spdk_target) {
+	if (spdk) {
 		session_hooks_free(&hooks);
-		return probe_spdk(cmd, spdk_target, busy);
+		return probe_spdk(cmd, spdk, role, transport, busy);
 	}
 
 	printf("\n%s hooks over %s:\n", session_role_name(role),

@@ -63,7 +63,8 @@ struct record_opts {
 	unsigned int interval_s;	/* 0: no live lines */
 	uint64_t duration_ns;		/* 0: until a signal */
 	char dev_label[64];		/* --dev as given, for messages */
-	const char *spdk_target;	/* --spdk-target BIN|PID, or NULL */
+	const char *spdk;	/* --spdk-target or --spdk-host BIN|PID, or NULL */
+	uint32_t spdk_role;	/* which of the two */
 };
 
 /*
@@ -124,7 +125,7 @@ static void record_usage(FILE *f)
 	fputs("usage: ntprof record -r host|target -t tcp|rdma -o FILE.ntp [-s N]\n"
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
-	      "                     [--spdk-target BIN|PID]\n"
+	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -148,10 +149,13 @@ static void record_usage(FILE *f)
 	      "      --min-size SIZE        only commands of at least SIZE bytes\n"
 	      "      --max-size SIZE        only commands of at most SIZE bytes; SIZE\n"
 	      "                             takes K, M or G (times 1024): 4K, 128KiB\n"
-	      "      --spdk-target BIN|PID  target only: SPDK's nvmf_tgt (a path, or a\n"
-	      "                             running one's PID) as well: uprobe sites\n"
-	      "                             in every process that runs it (ntprof probe\n"
-	      "                             --spdk-target lists them)\n"
+	      "      --spdk-target BIN|PID  SPDK's nvmf_tgt (a path, or a running one's\n"
+	      "                             PID) as well, as target (-r may be left\n"
+	      "                             out): uprobe sites in every process that\n"
+	      "                             runs it (ntprof probe --spdk-target lists\n"
+	      "                             them)\n"
+	      "      --spdk-host BIN|PID    the same for a program on SPDK's NVMe driver\n"
+	      "                             (spdk_nvme_perf), as host\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -461,7 +465,8 @@ check:
 
 static int record_parse(int argc, char *argv[], struct record_opts *o)
 {
-	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET };
+	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
+	       OPT_SPDK_HOST };
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "transport", required_argument, NULL, 't' },
@@ -474,6 +479,7 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
+		{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -526,7 +532,13 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 			o->duration_ns = secs * NSEC_PER_SEC;
 			break;
 		case OPT_SPDK_TARGET:
-			o->spdk_target = optarg;
+		case OPT_SPDK_HOST:
+			if (o->spdk)
+				return usage_error(cmd,
+						   "one SPDK program a recording: --spdk-target or --spdk-host, once");
+			o->spdk = optarg;
+			o->spdk_role = c == OPT_SPDK_HOST ? NTPROF_ROLE_HOST :
+							    NTPROF_ROLE_TARGET;
 			break;
 		case OPT_DEV:
 			if (parse_dev(optarg, &cfg->dev, why, sizeof(why)))
@@ -567,13 +579,16 @@ static int record_parse(int argc, char *argv[], struct record_opts *o)
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
+	if (o->spdk) {
+		ret = spdk_role_given(cmd, o->spdk_role, &cfg->role);
+		if (ret >= 0)
+			return ret;
+	}
 	ret = role_transport_given(cmd, cfg->role, cfg->transport);
 	if (ret >= 0)
 		return ret;
 	if (!o->out)
 		return usage_error(cmd, "where to? -o FILE.ntp");
-	if (o->spdk_target && cfg->role != NTPROF_ROLE_TARGET)
-		return usage_error(cmd, "--spdk-target goes with -r target");
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
 		return usage_error(cmd,
 				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");
@@ -1657,17 +1672,18 @@ static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
  * with the reason printed.
  */
 static int spdk_sites(const char *cmd, struct record_opts *o,
-		      struct spdk_target *t)
+		      struct spdk_prog *t)
 {
 	char err[512];
 
-	if (spdk_target_open(o->spdk_target, t, err, sizeof(err))) {
+	if (spdk_prog_open(o->spdk, o->cfg.role, o->cfg.transport, t, err,
+			   sizeof(err))) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
 		return 1;
 	}
 	if (!t->ok) {
 		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, t->path, t->why);
-		spdk_target_close(t);
+		spdk_prog_close(t);
 		return 1;
 	}
 	o->cfg.usites = t->usites;
@@ -1676,7 +1692,7 @@ static int spdk_sites(const char *cmd, struct record_opts *o,
 	 * The sites hold all they need; closing the binary now keeps this
 	 * process out of the lists of later probes (libelf maps the file).
 	 */
-	spdk_target_close(t);
+	spdk_prog_close(t);
 	if (!t->nr_pids)
 		fprintf(stderr,
 			"ntprof: no process runs %s yet: its sites fire in those that start\n",
@@ -1690,7 +1706,7 @@ int cmd_record(int argc, char *argv[])
 	struct recorder rec = { 0 };
 	struct ntp_hook *hooks = NULL;
 	struct record_opts o;
-	static struct spdk_target spdk;
+	static struct spdk_prog spdk;
 	struct ntp_header hdr;
 	bool created;
 	int err;
@@ -1698,7 +1714,7 @@ int cmd_record(int argc, char *argv[])
 	err = record_parse(argc, argv, &o);
 	if (err >= 0)
 		return err;
-	if (o.spdk_target && spdk_sites(cmd, &o, &spdk))
+	if (o.spdk && spdk_sites(cmd, &o, &spdk))
 		return 1;
 	rec.o = &o;
 
@@ -1773,7 +1789,7 @@ int cmd_record(int argc, char *argv[])
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
 	free(rec.devs.tab);
-	spdk_target_close(&spdk);
+	spdk_prog_close(&spdk);
 	free(rec.ctrls);
 	nl_close(rec.sock);
 	return err;
@@ -1781,7 +1797,7 @@ int cmd_record(int argc, char *argv[])
 fail_unlink:
 	if (created)
 		unlink(o.out);
-	spdk_target_close(&spdk);
+	spdk_prog_close(&spdk);
 	free(rec.devs.tab);
 	free(rec.ctrls);
 	ntprof_analysis_free(rec.all);

@@ -103,7 +103,8 @@ struct session_fetch {
 /* The fetches of a site, in uapi order from NTPROF_A_USITE_KEY on. */
 enum session_usite_field {
 	SESSION_F_KEY, SESSION_F_QID, SESSION_F_CID, SESSION_F_OPCODE,
-	SESSION_F_NSID, SESSION_F_SLBA, SESSION_F_NLB, SESSION_F_COUNT,
+	SESSION_F_NSID, SESSION_F_SLBA, SESSION_F_NLB, SESSION_F_LENGTH,
+	SESSION_F_COUNT,
 };
 
 /* A uprobe site of a start request; @path must outlive the request. */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * SPDK's NVMe-oF target (nvmf_tgt) as ntprof records it: the uprobe sites
- * of its command path, found in the binary's DWARF at run time (never
- * offsets or layouts fixed here, which move with every SPDK build), the
- * processes that run it, and the sites of a start request.
+ * An SPDK program as ntprof records it: nvmf_tgt (--spdk-target) or
+ * spdk_nvme_perf and other programs on SPDK's NVMe driver (--spdk-host).
+ * Its uprobe sites are found in the binary's DWARF at run time, never
+ * from offsets or layouts fixed here, which move with every SPDK build;
+ * spdk.c opens the binary and finds the processes that run it,
+ * spdk_sites.c holds the site maps (Documentation/spdk.rst).
  */
 #ifndef NTPROF_SPDK_H
 #define NTPROF_SPDK_H
@@ -30,7 +32,9 @@ struct spdk_func {
 #define SPDK_FUNCS_MAX	8
 #define SPDK_PIDS_MAX	16
 
-struct spdk_target {
+struct spdk_prog {
+	uint32_t role;		/* NTPROF_ROLE_HOST or _TARGET */
+	uint32_t transport;	/* NTPROF_TRANSPORT_TCP or _RDMA */
 	char path[PATH_MAX];	/* what the uprobes name */
 	const char *build_id;	/* or NULL */
 	struct elfsite *es;
@@ -47,18 +51,29 @@ struct spdk_target {
 };
 
 /*
- * Resolves the site map in @arg, a path to nvmf_tgt or the PID of a
- * running one (its /proc/PID/exe). Returns 0 with @t filled in (@t->ok
- * may still be false: a required site missing, a member not found), or
- * -errno with one line in @err (no such process, not ELF, stripped).
- * Free with spdk_target_close() after a 0; the usites and the path stay
- * valid after it, and a second close does nothing.
+ * Resolves the site map of @role over @transport in @arg, a path to the
+ * program or the PID of a running one (its /proc/PID/exe). Returns 0
+ * with @p filled in (@p->ok may still be false: a required site missing,
+ * a member not found), or -errno with one line in @err (no such
+ * process, not ELF, stripped). Free with spdk_prog_close() after a 0;
+ * the usites and the path stay valid after it, and a second close does
+ * nothing.
  */
-int spdk_target_open(const char *arg, struct spdk_target *t, char *err,
-		     size_t errlen);
-void spdk_target_close(struct spdk_target *t);
+int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
+		   struct spdk_prog *p, char *err, size_t errlen);
+void spdk_prog_close(struct spdk_prog *p);
 
 /* The probe's section: each site, the running processes, no verdict. */
-void spdk_target_print(const struct spdk_target *t, FILE *f);
+void spdk_prog_print(const struct spdk_prog *p, FILE *f);
+
+/* spdk_sites.c: the functions of @p's map, to resolve in its binary. */
+size_t spdk_sites_funcs(const struct spdk_prog *p, const char **funcs,
+			size_t max);
+size_t spdk_sites_structs(const struct spdk_prog *p, const char **structs,
+			  size_t max);
+/* Fills @p->funcs and @p->usites from the resolved binary; sets @p->ok. */
+void spdk_sites_resolve(struct spdk_prog *p);
+/* What a site's point means, for probe. */
+const char *spdk_point_name(uint32_t point);
 
 #endif /* NTPROF_SPDK_H */
