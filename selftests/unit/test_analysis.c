@@ -301,17 +301,39 @@ static void t_breakdown_rdma(void)
 	   "rdma: the target ends at QUEUE_RESP; SEND_DONE only in the data transfer");
 	ok(!strcmp(ntprof_stage_name(NTPROF_STAGE_NETWORK,
 				     NTPROF_TRANSPORT_RDMA,
-				     NTPROF_KIND_JOINED),
+				     NTPROF_KIND_JOINED, 0),
 		   "network (RDMA, NICs, wire)") &&
 	   !strcmp(ntprof_stage_name(NTPROF_STAGE_HOST_DRV,
 				     NTPROF_TRANSPORT_RDMA,
-				     NTPROF_KIND_JOINED),
+				     NTPROF_KIND_JOINED, 0),
 		   "host driver (nvme-rdma)") &&
 	   !strcmp(ntprof_stage_name(NTPROF_STAGE_TGT_DRV,
 				     NTPROF_TRANSPORT_TCP,
-				     NTPROF_KIND_JOINED),
+				     NTPROF_KIND_JOINED, 0),
 		   "target driver (nvmet-tcp)"),
 	   "rdma: stage names per transport");
+	ok(!strcmp(ntprof_stage_name(NTPROF_STAGE_HOST_DRV,
+				     NTPROF_TRANSPORT_RDMA, NTPROF_KIND_JOINED,
+				     NTPROF_STACK_HOST_SPDK),
+		   "host driver (SPDK)") &&
+	   !strcmp(ntprof_stage_name(NTPROF_STAGE_TGT_DRV,
+				     NTPROF_TRANSPORT_RDMA, NTPROF_KIND_JOINED,
+				     NTPROF_STACK_HOST_SPDK),
+		   "target driver (nvmet-rdma)") &&
+	   !strcmp(ntprof_stage_name(NTPROF_STAGE_NETWORK,
+				     NTPROF_TRANSPORT_RDMA, NTPROF_KIND_JOINED,
+				     NTPROF_STACK_HOST_SPDK |
+				     NTPROF_STACK_TARGET_SPDK),
+		   "network (RDMA, NICs, wire)") &&
+	   !strcmp(ntprof_stage_name(NTPROF_STAGE_TGT_DRV,
+				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_JOINED,
+				     NTPROF_STACK_TARGET_SPDK),
+		   "target driver (SPDK)") &&
+	   !strcmp(ntprof_stage_name(NTPROF_STAGE_STORAGE,
+				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_JOINED,
+				     NTPROF_STACK_TARGET_SPDK),
+		   "storage (SPDK bdev, drive)"),
+	   "SPDK: stage names per side that SPDK ran");
 }
 
 static void t_breakdown_one_side(void)
@@ -329,10 +351,10 @@ static void t_breakdown_one_side(void)
 	   comp_is(&bd, NTPROF_COMP_E2E, 51000) && sums_hold(&bd),
 	   "host alone: network and target = the wait from send to receive");
 	ok(!strcmp(ntprof_stage_name(NTPROF_STAGE_NETWORK,
-				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_HOST),
+				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_HOST, 0),
 		   "host receive path") &&
 	   !strcmp(ntprof_stage_name(NTPROF_STAGE_NET_TARGET,
-				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_HOST),
+				     NTPROF_TRANSPORT_TCP, NTPROF_KIND_HOST, 0),
 		   "network and target (not recorded)"),
 	   "host alone: stage names");
 
@@ -408,10 +430,17 @@ static void t_missing_points(void)
 	t = t0;
 	t.ts[NTPROF_PT_TARGET_RECV] = 0;
 	ok(!ntprof_breakdown(&h0, &t, &bd) &&
+	   comp_is(&bd, NTPROF_COMP_WIRE, 13500) &&
+	   comp_is(&bd, NTPROF_COMP_TGT_DRV_SUB, 500) &&
+	   bd.merged[NTPROF_COMP_WIRE] == 1U << NTPROF_COMP_TGT_DRV_SUB &&
+	   sums_hold(&bd),
+	   "missing TARGET_RECV: the target's window starts at TARGET_INIT");
+	t.ts[NTPROF_PT_TARGET_INIT] = 0;
+	ok(!ntprof_breakdown(&h0, &t, &bd) &&
 	   comp_is(&bd, NTPROF_COMP_WIRE, 14000) &&
 	   bd.merged[NTPROF_COMP_WIRE] == 1U << NTPROF_COMP_TGT_DRV_SUB &&
 	   sums_hold(&bd),
-	   "missing TARGET_RECV: the wire falls back to TARGET_EXEC");
+	   "missing TARGET_RECV and _INIT: the wire falls back to TARGET_EXEC");
 
 	h = h0;
 	h.ts[NTPROF_PT_HOST_DRIVER_DONE] = 0;
@@ -497,12 +526,12 @@ static void t_disorder(void)
 	/*
 	 * A receive stamp 500 ns too early for the host's wait of 33.5 us,
 	 * which holds the rest of the target's window: it is dropped, and
-	 * the target driver's submission merges into the wire.
+	 * the target's window starts at the command's parse.
 	 */
 	h.ts[NTPROF_PT_HOST_RECV] = 3000 + 33500;
 	ok(!ntprof_breakdown(&h, &t, &bd) && !bd.wire_negative &&
-	   bd.dropped == 1 && comp_is(&bd, NTPROF_COMP_WIRE, 500) &&
-	   !(bd.has & (1U << NTPROF_COMP_TGT_DRV_SUB)) && sums_hold(&bd),
+	   bd.dropped == 1 && comp_is(&bd, NTPROF_COMP_WIRE, 0) &&
+	   comp_is(&bd, NTPROF_COMP_TGT_DRV_SUB, 500) && sums_hold(&bd),
 	   "a receive stamp that alone breaks the nesting is dropped");
 }
 
@@ -605,10 +634,11 @@ static void t_groups_and_labels(void)
 	   !strcmp(ntprof_dev_str(8 << 8 | 0x100012, NULL, 0, buf,
 				  sizeof(buf)), "dev 8:274"),
 	   "labels: device names, else dev MAJ:MIN");
-	ok(ntprof_opclass_of(0x02) == NTPROF_OPC_READ &&
-	   ntprof_opclass_of(0x01) == NTPROF_OPC_WRITE &&
-	   ntprof_opclass_of(0x00) == NTPROF_OPC_OTHER,
-	   "labels: opcodes 0x02 read, 0x01 write, others other");
+	ok(ntprof_opclass_of(1, 0x02) == NTPROF_OPC_READ &&
+	   ntprof_opclass_of(1, 0x01) == NTPROF_OPC_WRITE &&
+	   ntprof_opclass_of(1, 0x00) == NTPROF_OPC_OTHER &&
+	   ntprof_opclass_of(0, 0x02) == NTPROF_OPC_OTHER,
+	   "labels: opcodes 0x02 read, 0x01 write, others other; the admin queue's all other");
 
 	/* Writes, reads, two sizes, two devices: four groups, sorted. */
 	for (i = 0; an && i < 40; i++) {

@@ -27,6 +27,7 @@ enum {
 	CH_H_QUEUE_RQ,
 	CH_H_SEND,
 	CH_T_RECV,
+	CH_T_INIT,
 	CH_T_EXEC,
 	CH_T_BLK_ISSUE,
 	CH_T_BLK_COMPLETE,
@@ -52,13 +53,13 @@ static const uint8_t ch_host_pt[] = {
 };
 
 static const uint8_t ch_target[] = {
-	CH_T_RECV, CH_T_EXEC, CH_T_BLK_ISSUE, CH_T_BLK_COMPLETE, CH_T_COMPLETE,
-	CH_T_END,
+	CH_T_RECV, CH_T_INIT, CH_T_EXEC, CH_T_BLK_ISSUE, CH_T_BLK_COMPLETE,
+	CH_T_COMPLETE, CH_T_END,
 };
 
 /* The last one, TARGET_END, depends on the transport: target_end(). */
 static const uint8_t ch_target_pt[] = {
-	NTPROF_PT_TARGET_RECV, NTPROF_PT_TARGET_EXEC,
+	NTPROF_PT_TARGET_RECV, NTPROF_PT_TARGET_INIT, NTPROF_PT_TARGET_EXEC,
 	NTPROF_PT_TARGET_BLK_ISSUE, NTPROF_PT_TARGET_BLK_COMPLETE,
 	NTPROF_PT_TARGET_COMPLETE, NTPROF_PT_TARGET_SEND,
 };
@@ -68,6 +69,7 @@ static const uint8_t seg_comp[CH_COUNT - 1] = {
 	[CH_H_QUEUE_RQ] = NTPROF_COMP_HOST_DRV_SUB,
 	[CH_H_SEND] = NTPROF_COMP_WIRE,
 	[CH_T_RECV] = NTPROF_COMP_TGT_DRV_SUB,
+	[CH_T_INIT] = NTPROF_COMP_TGT_DRV_SUB,
 	[CH_T_EXEC] = NTPROF_COMP_STORAGE_BLK,
 	[CH_T_BLK_ISSUE] = NTPROF_COMP_DRIVE,
 	[CH_T_BLK_COMPLETE] = NTPROF_COMP_STORAGE_BLK,
@@ -393,8 +395,11 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 
 /* Labels */
 
-enum ntprof_opclass ntprof_opclass_of(uint8_t opcode)
+enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode)
 {
+	/* The admin queue's opcodes are another set: 0x02 is Get Log Page. */
+	if (!qid)
+		return NTPROF_OPC_OTHER;
 	switch (opcode) {
 	case 0x02:
 		return NTPROF_OPC_READ;
@@ -470,7 +475,7 @@ const char *ntprof_comp_name(enum ntprof_comp comp)
 }
 
 const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
-			      enum ntprof_kind kind)
+			      enum ntprof_kind kind, unsigned int stacks)
 {
 	static const char * const names[][NTPROF_STAGE_COUNT] = {
 		[NTPROF_TRANSPORT_NONE] = {
@@ -501,6 +506,16 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 	/* Without the wire, all the network stage holds is this. */
 	if (stage == NTPROF_STAGE_NETWORK && kind == NTPROF_KIND_HOST)
 		return "host receive path";
+	if (stacks & NTPROF_STACK_HOST_SPDK) {
+		if (stage == NTPROF_STAGE_HOST_DRV)
+			return "host driver (SPDK)";
+	}
+	if (stacks & NTPROF_STACK_TARGET_SPDK) {
+		if (stage == NTPROF_STAGE_TGT_DRV)
+			return "target driver (SPDK)";
+		if (stage == NTPROF_STAGE_STORAGE)
+			return "storage (SPDK bdev, drive)";
+	}
 	if (transport >= ARRAY_SIZE(names))
 		transport = NTPROF_TRANSPORT_NONE;
 	return names[transport][stage];
@@ -508,18 +523,20 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 
 /* Groups */
 
-static uint64_t group_hash(bool target_side, enum ntprof_opclass op,
-			   uint32_t length, uint32_t dev)
+static uint64_t group_hash(bool target_side, bool spdk_ns,
+			   enum ntprof_opclass op, uint32_t length, uint32_t dev)
 {
 	return ntprof_fmix64(((uint64_t)dev << 32 | length) ^
-			     ntprof_fmix64((uint64_t)op << 1 | target_side));
+			     ntprof_fmix64((uint64_t)op << 2 | spdk_ns << 1 |
+					   target_side));
 }
 
 static bool group_is(const struct ntprof_group *g, bool target_side,
-		     enum ntprof_opclass op, uint32_t length, uint32_t dev)
+		     bool spdk_ns, enum ntprof_opclass op, uint32_t length,
+		     uint32_t dev)
 {
-	return g->target_side == target_side && g->op == op &&
-	       g->length == length && g->dev == dev;
+	return g->target_side == target_side && g->spdk_ns == spdk_ns &&
+	       g->op == op && g->length == length && g->dev == dev;
 }
 
 static int slots_grow(struct ntprof_analysis *an)
@@ -533,8 +550,8 @@ static int slots_grow(struct ntprof_analysis *an)
 		return -ENOMEM;
 	for (i = 0; i < an->nr_groups; i++) {
 		g = &an->groups[i];
-		j = group_hash(g->target_side, g->op, g->length, g->dev) &
-		    (nr - 1);
+		j = group_hash(g->target_side, g->spdk_ns, g->op, g->length,
+			       g->dev) & (nr - 1);
 		while (slots[j])
 			j = (j + 1) & (nr - 1);
 		slots[j] = i + 1;
@@ -549,20 +566,26 @@ static struct ntprof_group *group_get(struct ntprof_analysis *an,
 				      bool target_side,
 				      const struct ntprof_record *r)
 {
-	enum ntprof_opclass op = ntprof_opclass_of(r->opcode);
+	enum ntprof_opclass op = ntprof_opclass_of(r->qid, r->opcode);
 	const struct ntprof_devname *map;
 	struct ntprof_group *g, *groups;
+	/*
+	 * SPDK's namespaces are no devices of the kernel's: the records of
+	 * userspace sites have none, and group by namespace id instead.
+	 */
+	bool spdk_ns = (r->flags & NTPROF_REC_F_USER) && !r->dev;
+	uint32_t dev = spdk_ns ? r->nsid : r->dev;
 	char size[16];
 	size_t j, cap;
 
 	/* Kept at most half full, so that probing stays short. */
 	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
 		return NULL;
-	j = group_hash(target_side, op, r->length, r->dev) &
+	j = group_hash(target_side, spdk_ns, op, r->length, dev) &
 	    (an->nr_slots - 1);
 	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
 		g = &an->groups[an->slots[j] - 1];
-		if (group_is(g, target_side, op, r->length, r->dev))
+		if (group_is(g, target_side, spdk_ns, op, r->length, dev))
 			return g;
 	}
 
@@ -579,13 +602,17 @@ static struct ntprof_group *group_get(struct ntprof_analysis *an,
 	g->target_side = target_side;
 	g->op = op;
 	g->length = r->length;
-	g->dev = r->dev;
+	g->spdk_ns = spdk_ns;
+	g->dev = dev;
 	g->transport = r->transport;
 	g->largest = -1;
 	map = target_side ? an->opts.target_devs : an->opts.host_devs;
-	ntprof_dev_str(r->dev, map, target_side ? an->opts.nr_target_devs :
-						  an->opts.nr_host_devs,
-		       g->devname, sizeof(g->devname));
+	if (spdk_ns)
+		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", dev);
+	else
+		ntprof_dev_str(dev, map, target_side ? an->opts.nr_target_devs :
+						       an->opts.nr_host_devs,
+			       g->devname, sizeof(g->devname));
 	snprintf(g->label, sizeof(g->label), "%s %s %s",
 		 ntprof_opclass_name(op),
 		 ntprof_size_str(r->length, size, sizeof(size)), g->devname);
@@ -688,6 +715,10 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 		return -ENOMEM;
 	if (g->transport != r->transport)
 		g->transport = NTPROF_TRANSPORT_NONE;
+	if (host && (host->flags & NTPROF_REC_F_USER))
+		g->stacks |= NTPROF_STACK_HOST_SPDK;
+	if (target && (target->flags & NTPROF_REC_F_USER))
+		g->stacks |= NTPROF_STACK_TARGET_SPDK;
 	op = g->op;
 	g->n++;
 	an->ops[side][op]++;

@@ -172,8 +172,10 @@ struct ntprof_group {
 	bool target_side;
 	enum ntprof_opclass op;
 	uint32_t length;
-	uint32_t dev;
+	uint32_t dev;		/* new_encode_dev(); with @spdk_ns, the nsid */
+	bool spdk_ns;		/* SPDK's namespace, of userspace sites */
 	uint8_t transport;	/* enum ntprof_transport; NONE when mixed */
+	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
 	char devname[64];
 	char label[96];		/* "read 4KiB nvme0n1" */
 
@@ -260,7 +262,8 @@ int ntprof_analysis_add_all(struct ntprof_analysis *an,
 int ntprof_analysis_finish(struct ntprof_analysis *an);
 
 /* Labels. */
-enum ntprof_opclass ntprof_opclass_of(uint8_t opcode);
+/* A command's class; every admin command (queue 0) is "other". */
+enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode);
 const char *ntprof_opclass_name(enum ntprof_opclass op);
 /* "512B", "4KiB", "1MiB": exact, in the largest unit that divides it. */
 const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size);
@@ -270,11 +273,19 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 /* The --detail name of a component: "host driver, submission". */
 const char *ntprof_comp_name(enum ntprof_comp comp);
 /*
- * A stage's name for a transport and kind: "host driver (nvme-rdma)";
- * the network stage of a host record alone is its "host receive path".
+ * The sides that SPDK ran, in place of the kernel's drivers: their
+ * records came from userspace sites (NTPROF_REC_F_USER).
+ */
+#define NTPROF_STACK_HOST_SPDK		(1U << 0)
+#define NTPROF_STACK_TARGET_SPDK	(1U << 1)
+
+/*
+ * A stage's name for a transport, kind and NTPROF_STACK_* set: "host
+ * driver (nvme-rdma)", "host driver (SPDK)"; the network stage of a
+ * host record alone is its "host receive path".
  */
 const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
-			      enum ntprof_kind kind);
+			      enum ntprof_kind kind, unsigned int stacks);
 /* The stage a component belongs to, -1 for sub-rows and E2E. */
 int ntprof_comp_stage(enum ntprof_comp comp);
 

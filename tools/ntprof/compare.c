@@ -282,7 +282,8 @@ static void group_compare(struct cmp_group *cg)
 		r = &cg->rows[cg->nr_rows++];
 		r->stage = s;
 		r->id = ntprof_stage_id(s);
-		r->name = ntprof_stage_name(s, b->transport, b->kind);
+		r->name = ntprof_stage_name(s, b->transport, b->kind,
+					    b->stacks);
 		row_set(r, b->stage_mean[s], l->stage_mean[s]);
 	}
 	r = &cg->rows[cg->nr_rows++];

@@ -213,7 +213,7 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 			n = BAR_WIDTH;
 		memset(bar, '#', n);
 		bar[n] = '\0';
-		name = ntprof_stage_name(s, g->transport, g->kind);
+		name = ntprof_stage_name(s, g->transport, g->kind, g->stacks);
 		us_str(g->stage_mean[s], 0, val, sizeof(val));
 		name_val(f, 2, name, 49, val);
 		if (isnan(share))
@@ -230,7 +230,8 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 	}
 	if (g->largest >= 0)
 		fprintf(f, "  largest: %s, %.0f %% of the latency\n",
-			ntprof_stage_name(g->largest, g->transport, g->kind),
+			ntprof_stage_name(g->largest, g->transport, g->kind,
+					  g->stacks),
 			share_round(g->stage_share[g->largest]));
 }
 
@@ -646,7 +647,8 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 		ntprof_json_obj_start(js, NULL);
 		ntprof_json_str(js, "id", stage_id[s]);
 		ntprof_json_str(js, "name",
-				ntprof_stage_name(s, g->transport, g->kind));
+				ntprof_stage_name(s, g->transport, g->kind,
+						  g->stacks));
 		ntprof_json_num(js, "mean_us", g->stage_mean[s] / 1e3, 3);
 		ntprof_json_num(js, "share_pct", g->stage_share[s], 2);
 		ntprof_json_num(js, "avg_qd", g->stage_qd[s], 4);
@@ -654,7 +656,8 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	}
 	ntprof_json_arr_end(js);
 	ntprof_json_str(js, "largest", g->largest < 0 ? NULL :
-			ntprof_stage_name(g->largest, g->transport, g->kind));
+			ntprof_stage_name(g->largest, g->transport, g->kind,
+					  g->stacks));
 
 	ntprof_json_arr_start(js, "components");
 	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
