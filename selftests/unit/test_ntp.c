@@ -622,8 +622,8 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 1 && buf[9] == 0 &&
-	   buf[10] == 1 && buf[11] == 0,
-	   "the file starts with the magic and version 1.1, little-endian");
+	   buf[10] == 2 && buf[11] == 0,
+	   "the file starts with the magic and version 1.2, little-endian");
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + 4 +
 			(10 + 14) + (10 + 17) + (10 + 255) + 4 +
 			(8 + 7) + (8 + 9) + (8 + 63) + 4 +

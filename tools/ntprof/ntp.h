@@ -21,7 +21,7 @@
 
 /* The format this code writes; it reads every minor of its major. */
 #define NTP_VERSION_MAJOR	1
-#define NTP_VERSION_MINOR	1
+#define NTP_VERSION_MINOR	2
 
 /* The on-disk size of a record in format 1.0: struct ntprof_record's. */
 #define NTP_RECORD_SIZE		232
