@@ -31,7 +31,7 @@ _ntprof()
 			--dev)
 				words=$(cd /sys/block 2>/dev/null && echo *)
 				;;
-			-o|--output|--spdk-target)
+			-o|--output|--spdk-target|--spdk-host)
 				compopt -o filenames 2>/dev/null
 				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 				return
@@ -41,9 +41,9 @@ _ntprof()
 				return
 				;;
 			*)
-				words="-r -t -h --role --transport --spdk-target --help"
+				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --help"
 				;;
 			esac
 			;;
