@@ -380,6 +380,52 @@ static void t_breakdown_one_side(void)
 	   "a target record with one point alone is unusable");
 }
 
+/* SPDK's sites: three points on the host, three on the target. */
+static void t_breakdown_spdk(void)
+{
+	struct ntprof_record h, t;
+	struct ntprof_breakdown bd;
+	bool merged = false;
+	int c;
+
+	memset(&h, 0, sizeof(h));
+	h.role = NTPROF_ROLE_HOST;
+	h.transport = NTPROF_TRANSPORT_RDMA;
+	h.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	h.opcode = 0x02;
+	h.qid = 1;
+	h.ts[NTPROF_PT_HOST_QUEUE_RQ] = 1000;
+	h.ts[NTPROF_PT_HOST_SEND] = 1100;
+	h.ts[NTPROF_PT_HOST_DRIVER_DONE] = 67000;
+	memset(&t, 0, sizeof(t));
+	t.role = NTPROF_ROLE_TARGET;
+	t.transport = NTPROF_TRANSPORT_RDMA;
+	t.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	t.opcode = 0x02;
+	t.qid = 1;
+	t.ts[NTPROF_PT_TARGET_INIT] = HOURS_3 + 5000;
+	t.ts[NTPROF_PT_TARGET_EXEC] = HOURS_3 + 5100;
+	t.ts[NTPROF_PT_TARGET_COMPLETE] = HOURS_3 + 64400;
+	ok(!ntprof_breakdown(&h, &t, &bd) && bd.kind == NTPROF_KIND_JOINED &&
+	   comp_is(&bd, NTPROF_COMP_HOST_DRV_SUB, 100) &&
+	   comp_is(&bd, NTPROF_COMP_TGT_DRV_SUB, 100) &&
+	   comp_is(&bd, NTPROF_COMP_STORAGE_BLK, 59300) &&
+	   comp_is(&bd, NTPROF_COMP_WIRE, 6500) &&
+	   comp_is(&bd, NTPROF_COMP_E2E, 66000) && sums_hold(&bd),
+	   "spdk: host submit, send, completion; target parse, bdev, bdev done");
+	for (c = 0; c < NTPROF_COMP_COUNT; c++)
+		merged |= bd.merged[c] != 0;
+	ok(!merged && !(bd.has & (1U << NTPROF_COMP_HOST_RECV)) &&
+	   !(bd.has & (1U << NTPROF_COMP_DRIVE)),
+	   "spdk: the parts SPDK has no points for are absent, not merged");
+	ok(!strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK,
+				    NTPROF_STACK_TARGET_SPDK),
+		   "storage: SPDK bdev and drive") &&
+	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK, 0),
+		   "storage: target block layer"),
+	   "spdk: the storage component's name");
+}
+
 static void t_missing_points(void)
 {
 	static const struct {
@@ -1130,6 +1176,7 @@ int main(int argc, char *argv[])
 	t_breakdown_joined();
 	t_breakdown_rdma();
 	t_breakdown_one_side();
+	t_breakdown_spdk();
 	t_missing_points();
 	t_disorder();
 	t_group();

@@ -387,7 +387,7 @@ t_completion() {
 	got=$(complete_words ntprof record --max)
 	[ "$got" = --max-size ] || { echo "# 'ntprof record --max': $got"; return 1; }
 	got=$(complete_words ntprof probe -)
-	[ "$got" = "-r -t -h --role --transport --spdk-target --help" ] ||
+	[ "$got" = "-r -t -h --role --transport --spdk-target --spdk-host --help" ] ||
 		{ echo "# 'ntprof probe -': $got"; return 1; }
 }
 
@@ -396,12 +396,13 @@ t_help_options() {
 	local o
 
 	run probe --help
-	for o in --role --transport --spdk-target --help; do
+	for o in --role --transport --spdk-target --spdk-host --help; do
 		[[ $out == *"$o"* ]] || { echo "# probe: $o"; return 1; }
 	done
 	run record --help
 	for o in --role --transport --output --sample --interval --duration \
-		 --dev --op --min-size --max-size --help; do
+		 --dev --op --min-size --max-size --spdk-target --spdk-host \
+		 --help; do
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
@@ -419,7 +420,7 @@ t_man_options() {
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size detail json; do
+		 min-size max-size spdk-target spdk-host detail json; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

@@ -102,6 +102,24 @@ static unsigned int target_end(const struct ntprof_record *t)
 					      NTPROF_PT_TARGET_QUEUE_RESP;
 }
 
+/*
+ * The parts that an SPDK side has no points for, by design: no block
+ * layer, receive path or completion handoff on the host (its last point
+ * is the parsed completion); on the target no receive path before the
+ * parse (the target driver's submission starts at its first site), no
+ * backing device and no response path (its last point is the bdev's
+ * completion). They are absent from its path, not merged into another
+ * component by a point missing.
+ */
+#define SPDK_HOST_ABSENT (BIT(NTPROF_COMP_HOST_BLK_SUB) | \
+			  BIT(NTPROF_COMP_HOST_RECV) | \
+			  BIT(NTPROF_COMP_HOST_DRV_COMP) | \
+			  BIT(NTPROF_COMP_HANDOFF) | \
+			  BIT(NTPROF_COMP_HOST_BLK_COMP))
+#define SPDK_TARGET_ABSENT (BIT(NTPROF_COMP_TGT_DRV_SUB) | \
+			    BIT(NTPROF_COMP_DRIVE) | \
+			    BIT(NTPROF_COMP_TGT_DRV_COMP))
+
 int ntprof_comp_stage(enum ntprof_comp comp)
 {
 	switch (comp) {
@@ -231,6 +249,7 @@ int ntprof_breakdown(const struct ntprof_record *host,
 	int hf = -1, hl = -1, hb = -1, ha = -1, tf = -1, tl = -1, next;
 	uint64_t p[CH_COUNT] = { 0 };
 	unsigned int dropped = 0;
+	uint32_t absent;
 	int64_t wire, v;
 	size_t i;
 	int prev;
@@ -328,6 +347,14 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[hl] - p[hf]), 0);
 	else
 		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[tl] - p[tf]), 0);
+
+	absent = 0;
+	if (host && (host->flags & NTPROF_REC_F_USER))
+		absent |= SPDK_HOST_ABSENT;
+	if (target && (target->flags & NTPROF_REC_F_USER))
+		absent |= SPDK_TARGET_ABSENT;
+	for (i = 0; absent && i < NTPROF_COMP_COUNT; i++)
+		bd->merged[i] &= ~absent;
 
 	/* The sub-rows: parts shown on their own, outside the sums. */
 	if (target && target->transport == NTPROF_TRANSPORT_RDMA &&
@@ -450,7 +477,7 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 	return buf;
 }
 
-const char *ntprof_comp_name(enum ntprof_comp comp)
+const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks)
 {
 	static const char * const names[NTPROF_COMP_COUNT] = {
 		[NTPROF_COMP_HOST_BLK_SUB] = "host block layer, submission",
@@ -471,6 +498,10 @@ const char *ntprof_comp_name(enum ntprof_comp comp)
 
 	if ((unsigned int)comp >= NTPROF_COMP_COUNT)
 		return "?";
+	/* SPDK's target has no point between the bdev and the drive. */
+	if (comp == NTPROF_COMP_STORAGE_BLK &&
+	    (stacks & NTPROF_STACK_TARGET_SPDK))
+		return "storage: SPDK bdev and drive";
 	return names[comp];
 }
 

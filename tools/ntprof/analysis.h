@@ -270,8 +270,11 @@ const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size);
 /* The device's name from @map, else "dev MAJ:MIN". */
 const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 			   size_t nr, char *buf, size_t size);
-/* The --detail name of a component: "host driver, submission". */
-const char *ntprof_comp_name(enum ntprof_comp comp);
+/*
+ * The --detail name of a component, "host driver, submission", for a
+ * NTPROF_STACK_* set.
+ */
+const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks);
 /*
  * The sides that SPDK ran, in place of the kernel's drivers: their
  * records came from userspace sites (NTPROF_REC_F_USER).

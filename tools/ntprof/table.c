@@ -258,11 +258,12 @@ static void print_comp(FILE *f, const struct ntprof_group *g, int c,
 		owner = merged_into(g, c);
 		if (owner < 0)
 			return;	/* not on this path */
-		name_val(f, sub ? 4 : 2, ntprof_comp_name(c), 49, val);
-		fprintf(f, "      merged into %s\n", ntprof_comp_name(owner));
+		name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
+		fprintf(f, "      merged into %s\n",
+			ntprof_comp_name(owner, g->stacks));
 		return;
 	}
-	name_val(f, sub ? 4 : 2, ntprof_comp_name(c), 49, val);
+	name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
 	fprintf(f, "%10.2f", st->mean / 1e3);
 	if (isnan(g->comp_qd[c]))
 		fprintf(f, "%8s", "-");
@@ -307,12 +308,13 @@ static void print_notes(FILE *f, const struct ntprof_group *g)
 	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
 		if (!g->merged_n[c])
 			continue;
-		fprintf(f, "  merged: %s includes", ntprof_comp_name(c));
+		fprintf(f, "  merged: %s includes",
+			ntprof_comp_name(c, g->stacks));
 		sep = " ";
 		for (k = 0; k < NTPROF_COMP_COUNT; k++) {
 			if (!(g->merged[c] & BIT(k)))
 				continue;
-			fprintf(f, "%s%s", sep, ntprof_comp_name(k));
+			fprintf(f, "%s%s", sep, ntprof_comp_name(k, g->stacks));
 			sep = " and ";
 		}
 		fprintf(f,
@@ -666,7 +668,7 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 			continue;
 		ntprof_json_obj_start(js, NULL);
 		ntprof_json_str(js, "id", comp_id[c]);
-		ntprof_json_str(js, "name", ntprof_comp_name(c));
+		ntprof_json_str(js, "name", ntprof_comp_name(c, g->stacks));
 		ntprof_json_u64(js, "n", st->n);
 		ntprof_json_num(js, "mean_us", st->mean / 1e3, 3);
 		ntprof_json_num(js, "L", g->comp_qd[c], 4);
