@@ -1,0 +1,224 @@
+# SPDX-License-Identifier: GPL-2.0
+# SPDK's host, spdk_nvme_perf, recorded with ntprof record --spdk-host
+# while the target's side is recorded too, in one guest: against SPDK's
+# target over NVMe/TCP and NVMe/RDMA, and against nvmet over NVMe/TCP.
+# Each pairing: every host record joins a target record, the stages are
+# SPDK's, and ntprof's mean read latency is close to perf's Average.
+. /lab/ktap.sh
+. /lab/tests/records.sh
+KTAP_PREFIX="spdk perf: "
+share=$NTPROF_LAB_SHARE
+perf=$NTPROF_LAB_SPDK_PERF
+tgt=$NTPROF_LAB_SPDK_TGT
+ktap_header
+
+out=/tmp/probe-host.txt
+ntprof probe -t rdma --spdk-host "$perf" > "$out" 2>&1
+rc=$?
+sed 's/^/# /' "$out"
+if [ $rc -eq 0 ] && grep -q '^  load: ok$' "$out" &&
+   [ "$(grep -cE '^  ok .*\(required\)' "$out")" -eq 2 ] &&
+   grep -q '^SPDK host ' "$out"; then
+	ktap_pass "probe --spdk-host (no -r): the host's required sites ok, load: ok"
+else
+	ktap_fail "probe --spdk-host (no -r): the host's required sites ok, load: ok (rc $rc)"
+fi
+if ntprof probe -r target -t tcp --spdk-host "$perf" > /dev/null 2>&1; then
+	ktap_fail "probe -r target --spdk-host is refused"
+else
+	ktap_pass "probe -r target --spdk-host is refused"
+fi
+
+# run_perf TRTYPE ADDR PORT NQN SECONDS: spdk_nvme_perf's QD1 4 KiB reads
+# on core 1 (nvmf_tgt polls core 0), its output in /tmp/perf.out.
+run_perf() {
+	"$perf" -q 1 -o 4096 -w randread -t "$5" -c 0x2 -s 128 \
+		-r "trtype:$1 adrfam:IPv4 traddr:$2 trsvcid:$3 subnqn:$4" \
+		> /tmp/perf.out 2>&1
+}
+
+# perf_field N: field N of perf's Total line (1 IOPS, 2 MiB/s, 3 Average).
+perf_field() {
+	awk -F: -v n="$1" '/^Total/ { split($2, f, " "); print f[n] }' /tmp/perf.out
+}
+
+# read_mean FILE: the mean latency (us) of the report's first read group.
+read_mean() {
+	awk '/^== read / { r = 1 } r && /latency \(us\): mean/ {
+		sub(/.*mean /, ""); sub(/,.*/, ""); print; exit }' "$1"
+}
+
+# pairing NAME TRANSPORT TARGET ADDR PORT NQN: TARGET is spdk or nvmet.
+pairing() {
+	local name=$1 t=$2 kind=$3 addr=$4 port=$5 nqn=$6 rt rh rc line
+	local host target matched pct iops avg mean ok gap n
+	local trtype
+
+	trtype=$(echo "$t" | tr a-z A-Z)
+	if [ "$kind" = spdk ]; then
+		ntprof record -t "$t" -s 1 --spdk-target "$tgt" \
+			-o "$share/$name-target.ntp" > "/tmp/$name-rt.out" 2>&1 &
+	else
+		ntprof record -r target -t "$t" -s 1 \
+			-o "$share/$name-target.ntp" > "/tmp/$name-rt.out" 2>&1 &
+	fi
+	rt=$!
+	if wait_line "/tmp/$name-rt.out" 'profiling as target' 60; then
+		ktap_pass "$name: the target's record starts"
+	else
+		ktap_fail "$name: the target's record starts"
+		sed 's/^/# /' "/tmp/$name-rt.out"
+	fi
+
+	# The host's recording first, so that it holds every command of
+	# perf's run: its sites attach to the perf that starts after it.
+	ntprof record -t "$t" -s 1 --spdk-host "$perf" \
+		-o "$share/$name-host.ntp" > "/tmp/$name-rh.out" 2>&1 &
+	rh=$!
+	if wait_line "/tmp/$name-rh.out" 'profiling as host' 60; then
+		ktap_pass "$name: record --spdk-host starts before perf"
+	else
+		ktap_fail "$name: record --spdk-host starts before perf"
+		sed 's/^/# /' "/tmp/$name-rh.out"
+	fi
+	run_perf "$trtype" "$addr" "$port" "$nqn" 5
+	rc=$?
+	cp /tmp/perf.out "$share/$name-perf.txt"
+	sed 's/^/# /' /tmp/perf.out | grep -v '^# *$' | tail -n 4
+	iops=$(perf_field 1)
+	avg=$(perf_field 3)
+	if [ $rc -eq 0 ] && [ -n "$avg" ]; then
+		ktap_pass "$name: spdk_nvme_perf reads over $t ($iops IOPS, $avg us)"
+	else
+		ktap_fail "$name: spdk_nvme_perf reads over $t (rc $rc)"
+	fi
+	kill -INT $rh 2>/dev/null
+	wait $rh
+	rc=$?
+	sed 's/^/# /' "/tmp/$name-rh.out" | tail -n 12
+	[ $rc -eq 0 ] && ktap_pass "$name: record --spdk-host stops on SIGINT, exit 0" ||
+		ktap_fail "$name: record --spdk-host stops on SIGINT, exit 0 (rc $rc)"
+	kill -INT $rt 2>/dev/null
+	wait $rt
+	rc=$?
+	[ $rc -eq 0 ] && ktap_pass "$name: the target's record stops on SIGINT, exit 0" ||
+		ktap_fail "$name: the target's record stops on SIGINT, exit 0 (rc $rc)"
+
+	ntprof report --detail "$share/$name-host.ntp" \
+		"$share/$name-target.ntp" > "$share/$name-report.txt" 2>&1
+	rc=$?
+	sed 's/^/# /' "$share/$name-report.txt" | tail -n 40
+	line=$(grep '^records: ' "$share/$name-report.txt" | tail -n 1)
+	set -- $(echo "$line" | sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/')
+	host=${1:-0} target=${2:-0} matched=${3:-0} pct=${4:-0}
+	if [ $rc -eq 0 ] && [ "$host" -gt 0 ] && [ "$pct" = 100 ] &&
+	   [ "$matched" -eq "$host" ]; then
+		ktap_pass "$name: report joins every host record ($line)"
+	else
+		ktap_fail "$name: report joins every host record (rc $rc: ${line:-no records line})"
+	fi
+
+	# perf's reads in its 5 s against the host's: the read group's n.
+	n=$(sed -nE 's/^== read [^:]*: ([0-9]+) commands.*/\1/p' \
+		"$share/$name-report.txt" | head -n 1)
+	ok=$(awk -v n="${n:-0}" -v i="${iops:-0}" 'BEGIN {
+		e = i * 5; print (e > 0 && n >= e - 2 && n <= 1.02 * e + 2) ? 1 : 0 }')
+	[ "$ok" = 1 ] &&
+		ktap_pass "$name: the host recorded each of perf's reads (${n:-?} for $iops IOPS x 5 s)" ||
+		ktap_fail "$name: the host recorded each of perf's reads (${n:-?} for ${iops:-?} IOPS x 5 s)"
+
+	# ntprof's window, from the transport's submit to the parsed
+	# completion, lies inside perf's, which adds the driver's code
+	# around it and, under TCG, most of a uprobe trap's ~50 us
+	# (Documentation/spdk.rst, Accuracy): at most perf's, within 10 %.
+	mean=$(read_mean "$share/$name-report.txt")
+	gap=$(awk -v m="${mean:-0}" -v a="${avg:-0}" 'BEGIN {
+		printf "%.1f", (a > 0 ? 100 * (a - m) / a : 100) }')
+	ok=$(awk -v g="$gap" 'BEGIN { print (g >= -0.5 && g <= 10) ? 1 : 0 }')
+	[ "$ok" = 1 ] &&
+		ktap_pass "$name: ntprof's read mean is perf's Average, at most, within 10 % (${mean} us, ${avg} us: $gap % below)" ||
+		ktap_fail "$name: ntprof's read mean is perf's Average, at most, within 10 % (${mean:-?} us, ${avg:-?} us: $gap % below)"
+
+	ok=1
+	grep -q '^  host driver (SPDK) ' "$share/$name-report.txt" || ok=0
+	if [ "$t" = rdma ]; then
+		grep -q '^  network (RDMA, NICs, wire) ' "$share/$name-report.txt" || ok=0
+	else
+		grep -q '^  network (TCP/IP, NICs, wire) ' "$share/$name-report.txt" || ok=0
+	fi
+	if [ "$kind" = spdk ]; then
+		grep -q '^  target driver (SPDK) ' "$share/$name-report.txt" || ok=0
+		grep -q '^  storage (SPDK bdev, drive) ' "$share/$name-report.txt" || ok=0
+	else
+		grep -q '^  target driver (nvmet-tcp) ' "$share/$name-report.txt" || ok=0
+	fi
+	[ $ok = 1 ] && ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
+		ktap_fail "$name: the stages are named for SPDK's side and the transport"
+}
+
+pairing perf-spdk-tcp tcp spdk "$NTPROF_LAB_SPDK_TCP_ADDR" \
+	"$NTPROF_LAB_SPDK_TCP_PORT" "$NTPROF_LAB_SPDK_NQN"
+pairing perf-spdk-rdma rdma spdk "$NTPROF_LAB_SPDK_RDMA_ADDR" \
+	"$NTPROF_LAB_SPDK_RDMA_PORT" "$NTPROF_LAB_SPDK_NQN"
+pairing perf-nvmet-tcp tcp nvmet "$NTPROF_LAB_TCP_ADDR" \
+	"$NTPROF_LAB_TCP_PORT" "$NTPROF_LAB_TCP_NQN"
+
+# The tutorial's order over RDMA: perf runs, probe names it by its PID,
+# and a recording joins it by the PID for 3 s; every host record joins.
+ntprof record -t rdma -s 1 --spdk-target "$tgt" -o /tmp/late-target.ntp \
+	> /tmp/late-rt.out 2>&1 &
+rt=$!
+wait_line /tmp/late-rt.out 'profiling as target' 60 ||
+	ktap_diag "the target's record did not start"
+rm -f /tmp/perf.out
+run_perf RDMA "$NTPROF_LAB_SPDK_RDMA_ADDR" "$NTPROF_LAB_SPDK_RDMA_PORT" \
+	"$NTPROF_LAB_SPDK_NQN" 60 &
+p=$!
+# perf's output is a file, flushed at its end: its reads show instead in
+# the hits of the target's sites.
+for i in $(seq 1 1200); do
+	hits=$(awk '$1 == "target" { for (i = 1; i < NF; i++) if ($i == "hits") s += $(i + 1) }
+		END { print s + 0 }' /sys/kernel/debug/ntprof/usites)
+	[ "$hits" -gt 300 ] && break
+	sleep 0.1
+done
+pid=$(pidof spdk_nvme_perf)
+ntprof probe -t rdma --spdk-host "$pid" > /tmp/late-probe.txt 2>&1
+rc=$?
+if [ $rc -eq 0 ] && [ -n "$pid" ] &&
+   grep -q "^  running processes: $pid$" /tmp/late-probe.txt; then
+	ktap_pass "probe --spdk-host $pid: names the running perf, load: ok"
+else
+	ktap_fail "probe --spdk-host ${pid:-?}: names the running perf, load: ok (rc $rc)"
+	sed 's/^/# /' /tmp/late-probe.txt
+fi
+ntprof record -t rdma -s 1 -d 3 --spdk-host "$pid" -o /tmp/late-host.ntp \
+	> /tmp/late-rh.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/late-rh.out | tail -n 8
+kill -0 "$pid" 2>/dev/null ||
+	ktap_diag "perf ended before the recording did: raise its -t"
+kill -INT "$pid" 2>/dev/null
+wait $p
+kill -INT $rt 2>/dev/null
+wait $rt
+ntprof report /tmp/late-host.ntp /tmp/late-target.ntp > /tmp/late-report.txt 2>&1
+line=$(grep '^records: ' /tmp/late-report.txt | tail -n 1)
+set -- $(echo "$line" | sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/')
+if [ $rc -eq 0 ] && [ "${1:-0}" -gt 0 ] && [ "${4:-0}" = 100 ]; then
+	ktap_pass "record --spdk-host PID joins a running perf: $line"
+else
+	ktap_fail "record --spdk-host PID joins a running perf (rc $rc: ${line:-no records line})"
+	sed 's/^/# /' /tmp/late-report.txt | tail -n 20
+fi
+
+# compare works on SPDK's recordings: TCP against RDMA.
+ntprof compare "$share/perf-spdk-tcp-host.ntp,$share/perf-spdk-tcp-target.ntp" \
+	"$share/perf-spdk-rdma-host.ntp,$share/perf-spdk-rdma-target.ntp" \
+	> "$share/perf-compare.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$share/perf-compare.txt" | tail -n 20
+[ $rc -eq 0 ] && grep -q 'host driver (SPDK)' "$share/perf-compare.txt" &&
+	ktap_pass "compare: SPDK over TCP against SPDK over RDMA" ||
+	ktap_fail "compare: SPDK over TCP against SPDK over RDMA (rc $rc)"
+ktap_finished

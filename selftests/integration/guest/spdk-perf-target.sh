@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0
+# SPDK's target for spdk-perf-host.sh, which records both sides; then,
+# with the host done, what must not harm SPDK: rmmod ntprof with uprobes
+# attached while perf reads (SPDK serves on), and nvmf_tgt SIGKILLed in
+# the middle of a session (the session goes on, and stops cleanly).
+. /lab/ktap.sh
+. /lab/tests/records.sh
+KTAP_PREFIX="spdk perf target: "
+share=$NTPROF_LAB_SHARE
+tgt=$NTPROF_LAB_SPDK_TGT
+perf=$NTPROF_LAB_SPDK_PERF
+ktap_header
+
+give_up() {
+	lab-ready
+	ktap_finished
+	exit 1
+}
+
+modprobe ntprof || { ktap_fail "modprobe ntprof"; give_up; }
+if ! lab-spdk-target start 4096; then
+	ktap_fail "nvmf_tgt starts and listens on TCP and RDMA"
+	give_up
+fi
+ktap_pass "nvmf_tgt starts and listens on TCP and RDMA"
+lab-ready
+lab-wait-host 1500 || ktap_fail "the host's script finished"
+
+tcp="trtype:TCP adrfam:IPv4 traddr:$NTPROF_LAB_SPDK_TCP_ADDR trsvcid:$NTPROF_LAB_SPDK_TCP_PORT subnqn:$NTPROF_LAB_SPDK_NQN"
+pid=$(cat /run/lab-spdk-target.pid)
+
+# rmmod with the target's uprobes attached, under perf's reads.
+ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/rmmod.ntp \
+	> /tmp/rmmod-rec.out 2>&1 &
+rec=$!
+wait_line /tmp/rmmod-rec.out 'profiling as target' 60 ||
+	ktap_fail "record --spdk-target starts before rmmod"
+"$perf" -q 1 -o 4096 -w randread -t 8 -c 0x2 -s 128 -r "$tcp" \
+	> /tmp/perf-rmmod.out 2>&1 &
+p=$!
+sleep 4
+if rmmod ntprof; then
+	ktap_pass "rmmod ntprof with uprobes attached, under I/O"
+else
+	ktap_fail "rmmod ntprof with uprobes attached, under I/O"
+fi
+wait $p
+rc=$?
+wait $rec
+sed 's/^/# /' /tmp/perf-rmmod.out | grep -v '^# *$' | tail -n 3
+sed 's/^/# /' /tmp/rmmod-rec.out | tail -n 3
+if [ $rc -eq 0 ] && grep -q '^Total' /tmp/perf-rmmod.out &&
+   kill -0 "$pid" 2>/dev/null; then
+	ktap_pass "SPDK served perf to its end across the rmmod, nvmf_tgt alive"
+else
+	ktap_fail "SPDK served perf to its end across the rmmod, nvmf_tgt alive (perf rc $rc)"
+fi
+
+# nvmf_tgt SIGKILLed mid-session: the session stays, then stops cleanly.
+modprobe ntprof || ktap_fail "modprobe ntprof again"
+ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/kill.ntp \
+	> /tmp/kill-rec.out 2>&1 &
+rec=$!
+wait_line /tmp/kill-rec.out 'profiling as target' 60 ||
+	ktap_fail "record --spdk-target starts before the kill"
+"$perf" -q 1 -o 4096 -w randread -t 8 -c 0x2 -s 128 -r "$tcp" \
+	> /tmp/perf-kill.out 2>&1 &
+p=$!
+sleep 4
+kill -KILL "$pid"
+wait $p
+sleep 1
+if kill -0 $rec 2>/dev/null; then
+	ktap_pass "the recording outlives nvmf_tgt's SIGKILL"
+else
+	ktap_fail "the recording outlives nvmf_tgt's SIGKILL"
+fi
+kill -INT $rec 2>/dev/null
+wait $rec
+rc=$?
+sed 's/^/# /' /tmp/kill-rec.out | tail -n 8
+[ $rc -eq 0 ] && ntprof report /tmp/kill.ntp > /tmp/kill-report.txt 2>&1 &&
+	grep -q '^records: [1-9][0-9]* target' /tmp/kill-report.txt &&
+	ktap_pass "it stops on SIGINT, exit 0, with the records before the kill" ||
+	ktap_fail "it stops on SIGINT, exit 0, with the records before the kill (rc $rc)"
+rm -f /run/lab-spdk-target.pid
+ktap_check "rmmod ntprof after the kill" rmmod ntprof
+ktap_finished
