@@ -212,10 +212,10 @@ lab_export_env() {
 	export NTPROF_LAB_BACKING_DEV=$LAB_BACKING_DEV
 }
 
-# SPDK's target, when the image has one (build-guest.sh, SPDK=): the
-# hugepages its memory comes from, on the guest that serves (target or
-# both), and its addresses for every script. It starts only when a script
-# asks (lab-spdk-target), on ports beside nvmet's 4420 and 4421.
+# SPDK, when the image has it (build-guest.sh, SPDK=): the hugepages its
+# programs' memory comes from, and its target's addresses for every
+# script. The target starts only when a script asks (lab-spdk-target), on
+# ports beside nvmet's 4420 and 4421.
 lab_spdk() {
 	[ -x /lab/spdk/nvmf_tgt ] || return 0
 	export NTPROF_LAB_SPDK=1
@@ -224,16 +224,16 @@ lab_spdk() {
 	export NTPROF_LAB_SPDK_NQN=nqn.2026-12.io.ntprof:spdk
 	export NTPROF_LAB_SPDK_TCP_ADDR=$LAB_TCP_ADDR NTPROF_LAB_SPDK_TCP_PORT=4430
 	export NTPROF_LAB_SPDK_RDMA_ADDR=$LAB_RDMA_ADDR NTPROF_LAB_SPDK_RDMA_PORT=4431
+	# 300 pages of 2 MiB: nvmf_tgt -s 256 and DPDK's own, with room, on
+	# the guest that serves; 100 for spdk_nvme_perf -s 128 on a host.
 	case "$1" in
-	target|both) ;;
-	*) return 0 ;;
+	target|both) echo 300 > /proc/sys/vm/nr_hugepages ;;
+	*) echo 100 > /proc/sys/vm/nr_hugepages ;;
 	esac
-	# 300 pages of 2 MiB: nvmf_tgt -s 256 and DPDK's own, with room.
-	echo 300 > /proc/sys/vm/nr_hugepages
 	mkdir -p /dev/hugepages /var/tmp /var/run/dpdk
 	mount -t hugetlbfs nodev /dev/hugepages ||
 		log "cannot mount hugetlbfs: SPDK will not start"
-	log "SPDK target available: $(grep HugePages_Total /proc/meminfo)"
+	log "SPDK available: $(grep HugePages_Total /proc/meminfo)"
 }
 
 lab_boot() {
