@@ -26,6 +26,21 @@ ktap_pass "nvmf_tgt starts and listens on TCP and RDMA"
 lab-ready
 lab-wait-host 1500 || ktap_fail "the host's script finished"
 
+# wait_io: until the target's sites have seen perf's reads (perf's output
+# is a file, flushed at its end), at most 120 s.
+wait_io() {
+	local i hits
+
+	for i in $(seq 1 1200); do
+		hits=$(awk '$1 == "target" { for (i = 1; i < NF; i++) if ($i == "hits") s += $(i + 1) }
+			END { print s + 0 }' /sys/kernel/debug/ntprof/usites)
+		[ "$hits" -gt 300 ] && return 0
+		sleep 0.1
+	done
+	ktap_diag "the target's sites saw no reads of perf's"
+	return 1
+}
+
 tcp="trtype:TCP adrfam:IPv4 traddr:$NTPROF_LAB_SPDK_TCP_ADDR trsvcid:$NTPROF_LAB_SPDK_TCP_PORT subnqn:$NTPROF_LAB_SPDK_NQN"
 pid=$(cat /run/lab-spdk-target.pid)
 
@@ -35,10 +50,10 @@ ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/rmmod.ntp \
 rec=$!
 wait_line /tmp/rmmod-rec.out 'profiling as target' 60 ||
 	ktap_fail "record --spdk-target starts before rmmod"
-"$perf" -q 1 -o 4096 -w randread -t 8 -c 0x2 -s 128 -r "$tcp" \
+"$perf" -q 1 -o 4096 -w randread -t 20 -c 0x2 -s 128 -r "$tcp" \
 	> /tmp/perf-rmmod.out 2>&1 &
 p=$!
-sleep 4
+wait_io
 if rmmod ntprof; then
 	ktap_pass "rmmod ntprof with uprobes attached, under I/O"
 else
@@ -63,10 +78,10 @@ ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/kill.ntp \
 rec=$!
 wait_line /tmp/kill-rec.out 'profiling as target' 60 ||
 	ktap_fail "record --spdk-target starts before the kill"
-"$perf" -q 1 -o 4096 -w randread -t 8 -c 0x2 -s 128 -r "$tcp" \
+"$perf" -q 1 -o 4096 -w randread -t 20 -c 0x2 -s 128 -r "$tcp" \
 	> /tmp/perf-kill.out 2>&1 &
 p=$!
-sleep 4
+wait_io
 kill -KILL "$pid"
 wait $p
 sleep 1

@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The table of tools/bench/spdk-icount.sh, from the runs.tsv its guest left.
+#
+# usage: tools/bench/spdk-icount-table.sh DIR    (DIR holds runs.tsv)
+#
+# Under -icount shift=2 guest time advances 4 ns per instruction that
+# either vCPU executes, and both poll all the time: a read at QD1 took
+# 1e9 / (4 * IOPS) instructions of the two vCPUs together. What a mode
+# adds per read, divided by the uprobe hits per read (both sides), is the
+# cost of one hit in those instructions: the trap on one vCPU, and what
+# the other executed while it waited for it.
+set -euo pipefail
+
+dir=${1:?usage: spdk-icount-table.sh DIR}
+[ -s "$dir/runs.tsv" ] || { echo "spdk-icount-table: no runs in $dir" >&2; exit 1; }
+
+awk -F'\t' '
+function median(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	MIN = a[1]; MAX = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function instr(iops) { return 1e9 / (4 * iops) }
+NR == 1 { next }
+$4 + 0 <= 0 { next }
+{
+	if (!($2 in xseen)) { xseen[$2] = 1; xports[++nx] = $2 }
+	if (!($3 in mseen)) { mseen[$3] = 1; modes[++nm] = $3 }
+	iops[$1, $2, $3] = $4
+	reps[$1] = 1
+	if ($6 + $7 > 0) hits[$2, $3] = hits[$2, $3] " " ($6 + $7)
+	iol[$2, $3] = iol[$2, $3] " " $4
+}
+END {
+	printf "%-6s %-6s %-36s %22s %10s %10s %9s %10s\n", "xport", "mode", "IOPS",
+		"ratio to off", "instr/rd", "added", "hits/rd", "added/hit"
+	for (x = 1; x <= nx; x++) {
+		t = xports[x]
+		offl = ""
+		for (r in reps) if ((r, t, "off") in iops) offl = offl " " instr(iops[r, t, "off"])
+		if (offl == "") continue
+		off_i = median(offl)
+		for (m = 1; m <= nm; m++) {
+			mode = modes[m]
+			rl = ""; il = ""
+			for (r in reps) {
+				if (!((r, t, mode) in iops) || !((r, t, "off") in iops)) continue
+				rl = rl " " iops[r, t, mode] / iops[r, t, "off"]
+				il = il " " instr(iops[r, t, mode])
+			}
+			if (rl == "") continue
+			ratio = median(rl); rmin = MIN; rmax = MAX
+			ins = median(il)
+			added = ins - off_i
+			# Hits per read: the hits over the reads of a run of
+			# SECONDS (IOPS x SECONDS); the runs.tsv has the IOPS.
+			hpr = "-"; aph = "-"
+			if ((t, mode) in hits) {
+				h = median(hits[t, mode])
+				n = median(iol[t, mode]) * SECS
+				if (n > 0) {
+					hpr = sprintf("%.2f", h / n)
+					if (h / n > 0) aph = sprintf("%.0f", added / (h / n))
+				}
+			}
+			printf "%-6s %-6s %-36s %8.3f [%.3f, %.3f] %10.0f %10.0f %9s %10s\n",
+				t, mode, substr(iol[t, mode], 2), ratio, rmin, rmax, ins,
+				added, hpr, aph
+		}
+	}
+}' SECS="${SECONDS_PER_RUN:-5}" "$dir/runs.tsv"
