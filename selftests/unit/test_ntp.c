@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the .ntp recording format (tools/ntprof/ntp.c): round
+ * Unit tests of the .ntp recording format (tools/ntprof/ntp_write.c, ntp_read.c): round
  * trips, the byte layout against Documentation/ntp-format.rst, files of a
  * newer minor, recordings cut short at every byte, and damaged files,
  * each of which must give one exact message. Files that the writer would
  * never produce are built here byte by byte, with this file's own
  * little-endian code and zlib's CRC-32, so that the test checks the
- * documented format rather than ntp.c against itself.
+ * documented format rather than the reader against the writer.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_ntp [--seeds DIR]   (DIR: also keep the files for fuzzing)
@@ -110,7 +110,7 @@ static void seed(const char *path)
 	free(buf);
 }
 
-/* Little-endian by hand, independent of ntp.c's helpers. */
+/* Little-endian by hand, independent of ntp_layout.h. */
 static uint32_t rd32(const uint8_t *p)
 {
 	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
