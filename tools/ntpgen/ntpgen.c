@@ -14,8 +14,8 @@
  * Both sides pick the commands they record with the module's own 1-in-N
  * decision (kmod/sample.h), so that they record the same commands.
  *
- * The files go through ntp_writer_*() of tools/ntprof/ntp.h: exactly the
- * bytes 'ntprof record' writes.
+ * The files go through ntp_writer_*() of tools/ntprof/ntp_write.c: exactly
+ * the bytes 'ntprof record' writes.
  */
 #include <errno.h>
 #include <getopt.h>
