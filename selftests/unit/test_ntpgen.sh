@@ -261,7 +261,51 @@ t_compare() {
 	fi
 }
 
+# --csv: a row per host record with its target's points, each row's
+# stages summing to its end to end, and the joined rows' mean end to end
+# of the 4 KiB reads the report's own; a column per point, stage and
+# component.
+t_csv() {
+	local csv=$TMP/run.csv rows want got
+
+	"$NTPGEN" -n 5000 --no-target-pct 2 --seed 21 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --csv "$csv" --json "$H" "$T" > "$JSON" 2> "$ERR" || return 1
+	rows=$(($(wc -l < "$csv") - 1))
+	want=$(flat "$JSON" | awk '$1 == "records" && $2 == "host" { print $3 }')
+	[ "$rows" = "$want" ] || { echo "# $rows rows for $want host records"; return 1; }
+	awk -F, 'NR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i
+		if (!("host_send_ns" in col) || !("target_exec_ns" in col) ||
+		    !("stage_storage_ns" in col) || !("storage_drive_ns" in col))
+			{ print "# missing columns"; exit 1 }
+		next
+	}
+	$col["usable"] != 1 { next }
+	{
+		s = 0
+		for (c in col) if (c ~ /^stage_/) s += $col[c]
+		if (s != $col["end_to_end_ns"]) { print "# row " NR ": stages " s " != " $col["end_to_end_ns"]; bad = 1 }
+		if ($col["target_file"] != "") joined++; else lone++
+		# The tables of a report are of the joined commands of a group.
+		if ($col["opcode"] == 2 && $col["length"] == 4096 &&
+		    $col["target_file"] != "") { n++; e2e += $col["end_to_end_ns"] }
+	}
+	END {
+		if (bad || !joined || !lone) { print "# joined " joined ", alone " lone; exit 1 }
+		printf "%.2f\n", e2e / n / 1000
+	}' "$csv" > "$TMP/csv.mean" || { cat "$TMP/csv.mean"; return 1; }
+	got=$(cat "$TMP/csv.mean")
+	want=$(flat "$JSON" | awk '$1 == "e2e" && $2 == "read" && $3 == 4096 { printf "%.2f\n", $4 }')
+	[ "$got" = "$want" ] || { echo "# csv mean $got us, report $want us"; return 1; }
+	"$NTPROF" report --csv - "$H" "$T" | head -n 1 | grep -q '^file,role,' ||
+		{ echo "# --csv - does not write the rows to standard output"; return 1; }
+	! "$NTPROF" report --csv /nonexistent/dir/x.csv "$H" "$T" > /dev/null 2> "$ERR" &&
+		grep -q 'cannot write /nonexistent/dir/x.csv' "$ERR" ||
+		{ echo "# an unwritable --csv FILE is not an error"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
+ktap_check "report --csv: a row per host record, stages summing to the end to end, the report's mean" t_csv
 t_case "tcp" -t tcp --seed 1
 t_case "rdma" -t rdma --seed 2
 t_case "theta +3 s, drift +200 ppm" -t tcp --theta 3s --drift 200 \

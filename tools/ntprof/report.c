@@ -4,23 +4,27 @@
  * component breakdown per group of commands. recording.c loads and joins,
  * the analysis library computes, table.c prints.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "recording.h"
+#include "report_csv.h"
 #include "subcommands.h"
 #include "table.h"
 
 struct report_opts {
 	bool detail;
 	bool json;
+	const char *csv;	/* --csv FILE, "-": standard output */
 };
 
 static void report_usage(FILE *f)
 {
-	fputs("usage: ntprof report [--detail] [--json] FILE.ntp...\n"
+	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] FILE.ntp...\n"
 	      "\n"
 	      "Join the recordings of a run and show where the latency went: per\n"
 	      "group of commands (op, size, device), the latency's mean and\n"
@@ -35,6 +39,10 @@ static void report_usage(FILE *f)
 	      "                 commands in each (L, Little's law), p50, p99\n"
 	      "  -j, --json     the same numbers as one JSON object (schema\n"
 	      "                 ntprof-report/1, Documentation/report.rst)\n"
+	      "      --csv FILE also write a row per command to FILE (- for\n"
+	      "                 standard output, in place of the report): its\n"
+	      "                 identity, every point of both sides, and each\n"
+	      "                 stage and component in ns\n"
 	      "  -h, --help     show this help and exit\n"
 	      "\n"
 	      "Every file must be recorded with the same -s. A host recording\n"
@@ -48,7 +56,9 @@ static void report_usage(FILE *f)
 	      "      With every component, storage split into the target's block\n"
 	      "      layer and the drive.\n"
 	      "  ntprof report --json h1.ntp h2.ntp target.ntp > run.json\n"
-	      "      Two hosts and a target, for a script.\n", f);
+	      "      Two hosts and a target, for a script.\n"
+	      "  ntprof report --csv run.csv host.ntp target.ntp\n"
+	      "      The report, and every joined command for pandas or R.\n", f);
 }
 
 static int report_parse(int argc, char *argv[], struct report_opts *o)
@@ -56,6 +66,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 	static const struct option options[] = {
 		{ "detail", no_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -70,6 +81,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 'C':
+			o->csv = optarg;
+			break;
 		case 'h':
 			report_usage(stdout);
 			return 0;
@@ -79,6 +93,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 	}
 	if (optind == argc)
 		return usage_error(argv[0], "no recording given");
+	if (o->csv && !strcmp(o->csv, "-") && o->json)
+		return usage_error(argv[0],
+				   "--csv - and --json both want standard output");
 	return -1;
 }
 
@@ -133,6 +150,30 @@ static int report_json(const struct recording_run *run)
 	return 0;
 }
 
+/* --csv: the rows, to FILE or standard output; 0 or 1 after a message. */
+static int report_csv(const struct recording_run *run, const char *cmd,
+		      const char *path)
+{
+	bool out = !strcmp(path, "-");
+	FILE *f = out ? stdout : fopen(path, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
+			strerror(errno));
+		return 1;
+	}
+	err = report_csv_write(f, run);
+	if (!out && fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
+			out ? "standard output" : path, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char *argv[])
 {
 	struct report_opts o = { 0 };
@@ -147,11 +188,12 @@ int cmd_report(int argc, char *argv[])
 		recording_run_free(&run);
 		return ret;
 	}
-	if (o.json) {
+	if (o.csv)
+		ret = report_csv(&run, argv[0], o.csv);
+	if (!ret && o.json)
 		ret = report_json(&run);
-	} else {
+	else if (!ret && !(o.csv && !strcmp(o.csv, "-")))
 		report_print(&run, o.detail);
-	}
 	recording_run_free(&run);
-	return 0;
+	return ret;
 }

@@ -73,6 +73,11 @@ const char *ntprof_stage_id(enum ntprof_stage stage)
 	return stage_id[stage];
 }
 
+const char *ntprof_comp_id(enum ntprof_comp comp)
+{
+	return comp_id[comp];
+}
+
 /* 15.0k, 1.2M: a rate in three digits. */
 static const char *rate_str(double r, char *buf, size_t size)
 {

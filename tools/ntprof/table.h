@@ -75,6 +75,8 @@ void ntprof_json_bool(struct ntprof_json *js, const char *key, bool val);
 
 /* A stage's key in the JSON output: "host_driver", "storage". */
 const char *ntprof_stage_id(enum ntprof_stage stage);
+/* A component's id in JSON and CSV: "host_driver_submission". */
+const char *ntprof_comp_id(enum ntprof_comp comp);
 
 #define NTPROF_REPORT_SCHEMA	"ntprof-report/1"
 

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof report --csv: one row per command, for pandas and R. A run with
+ * host recordings has a row per host record, with its target record's
+ * points beside it when the join found one; a run of targets alone, a row
+ * per target record. Every row has the command's identity, every point of
+ * both sides (CLOCK_MONOTONIC ns of that side's machine, empty when not
+ * seen), and each stage and component of its breakdown in ns (empty when
+ * absent), as the report's tables count them (Documentation/report.rst).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "recording.h"
+#include "report_csv.h"
+#include "table.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Column names of enum ntprof_point. */
+static const char *const point_id[] = {
+	"host_blk_start", "host_queue_rq", "host_setup", "host_blk_issue",
+	"host_send", "host_send_done", "host_r2t", "host_recv",
+	"host_driver_done", "host_nvme_complete", "host_blk_complete",
+	"target_recv", "target_init", "target_r2t", "target_data",
+	"target_exec", "target_blk_issue", "target_blk_complete",
+	"target_complete", "target_queue_resp", "target_send",
+	"target_send_done",
+};
+_Static_assert(ARRAY_SIZE(point_id) == NTPROF_PT_COUNT,
+	       "a point without a CSV column");
+
+static void csv_header(FILE *f)
+{
+	int i;
+
+	fputs("file,role,transport,qid,cid,opcode,nsid,slba,length,status,flags,"
+	      "cpu_submit,cpu_complete,dev,target_file,usable", f);
+	for (i = 0; i < NTPROF_PT_COUNT; i++)
+		fprintf(f, ",%s_ns", point_id[i]);
+	for (i = 0; i < NTPROF_STAGE_COUNT; i++)
+		fprintf(f, ",stage_%s_ns", ntprof_stage_id(i));
+	for (i = 0; i < NTPROF_COMP_COUNT; i++)
+		fprintf(f, ",%s_ns", ntprof_comp_id(i));
+	fputc('\n', f);
+}
+
+static const char *transport_id(uint8_t t)
+{
+	switch (t) {
+	case NTPROF_TRANSPORT_TCP:
+		return "tcp";
+	case NTPROF_TRANSPORT_RDMA:
+		return "rdma";
+	}
+	return "";
+}
+
+/* A path as a CSV field: quoted, with quotes doubled (RFC 4180). */
+static void csv_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/*
+ * A row: @r's identity and its side's points, the other side's points
+ * from @other (NULL: none), and the breakdown of the two.
+ */
+static void csv_row(FILE *f, const char *path, const struct ntprof_record *r,
+		    const char *other_path, const struct ntprof_record *other)
+{
+	const struct ntprof_record *host, *target;
+	struct ntprof_breakdown bd;
+	bool usable;
+	int i;
+
+	host = r->role == NTPROF_ROLE_HOST ? r : other;
+	target = r->role == NTPROF_ROLE_HOST ? other : r;
+	usable = !ntprof_breakdown(host, target, &bd);
+
+	csv_quoted(f, path);
+	fprintf(f, ",%s,%s,%u,%u,%u,%u,%" PRIu64 ",%u,%u,%u,%u,%u,%u,",
+		r->role == NTPROF_ROLE_HOST ? "host" : "target",
+		transport_id(r->transport), r->qid, r->cid, r->opcode, r->nsid,
+		(uint64_t)r->slba, r->length, r->status, r->flags,
+		r->cpu_submit, r->cpu_complete, r->dev);
+	if (other_path)
+		csv_quoted(f, other_path);
+	fprintf(f, ",%d", usable);
+	for (i = 0; i < NTPROF_PT_COUNT; i++) {
+		const struct ntprof_record *side =
+			i < NTPROF_PT_TARGET_RECV ? host : target;
+
+		if (side && side->ts[i])
+			fprintf(f, ",%" PRIu64, (uint64_t)side->ts[i]);
+		else
+			fputc(',', f);
+	}
+	for (i = 0; i < NTPROF_STAGE_COUNT; i++) {
+		if (usable && (bd.stage_has & (1U << i)))
+			fprintf(f, ",%" PRId64, bd.stage[i]);
+		else
+			fputc(',', f);
+	}
+	for (i = 0; i < NTPROF_COMP_COUNT; i++) {
+		if (usable && (bd.has & (1U << i)))
+			fprintf(f, ",%" PRId64, bd.comp[i]);
+		else
+			fputc(',', f);
+	}
+	fputc('\n', f);
+}
+
+int report_csv_write(FILE *f, const struct recording_run *run)
+{
+	const struct recording *rec, *t;
+	size_t i, j;
+	uint32_t k;
+
+	csv_header(f);
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		/* Targets only when there is no host: else as their match. */
+		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)
+			continue;
+		for (j = 0; j < rec->n; j++) {
+			k = rec->match_file ? rec->match_file[j] :
+					      NTPROF_NO_MATCH;
+			if (k == NTPROF_NO_MATCH) {
+				csv_row(f, rec->path, &rec->recs[j], NULL, NULL);
+				continue;
+			}
+			t = &run->files[k];
+			csv_row(f, rec->path, &rec->recs[j], t->path,
+				&t->recs[rec->match_idx[j]]);
+		}
+	}
+	fflush(f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* ntprof report --csv: a row per command (report_csv.c). */
+#ifndef NTPROF_REPORT_CSV_H
+#define NTPROF_REPORT_CSV_H
+
+#include <stdio.h>
+
+struct recording_run;
+
+/* Writes the run's rows, with a header line, to @f; 0 or -EIO. */
+int report_csv_write(FILE *f, const struct recording_run *run);
+
+#endif /* NTPROF_REPORT_CSV_H */
