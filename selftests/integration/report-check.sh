@@ -113,6 +113,20 @@ check_report() {
 			"(${sum:-?} us vs ${e2e:-?} us)"
 	fi
 
+	# The same recordings as CSV: a row per host record, each joined,
+	# whose mean end to end (of the 4 KiB reads) is the report's.
+	if "$ntprof" report --csv - "$host" "$target" > "$work/$step.csv" &&
+	   awk -F, -v n="$n_host" -v e="$e2e" 'NR == 1 {
+		for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["target_file"] != "" { j++ }
+		$col["opcode"] == 2 && $col["length"] == 4096 { k++; s += $col["end_to_end_ns"] }
+		END { d = s / k / 1000 - e; if (d < 0) d = -d
+		      exit !(NR - 1 == n && j == n && d <= 0.01) }' "$work/$step.csv"; then
+		ktap_pass "$step: report --csv has a joined row per host record, the report's mean"
+	else
+		ktap_fail "$step: report --csv has a joined row per host record, the report's mean"
+	fi
+
 	# psync's clat is the whole pread(): the end to end, and the system
 	# call's entry and exit and the wakeup besides. Those take tens of
 	# microseconds on hardware and hundreds under TCG, where the host's
