@@ -304,7 +304,55 @@ t_csv() {
 		{ echo "# an unwritable --csv FILE is not an error"; return 1; }
 }
 
+# --hist: without jitter every command's end to end is the sum of the
+# stage means (120 us: one bucket) and its storage 300 us (another).
+t_hist() {
+	local out=$TMP/hist.out n
+
+	"$NTPGEN" -n 3000 --jitter 0 --seed 22 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --hist "$H" "$T" > "$out" || return 1
+	n=$(sed -nE 's/^== read 4KiB [^:]*: ([0-9]+) commands sampled.*/\1/p' "$out")
+	grep -A3 '^== read 4KiB .*: end to end, ' "$out" |
+		grep -qE "^ +64 -> 127 : $n +\|\*{40}\|$" ||
+		{ echo "# no bucket 64 -> 127 of all $n reads"; sed 's/^/# /' "$out"; return 1; }
+	"$NTPGEN" -n 3000 --jitter 0 --storage-us 300 --seed 23 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --hist=storage "$H" "$T" > "$out" || return 1
+	grep -A3 '^== read 4KiB .*: storage (target block layer, drive), ' "$out" |
+		grep -qE '^ +256 -> 511 : [0-9]+ +\|\*{40}\|$' ||
+		{ echo "# no bucket 256 -> 511 of storage"; sed 's/^/# /' "$out"; return 1; }
+	! "$NTPROF" report --hist=nothing "$H" "$T" > /dev/null 2> "$ERR" &&
+		grep -q "no stage or component 'nothing'" "$ERR" ||
+		{ echo "# --hist=nothing is not refused"; return 1; }
+}
+
+# --tail: with each stage's jitter in proportion to its mean, the slow
+# commands are slow in the largest stage: the network, then the storage.
+t_tail() {
+	local out=$TMP/tail.out n k
+
+	"$NTPGEN" -n 20000 --network-us 200 --storage-us 20 --jitter 0.5 \
+		--seed 24 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --tail "$H" "$T" > "$out" || return 1
+	n=$(sed -nE 's/^== read 4KiB [^:]*: ([0-9]+) commands sampled.*/\1/p' "$out")
+	k=$(sed -nE 's/^== read 4KiB [^:]*: the ([0-9]+) commands above p99 .*/\1/p' "$out")
+	[ "$k" = $((n - (99 * n + 99) / 100)) ] ||
+		{ echo "# $k commands above p99 of $n"; return 1; }
+	grep -A9 '^== read 4KiB .* above p99' "$out" |
+		grep -q '^  the tail grows most in network (TCP/IP, NICs, wire): ' ||
+		{ echo "# the network is not named"; sed 's/^/# /' "$out"; return 1; }
+	"$NTPGEN" -n 20000 --network-us 10 --storage-us 300 --jitter 0.5 \
+		--seed 25 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --tail=99.9 "$H" "$T" > "$out" || return 1
+	grep -A9 '^== read 4KiB .* above p99.9 ' "$out" |
+		grep -q '^  the tail grows most in storage (target block layer, drive): ' ||
+		{ echo "# the storage is not named at p99.9"; sed 's/^/# /' "$out"; return 1; }
+	! "$NTPROF" report --tail=100 "$H" "$T" > /dev/null 2>&1 ||
+		{ echo "# --tail=100 is not refused"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
+ktap_check "report --hist: log2 buckets of the end to end, of a stage; an unknown id refused" t_hist
+ktap_check "report --tail: the commands above p99, the stage they grow in named" t_tail
 ktap_check "report --csv: a row per host record, stages summing to the end to end, the report's mean" t_csv
 t_case "tcp" -t tcp --seed 1
 t_case "rdma" -t rdma --seed 2

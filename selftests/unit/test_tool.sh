@@ -406,7 +406,7 @@ t_help_options() {
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
-	for o in --detail --json --csv --help; do
+	for o in --detail --json --csv --hist --tail --help; do
 		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
 	done
 	run compare --help
@@ -420,7 +420,8 @@ t_man_options() {
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size spdk-target spdk-host detail json csv; do
+		 min-size max-size spdk-target spdk-host detail json csv hist \
+		 tail; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

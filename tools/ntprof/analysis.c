@@ -438,6 +438,37 @@ static bool group_is(const struct ntprof_group *g, bool target_side,
 	       g->op == op && g->length == length && g->dev == dev;
 }
 
+/*
+ * SPDK's namespaces are no devices of the kernel's: the records of
+ * userspace sites have none, and group by namespace id instead.
+ */
+static bool group_spdk_ns(const struct ntprof_record *r)
+{
+	return (r->flags & NTPROF_REC_F_USER) && !r->dev;
+}
+
+const struct ntprof_group *
+ntprof_analysis_group_of(const struct ntprof_analysis *an,
+			 const struct ntprof_record *host,
+			 const struct ntprof_record *target)
+{
+	const struct ntprof_record *r = host ? host : target;
+	enum ntprof_opclass op;
+	bool spdk_ns;
+	uint32_t dev;
+	size_t i;
+
+	if (!r)
+		return NULL;
+	op = ntprof_opclass_of(r->qid, r->opcode);
+	spdk_ns = group_spdk_ns(r);
+	dev = spdk_ns ? r->nsid : r->dev;
+	for (i = 0; i < an->nr_groups; i++)
+		if (group_is(&an->groups[i], !host, spdk_ns, op, r->length, dev))
+			return &an->groups[i];
+	return NULL;
+}
+
 static int slots_grow(struct ntprof_analysis *an)
 {
 	size_t nr = an->nr_slots ? an->nr_slots * 2 : 64, i, j;
@@ -468,11 +499,7 @@ static struct ntprof_group *group_get(struct ntprof_analysis *an,
 	enum ntprof_opclass op = ntprof_opclass_of(r->qid, r->opcode);
 	const struct ntprof_devname *map;
 	struct ntprof_group *g, *groups;
-	/*
-	 * SPDK's namespaces are no devices of the kernel's: the records of
-	 * userspace sites have none, and group by namespace id instead.
-	 */
-	bool spdk_ns = (r->flags & NTPROF_REC_F_USER) && !r->dev;
+	bool spdk_ns = group_spdk_ns(r);
 	uint32_t dev = spdk_ns ? r->nsid : r->dev;
 	char size[16];
 	size_t j, cap;

@@ -261,6 +261,16 @@ int ntprof_analysis_add_all(struct ntprof_analysis *an,
  */
 int ntprof_analysis_finish(struct ntprof_analysis *an);
 
+/*
+ * The group a command went to: the one of @host's record, or of @target's
+ * without a host; NULL if none. Its tables are made of the command only
+ * if the group's kind is the command's (JOINED: it has both sides).
+ */
+const struct ntprof_group *
+ntprof_analysis_group_of(const struct ntprof_analysis *an,
+			 const struct ntprof_record *host,
+			 const struct ntprof_record *target);
+
 /* Labels. */
 /* A command's class; every admin command (queue 0) is "other". */
 enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode);

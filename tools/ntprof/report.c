@@ -13,6 +13,8 @@
 
 #include "recording.h"
 #include "report_csv.h"
+#include "report_hist.h"
+#include "report_tail.h"
 #include "subcommands.h"
 #include "table.h"
 
@@ -20,11 +22,14 @@ struct report_opts {
 	bool detail;
 	bool json;
 	const char *csv;	/* --csv FILE, "-": standard output */
+	const char *hist;	/* --hist[=ID], or NULL */
+	double tail;		/* --tail[=P], 0: none */
 };
 
 static void report_usage(FILE *f)
 {
-	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] FILE.ntp...\n"
+	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] [--hist[=ID]]\n"
+	      "                     [--tail[=P]] FILE.ntp...\n"
 	      "\n"
 	      "Join the recordings of a run and show where the latency went: per\n"
 	      "group of commands (op, size, device), the latency's mean and\n"
@@ -43,6 +48,14 @@ static void report_usage(FILE *f)
 	      "                 standard output, in place of the report): its\n"
 	      "                 identity, every point of both sides, and each\n"
 	      "                 stage and component in ns\n"
+	      "      --hist[=ID]\n"
+	      "                 per group, a log2 histogram in microseconds of\n"
+	      "                 the end to end (default), or of the stage or\n"
+	      "                 component ID, as in JSON: storage, network_wire\n"
+	      "      --tail[=P] per group, the commands above the P-th percentile\n"
+	      "                 of the end to end (default 99) against the\n"
+	      "                 others: each stage's mean in both, and the stage\n"
+	      "                 that grows the most\n"
 	      "  -h, --help     show this help and exit\n"
 	      "\n"
 	      "Every file must be recorded with the same -s. A host recording\n"
@@ -61,12 +74,26 @@ static void report_usage(FILE *f)
 	      "      The report, and every joined command for pandas or R.\n", f);
 }
 
+/* A percentile: a number above 0 and below 100. */
+static int parse_percent(const char *s, double *p)
+{
+	char *end;
+
+	errno = 0;
+	*p = strtod(s, &end);
+	if (errno || end == s || *end || !(*p > 0 && *p < 100))
+		return -EINVAL;
+	return 0;
+}
+
 static int report_parse(int argc, char *argv[], struct report_opts *o)
 {
 	static const struct option options[] = {
 		{ "detail", no_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "hist", optional_argument, NULL, 'H' },
+		{ "tail", optional_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -84,6 +111,20 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'C':
 			o->csv = optarg;
 			break;
+		case 'H':
+			o->hist = optarg ? optarg : "end_to_end";
+			if (report_hist_check(o->hist))
+				return usage_error(argv[0],
+						   "--hist: no stage or component '%s' (the ids of --json: end_to_end, storage, network_wire, ...)",
+						   o->hist);
+			break;
+		case 'T':
+			o->tail = 99;
+			if (optarg && (parse_percent(optarg, &o->tail)))
+				return usage_error(argv[0],
+						   "--tail takes a percentile above 0 and below 100, not '%s'",
+						   optarg);
+			break;
 		case 'h':
 			report_usage(stdout);
 			return 0;
@@ -93,24 +134,38 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 	}
 	if (optind == argc)
 		return usage_error(argv[0], "no recording given");
+	if ((o->hist || o->tail) && o->json)
+		return usage_error(argv[0],
+				   "--hist and --tail print text, not JSON");
 	if (o->csv && !strcmp(o->csv, "-") && o->json)
 		return usage_error(argv[0],
 				   "--csv - and --json both want standard output");
 	return -1;
 }
 
-static void report_print(const struct recording_run *run, bool detail)
+static int report_print(const struct recording_run *run,
+			const struct report_opts *o)
 {
 	const struct ntprof_analysis *an = run->an;
+	int err = 0;
 
 	recording_run_print_origin(stdout, run);
 	ntprof_print_throughput(stdout, an);
-	ntprof_print_groups(stdout, an, detail);
+	ntprof_print_groups(stdout, an, o->detail);
 	if (!an->nr_groups)
 		puts("\nno command with the points for a latency");
+	if (o->tail)
+		err = report_tail_print(stdout, run, o->tail);
+	if (!err && o->hist)
+		err = report_hist_print(stdout, run, o->hist);
 	putchar('\n');
 	recording_run_print_records(stdout, run);
-	recording_run_print_notes(stdout, run, detail);
+	recording_run_print_notes(stdout, run, o->detail);
+	if (err) {
+		fprintf(stderr, "ntprof: report: %s\n", strerror(-err));
+		return 1;
+	}
+	return 0;
 }
 
 static int report_json(const struct recording_run *run)
@@ -193,7 +248,7 @@ int cmd_report(int argc, char *argv[])
 	if (!ret && o.json)
 		ret = report_json(&run);
 	else if (!ret && !(o.csv && !strcmp(o.csv, "-")))
-		report_print(&run, o.detail);
+		ret = report_print(&run, &o);
 	recording_run_free(&run);
 	return ret;
 }

@@ -15,6 +15,7 @@
 
 #include "recording.h"
 #include "report_csv.h"
+#include "report_rows.h"
 #include "table.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -70,34 +71,26 @@ static void csv_quoted(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/*
- * A row: @r's identity and its side's points, the other side's points
- * from @other (NULL: none), and the breakdown of the two.
- */
-static void csv_row(FILE *f, const char *path, const struct ntprof_record *r,
-		    const char *other_path, const struct ntprof_record *other)
+/* A row: the command's identity, every point of both sides, its parts. */
+static int csv_row(const struct report_row *row, void *arg)
 {
-	const struct ntprof_record *host, *target;
-	struct ntprof_breakdown bd;
-	bool usable;
+	const struct ntprof_record *r = row->host ? row->host : row->target;
+	const struct ntprof_breakdown *bd = &row->bd;
+	FILE *f = arg;
 	int i;
 
-	host = r->role == NTPROF_ROLE_HOST ? r : other;
-	target = r->role == NTPROF_ROLE_HOST ? other : r;
-	usable = !ntprof_breakdown(host, target, &bd);
-
-	csv_quoted(f, path);
+	csv_quoted(f, row->host ? row->host_path : row->target_path);
 	fprintf(f, ",%s,%s,%u,%u,%u,%u,%" PRIu64 ",%u,%u,%u,%u,%u,%u,",
 		r->role == NTPROF_ROLE_HOST ? "host" : "target",
 		transport_id(r->transport), r->qid, r->cid, r->opcode, r->nsid,
 		(uint64_t)r->slba, r->length, r->status, r->flags,
 		r->cpu_submit, r->cpu_complete, r->dev);
-	if (other_path)
-		csv_quoted(f, other_path);
-	fprintf(f, ",%d", usable);
+	if (row->host && row->target)
+		csv_quoted(f, row->target_path);
+	fprintf(f, ",%d", row->usable);
 	for (i = 0; i < NTPROF_PT_COUNT; i++) {
 		const struct ntprof_record *side =
-			i < NTPROF_PT_TARGET_RECV ? host : target;
+			i < NTPROF_PT_TARGET_RECV ? row->host : row->target;
 
 		if (side && side->ts[i])
 			fprintf(f, ",%" PRIu64, (uint64_t)side->ts[i]);
@@ -105,44 +98,25 @@ static void csv_row(FILE *f, const char *path, const struct ntprof_record *r,
 			fputc(',', f);
 	}
 	for (i = 0; i < NTPROF_STAGE_COUNT; i++) {
-		if (usable && (bd.stage_has & (1U << i)))
-			fprintf(f, ",%" PRId64, bd.stage[i]);
+		if (row->usable && (bd->stage_has & (1U << i)))
+			fprintf(f, ",%" PRId64, bd->stage[i]);
 		else
 			fputc(',', f);
 	}
 	for (i = 0; i < NTPROF_COMP_COUNT; i++) {
-		if (usable && (bd.has & (1U << i)))
-			fprintf(f, ",%" PRId64, bd.comp[i]);
+		if (row->usable && (bd->has & (1U << i)))
+			fprintf(f, ",%" PRId64, bd->comp[i]);
 		else
 			fputc(',', f);
 	}
 	fputc('\n', f);
+	return 0;
 }
 
 int report_csv_write(FILE *f, const struct recording_run *run)
 {
-	const struct recording *rec, *t;
-	size_t i, j;
-	uint32_t k;
-
 	csv_header(f);
-	for (i = 0; i < run->nr_files; i++) {
-		rec = &run->files[i];
-		/* Targets only when there is no host: else as their match. */
-		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)
-			continue;
-		for (j = 0; j < rec->n; j++) {
-			k = rec->match_file ? rec->match_file[j] :
-					      NTPROF_NO_MATCH;
-			if (k == NTPROF_NO_MATCH) {
-				csv_row(f, rec->path, &rec->recs[j], NULL, NULL);
-				continue;
-			}
-			t = &run->files[k];
-			csv_row(f, rec->path, &rec->recs[j], t->path,
-				&t->recs[rec->match_idx[j]]);
-		}
-	}
+	report_rows_each(run, csv_row, f);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
 }

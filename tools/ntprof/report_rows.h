@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The commands of a run, one at a time, as the report's tables count them:
+ * each host record with its matched target record, or with targets alone
+ * each target record (report_rows.c). For the views that need each
+ * command's own numbers: --csv, --hist, --tail.
+ */
+#ifndef NTPROF_REPORT_ROWS_H
+#define NTPROF_REPORT_ROWS_H
+
+#include <stdbool.h>
+
+#include "analysis.h"
+
+struct recording_run;
+
+struct report_row {
+	const struct ntprof_record *host;	/* NULL: targets alone */
+	const struct ntprof_record *target;	/* NULL: not matched */
+	const char *host_path;
+	const char *target_path;
+	const struct ntprof_group *group;	/* NULL: in no group */
+	/* The command is one of its group's tables (its kind's). */
+	bool in_table;
+	bool usable;			/* @bd holds its breakdown */
+	struct ntprof_breakdown bd;
+};
+
+/* Calls @fn for each command; stops at, and returns, a non-zero return. */
+int report_rows_each(const struct recording_run *run,
+		     int (*fn)(const struct report_row *row, void *arg),
+		     void *arg);
+
+#endif /* NTPROF_REPORT_ROWS_H */

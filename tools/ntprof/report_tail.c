@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof report --tail[=P]: what makes the slow commands slow. Per group,
+ * the commands whose end to end is above its P-th percentile (nearest
+ * rank) against all the others: each stage's mean in both, its share of
+ * the tail's mean, and the stage whose mean grows the most from the rest
+ * to the tail, with its numbers. The commands are those of the group's
+ * tables (report_rows.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "recording.h"
+#include "report_rows.h"
+#include "report_tail.h"
+
+/* Per group: the end to end of each command, then the two sets' sums. */
+struct tail_group {
+	int64_t *e2e;
+	size_t n, cap;
+	int64_t threshold;
+	uint64_t n_tail, n_rest;
+	double sum_tail[NTPROF_STAGE_COUNT + 1];	/* [COUNT]: end to end */
+	double sum_rest[NTPROF_STAGE_COUNT + 1];
+};
+
+struct tail_ctx {
+	const struct ntprof_analysis *an;
+	struct tail_group *t;
+	bool second;	/* the pass that sums, once the thresholds are known */
+	int err;
+};
+
+static int tail_add(const struct report_row *row, void *arg)
+{
+	struct tail_ctx *c = arg;
+	const struct ntprof_breakdown *bd = &row->bd;
+	struct tail_group *t;
+	int64_t e2e, *v;
+	double *sum;
+	int s;
+
+	if (!row->in_table || !(bd->has & (1U << NTPROF_COMP_E2E)))
+		return 0;
+	t = &c->t[row->group - c->an->groups];
+	e2e = bd->comp[NTPROF_COMP_E2E];
+	if (!c->second) {
+		if (t->n == t->cap) {
+			t->cap = t->cap ? 2 * t->cap : 1024;
+			v = realloc(t->e2e, t->cap * sizeof(*v));
+			if (!v) {
+				c->err = -ENOMEM;
+				return 1;
+			}
+			t->e2e = v;
+		}
+		t->e2e[t->n++] = e2e;
+		return 0;
+	}
+	if (e2e > t->threshold) {
+		t->n_tail++;
+		sum = t->sum_tail;
+	} else {
+		t->n_rest++;
+		sum = t->sum_rest;
+	}
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+		if (bd->stage_has & (1U << s))
+			sum[s] += (double)bd->stage[s];
+	sum[NTPROF_STAGE_COUNT] += (double)e2e;
+	return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void tail_print_group(FILE *f, const struct ntprof_group *g,
+			     const struct tail_group *t, double p)
+{
+	double rest, tail, grow, best = -INFINITY;
+	int s, largest = -1;
+
+	fprintf(f, "\n== %s: the %llu commands above p%g (%.2f us) against the other %llu\n",
+		g->label, (unsigned long long)t->n_tail, p,
+		(double)t->threshold / 1e3, (unsigned long long)t->n_rest);
+	if (!t->n_tail || !t->n_rest) {
+		fputs("  (no tail: the commands' latencies are all alike)\n", f);
+		return;
+	}
+	fprintf(f, "  %-36s %10s %10s %10s %7s\n", "stage", "rest us",
+		"tail us", "growth", "share");
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++) {
+		if (!(g->stage_has & (1U << s)))
+			continue;
+		rest = t->sum_rest[s] / (double)t->n_rest / 1e3;
+		tail = t->sum_tail[s] / (double)t->n_tail / 1e3;
+		grow = tail - rest;
+		fprintf(f, "  %-36s %10.2f %10.2f %+10.2f %6.0f%%\n",
+			ntprof_stage_name(s, g->transport, g->kind, g->stacks),
+			rest, tail, grow,
+			100 * t->sum_tail[s] / t->sum_tail[NTPROF_STAGE_COUNT]);
+		if (grow > best) {
+			best = grow;
+			largest = s;
+		}
+	}
+	rest = t->sum_rest[NTPROF_STAGE_COUNT] / (double)t->n_rest / 1e3;
+	tail = t->sum_tail[NTPROF_STAGE_COUNT] / (double)t->n_tail / 1e3;
+	fprintf(f, "  %-36s %10.2f %10.2f %+10.2f\n", "end to end", rest, tail,
+		tail - rest);
+	if (largest < 0)
+		return;
+	fprintf(f, "  the tail grows most in %s: %.2f -> %.2f us (%+.2f us, %.0f %% of the tail's extra latency)\n",
+		ntprof_stage_name(largest, g->transport, g->kind, g->stacks),
+		t->sum_rest[largest] / (double)t->n_rest / 1e3,
+		t->sum_tail[largest] / (double)t->n_tail / 1e3, best,
+		tail > rest ? 100 * best / (tail - rest) : 0.0);
+}
+
+int report_tail_print(FILE *f, const struct recording_run *run, double p)
+{
+	const struct ntprof_analysis *an = run->an;
+	struct tail_ctx c = { .an = an };
+	struct tail_group *t;
+	size_t i, rank;
+
+	if (!an->nr_groups)
+		return 0;
+	c.t = calloc(an->nr_groups, sizeof(*c.t));
+	if (!c.t)
+		return -ENOMEM;
+	report_rows_each(run, tail_add, &c);
+	for (i = 0; !c.err && i < an->nr_groups; i++) {
+		t = &c.t[i];
+		if (!t->n)
+			continue;
+		qsort(t->e2e, t->n, sizeof(*t->e2e), cmp_i64);
+		/* Nearest rank: the smallest value with p % at or below it. */
+		rank = (size_t)ceil(p / 100 * (double)t->n);
+		t->threshold = t->e2e[rank ? rank - 1 : 0];
+	}
+	c.second = true;
+	if (!c.err)
+		report_rows_each(run, tail_add, &c);
+	for (i = 0; !c.err && i < an->nr_groups; i++)
+		tail_print_group(f, &an->groups[i], &c.t[i], p);
+	for (i = 0; i < an->nr_groups; i++)
+		free(c.t[i].e2e);
+	free(c.t);
+	return c.err;
+}
