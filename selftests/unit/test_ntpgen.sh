@@ -350,7 +350,30 @@ t_tail() {
 		{ echo "# --tail=100 is not refused"; return 1; }
 }
 
+# --by queue: one queue whose drive is 200 us slower stands out, in its
+# storage stage alone; the other queues look alike.
+t_by() {
+	local out=$TMP/by.out
+
+	"$NTPGEN" -n 8000 --slow-queue 3:200 --seed 26 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --by queue "$H" "$T" > "$out" || return 1
+	[ "$(grep -c '^== queue [1-4]: ' "$out")" = 4 ] ||
+		{ echo "# not four queue groups"; sed 's/^/# /' "$out"; return 1; }
+	awk '/^== queue / { q = $3; sub(/:/, "", q) }
+		/^  latency \(us\): mean/ { m = $4; sub(/,/, "", m); mean[q] = m }
+		/^  storage / { st[q] = $(NF - 3) }
+		END {
+			for (q = 1; q <= 4; q++) if (q != 3 && (mean[q] > 130 || mean[q] < 110)) exit 1
+			exit !(mean[3] > 310 && mean[3] < 330 && st[3] > 270 && st[1] < 90)
+		}' "$out" || { echo "# queue 3 does not stand out"; sed 's/^/# /' "$out"; return 1; }
+	"$NTPROF" report --json --by op,queue "$H" "$T" | grep -q '"label": "read queue 3"' ||
+		{ echo "# --by op,queue has no group 'read queue 3' in JSON"; return 1; }
+	! "$NTPROF" report --by queue,nothing "$H" "$T" > /dev/null 2>&1 ||
+		{ echo "# --by queue,nothing is not refused"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
+ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
 ktap_check "report --hist: log2 buckets of the end to end, of a stage; an unknown id refused" t_hist
 ktap_check "report --tail: the commands above p99, the stage they grow in named" t_tail
 ktap_check "report --csv: a row per host record, stages summing to the end to end, the report's mean" t_csv

@@ -75,6 +75,9 @@ struct opts {
 	uint64_t seed;
 	double stage_us[ST_STORAGE + 1];
 	double jitter;
+	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
+	uint64_t slow_qid;
+	double slow_us;
 	double gap_us;
 	double no_target_pct;
 	double no_host_pct;
@@ -328,6 +331,8 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	tgt_comp = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
 	st_blk1 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
 	drive = draw(r, 0.8 * m[ST_STORAGE] * 1e3, j);
+	if (s->qid == o->slow_qid)
+		drive += (uint64_t)(o->slow_us * 1e3);
 	st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
 
 	/* The host's submission. */
@@ -677,6 +682,7 @@ static void usage(FILE *f)
 "      --target-drv-us US  target driver (default 10)\n"
 "      --storage-us US     storage: target block layer and drive (default 80)\n"
 "      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
+"      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
 "\n"
 "clocks:\n"
 "      --theta DUR         target clock minus host clock, e.g. 3s, -3s, 250ms,\n"
@@ -833,6 +839,7 @@ enum {
 	OPT_TGT_DRV,
 	OPT_STORAGE,
 	OPT_JITTER,
+	OPT_SLOW_QUEUE,
 	OPT_THETA,
 	OPT_DRIFT,
 	OPT_REAL_SKEW,
@@ -865,6 +872,7 @@ static const struct option long_opts[] = {
 	{ "target-drv-us", required_argument, NULL, OPT_TGT_DRV },
 	{ "storage-us", required_argument, NULL, OPT_STORAGE },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
 	{ "theta", required_argument, NULL, OPT_THETA },
 	{ "drift", required_argument, NULL, OPT_DRIFT },
 	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
@@ -991,6 +999,23 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 			err = parse_double(optarg, "--jitter", 0, 0.9,
 					   &o->jitter);
 			break;
+		case OPT_SLOW_QUEUE: {
+			char *colon = strchr(optarg, ':');
+
+			err = -EINVAL;
+			if (!colon) {
+				fprintf(stderr, "ntpgen: --slow-queue takes Q:US, not '%s'\n",
+					optarg);
+				break;
+			}
+			*colon = '\0';
+			err = parse_u64(optarg, "--slow-queue", 1, 65535,
+					&o->slow_qid);
+			if (!err)
+				err = parse_double(colon + 1, "--slow-queue", 0,
+						   1e7, &o->slow_us);
+			break;
+		}
 		case OPT_THETA:
 			err = parse_dur(optarg, "--theta", &o->theta_ns);
 			break;

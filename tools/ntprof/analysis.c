@@ -422,21 +422,20 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 
 /* Groups */
 
-static uint64_t group_hash(bool target_side, bool spdk_ns,
-			   enum ntprof_opclass op, uint32_t length, uint32_t dev)
-{
-	return ntprof_fmix64(((uint64_t)dev << 32 | length) ^
-			     ntprof_fmix64((uint64_t)op << 2 | spdk_ns << 1 |
-					   target_side));
-}
-
-static bool group_is(const struct ntprof_group *g, bool target_side,
-		     bool spdk_ns, enum ntprof_opclass op, uint32_t length,
-		     uint32_t dev)
-{
-	return g->target_side == target_side && g->spdk_ns == spdk_ns &&
-	       g->op == op && g->length == length && g->dev == dev;
-}
+/*
+ * What a group is made by: its side, and the parts of the commands that
+ * the analysis groups by (NTPROF_BY_*); the others are 0 ("any").
+ */
+struct group_key {
+	bool target_side;
+	bool spdk_ns;
+	enum ntprof_opclass op;	/* NTPROF_OPC_COUNT: any */
+	uint32_t length;
+	uint32_t dev;
+	uint16_t qid;
+	uint16_t cpu;
+	uint16_t ccpu;
+};
 
 /*
  * SPDK's namespaces are no devices of the kernel's: the records of
@@ -447,24 +446,74 @@ static bool group_spdk_ns(const struct ntprof_record *r)
 	return (r->flags & NTPROF_REC_F_USER) && !r->dev;
 }
 
+static unsigned int group_by(const struct ntprof_analysis *an)
+{
+	return an->opts.by ? an->opts.by : NTPROF_BY_DEFAULT;
+}
+
+static void group_key_of(const struct ntprof_analysis *an, bool target_side,
+			 const struct ntprof_record *r, struct group_key *k)
+{
+	unsigned int by = group_by(an);
+
+	memset(k, 0, sizeof(*k));
+	k->target_side = target_side;
+	k->op = by & NTPROF_BY_OP ? ntprof_opclass_of(r->qid, r->opcode) :
+				    NTPROF_OPC_COUNT;
+	if (by & NTPROF_BY_SIZE)
+		k->length = r->length;
+	if (by & NTPROF_BY_DEV) {
+		k->spdk_ns = group_spdk_ns(r);
+		k->dev = k->spdk_ns ? r->nsid : r->dev;
+	}
+	if (by & NTPROF_BY_QUEUE)
+		k->qid = r->qid;
+	if (by & NTPROF_BY_CPU)
+		k->cpu = r->cpu_submit;
+	if (by & NTPROF_BY_CCPU)
+		k->ccpu = r->cpu_complete;
+}
+
+static uint64_t group_hash(const struct group_key *k)
+{
+	return ntprof_fmix64(((uint64_t)k->dev << 32 | k->length) ^
+			     ntprof_fmix64((uint64_t)k->qid << 48 |
+					   (uint64_t)k->cpu << 32 |
+					   (uint64_t)k->ccpu << 16 |
+					   (uint64_t)k->op << 2 |
+					   k->spdk_ns << 1 | k->target_side));
+}
+
+static bool group_is(const struct ntprof_group *g, const struct group_key *k)
+{
+	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
+	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
+	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu;
+}
+
+static void group_key_get(const struct ntprof_group *g, struct group_key *k)
+{
+	*k = (struct group_key){
+		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
+		.op = g->op, .length = g->length, .dev = g->dev,
+		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu,
+	};
+}
+
 const struct ntprof_group *
 ntprof_analysis_group_of(const struct ntprof_analysis *an,
 			 const struct ntprof_record *host,
 			 const struct ntprof_record *target)
 {
 	const struct ntprof_record *r = host ? host : target;
-	enum ntprof_opclass op;
-	bool spdk_ns;
-	uint32_t dev;
+	struct group_key k;
 	size_t i;
 
 	if (!r)
 		return NULL;
-	op = ntprof_opclass_of(r->qid, r->opcode);
-	spdk_ns = group_spdk_ns(r);
-	dev = spdk_ns ? r->nsid : r->dev;
+	group_key_of(an, !host, r, &k);
 	for (i = 0; i < an->nr_groups; i++)
-		if (group_is(&an->groups[i], !host, spdk_ns, op, r->length, dev))
+		if (group_is(&an->groups[i], &k))
 			return &an->groups[i];
 	return NULL;
 }
@@ -473,6 +522,7 @@ static int slots_grow(struct ntprof_analysis *an)
 {
 	size_t nr = an->nr_slots ? an->nr_slots * 2 : 64, i, j;
 	const struct ntprof_group *g;
+	struct group_key k;
 	uint32_t *slots;
 
 	slots = calloc(nr, sizeof(*slots));
@@ -480,8 +530,8 @@ static int slots_grow(struct ntprof_analysis *an)
 		return -ENOMEM;
 	for (i = 0; i < an->nr_groups; i++) {
 		g = &an->groups[i];
-		j = group_hash(g->target_side, g->spdk_ns, g->op, g->length,
-			       g->dev) & (nr - 1);
+		group_key_get(g, &k);
+		j = group_hash(&k) & (nr - 1);
 		while (slots[j])
 			j = (j + 1) & (nr - 1);
 		slots[j] = i + 1;
@@ -492,26 +542,56 @@ static int slots_grow(struct ntprof_analysis *an)
 	return 0;
 }
 
+/* "read 4KiB nvme1n1", "write queue 3", "cpu 2": the parts grouped by. */
+static void group_label(const struct ntprof_analysis *an,
+			struct ntprof_group *g)
+{
+	unsigned int by = group_by(an);
+	size_t n = 0, size = sizeof(g->label);
+	char buf[16];
+
+	g->label[0] = '\0';
+#define LABEL_ADD(...) \
+	(n += (size_t)snprintf(g->label + n, n < size ? size - n : 0, \
+			       n ? " %s" : "%s", __VA_ARGS__))
+	if (by & NTPROF_BY_OP)
+		LABEL_ADD(ntprof_opclass_name(g->op));
+	if (by & NTPROF_BY_SIZE)
+		LABEL_ADD(ntprof_size_str(g->length, buf, sizeof(buf)));
+	if (by & NTPROF_BY_DEV)
+		LABEL_ADD(g->devname);
+	if (by & NTPROF_BY_QUEUE) {
+		snprintf(buf, sizeof(buf), "queue %u", g->qid);
+		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_CPU) {
+		snprintf(buf, sizeof(buf), "cpu %u", g->cpu);
+		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_CCPU) {
+		snprintf(buf, sizeof(buf), "ccpu %u", g->ccpu);
+		LABEL_ADD(buf);
+	}
+#undef LABEL_ADD
+}
+
 static struct ntprof_group *group_get(struct ntprof_analysis *an,
 				      bool target_side,
 				      const struct ntprof_record *r)
 {
-	enum ntprof_opclass op = ntprof_opclass_of(r->qid, r->opcode);
 	const struct ntprof_devname *map;
 	struct ntprof_group *g, *groups;
-	bool spdk_ns = group_spdk_ns(r);
-	uint32_t dev = spdk_ns ? r->nsid : r->dev;
-	char size[16];
+	struct group_key k;
 	size_t j, cap;
 
 	/* Kept at most half full, so that probing stays short. */
 	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
 		return NULL;
-	j = group_hash(target_side, spdk_ns, op, r->length, dev) &
-	    (an->nr_slots - 1);
+	group_key_of(an, target_side, r, &k);
+	j = group_hash(&k) & (an->nr_slots - 1);
 	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
 		g = &an->groups[an->slots[j] - 1];
-		if (group_is(g, target_side, spdk_ns, op, r->length, dev))
+		if (group_is(g, &k))
 			return g;
 	}
 
@@ -526,22 +606,26 @@ static struct ntprof_group *group_get(struct ntprof_analysis *an,
 	g = &an->groups[an->nr_groups];
 	memset(g, 0, sizeof(*g));
 	g->target_side = target_side;
-	g->op = op;
-	g->length = r->length;
-	g->spdk_ns = spdk_ns;
-	g->dev = dev;
+	g->op = k.op;
+	g->length = k.length;
+	g->spdk_ns = k.spdk_ns;
+	g->dev = k.dev;
+	g->by = group_by(an);
+	g->qid = k.qid;
+	g->cpu = k.cpu;
+	g->ccpu = k.ccpu;
 	g->transport = r->transport;
 	g->largest = -1;
 	map = target_side ? an->opts.target_devs : an->opts.host_devs;
-	if (spdk_ns)
-		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", dev);
+	if (!(group_by(an) & NTPROF_BY_DEV))
+		g->devname[0] = '\0';
+	else if (k.spdk_ns)
+		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", k.dev);
 	else
-		ntprof_dev_str(dev, map, target_side ? an->opts.nr_target_devs :
-						       an->opts.nr_host_devs,
+		ntprof_dev_str(k.dev, map, target_side ? an->opts.nr_target_devs :
+							 an->opts.nr_host_devs,
 			       g->devname, sizeof(g->devname));
-	snprintf(g->label, sizeof(g->label), "%s %s %s",
-		 ntprof_opclass_name(op),
-		 ntprof_size_str(r->length, size, sizeof(size)), g->devname);
+	group_label(an, g);
 	an->slots[j] = ++an->nr_groups;
 	return g;
 }
@@ -645,7 +729,7 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 		g->stacks |= NTPROF_STACK_HOST_SPDK;
 	if (target && (target->flags & NTPROF_REC_F_USER))
 		g->stacks |= NTPROF_STACK_TARGET_SPDK;
-	op = g->op;
+	op = ntprof_opclass_of(r->qid, r->opcode);
 	g->n++;
 	an->ops[side][op]++;
 	an->bytes[side][op] += r->length;
@@ -777,7 +861,13 @@ static int group_cmp(const void *a, const void *b)
 	r = strcmp(x->devname, y->devname);
 	if (r)
 		return r;
-	return (x->dev > y->dev) - (x->dev < y->dev);
+	if (x->dev != y->dev)
+		return (x->dev > y->dev) - (x->dev < y->dev);
+	if (x->qid != y->qid)
+		return (int)x->qid - (int)y->qid;
+	if (x->cpu != y->cpu)
+		return (int)x->cpu - (int)y->cpu;
+	return (int)x->ccpu - (int)y->ccpu;
 }
 
 int ntprof_analysis_finish(struct ntprof_analysis *an)

@@ -140,9 +140,20 @@ struct ntprof_devname {
 	const char *name;
 };
 
+/* What groups are made by (ntprof_analysis_opts.by), beside the side. */
+#define NTPROF_BY_OP		(1U << 0)	/* read, write, other */
+#define NTPROF_BY_SIZE		(1U << 1)	/* the length in bytes */
+#define NTPROF_BY_DEV		(1U << 2)	/* the host's namespace, the backing device */
+#define NTPROF_BY_QUEUE		(1U << 3)	/* the queue id */
+#define NTPROF_BY_CPU		(1U << 4)	/* the submitting CPU */
+#define NTPROF_BY_CCPU		(1U << 5)	/* the completing CPU */
+#define NTPROF_BY_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
+
 struct ntprof_analysis_opts {
 	/* One command in @sample was recorded (>= 1; 0 counts as 1). */
 	uint32_t sample;
+	/* NTPROF_BY_*; 0: NTPROF_BY_DEFAULT. */
+	unsigned int by;
 	/* The recording's length; 0: the span of the records' points. */
 	uint64_t duration_ns;
 	/* Device labels of each machine; unlisted ones show as "dev M:m". */
@@ -174,6 +185,10 @@ struct ntprof_group {
 	uint32_t length;
 	uint32_t dev;		/* new_encode_dev(); with @spdk_ns, the nsid */
 	bool spdk_ns;		/* SPDK's namespace, of userspace sites */
+	unsigned int by;	/* NTPROF_BY_*: the parts it is made by */
+	uint16_t qid;		/* with NTPROF_BY_QUEUE, else 0 */
+	uint16_t cpu;		/* with NTPROF_BY_CPU, else 0 */
+	uint16_t ccpu;		/* with NTPROF_BY_CCPU, else 0 */
 	uint8_t transport;	/* enum ntprof_transport; NONE when mixed */
 	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
 	char devname[64];

@@ -32,8 +32,10 @@ const char *ntprof_opclass_name(enum ntprof_opclass op)
 		return "read";
 	case NTPROF_OPC_WRITE:
 		return "write";
-	default:
+	case NTPROF_OPC_OTHER:
 		return "other";
+	default:
+		return "any";
 	}
 }
 

@@ -158,7 +158,7 @@ static int run_load(const char *cmd, char *arg, struct recording_run *run)
 	ret = split_files(cmd, arg, &paths, &n);
 	if (ret)
 		return ret;
-	ret = recording_run_load(run, cmd, paths, n);
+	ret = recording_run_load(run, cmd, paths, n, 0);
 	free(paths);
 	return ret;
 }

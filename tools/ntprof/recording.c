@@ -263,9 +263,10 @@ static int devs_collect(struct recording_run *run, bool host,
 	return 0;
 }
 
-static int analyse(struct recording_run *run, const char *cmd)
+static int analyse(struct recording_run *run, const char *cmd,
+		   unsigned int by)
 {
-	struct ntprof_analysis_opts opts = { .sample = run->sample };
+	struct ntprof_analysis_opts opts = { .sample = run->sample, .by = by };
 	const struct ntprof_record *t;
 	struct recording *rec;
 	bool hosts = run->nr_host_files > 0;
@@ -325,7 +326,7 @@ static bool same_file(const char *a, const char *b)
 }
 
 int recording_run_load(struct recording_run *run, const char *cmd,
-		       char *const paths[], size_t nr_paths)
+		       char *const paths[], size_t nr_paths, unsigned int by)
 {
 	struct recording *rec;
 	size_t i, k;
@@ -364,7 +365,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
 		return 1;
 	join_total(run);
-	return analyse(run, cmd);
+	return analyse(run, cmd, by);
 }
 
 void recording_run_free(struct recording_run *run)

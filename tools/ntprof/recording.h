@@ -66,11 +66,12 @@ struct recording_run {
  * Reads @paths (at least one), checks that they can be reported together
  * (each a host or a target recording, all with the same N), joins every
  * host file with every target file of its transport, and finishes the
- * analysis. Returns 0, or 1 after printing a one-line error for @cmd on
- * stderr; free @run with recording_run_free() in any case.
+ * analysis, its groups made by @by (NTPROF_BY_*, 0: the default).
+ * Returns 0, or 1 after printing a one-line error for @cmd on stderr;
+ * free @run with recording_run_free() in any case.
  */
 int recording_run_load(struct recording_run *run, const char *cmd,
-		       char *const paths[], size_t nr_paths);
+		       char *const paths[], size_t nr_paths, unsigned int by);
 void recording_run_free(struct recording_run *run);
 
 /*

@@ -24,12 +24,13 @@ struct report_opts {
 	const char *csv;	/* --csv FILE, "-": standard output */
 	const char *hist;	/* --hist[=ID], or NULL */
 	double tail;		/* --tail[=P], 0: none */
+	unsigned int by;	/* --by: NTPROF_BY_*, 0: the default */
 };
 
 static void report_usage(FILE *f)
 {
 	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] [--hist[=ID]]\n"
-	      "                     [--tail[=P]] FILE.ntp...\n"
+	      "                     [--tail[=P]] [--by PARTS] FILE.ntp...\n"
 	      "\n"
 	      "Join the recordings of a run and show where the latency went: per\n"
 	      "group of commands (op, size, device), the latency's mean and\n"
@@ -48,6 +49,10 @@ static void report_usage(FILE *f)
 	      "                 standard output, in place of the report): its\n"
 	      "                 identity, every point of both sides, and each\n"
 	      "                 stage and component in ns\n"
+	      "      --by PARTS the groups by these parts of the commands, a\n"
+	      "                 list of op, size, dev, queue, cpu (submitting)\n"
+	      "                 and ccpu (completing), as queue or op,cpu\n"
+	      "                 (default op,size,dev)\n"
 	      "      --hist[=ID]\n"
 	      "                 per group, a log2 histogram in microseconds of\n"
 	      "                 the end to end (default), or of the stage or\n"
@@ -74,6 +79,38 @@ static void report_usage(FILE *f)
 	      "      The report, and every joined command for pandas or R.\n", f);
 }
 
+/* --by: a comma-separated list of parts, each once. */
+static int parse_by(const char *s, unsigned int *by)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} parts[] = {
+		{ "op", NTPROF_BY_OP }, { "size", NTPROF_BY_SIZE },
+		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
+		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
+	};
+	const char *end;
+	size_t i, len;
+
+	*by = 0;
+	for (;;) {
+		end = strchr(s, ',');
+		len = end ? (size_t)(end - s) : strlen(s);
+		for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+			if (strlen(parts[i].name) == len &&
+			    !strncmp(s, parts[i].name, len))
+				break;
+		if (i == sizeof(parts) / sizeof(parts[0]) ||
+		    (*by & parts[i].bit))
+			return -EINVAL;
+		*by |= parts[i].bit;
+		if (!end)
+			return 0;
+		s = end + 1;
+	}
+}
+
 /* A percentile: a number above 0 and below 100. */
 static int parse_percent(const char *s, double *p)
 {
@@ -94,6 +131,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		{ "csv", required_argument, NULL, 'C' },
 		{ "hist", optional_argument, NULL, 'H' },
 		{ "tail", optional_argument, NULL, 'T' },
+		{ "by", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -117,6 +155,12 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 				return usage_error(argv[0],
 						   "--hist: no stage or component '%s' (the ids of --json: end_to_end, storage, network_wire, ...)",
 						   o->hist);
+			break;
+		case 'B':
+			if (parse_by(optarg, &o->by))
+				return usage_error(argv[0],
+						   "--by takes op, size, dev, queue, cpu or ccpu, or a list of them, not '%s'",
+						   optarg);
 			break;
 		case 'T':
 			o->tail = 99;
@@ -238,7 +282,7 @@ int cmd_report(int argc, char *argv[])
 	if (ret >= 0)
 		return ret;
 	ret = recording_run_load(&run, argv[0], argv + optind,
-				 (size_t)(argc - optind));
+				 (size_t)(argc - optind), o.by);
 	if (ret) {
 		recording_run_free(&run);
 		return ret;

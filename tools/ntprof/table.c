@@ -628,6 +628,12 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
 	ntprof_json_u64(js, "size", g->length);
 	ntprof_json_str(js, "device", g->devname);
+	if (g->by & NTPROF_BY_QUEUE)
+		ntprof_json_u64(js, "queue", g->qid);
+	if (g->by & NTPROF_BY_CPU)
+		ntprof_json_u64(js, "cpu", g->cpu);
+	if (g->by & NTPROF_BY_CCPU)
+		ntprof_json_u64(js, "completion_cpu", g->ccpu);
 	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
 	ntprof_json_str(js, "kind", kind_id(g->kind));
 	ntprof_json_str(js, "transport", transport_id(g->transport));
