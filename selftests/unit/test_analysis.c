@@ -615,6 +615,36 @@ static struct ntprof_analysis *analysis_ref(unsigned int n)
 	return an;
 }
 
+/* A 10 s recording whose commands span 5 s: both rates are printed. */
+static void t_throughput_span(void)
+{
+	struct ntprof_analysis_opts opts = {
+		.sample = 100, .duration_ns = 10000000000ULL,
+	};
+	struct ntprof_analysis *an = ntprof_analysis_new(&opts);
+	struct ntprof_record h, t;
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; an && i < 100; i++) {
+		host_rec(&h, NTPROF_TRANSPORT_TCP, i * 50000 * US, 0);
+		target_rec(&t, NTPROF_TRANSPORT_TCP, HOURS_3 + i * 50000 * US, 0);
+		if (ntprof_analysis_add(an, &h, &t))
+			an = NULL;
+	}
+	if (!ok(an && !ntprof_analysis_finish(an), "throughput: the analysis"))
+		return;
+	f = out_open();
+	ntprof_print_throughput(f, an);
+	fclose(f);
+	ok(has_line(out_buf,
+		    "throughput (estimated from the sampled commands): read 1.0 kIOPS, 4.1 MB/s") &&
+	   has_line(out_buf,
+		    "  over the 5.0 s that had commands: read 2.0 kIOPS, 8.3 MB/s"),
+	   "throughput: over the recording, and over the span with commands");
+	ntprof_analysis_free(an);
+}
+
 static void t_group(void)
 {
 	struct ntprof_analysis *an = analysis_ref(1000);
@@ -1177,6 +1207,7 @@ int main(int argc, char *argv[])
 	t_breakdown_rdma();
 	t_breakdown_one_side();
 	t_breakdown_spdk();
+	t_throughput_span();
 	t_missing_points();
 	t_disorder();
 	t_group();
