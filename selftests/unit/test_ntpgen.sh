@@ -372,7 +372,28 @@ t_by() {
 		{ echo "# --by queue,nothing is not refused"; return 1; }
 }
 
+# Failed commands outside the sample (the host keeps them all): a line
+# of their own, and out of the groups, the rates and the unmatched note.
+t_failed() {
+	local out=$TMP/failed.out nh nf sum
+
+	"$NTPGEN" -n 40000 -s 10 --failed-pct 0.2 --seed 27 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report "$H" "$T" > "$out" || return 1
+	nh=$(sed -nE 's/^records: ([0-9]+) host, .*/\1/p' "$out")
+	nf=$(sed -nE 's/^failed: ([0-9]+) host commands outside the sample, kept out of the numbers above: status 0x100 \(([0-9]+)\); mean latency [0-9.]+ us$/\1 \2/p' "$out")
+	set -- $nf
+	[ -n "${1:-}" ] && [ "$1" -gt 0 ] && [ "$1" = "${2:-}" ] ||
+		{ echo "# no failed line"; sed 's/^/# /' "$out"; return 1; }
+	sum=$(sed -nE 's/^== [^:]*: ([0-9]+) commands sampled.*/\1/p' "$out" |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ "$sum" = $((nh - $1)) ] ||
+		{ echo "# groups hold $sum commands of $nh host records and $1 failed"; return 1; }
+	! grep -q 'host records have no target record' "$out" ||
+		{ echo "# the failed commands are counted as unmatched"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
+ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
 ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
 ktap_check "report --hist: log2 buckets of the end to end, of a stage; an unknown id refused" t_hist
 ktap_check "report --tail: the commands above p99, the stage they grow in named" t_tail

@@ -78,6 +78,8 @@ struct opts {
 	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
 	uint64_t slow_qid;
 	double slow_us;
+	/* --failed-pct P: of the host's unsampled commands, % that fail. */
+	double failed_pct;
 	double gap_us;
 	double no_target_pct;
 	double no_host_pct;
@@ -304,7 +306,7 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	uint64_t blk_sub, drv_sub, hop_out, hop_back, host_recv, drv_comp,
 		 blk_comp, tgt_sub, tgt_comp, st_blk1, drive, st_blk2, x;
 	bool is_read, large, tcp = o->transport == NTPROF_TRANSPORT_TCP;
-	bool hs, ts, want_h, want_t;
+	bool hs, ts, want_h, want_t, failed;
 	uint32_t length, nlb;
 	uint64_t slba, slots;
 	uint16_t cid;
@@ -382,8 +384,13 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 			 nlb, o->sample);
 	ts = sample_pick(s->qid, cid, is_read ? OP_READ : OP_WRITE, NSID, slba,
 			 nlb, o->target_sample);
-	want_h = hs;
-	want_t = ts;
+	/*
+	 * A failed command outside the sample: the host's recorder keeps
+	 * it (flagged failed, not sampled), and its target sees nothing.
+	 */
+	failed = !hs && o->failed_pct > 0 && rng_unit(r) * 100.0 < o->failed_pct;
+	want_h = hs || failed;
+	want_t = ts && !failed;
 	/* Lost on one side: buffer drops, filters, a side not sampling. */
 	if (hs && ts && o->no_target_pct > 0 &&
 	    rng_unit(r) * 100.0 < o->no_target_pct)
@@ -398,7 +405,9 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	h.role = NTPROF_ROLE_HOST;
 	h.transport = o->transport;
 	h.opcode = is_read ? OP_READ : OP_WRITE;
-	h.flags = NTPROF_REC_F_SAMPLED;
+	h.flags = failed ? NTPROF_REC_F_FAILED : NTPROF_REC_F_SAMPLED;
+	/* LBA Out of Range (generic status 0x80), as NVMe's status field. */
+	h.status = failed ? 0x80 << 1 : 0;
 	h.qid = s->qid;
 	h.cid = cid;
 	h.nsid = NSID;
@@ -437,7 +446,7 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 		stages_of(&h, &expected, o->transport, v);
 		acc_add(&g->groups[gi], v);
 		acc_add(&g->all, v);
-	} else if (want_h) {
+	} else if (want_h && !failed) {
 		v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] -
 				      hp[NTPROF_PT_HOST_BLK_START]);
 		g->host_alone.n++;
@@ -698,6 +707,9 @@ static void usage(FILE *f)
 "                          record (default 0)\n"
 "      --no-host-pct P     of the commands both sample, % without a host\n"
 "                          record (default 0)\n"
+"      --failed-pct P      of the commands the host does not sample, % that\n"
+"                          fail (status 0x100) and are recorded anyway, as the\n"
+"                          host's recorder keeps every failed command\n"
 "      --stale-recv-pct P  of the commands both record, % whose target\n"
 "                          receive stamp is an earlier read's, before the\n"
 "                          host even sent (default 0): report must drop it\n"
@@ -840,6 +852,7 @@ enum {
 	OPT_STORAGE,
 	OPT_JITTER,
 	OPT_SLOW_QUEUE,
+	OPT_FAILED_PCT,
 	OPT_THETA,
 	OPT_DRIFT,
 	OPT_REAL_SKEW,
@@ -873,6 +886,7 @@ static const struct option long_opts[] = {
 	{ "storage-us", required_argument, NULL, OPT_STORAGE },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
+	{ "failed-pct", required_argument, NULL, OPT_FAILED_PCT },
 	{ "theta", required_argument, NULL, OPT_THETA },
 	{ "drift", required_argument, NULL, OPT_DRIFT },
 	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
@@ -998,6 +1012,10 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 		case OPT_JITTER:
 			err = parse_double(optarg, "--jitter", 0, 0.9,
 					   &o->jitter);
+			break;
+		case OPT_FAILED_PCT:
+			err = parse_double(optarg, "--failed-pct", 0, 100,
+					   &o->failed_pct);
 			break;
 		case OPT_SLOW_QUEUE: {
 			char *colon = strchr(optarg, ':');

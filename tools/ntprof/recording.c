@@ -263,6 +263,32 @@ static int devs_collect(struct recording_run *run, bool host,
 	return 0;
 }
 
+/* A failed command outside the sample: counted, not analysed. */
+static void failed_add(struct recording_failed *fl,
+		       const struct ntprof_record *host,
+		       const struct ntprof_record *target)
+{
+	const struct ntprof_record *r = host ? host : target;
+	struct ntprof_breakdown bd;
+	size_t i;
+
+	fl->n++;
+	fl->n_unmatched += host && !target;
+	if (!ntprof_breakdown(host, target, &bd) &&
+	    (bd.has & (1U << NTPROF_COMP_E2E))) {
+		fl->n_latency++;
+		fl->latency_sum_ns += (double)bd.comp[NTPROF_COMP_E2E];
+	}
+	for (i = 0; i < RECORDING_STATUSES; i++) {
+		if (fl->status_n[i] && fl->status[i] != r->status)
+			continue;
+		fl->status[i] = r->status;
+		fl->status_n[i]++;
+		return;
+	}
+	fl->other_status_n++;
+}
+
 static int analyse(struct recording_run *run, const char *cmd,
 		   unsigned int by)
 {
@@ -293,17 +319,23 @@ static int analyse(struct recording_run *run, const char *cmd,
 		if (is_host(rec) != hosts)
 			continue;
 		for (i = 0; i < rec->n && !err; i++) {
-			if (!hosts) {
-				err = ntprof_analysis_add(run->an, NULL,
-							  &rec->recs[i]);
-				continue;
-			}
 			t = NULL;
-			if (rec->match_file &&
+			if (hosts && rec->match_file &&
 			    rec->match_file[i] != NTPROF_NO_MATCH)
 				t = &run->files[rec->match_file[i]]
 					     .recs[rec->match_idx[i]];
-			err = ntprof_analysis_add(run->an, &rec->recs[i], t);
+			if (!(rec->recs[i].flags & NTPROF_REC_F_SAMPLED)) {
+				failed_add(&run->failed,
+					   hosts ? &rec->recs[i] : NULL,
+					   hosts ? t : &rec->recs[i]);
+				continue;
+			}
+			if (!hosts)
+				err = ntprof_analysis_add(run->an, NULL,
+							  &rec->recs[i]);
+			else
+				err = ntprof_analysis_add(run->an,
+							  &rec->recs[i], t);
 		}
 	}
 	if (!err)
@@ -483,7 +515,23 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 				"WARNING: %s: %" PRIu64 " commands were evicted from the in-flight table before they completed\n",
 				rec->path, rec->evictions);
 	}
-	unmatched = run->nr_host - run->matched;
+	if (run->failed.n) {
+		const struct recording_failed *fl = &run->failed;
+
+		fprintf(f, "failed: %" PRIu64 " %s commands outside the sample, kept out of the numbers above: status",
+			fl->n, run->nr_host_files ? "host" : "target");
+		for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++)
+			fprintf(f, "%s %#x (%" PRIu64 ")", i ? "," : "",
+				fl->status[i], fl->status_n[i]);
+		if (fl->other_status_n)
+			fprintf(f, ", others (%" PRIu64 ")", fl->other_status_n);
+		if (fl->n_latency)
+			fprintf(f, "; mean latency %.2f us",
+				fl->latency_sum_ns / (double)fl->n_latency / 1e3);
+		fputc('\n', f);
+	}
+	/* A target need not record a host's failure it did not sample. */
+	unmatched = run->nr_host - run->matched - run->failed.n_unmatched;
 	if (run->nr_host_files && run->nr_target_files && unmatched)
 		fprintf(f,
 			"note: %" PRIu64 " host records have no target record: the target's recording started later, ended earlier or dropped them, or they went to a target not given here\n",

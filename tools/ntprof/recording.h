@@ -42,6 +42,22 @@ struct recording_pair {
 	struct ntprof_join join;
 };
 
+/*
+ * The failed commands outside the sample: a recorder keeps every failed
+ * command (NTPROF_REC_F_FAILED without _SAMPLED), which would skew the
+ * numbers of the sampled ones. They are kept out, and counted here.
+ */
+#define RECORDING_STATUSES	4
+struct recording_failed {
+	uint64_t n;
+	uint64_t n_unmatched;		/* host records without a target's */
+	uint64_t n_latency;		/* with the points for an end to end */
+	double latency_sum_ns;
+	uint16_t status[RECORDING_STATUSES];	/* the first distinct ones */
+	uint64_t status_n[RECORDING_STATUSES];
+	uint64_t other_status_n;
+};
+
 struct recording_run {
 	struct recording *files;
 	size_t nr_files;
@@ -60,6 +76,7 @@ struct recording_run {
 	struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
 	struct ntprof_analysis *an;
+	struct recording_failed failed;
 };
 
 /*

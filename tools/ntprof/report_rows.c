@@ -22,7 +22,10 @@ static int row_call(const struct recording_run *run, struct report_row *row,
 	/* A matched target record whose window was unusable: host alone. */
 	if (row->usable)
 		kind = row->bd.kind;
-	row->in_table = row->usable && row->group && row->group->kind == kind;
+	/* Failed commands outside the sample are in no table. */
+	row->in_table = row->usable && row->group && row->group->kind == kind &&
+			((row->host ? row->host : row->target)->flags &
+			 NTPROF_REC_F_SAMPLED);
 	return fn(row, arg);
 }
 
