@@ -392,7 +392,28 @@ t_failed() {
 		{ echo "# the failed commands are counted as unmatched"; return 1; }
 }
 
+# --timeline: the drive 300 us slower from 0.05 s on shows in the slices
+# from then on, in their storage column alone.
+t_timeline() {
+	local out=$TMP/timeline.out
+
+	"$NTPGEN" -n 40000 --gap-us 200 --slow-from 0.05:300 --seed 28 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --timeline 0.01 "$H" "$T" > "$out" || return 1
+	sed -n '/^== read 4KiB .*, every 0.01 s$/,/^$/p' "$out" | awk '
+		$1 ~ /s$/ && $1 != "time" {
+			t = $1; sub(/s$/, "", t); st = $NF; net = $(NF - 2)
+			if (net < 18 || net > 22) bad = 1
+			if (t + 0 < 0.035) { early++; if (st > 90) bad = 1 }
+			if (t + 0 > 0.055) { late++; if (st < 370) bad = 1 }
+		}
+		END { exit !(!bad && early >= 3 && late >= 5) }' ||
+		{ echo "# the slow slices do not show"; sed 's/^/# /' "$out" | head -30; return 1; }
+	! "$NTPROF" report --timeline 0 "$H" "$T" > /dev/null 2>&1 ||
+		{ echo "# --timeline 0 is not refused"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
+ktap_check "report --timeline: the slices after a slow-down show it, in storage alone" t_timeline
 ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
 ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
 ktap_check "report --hist: log2 buckets of the end to end, of a stage; an unknown id refused" t_hist

@@ -406,7 +406,7 @@ t_help_options() {
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
-	for o in --detail --json --csv --hist --tail --by --help; do
+	for o in --detail --json --csv --hist --tail --by --timeline --help; do
 		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
 	done
 	run compare --help
@@ -421,7 +421,7 @@ t_man_options() {
 
 	for o in role transport output sample interval duration dev op \
 		 min-size max-size spdk-target spdk-host detail json csv hist \
-		 tail by; do
+		 tail by timeline; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

@@ -78,6 +78,9 @@ struct opts {
 	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
 	uint64_t slow_qid;
 	double slow_us;
+	/* --slow-from SECS:US: the drive takes US more from SECS on. */
+	double slow_from_s;
+	double slow_from_us;
 	/* --failed-pct P: of the host's unsampled commands, % that fail. */
 	double failed_pct;
 	double gap_us;
@@ -335,6 +338,9 @@ static int command(struct gen *g, const struct slot *s, uint64_t start,
 	drive = draw(r, 0.8 * m[ST_STORAGE] * 1e3, j);
 	if (s->qid == o->slow_qid)
 		drive += (uint64_t)(o->slow_us * 1e3);
+	if (o->slow_from_us > 0 &&
+	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
+		drive += (uint64_t)(o->slow_from_us * 1e3);
 	st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
 
 	/* The host's submission. */
@@ -692,6 +698,8 @@ static void usage(FILE *f)
 "      --storage-us US     storage: target block layer and drive (default 80)\n"
 "      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
 "      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
+"      --slow-from S:US    the drive takes US more for the commands that start\n"
+"                          S seconds or more after the first\n"
 "\n"
 "clocks:\n"
 "      --theta DUR         target clock minus host clock, e.g. 3s, -3s, 250ms,\n"
@@ -853,6 +861,7 @@ enum {
 	OPT_JITTER,
 	OPT_SLOW_QUEUE,
 	OPT_FAILED_PCT,
+	OPT_SLOW_FROM,
 	OPT_THETA,
 	OPT_DRIFT,
 	OPT_REAL_SKEW,
@@ -887,6 +896,7 @@ static const struct option long_opts[] = {
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
 	{ "failed-pct", required_argument, NULL, OPT_FAILED_PCT },
+	{ "slow-from", required_argument, NULL, OPT_SLOW_FROM },
 	{ "theta", required_argument, NULL, OPT_THETA },
 	{ "drift", required_argument, NULL, OPT_DRIFT },
 	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
@@ -1013,6 +1023,23 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 			err = parse_double(optarg, "--jitter", 0, 0.9,
 					   &o->jitter);
 			break;
+		case OPT_SLOW_FROM: {
+			char *colon = strchr(optarg, ':');
+
+			err = -EINVAL;
+			if (!colon) {
+				fprintf(stderr, "ntpgen: --slow-from takes SECS:US, not '%s'\n",
+					optarg);
+				break;
+			}
+			*colon = '\0';
+			err = parse_double(optarg, "--slow-from", 0, 1e6,
+					   &o->slow_from_s);
+			if (!err)
+				err = parse_double(colon + 1, "--slow-from", 0,
+						   1e7, &o->slow_from_us);
+			break;
+		}
 		case OPT_FAILED_PCT:
 			err = parse_double(optarg, "--failed-pct", 0, 100,
 					   &o->failed_pct);

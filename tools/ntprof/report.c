@@ -15,6 +15,7 @@
 #include "report_csv.h"
 #include "report_hist.h"
 #include "report_tail.h"
+#include "report_timeline.h"
 #include "subcommands.h"
 #include "table.h"
 
@@ -25,12 +26,14 @@ struct report_opts {
 	const char *hist;	/* --hist[=ID], or NULL */
 	double tail;		/* --tail[=P], 0: none */
 	unsigned int by;	/* --by: NTPROF_BY_*, 0: the default */
+	double timeline;	/* --timeline SECONDS, 0: none */
 };
 
 static void report_usage(FILE *f)
 {
 	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] [--hist[=ID]]\n"
-	      "                     [--tail[=P]] [--by PARTS] FILE.ntp...\n"
+	      "                     [--tail[=P]] [--by PARTS] [--timeline SECONDS]\n"
+	      "                     FILE.ntp...\n"
 	      "\n"
 	      "Join the recordings of a run and show where the latency went: per\n"
 	      "group of commands (op, size, device), the latency's mean and\n"
@@ -53,6 +56,9 @@ static void report_usage(FILE *f)
 	      "                 list of op, size, dev, queue, cpu (submitting)\n"
 	      "                 and ccpu (completing), as queue or op,cpu\n"
 	      "                 (default op,size,dev)\n"
+	      "      --timeline SECONDS\n"
+	      "                 per group, a line per slice of SECONDS: the\n"
+	      "                 command rate, the mean and each stage's mean\n"
 	      "      --hist[=ID]\n"
 	      "                 per group, a log2 histogram in microseconds of\n"
 	      "                 the end to end (default), or of the stage or\n"
@@ -132,6 +138,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		{ "hist", optional_argument, NULL, 'H' },
 		{ "tail", optional_argument, NULL, 'T' },
 		{ "by", required_argument, NULL, 'B' },
+		{ "timeline", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -156,6 +163,18 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 						   "--hist: no stage or component '%s' (the ids of --json: end_to_end, storage, network_wire, ...)",
 						   o->hist);
 			break;
+		case 'L': {
+			char *end;
+
+			errno = 0;
+			o->timeline = strtod(optarg, &end);
+			if (errno || end == optarg || *end ||
+			    !(o->timeline >= 0.001 && o->timeline <= 86400))
+				return usage_error(argv[0],
+						   "--timeline takes seconds from 0.001 to 86400, not '%s'",
+						   optarg);
+			break;
+		}
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
@@ -178,9 +197,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 	}
 	if (optind == argc)
 		return usage_error(argv[0], "no recording given");
-	if ((o->hist || o->tail) && o->json)
+	if ((o->hist || o->tail || o->timeline) && o->json)
 		return usage_error(argv[0],
-				   "--hist and --tail print text, not JSON");
+				   "--hist, --tail and --timeline print text, not JSON");
 	if (o->csv && !strcmp(o->csv, "-") && o->json)
 		return usage_error(argv[0],
 				   "--csv - and --json both want standard output");
@@ -202,9 +221,15 @@ static int report_print(const struct recording_run *run,
 		err = report_tail_print(stdout, run, o->tail);
 	if (!err && o->hist)
 		err = report_hist_print(stdout, run, o->hist);
+	if (!err && o->timeline)
+		err = report_timeline_print(stdout, run, o->timeline);
 	putchar('\n');
 	recording_run_print_records(stdout, run);
 	recording_run_print_notes(stdout, run, o->detail);
+	if (err == -E2BIG) {
+		fprintf(stderr, "ntprof: report: --timeline: more than 100000 slices: take longer ones\n");
+		return 1;
+	}
 	if (err) {
 		fprintf(stderr, "ntprof: report: %s\n", strerror(-err));
 		return 1;
