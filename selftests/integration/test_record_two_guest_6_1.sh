@@ -4,4 +4,5 @@
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 export KERNEL=6.1 TOPOLOGY=two
-lab_scenario "record-two-6.1" guest/record-two-host.sh guest/record-two-target.sh
+lab_scenario "record-two-6.1" guest/record-two-host.sh guest/record-two-target.sh \
+	./prom-check.sh

@@ -9,8 +9,10 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 	bison libelf-dev libdw-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
 	clang libclang-rt-14-dev
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
-	util-linux coreutils gawk groff-base man-db jq"
+	util-linux coreutils gawk groff-base man-db jq
+	prometheus"
 
+# prometheus: its promtool checks what record --prom writes.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
 # a page that QEMU translated code from and that a device wrote at the same
 # time could leave stale code behind (fixed by QEMU's "accel/tcg: Always

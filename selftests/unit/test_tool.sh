@@ -402,7 +402,7 @@ t_help_options() {
 	run record --help
 	for o in --role --transport --output --sample --interval --duration \
 		 --dev --op --min-size --max-size --spdk-target --spdk-host \
-		 --help; do
+		 --prom --help; do
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
@@ -420,7 +420,7 @@ t_man_options() {
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size spdk-target spdk-host detail json csv hist \
+		 min-size max-size spdk-target spdk-host prom detail json csv hist \
 		 tail by timeline; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}

@@ -35,6 +35,7 @@
 #include "conn.h"
 #include "ntp.h"
 #include "record.h"
+#include "record_prom.h"
 #include "session.h"
 #include "spdk.h"
 #include "subcommands.h"
@@ -172,11 +173,51 @@ static int analysis_add(struct ntprof_analysis *an, uint32_t role,
 }
 
 /* Feeds the analyses; one out of memory goes, the recording stays. */
+/* --prom: @r's group, labelled as the report labels it. */
+static void prom_take(struct recorder *rec, const struct ntprof_record *r)
+{
+	char label[96], size[16], dev[64];
+
+	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
+		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
+	else
+		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
+			       sizeof(dev));
+	snprintf(label, sizeof(label), "%s %s %s",
+		 ntprof_opclass_name(ntprof_opclass_of(r->qid, r->opcode)),
+		 ntprof_size_str(r->length, size, sizeof(size)), dev);
+	if (prom_add(rec->prom, label, r)) {
+		prom_free(rec->prom);
+		rec->prom = NULL;
+		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",
+			rec->o->prom);
+	}
+}
+
+/* --prom: the file rewritten; the recording goes on if it cannot be. */
+static void prom_update(struct recorder *rec)
+{
+	struct session_stats st;
+	int err;
+
+	if (!rec->prom)
+		return;
+	err = prom_write(rec->prom, session_stats_get(rec->sock,
+						     rec->o->cfg.role, &st) ?
+				    NULL : &st);
+	if (err && !rec->prom_failed)
+		fprintf(stderr, "ntprof: record: cannot write %s: %s (the recording goes on)\n",
+			rec->o->prom, strerror(-err));
+	rec->prom_failed = err != 0;
+}
+
 static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 {
 	uint32_t role = rec->o->cfg.role;
 
 	devmap_add(rec, r->dev);
+	if (rec->prom)
+		prom_take(rec, r);
 	if (rec->all && analysis_add(rec->all, role, r)) {
 		ntprof_analysis_free(rec->all);
 		rec->all = NULL;
@@ -508,7 +549,10 @@ static int record_loop(struct recorder *rec, const char *cmd)
 	const struct record_opts *o = rec->o;
 	uint64_t interval_ns = (uint64_t)o->interval_s * NSEC_PER_SEC;
 	uint64_t now, wake, next_tick = UINT64_MAX, end = UINT64_MAX;
-	uint64_t next_flush;
+	uint64_t next_flush, next_prom = UINT64_MAX;
+	/* --prom without -i: every PROM_DEFAULT_S. */
+	uint64_t prom_ns = interval_ns ? interval_ns :
+				       PROM_DEFAULT_S * NSEC_PER_SEC;
 	struct timespec ts;
 	int err;
 
@@ -519,6 +563,10 @@ static int record_loop(struct recorder *rec, const char *cmd)
 		next_tick = rec->start_mono + interval_ns;
 	if (o->duration_ns)
 		end = rec->start_mono + o->duration_ns;
+	if (rec->prom) {
+		prom_update(rec);
+		next_prom = rec->start_mono + prom_ns;
+	}
 
 	while (!record_signal) {
 		err = record_drain(rec, NULL);
@@ -533,6 +581,11 @@ static int record_loop(struct recorder *rec, const char *cmd)
 			while (next_tick <= now)
 				next_tick += interval_ns;
 		}
+		if (now >= next_prom) {
+			prom_update(rec);
+			while (next_prom <= now)
+				next_prom += prom_ns;
+		}
 		if (now >= next_flush && rec->unflushed) {
 			err = ntp_writer_flush(rec->w);
 			if (err) {
@@ -545,6 +598,8 @@ static int record_loop(struct recorder *rec, const char *cmd)
 		wake = now + DRAIN_MS * NSEC_PER_MSEC;
 		if (wake > next_tick)
 			wake = next_tick;
+		if (wake > next_prom)
+			wake = next_prom;
 		if (wake > end)
 			wake = end;
 		ts.tv_sec = wake / NSEC_PER_SEC;
@@ -575,7 +630,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	struct session_stats st = { 0 };
 	bool have_stats = false;
 	uint64_t n = 0;
-	int stop_err, i, ret;
+	int stop_err, i, ret, err2;
 
 	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
@@ -614,6 +669,13 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 		have_stats = true;
 		tr.drops = st.drops;
 		tr.evictions = st.evicted;
+	}
+	/* The last records and counters, whatever ended the recording. */
+	if (rec->prom) {
+		err2 = prom_write(rec->prom, have_stats ? &st : NULL);
+		if (err2)
+			fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
+				o->prom, strerror(-err2));
 	}
 
 	/*
@@ -763,7 +825,9 @@ int cmd_record(int argc, char *argv[])
 	rec.all_deferred = readback_possible(&rec);
 	rec.all = rec.all_deferred ? NULL : analysis_new(&rec);
 	rec.iv = o.interval_s ? analysis_new(&rec) : NULL;
-	if ((!rec.all_deferred && !rec.all) || (o.interval_s && !rec.iv)) {
+	rec.prom = o.prom ? prom_new(o.prom, o.cfg.role) : NULL;
+	if ((!rec.all_deferred && !rec.all) || (o.interval_s && !rec.iv) ||
+	    (o.prom && !rec.prom)) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(ENOMEM));
 		goto fail_unlink;
 	}
@@ -809,6 +873,7 @@ int cmd_record(int argc, char *argv[])
 
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
+	prom_free(rec.prom);
 	free(rec.devs.tab);
 	spdk_prog_close(&spdk);
 	free(rec.ctrls);
@@ -823,6 +888,7 @@ fail_unlink:
 	free(rec.ctrls);
 	ntprof_analysis_free(rec.all);
 	ntprof_analysis_free(rec.iv);
+	prom_free(rec.prom);
 	nl_close(rec.sock);
 	return 1;
 }

@@ -21,6 +21,8 @@
 
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
+/* --prom without -i: how often the file is rewritten. */
+#define PROM_DEFAULT_S	10
 
 struct record_opts {
 	struct session_config cfg;
@@ -29,6 +31,7 @@ struct record_opts {
 	uint64_t duration_ns;		/* 0: until a signal */
 	char dev_label[64];		/* --dev as given, for messages */
 	const char *spdk;	/* --spdk-target or --spdk-host BIN|PID, or NULL */
+	const char *prom;	/* --prom FILE, or NULL */
 	uint32_t spdk_role;	/* which of the two */
 };
 
@@ -78,6 +81,9 @@ struct recorder {
 	size_t nr_ctrls;
 	uint32_t last_dev;
 	uint16_t last_cntlid;
+	/* --prom: the histograms so far; a failed write is said once. */
+	struct prom *prom;
+	bool prom_failed;
 };
 
 /*

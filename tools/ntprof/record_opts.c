@@ -31,6 +31,7 @@ static void record_usage(FILE *f)
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
+	      "                     [--prom FILE]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -61,6 +62,10 @@ static void record_usage(FILE *f)
 	      "                             them)\n"
 	      "      --spdk-host BIN|PID    the same for a program on SPDK's NVMe driver\n"
 	      "                             (spdk_nvme_perf), as host\n"
+	      "      --prom FILE            rewrite FILE every -i SECONDS (default 10)\n"
+	      "                             for Prometheus' node_exporter textfile\n"
+	      "                             collector: latency histograms per group and\n"
+	      "                             stage, command counts, drops\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -323,7 +328,7 @@ check:
 int record_parse(int argc, char *argv[], struct record_opts *o)
 {
 	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
-	       OPT_SPDK_HOST };
+	       OPT_SPDK_HOST, OPT_PROM };
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
 		{ "transport", required_argument, NULL, 't' },
@@ -337,6 +342,7 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
 		{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
 		{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
+		{ "prom", required_argument, NULL, OPT_PROM },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -387,6 +393,9 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 						   "-d takes a positive number of seconds, not '%s'",
 						   optarg);
 			o->duration_ns = secs * NSEC_PER_SEC;
+			break;
+		case OPT_PROM:
+			o->prom = optarg;
 			break;
 		case OPT_SPDK_TARGET:
 		case OPT_SPDK_HOST:

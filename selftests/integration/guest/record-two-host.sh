@@ -75,7 +75,7 @@ stat0=$(read_stat "$disk")
 # Recording spans the whole fio run whatever the guests' speed: it stops
 # on SIGINT once fio is done (-d is checked on its own below).
 ntprof record -r host -t tcp -s 1 -d 600 -i 2 -o /tmp/host.ntp \
-	> /tmp/record.out 2> /tmp/record.err &
+	--prom "$share/host.prom" > /tmp/record.out 2> /tmp/record.err &
 rec=$!
 wait_line /tmp/record.out '^ntprof: profiling as host, sampling every command' ||
 	ktap_fail "record started"
@@ -104,6 +104,19 @@ cp /tmp/host.ntp /tmp/record.out "$share/" 2>/dev/null
 [ $rc -eq 0 ] && ktap_pass "record stops on SIGINT, exit 0" ||
 	ktap_fail "record stops on SIGINT, exit 0 (got $rc)"
 sed 's/^/# /' /tmp/record.out /tmp/record.err
+
+# --prom: the end to end histogram of the reads counts each of fio's
+# reads (promtool, on the lab's machine, checks the format).
+name=$(basename "$dev")
+n=$(sed -n "s/^ntprof_stage_latency_seconds_count{role=\"host\",group=\"read 4KiB $name\",stage=\"end_to_end\"} \([0-9]*\)$/\1/p" \
+	"$share/host.prom" 2>/dev/null)
+if [ -n "$n" ] && [ "$n" = "${total:-}" ] &&
+   grep -q '^ntprof_records_dropped_total{role="host"} 0$' "$share/host.prom"; then
+	ktap_pass "record --prom: the end to end histogram counts fio's $total reads, no drop"
+else
+	ktap_fail "record --prom: the end to end histogram counts fio's ${total:-?} reads (${n:-none})"
+	sed 's/^/# /' "$share/host.prom" 2>/dev/null | grep -v _bucket | head -20
+fi
 
 # -i 2 beside 4 s of reads: live lines at whole multiples of 2 s, under
 # the header's columns.

@@ -31,7 +31,7 @@ _ntprof()
 			--dev)
 				words=$(cd /sys/block 2>/dev/null && echo *)
 				;;
-			-o|--output|--spdk-target|--spdk-host)
+			-o|--output|--spdk-target|--spdk-host|--prom)
 				compopt -o filenames 2>/dev/null
 				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 				return
@@ -43,7 +43,7 @@ _ntprof()
 			*)
 				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --help"
 				;;
 			esac
 			;;
