@@ -127,6 +127,22 @@ check_report() {
 		ktap_fail "$step: report --csv has a joined row per host record, the report's mean"
 	fi
 
+	# The other views, on the same real recordings: they run, and hold
+	# what they are for.
+	if "$ntprof" report --tail --hist --timeline 1 "$host" "$target" \
+		> "$work/$step.views" 2>&1 &&
+	   grep -q '^== read 4KiB .*: the [0-9]* commands above p99 ' "$work/$step.views" &&
+	   grep -q '^  the tail grows most in ' "$work/$step.views" &&
+	   grep -qE '^ +usecs : count +distribution$' "$work/$step.views" &&
+	   grep -qE '^== read 4KiB .*, every 1 s$' "$work/$step.views" &&
+	   "$ntprof" report --by queue "$host" "$target" > "$work/$step.by" 2>&1 &&
+	   grep -q '^== queue [0-9]*: ' "$work/$step.by"; then
+		ktap_pass "$step: report --tail, --hist, --timeline and --by queue on the lab's recordings"
+	else
+		ktap_fail "$step: report --tail, --hist, --timeline and --by queue on the lab's recordings"
+		sed 's/^/# /' "$work/$step.views" "$work/$step.by" 2>/dev/null | head -40
+	fi
+
 	# psync's clat is the whole pread(): the end to end, and the system
 	# call's entry and exit and the wakeup besides. Those take tens of
 	# microseconds on hardware and hundreds under TCG, where the host's
