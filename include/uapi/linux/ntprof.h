@@ -175,9 +175,10 @@ enum {
  * fetch has no width. The first site of a command (NTPROF_USITE_F_FIRST,
  * at least one per session: one per out-of-line copy of the function, or
  * per transport of a program that has two) fetches its identity and
- * decides sampling as the kernel hooks do; every site fetches the command's key, a value
- * that names the command while it runs (a pointer to the program's
- * request); a last site (NTPROF_USITE_F_LAST) finishes the record.
+ * decides sampling as the kernel hooks do; every site fetches the
+ * command's key, a value that names the command while it runs (a pointer
+ * to the program's request); a last site (NTPROF_USITE_F_LAST) finishes
+ * the record.
  */
 #define NTPROF_USITES_MAX	16
 #define NTPROF_FETCH_REGS	6	/* x86-64 SysV: di si dx cx r8 r9 */

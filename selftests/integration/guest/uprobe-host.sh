@@ -165,7 +165,7 @@ bad_site "register 6" "out of range" \
 	"$ut $UT_OFF_begin target-init first key=6" "$last"
 bad_site "a host point in a target session" "a point of its session's role" \
 	"$ut $UT_OFF_begin host-setup first key=0" "$last"
-bad_site "no first site" "exactly one uprobe site must be the first" "$last"
+bad_site "no first site" "no uprobe site is the first" "$last"
 bad_site "no last site" "no uprobe site is the last" \
 	"$ut $UT_OFF_begin target-init first key=0"
 bad_site "identity on a later site" "only the first site of a command fetches" \
