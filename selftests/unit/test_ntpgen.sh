@@ -412,13 +412,31 @@ t_timeline() {
 		{ echo "# --timeline 0 is not refused"; return 1; }
 }
 
+# The views in JSON: members of the report's object, the same answers.
+t_views_json() {
+	local json=$TMP/views.json
+
+	"$NTPGEN" -n 20000 --network-us 200 --storage-us 20 --jitter 0.5 \
+		--seed 24 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --json --tail --hist --timeline 0.01 "$H" "$T" > "$json" || return 1
+	jq -e '.schema == "ntprof-report/1" and
+		(.tail.groups[] | select(.label == "read 4KiB nvme1n1") | .largest == "network") and
+		(.histograms.groups[] | select(.label == "read 4KiB nvme1n1") |
+			([.buckets[].count] | add) + .below_zero == .n) and
+		(.timeline.groups[0].slices | length > 0) and
+		([.timeline.groups[0].slices[].n] | add) == .groups[0].n_table' \
+		"$json" > /dev/null ||
+		{ echo "# the views' JSON does not hold the answers"; return 1; }
+}
+
 ktap_check "ntpgen --help documents it; bad options fail" t_help
-ktap_check "report --timeline: the slices after a slow-down show it, in storage alone" t_timeline
-ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
-ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
+ktap_check "report --csv: a row per host record, stages summing to the end to end, the report's mean" t_csv
 ktap_check "report --hist: log2 buckets of the end to end, of a stage; an unknown id refused" t_hist
 ktap_check "report --tail: the commands above p99, the stage they grow in named" t_tail
-ktap_check "report --csv: a row per host record, stages summing to the end to end, the report's mean" t_csv
+ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
+ktap_check "report --timeline: the slices after a slow-down show it, in storage alone" t_timeline
+ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
+ktap_check "report --json with --tail, --hist, --timeline: the same answers" t_views_json
 t_case "tcp" -t tcp --seed 1
 t_case "rdma" -t rdma --seed 2
 t_case "theta +3 s, drift +200 ppm" -t tcp --theta 3s --drift 200 \

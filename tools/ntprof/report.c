@@ -197,9 +197,6 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 	}
 	if (optind == argc)
 		return usage_error(argv[0], "no recording given");
-	if ((o->hist || o->tail || o->timeline) && o->json)
-		return usage_error(argv[0],
-				   "--hist, --tail and --timeline print text, not JSON");
 	if (o->csv && !strcmp(o->csv, "-") && o->json)
 		return usage_error(argv[0],
 				   "--csv - and --json both want standard output");
@@ -237,8 +234,30 @@ static int report_print(const struct recording_run *run,
 	return 0;
 }
 
-static int report_json(const struct recording_run *run)
+struct report_views {
+	const struct recording_run *run;
+	const struct report_opts *o;
+	int err;
+};
+
+/* The views asked for, as members of the report's JSON object. */
+static void report_views_json(struct ntprof_json *js, void *arg)
 {
+	struct report_views *v = arg;
+	const struct report_opts *o = v->o;
+
+	if (o->tail && !v->err)
+		v->err = report_tail_json(js, v->run, o->tail);
+	if (o->hist && !v->err)
+		v->err = report_hist_json(js, v->run, o->hist);
+	if (o->timeline && !v->err)
+		v->err = report_timeline_json(js, v->run, o->timeline);
+}
+
+static int report_json(const struct recording_run *run,
+		       const struct report_opts *o)
+{
+	struct report_views views = { .run = run, .o = o };
 	struct ntprof_report_meta meta = {
 		.hostname = run->files[0].hdr->hostname,
 		.kernel = run->files[0].hdr->kernel_release,
@@ -268,9 +287,17 @@ static int report_json(const struct recording_run *run)
 		};
 	}
 	meta.files = files;
+	meta.extra = report_views_json;
+	meta.extra_arg = &views;
 	ntprof_print_json(stdout, run->an, run->nr_pairs ? &run->total : NULL,
 			  &meta);
 	free(files);
+	if (views.err) {
+		fprintf(stderr, "ntprof: report: %s\n", views.err == -E2BIG ?
+			"--timeline: more than 100000 slices: take longer ones" :
+			strerror(-views.err));
+		return 1;
+	}
 	return 0;
 }
 
@@ -315,7 +342,7 @@ int cmd_report(int argc, char *argv[])
 	if (o.csv)
 		ret = report_csv(&run, argv[0], o.csv);
 	if (!ret && o.json)
-		ret = report_json(&run);
+		ret = report_json(&run, &o);
 	else if (!ret && !(o.csv && !strcmp(o.csv, "-")))
 		ret = report_print(&run, &o);
 	recording_run_free(&run);

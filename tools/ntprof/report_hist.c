@@ -144,32 +144,82 @@ int report_hist_check(const char *id)
 	return hist_part(id, &stage, &part);
 }
 
+/* The histograms of @id, one per group, in @c->h; 0, -ENOENT, -ENOMEM. */
+static int hist_compute(const struct recording_run *run, const char *id,
+			struct hist_ctx *c)
+{
+	*c = (struct hist_ctx){ .an = run->an };
+	if (hist_part(id, &c->stage, &c->id))
+		return -ENOENT;
+	c->h = calloc(run->an->nr_groups ? run->an->nr_groups : 1,
+		      sizeof(*c->h));
+	if (!c->h)
+		return -ENOMEM;
+	report_rows_each(run, hist_add, c);
+	return 0;
+}
+
+static const char *hist_what(const struct hist_ctx *c,
+			     const struct ntprof_group *g)
+{
+	if (c->stage)
+		return ntprof_stage_name(c->id, g->transport, g->kind,
+					 g->stacks);
+	return ntprof_comp_name(c->id, g->stacks);
+}
+
 int report_hist_print(FILE *f, const struct recording_run *run,
 		      const char *id)
 {
-	const struct ntprof_analysis *an = run->an;
-	struct hist_ctx c = { .an = an };
-	const struct ntprof_group *g;
-	const char *what;
+	struct hist_ctx c;
 	size_t i;
+	int err;
 
-	if (hist_part(id, &c.stage, &c.id))
-		return -ENOENT;
-	if (!an->nr_groups)
-		return 0;
-	c.h = calloc(an->nr_groups, sizeof(*c.h));
-	if (!c.h)
-		return -ENOMEM;
-	report_rows_each(run, hist_add, &c);
-	for (i = 0; i < an->nr_groups; i++) {
-		g = &an->groups[i];
-		if (c.stage)
-			what = ntprof_stage_name(c.id, g->transport, g->kind,
-						 g->stacks);
-		else
-			what = ntprof_comp_name(c.id, g->stacks);
-		hist_print(f, g, &c.h[i], what);
-	}
+	err = hist_compute(run, id, &c);
+	for (i = 0; !err && i < run->an->nr_groups; i++)
+		hist_print(f, &run->an->groups[i], &c.h[i],
+			   hist_what(&c, &run->an->groups[i]));
 	free(c.h);
-	return 0;
+	return err;
+}
+
+int report_hist_json(struct ntprof_json *js, const struct recording_run *run,
+		     const char *id)
+{
+	const struct ntprof_group *g;
+	const struct hist *h;
+	struct hist_ctx c;
+	size_t i;
+	int err, k, b;
+
+	err = hist_compute(run, id, &c);
+	ntprof_json_obj_start(js, "histograms");
+	ntprof_json_str(js, "id", id);
+	ntprof_json_arr_start(js, "groups");
+	for (i = 0; !err && i < run->an->nr_groups; i++) {
+		g = &run->an->groups[i];
+		h = &c.h[i];
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "label", g->label);
+		ntprof_json_str(js, "name", hist_what(&c, g));
+		ntprof_json_u64(js, "n", h->n);
+		ntprof_json_u64(js, "below_zero", h->negative);
+		/* Every bucket from 0 -> 1 us to the last with a command. */
+		ntprof_json_arr_start(js, "buckets");
+		for (k = HIST_BUCKETS - 1; k > 0 && !h->b[k]; k--)
+			;
+		for (b = 0; h->n > h->negative && b <= k; b++) {
+			ntprof_json_obj_start(js, NULL);
+			ntprof_json_u64(js, "lo_us", b ? 1ULL << b : 0);
+			ntprof_json_u64(js, "hi_us", (1ULL << (b + 1)) - 1);
+			ntprof_json_u64(js, "count", h->b[b]);
+			ntprof_json_obj_end(js);
+		}
+		ntprof_json_arr_end(js);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+	free(c.h);
+	return err;
 }

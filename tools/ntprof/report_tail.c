@@ -16,6 +16,7 @@
 #include "recording.h"
 #include "report_rows.h"
 #include "report_tail.h"
+#include "table.h"
 
 /* Per group: the end to end of each command, then the two sets' sums. */
 struct tail_group {
@@ -124,21 +125,21 @@ static void tail_print_group(FILE *f, const struct ntprof_group *g,
 		tail > rest ? 100 * best / (tail - rest) : 0.0);
 }
 
-int report_tail_print(FILE *f, const struct recording_run *run, double p)
+/* Both passes: the thresholds, then the two sets' sums; 0 or -ENOMEM. */
+static int tail_compute(const struct recording_run *run, double p,
+			struct tail_ctx *c)
 {
 	const struct ntprof_analysis *an = run->an;
-	struct tail_ctx c = { .an = an };
 	struct tail_group *t;
 	size_t i, rank;
 
-	if (!an->nr_groups)
-		return 0;
-	c.t = calloc(an->nr_groups, sizeof(*c.t));
-	if (!c.t)
+	*c = (struct tail_ctx){ .an = an };
+	c->t = calloc(an->nr_groups ? an->nr_groups : 1, sizeof(*c->t));
+	if (!c->t)
 		return -ENOMEM;
-	report_rows_each(run, tail_add, &c);
-	for (i = 0; !c.err && i < an->nr_groups; i++) {
-		t = &c.t[i];
+	report_rows_each(run, tail_add, c);
+	for (i = 0; !c->err && i < an->nr_groups; i++) {
+		t = &c->t[i];
 		if (!t->n)
 			continue;
 		qsort(t->e2e, t->n, sizeof(*t->e2e), cmp_i64);
@@ -146,13 +147,87 @@ int report_tail_print(FILE *f, const struct recording_run *run, double p)
 		rank = (size_t)ceil(p / 100 * (double)t->n);
 		t->threshold = t->e2e[rank ? rank - 1 : 0];
 	}
-	c.second = true;
-	if (!c.err)
-		report_rows_each(run, tail_add, &c);
-	for (i = 0; !c.err && i < an->nr_groups; i++)
-		tail_print_group(f, &an->groups[i], &c.t[i], p);
-	for (i = 0; i < an->nr_groups; i++)
-		free(c.t[i].e2e);
-	free(c.t);
-	return c.err;
+	c->second = true;
+	if (!c->err)
+		report_rows_each(run, tail_add, c);
+	return c->err;
+}
+
+static void tail_free(struct tail_ctx *c)
+{
+	size_t i;
+
+	for (i = 0; c->t && i < c->an->nr_groups; i++)
+		free(c->t[i].e2e);
+	free(c->t);
+}
+
+int report_tail_print(FILE *f, const struct recording_run *run, double p)
+{
+	struct tail_ctx c;
+	size_t i;
+	int err;
+
+	err = tail_compute(run, p, &c);
+	for (i = 0; !err && i < run->an->nr_groups; i++)
+		tail_print_group(f, &run->an->groups[i], &c.t[i], p);
+	tail_free(&c);
+	return err;
+}
+
+static void tail_json_group(struct ntprof_json *js,
+			    const struct ntprof_group *g,
+			    const struct tail_group *t)
+{
+	double rest, tail, grow, best = -INFINITY;
+	int s, largest = -1;
+
+	ntprof_json_obj_start(js, NULL);
+	ntprof_json_str(js, "label", g->label);
+	ntprof_json_num(js, "threshold_us", (double)t->threshold / 1e3, 3);
+	ntprof_json_u64(js, "n_tail", t->n_tail);
+	ntprof_json_u64(js, "n_rest", t->n_rest);
+	ntprof_json_arr_start(js, "stages");
+	for (s = 0; t->n_tail && t->n_rest && s < NTPROF_STAGE_COUNT; s++) {
+		if (!(g->stage_has & (1U << s)))
+			continue;
+		rest = t->sum_rest[s] / (double)t->n_rest / 1e3;
+		tail = t->sum_tail[s] / (double)t->n_tail / 1e3;
+		grow = tail - rest;
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "id", ntprof_stage_id(s));
+		ntprof_json_num(js, "rest_us", rest, 3);
+		ntprof_json_num(js, "tail_us", tail, 3);
+		ntprof_json_num(js, "growth_us", grow, 3);
+		ntprof_json_num(js, "share_pct", 100 * t->sum_tail[s] /
+				t->sum_tail[NTPROF_STAGE_COUNT], 2);
+		ntprof_json_obj_end(js);
+		if (grow > best) {
+			best = grow;
+			largest = s;
+		}
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_str(js, "largest", largest < 0 ? NULL :
+			ntprof_stage_id(largest));
+	ntprof_json_obj_end(js);
+}
+
+int report_tail_json(struct ntprof_json *js, const struct recording_run *run,
+		     double p)
+{
+	struct tail_ctx c;
+	size_t i;
+	int err;
+
+	err = tail_compute(run, p, &c);
+	ntprof_json_obj_start(js, "tail");
+	ntprof_json_num(js, "percentile", p, 3);
+	ntprof_json_arr_start(js, "groups");
+	for (i = 0; !err && i < run->an->nr_groups; i++)
+		tail_json_group(js, &run->an->groups[i], &c.t[i]);
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+	tail_free(&c);
+	return err;
 }

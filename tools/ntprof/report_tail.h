@@ -5,9 +5,13 @@
 
 #include <stdio.h>
 
+struct ntprof_json;
 struct recording_run;
 
 /* Per group, the commands above the @p-th percentile; 0 or -ENOMEM. */
 int report_tail_print(FILE *f, const struct recording_run *run, double p);
+/* The same as the member "tail" of the report's JSON object. */
+int report_tail_json(struct ntprof_json *js, const struct recording_run *run,
+		     double p);
 
 #endif /* NTPROF_REPORT_TAIL_H */

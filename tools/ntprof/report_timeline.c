@@ -17,6 +17,7 @@
 #include "recording.h"
 #include "report_rows.h"
 #include "report_timeline.h"
+#include "table.h"
 
 /* A recording of a day in 1 s slices; more is a usage error. */
 #define SLICES_MAX	100000
@@ -129,32 +130,96 @@ static void timeline_print_group(FILE *f, const struct timeline_ctx *c,
 	}
 }
 
+/* The slices of every group in @c->s; 0, -EINVAL, -E2BIG or -ENOMEM. */
+static int timeline_compute(const struct recording_run *run, double slice_s,
+			    struct timeline_ctx *c)
+{
+	const struct ntprof_analysis *an = run->an;
+	int side = an->nr_host ? 0 : 1;
+	double slices;
+
+	*c = (struct timeline_ctx){ .an = an };
+	if (!an->nr_groups || an->last_ns[side] <= an->first_ns[side])
+		return 0;
+	c->t0 = an->first_ns[side];
+	c->slice_ns = (uint64_t)(slice_s * 1e9);
+	if (!c->slice_ns)
+		return -EINVAL;
+	c->span_s = (double)(an->last_ns[side] - c->t0) / 1e9;
+	slices = ceil((double)(an->last_ns[side] - c->t0) /
+		      (double)c->slice_ns);
+	if (slices > SLICES_MAX)
+		return -E2BIG;
+	c->nr_slices = slices < 1 ? 1 : (size_t)slices;
+	c->s = calloc(an->nr_groups * c->nr_slices, sizeof(*c->s));
+	if (!c->s)
+		return -ENOMEM;
+	report_rows_each(run, timeline_add, c);
+	return 0;
+}
+
 int report_timeline_print(FILE *f, const struct recording_run *run,
 			  double slice_s)
 {
-	const struct ntprof_analysis *an = run->an;
-	struct timeline_ctx c = { .an = an };
-	int side = an->nr_host ? 0 : 1;
-	double slices;
+	struct timeline_ctx c;
 	size_t i;
+	int err;
 
-	if (!an->nr_groups || an->last_ns[side] <= an->first_ns[side])
-		return 0;
-	c.t0 = an->first_ns[side];
-	c.slice_ns = (uint64_t)(slice_s * 1e9);
-	if (!c.slice_ns)
-		return -EINVAL;
-	c.span_s = (double)(an->last_ns[side] - c.t0) / 1e9;
-	slices = ceil((double)(an->last_ns[side] - c.t0) / (double)c.slice_ns);
-	if (slices > SLICES_MAX)
-		return -E2BIG;
-	c.nr_slices = slices < 1 ? 1 : (size_t)slices;
-	c.s = calloc(an->nr_groups * c.nr_slices, sizeof(*c.s));
-	if (!c.s)
-		return -ENOMEM;
-	report_rows_each(run, timeline_add, &c);
-	for (i = 0; i < an->nr_groups; i++)
+	err = timeline_compute(run, slice_s, &c);
+	for (i = 0; !err && c.s && i < run->an->nr_groups; i++)
 		timeline_print_group(f, &c, i, slice_s);
 	free(c.s);
-	return 0;
+	return err;
+}
+
+int report_timeline_json(struct ntprof_json *js,
+			 const struct recording_run *run, double slice_s)
+{
+	const struct ntprof_group *g;
+	const struct slice *sl;
+	struct timeline_ctx c;
+	double len;
+	size_t i, k;
+	int err, s;
+
+	err = timeline_compute(run, slice_s, &c);
+	ntprof_json_obj_start(js, "timeline");
+	ntprof_json_num(js, "slice_s", slice_s, 3);
+	ntprof_json_arr_start(js, "groups");
+	for (i = 0; !err && c.s && i < run->an->nr_groups; i++) {
+		g = &run->an->groups[i];
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "label", g->label);
+		ntprof_json_arr_start(js, "slices");
+		for (k = 0; k < c.nr_slices; k++) {
+			sl = &c.s[i * c.nr_slices + k];
+			len = k + 1 < c.nr_slices ? slice_s :
+			      c.span_s - (double)k * slice_s;
+			if (len <= 0)
+				len = slice_s;
+			ntprof_json_obj_start(js, NULL);
+			ntprof_json_num(js, "start_s", (double)k * slice_s, 3);
+			ntprof_json_u64(js, "n", sl->n);
+			ntprof_json_num(js, "commands_per_s", (double)sl->n *
+					run->an->opts.sample / len, 1);
+			ntprof_json_num(js, "mean_us", sl->n ?
+					sl->e2e / (double)sl->n / 1e3 : NAN, 3);
+			ntprof_json_obj_start(js, "stages_us");
+			for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+				if (g->stage_has & (1U << s))
+					ntprof_json_num(js, ntprof_stage_id(s),
+							sl->stage_n[s] ?
+							sl->stage[s] /
+							(double)sl->stage_n[s] /
+							1e3 : NAN, 3);
+			ntprof_json_obj_end(js);
+			ntprof_json_obj_end(js);
+		}
+		ntprof_json_arr_end(js);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+	free(c.s);
+	return err;
 }

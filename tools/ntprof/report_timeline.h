@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+struct ntprof_json;
 struct recording_run;
 
 /*
@@ -13,5 +14,8 @@ struct recording_run;
  */
 int report_timeline_print(FILE *f, const struct recording_run *run,
 			  double slice_s);
+/* The same as the member "timeline" of the report's JSON object. */
+int report_timeline_json(struct ntprof_json *js,
+			 const struct recording_run *run, double slice_s);
 
 #endif /* NTPROF_REPORT_TIMELINE_H */

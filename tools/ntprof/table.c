@@ -806,5 +806,7 @@ void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 	for (i = 0; i < an->nr_groups; i++)
 		json_group(&js, &an->groups[i]);
 	ntprof_json_arr_end(&js);
+	if (meta && meta->extra)
+		meta->extra(&js, meta->extra_arg);
 	ntprof_json_obj_end(&js);
 }

@@ -99,6 +99,9 @@ struct ntprof_report_meta {
 	const char *kernel;
 	const struct ntprof_report_file *files;
 	size_t nr_files;
+	/* More members at the end of the object (the views), or NULL. */
+	void (*extra)(struct ntprof_json *js, void *arg);
+	void *extra_arg;
 };
 
 /*
