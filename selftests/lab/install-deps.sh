@@ -10,9 +10,10 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 	clang libclang-rt-14-dev
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
-	prometheus"
+	prometheus chromium fonts-dejavu-core"
 
-# prometheus: its promtool checks what record --prom writes.
+# prometheus: its promtool checks what record --prom writes; chromium
+# renders report --html for its test, with a font for its text.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
 # a page that QEMU translated code from and that a device wrote at the same
 # time could leave stale code behind (fixed by QEMU's "accel/tcg: Always

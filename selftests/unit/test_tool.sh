@@ -406,7 +406,8 @@ t_help_options() {
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
-	for o in --detail --json --csv --hist --tail --by --timeline --help; do
+	for o in --detail --json --csv --html --hist --tail --by --timeline \
+		 --help; do
 		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
 	done
 	run compare --help
@@ -421,7 +422,7 @@ t_man_options() {
 
 	for o in role transport output sample interval duration dev op \
 		 min-size max-size spdk-target spdk-host prom detail json csv hist \
-		 tail by timeline; do
+		 tail by timeline html; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

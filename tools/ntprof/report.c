@@ -13,6 +13,7 @@
 
 #include "recording.h"
 #include "report_csv.h"
+#include "report_html.h"
 #include "report_hist.h"
 #include "report_tail.h"
 #include "report_timeline.h"
@@ -23,6 +24,7 @@ struct report_opts {
 	bool detail;
 	bool json;
 	const char *csv;	/* --csv FILE, "-": standard output */
+	const char *html;	/* --html FILE */
 	const char *hist;	/* --hist[=ID], or NULL */
 	double tail;		/* --tail[=P], 0: none */
 	unsigned int by;	/* --by: NTPROF_BY_*, 0: the default */
@@ -33,7 +35,7 @@ static void report_usage(FILE *f)
 {
 	fputs("usage: ntprof report [--detail] [--json] [--csv FILE] [--hist[=ID]]\n"
 	      "                     [--tail[=P]] [--by PARTS] [--timeline SECONDS]\n"
-	      "                     FILE.ntp...\n"
+	      "                     [--html FILE] FILE.ntp...\n"
 	      "\n"
 	      "Join the recordings of a run and show where the latency went: per\n"
 	      "group of commands (op, size, device), the latency's mean and\n"
@@ -52,6 +54,9 @@ static void report_usage(FILE *f)
 	      "                 standard output, in place of the report): its\n"
 	      "                 identity, every point of both sides, and each\n"
 	      "                 stage and component in ns\n"
+	      "      --html FILE also write the report as one self-contained page\n"
+	      "                 with inline SVG charts: stage bars, components,\n"
+	      "                 CDFs, timeline, tail\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
 	      "                 list of op, size, dev, queue, cpu (submitting)\n"
 	      "                 and ccpu (completing), as queue or op,cpu\n"
@@ -135,6 +140,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		{ "detail", no_argument, NULL, 'D' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", required_argument, NULL, 'C' },
+		{ "html", required_argument, NULL, 'W' },
 		{ "hist", optional_argument, NULL, 'H' },
 		{ "tail", optional_argument, NULL, 'T' },
 		{ "by", required_argument, NULL, 'B' },
@@ -155,6 +161,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 			break;
 		case 'C':
 			o->csv = optarg;
+			break;
+		case 'W':
+			o->html = optarg;
 			break;
 		case 'H':
 			o->hist = optarg ? optarg : "end_to_end";
@@ -301,9 +310,13 @@ static int report_json(const struct recording_run *run,
 	return 0;
 }
 
-/* --csv: the rows, to FILE or standard output; 0 or 1 after a message. */
-static int report_csv(const struct recording_run *run, const char *cmd,
-		      const char *path)
+/*
+ * --csv, --html: @write's output to FILE or standard output; 0 or 1 after
+ * a message.
+ */
+static int report_file(const struct recording_run *run, const char *cmd,
+		       const char *path,
+		       int (*write)(FILE *f, const struct recording_run *run))
 {
 	bool out = !strcmp(path, "-");
 	FILE *f = out ? stdout : fopen(path, "w");
@@ -314,7 +327,7 @@ static int report_csv(const struct recording_run *run, const char *cmd,
 			strerror(errno));
 		return 1;
 	}
-	err = report_csv_write(f, run);
+	err = write(f, run);
 	if (!out && fclose(f) && !err)
 		err = -errno;
 	if (err) {
@@ -340,7 +353,9 @@ int cmd_report(int argc, char *argv[])
 		return ret;
 	}
 	if (o.csv)
-		ret = report_csv(&run, argv[0], o.csv);
+		ret = report_file(&run, argv[0], o.csv, report_csv_write);
+	if (!ret && o.html)
+		ret = report_file(&run, argv[0], o.html, report_html_write);
 	if (!ret && o.json)
 		ret = report_json(&run, &o);
 	else if (!ret && !(o.csv && !strcmp(o.csv, "-")))

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ntprof report --html, as a person would see it: the page of an ntpgen
+# run rendered by headless Chromium (Debian's chromium), whose DOM must
+# hold each group's stage bar with a segment and a label per stage (the
+# report's own stage names), the components table, a CDF line per stage
+# and the end to end, the timeline and the tail; and whose screenshot is
+# not blank (far larger than a blank page's). Nothing is fetched: the page
+# has no script, no link and no remote source.
+#
+# usage: test_html.sh    Prints TAP; exits 1 if any test failed.
+
+set -u
+
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$UNIT_DIR/../..
+# shellcheck source=selftests/ktap.sh disable=SC1091
+. "$UNIT_DIR/../ktap.sh"
+
+NTPROF=$TOP/tools/ntprof/ntprof
+NTPGEN=$TOP/tools/ntpgen/ntpgen
+
+ktap_header
+make -s -C "$TOP/tools/ntprof" ntprof >&2 && make -s -C "$TOP/tools/ntpgen" >&2 ||
+	{ echo "Bail out! cannot build ntprof and ntpgen"; exit 1; }
+TMP=$(mktemp -d) || exit 1
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+
+chrome() {
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--hide-scrollbars --window-size=900,1400 "$@" 2> "$TMP/chromium.err"
+}
+
+"$NTPGEN" -n 20000 --gap-us 200 --slow-from 0.05:300 --seed 31 \
+	"$TMP/h.ntp" "$TMP/t.ntp" > /dev/null 2>&1 &&
+"$NTPROF" report "$TMP/h.ntp" "$TMP/t.ntp" > "$TMP/report.txt" &&
+"$NTPROF" report --html "$TMP/r.html" "$TMP/h.ntp" "$TMP/t.ntp" > /dev/null
+ktap_check "report --html writes the page" test -s "$TMP/r.html"
+
+if ! command -v chromium > /dev/null; then
+	ktap_fail "chromium is installed (selftests/lab/install-deps.sh)"
+	ktap_finished
+	exit 1
+fi
+
+t_dom() {
+	local dom=$TMP/dom.html groups stages want got
+
+	chrome --dump-dom "file://$TMP/r.html" > "$dom" || return 1
+	groups=$(grep -c '^== ' "$TMP/report.txt")
+	[ "$(grep -o '<section class="group">' "$dom" | wc -l)" = "$groups" ] ||
+		{ echo "# not a section per group ($groups)"; return 1; }
+	[ "$(grep -o '<svg class="stagebar"' "$dom" | wc -l)" = "$groups" ] &&
+	[ "$(grep -o '<svg class="cdf"' "$dom" | wc -l)" = "$groups" ] &&
+	[ "$(grep -o '<svg class="timeline"' "$dom" | wc -l)" = "$groups" ] &&
+	[ "$(grep -o '<table class="components">' "$dom" | wc -l)" = "$groups" ] ||
+		{ echo "# a chart or table missing"; return 1; }
+	# The first group's stage labels are the text report's stage names.
+	want=$(sed -n '/^== read 4KiB /,/largest:/p' "$TMP/report.txt" |
+		sed -n 's/^  \(.*[a-z)]\) \{2,\}[0-9.]\{1,\} \{2,\}[0-9]\{1,\}% .*/\1/p')
+	got=$(awk '/<h2>read 4KiB nvme1n1<\/h2>/ { on = 1 } on && /<\/section>/ { exit }
+		on' "$dom" | grep -o 'class="stage-label"[^>]*>[^<]*' | sed 's/.*>//')
+	stages=$(echo "$want" | wc -l)
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		{ echo "# stage labels: '$got', want '$want'"; return 1; }
+	[ "$(awk '/<h2>read 4KiB nvme1n1<\/h2>/ { on = 1 } on && /<\/section>/ { exit }
+		on' "$dom" | grep -o '<rect class="stage"' | wc -l)" = "$stages" ] ||
+		{ echo "# not a bar segment per stage"; return 1; }
+	# A CDF per stage and one of the end to end.
+	[ "$(awk '/<h2>read 4KiB nvme1n1<\/h2>/ { on = 1 } on && /<\/section>/ { exit }
+		on' "$dom" | grep -o '<polyline class="cdf-line"' | wc -l)" = $((stages + 1)) ] ||
+		{ echo "# not a CDF line per stage and the end to end"; return 1; }
+	grep -q '<table class="tail">' "$dom" ||
+		{ echo "# no tail table"; return 1; }
+	! grep -qiE '<script|<link|src="http|href="http' "$TMP/r.html" ||
+		{ echo "# the page fetches something"; return 1; }
+}
+ktap_check "Chromium's DOM: bars labelled with the report's stage names, components, CDFs, timeline, tail; nothing fetched" t_dom
+
+t_screenshot() {
+	local page blank
+
+	echo '<!DOCTYPE html><html><body></body></html>' > "$TMP/blank.html"
+	chrome --screenshot="$TMP/blank.png" "file://$TMP/blank.html" > /dev/null &&
+	chrome --screenshot="$TMP/r.png" "file://$TMP/r.html" > /dev/null || return 1
+	page=$(stat -c %s "$TMP/r.png")
+	blank=$(stat -c %s "$TMP/blank.png")
+	[ "$page" -gt $((blank * 4)) ] ||
+		{ echo "# the screenshot is $page bytes, a blank page's $blank"; return 1; }
+}
+ktap_check "Chromium's screenshot of the page is not blank" t_screenshot
+
+ktap_finished
