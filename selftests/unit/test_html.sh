@@ -40,7 +40,32 @@ ktap_check "report --html writes the page" test -s "$TMP/r.html"
 
 if ! command -v chromium > /dev/null; then
 	ktap_fail "chromium is installed (selftests/lab/install-deps.sh)"
-	ktap_finished
+	# compare --html: both runs' bars, the LAD table with its largest row
+# the stage made slower (storage), the answer; not blank either.
+t_compare() {
+	local dom=$TMP/cdom.html page blank
+
+	"$NTPGEN" -n 5000 --seed 32 "$TMP/bh.ntp" "$TMP/bt.ntp" > /dev/null 2>&1 &&
+	"$NTPGEN" -n 5000 --storage-us 200 --seed 33 "$TMP/lh.ntp" "$TMP/lt.ntp" > /dev/null 2>&1 &&
+	"$NTPROF" compare --html "$TMP/c.html" "$TMP/bh.ntp,$TMP/bt.ntp" \
+		"$TMP/lh.ntp,$TMP/lt.ntp" > /dev/null || return 1
+	chrome --dump-dom "file://$TMP/c.html" > "$dom" || return 1
+	[ "$(grep -o '<rect class="stage base"' "$dom" | wc -l)" -gt 0 ] &&
+	[ "$(grep -o '<rect class="stage base"' "$dom" | wc -l)" = \
+	  "$(grep -o '<rect class="stage load"' "$dom" | wc -l)" ] ||
+		{ echo "# not a base and a load segment per stage"; return 1; }
+	grep -q '<tr class="largest"><td><span[^>]*>[^<]*</span> storage (target block layer, drive)</td>' "$dom" ||
+		{ echo "# the largest LAD is not storage's row"; return 1; }
+	grep -q '<p class="answer">' "$dom" || { echo "# no answer"; return 1; }
+	chrome --screenshot="$TMP/c.png" "file://$TMP/c.html" > /dev/null || return 1
+	page=$(stat -c %s "$TMP/c.png")
+	blank=$(stat -c %s "$TMP/blank.png")
+	[ "$page" -gt $((blank * 3)) ] ||
+		{ echo "# the screenshot is $page bytes, a blank page's $blank"; return 1; }
+}
+ktap_check "compare --html: both runs' bars, the largest LAD's row, the answer; not blank" t_compare
+
+ktap_finished
 	exit 1
 fi
 
@@ -90,5 +115,30 @@ t_screenshot() {
 		{ echo "# the screenshot is $page bytes, a blank page's $blank"; return 1; }
 }
 ktap_check "Chromium's screenshot of the page is not blank" t_screenshot
+
+# compare --html: both runs' bars, the LAD table with its largest row
+# the stage made slower (storage), the answer; not blank either.
+t_compare() {
+	local dom=$TMP/cdom.html page blank
+
+	"$NTPGEN" -n 5000 --seed 32 "$TMP/bh.ntp" "$TMP/bt.ntp" > /dev/null 2>&1 &&
+	"$NTPGEN" -n 5000 --storage-us 200 --seed 33 "$TMP/lh.ntp" "$TMP/lt.ntp" > /dev/null 2>&1 &&
+	"$NTPROF" compare --html "$TMP/c.html" "$TMP/bh.ntp,$TMP/bt.ntp" \
+		"$TMP/lh.ntp,$TMP/lt.ntp" > /dev/null || return 1
+	chrome --dump-dom "file://$TMP/c.html" > "$dom" || return 1
+	[ "$(grep -o '<rect class="stage base"' "$dom" | wc -l)" -gt 0 ] &&
+	[ "$(grep -o '<rect class="stage base"' "$dom" | wc -l)" = \
+	  "$(grep -o '<rect class="stage load"' "$dom" | wc -l)" ] ||
+		{ echo "# not a base and a load segment per stage"; return 1; }
+	grep -q '<tr class="largest"><td><span[^>]*>[^<]*</span> storage (target block layer, drive)</td>' "$dom" ||
+		{ echo "# the largest LAD is not storage's row"; return 1; }
+	grep -q '<p class="answer">' "$dom" || { echo "# no answer"; return 1; }
+	chrome --screenshot="$TMP/c.png" "file://$TMP/c.html" > /dev/null || return 1
+	page=$(stat -c %s "$TMP/c.png")
+	blank=$(stat -c %s "$TMP/blank.png")
+	[ "$page" -gt $((blank * 3)) ] ||
+		{ echo "# the screenshot is $page bytes, a blank page's $blank"; return 1; }
+}
+ktap_check "compare --html: both runs' bars, the largest LAD's row, the answer; not blank" t_compare
 
 ktap_finished

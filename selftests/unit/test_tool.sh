@@ -411,7 +411,7 @@ t_help_options() {
 		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
 	done
 	run compare --help
-	for o in --json --help; do
+	for o in --json --html --help; do
 		[[ $out == *"$o"* ]] || { echo "# compare: $o"; return 1; }
 	done
 }

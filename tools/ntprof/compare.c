@@ -4,6 +4,7 @@
  * latency amplification degree (LAD) is its loaded mean over its base
  * mean; the stage with the largest one is where a slowdown came from.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare.h"
 #include "recording.h"
 #include "subcommands.h"
 #include "table.h"
@@ -31,35 +33,19 @@ static const enum ntprof_stage stage_rows[] = {
 	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
 	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
 };
-
-/* A row of a group's table: a stage, or the end to end (stage -1). */
-struct cmp_row {
-	int stage;
-	const char *id;
-	const char *name;
-	double base_ns;
-	double load_ns;
-	double lad;		/* NAN: n/a */
-};
-
-struct cmp_group {
-	const struct ntprof_group *base;
-	const struct ntprof_group *load;
-	struct cmp_row rows[ARRAY_SIZE(stage_rows) + 1];
-	size_t nr_rows;
-	int largest;		/* index into rows, -1: none */
-	char answer[512];
-};
+_Static_assert(ARRAY_SIZE(stage_rows) == NTPROF_STAGE_COUNT,
+	       "a stage without a row");
 
 struct compare_opts {
 	bool json;
+	const char *html;	/* --html FILE, or NULL */
 	char *base_arg;
 	char *load_arg;
 };
 
 static void compare_usage(FILE *f)
 {
-	fputs("usage: ntprof compare [--json] BASE LOAD\n"
+	fputs("usage: ntprof compare [--json] [--html FILE] BASE LOAD\n"
 	      "\n"
 	      "Compare two runs of the same workload stage by stage: a baseline and\n"
 	      "a run under some load or change. BASE and LOAD are each a recording\n"
@@ -73,6 +59,8 @@ static void compare_usage(FILE *f)
 	      "options:\n"
 	      "  -j, --json   the same numbers as one JSON object (schema\n"
 	      "               ntprof-compare/1, Documentation/report.rst)\n"
+	      "      --html FILE  also write the comparison as one self-contained\n"
+	      "               page: both runs' stage bars, each stage's LAD\n"
 	      "  -h, --help   show this help and exit\n"
 	      "\n"
 	      "A stage under 0.5 us at the baseline gets no LAD (n/a): the ratio of\n"
@@ -90,6 +78,7 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -100,6 +89,9 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 		switch (c) {
 		case 'j':
 			o->json = true;
+			break;
+		case 'W':
+			o->html = optarg;
 			break;
 		case 'h':
 			compare_usage(stdout);
@@ -465,6 +457,31 @@ static void compare_print(const struct recording_run *base,
 		printf("\nanswer (%s): %s\n", top->base->label, top->answer);
 }
 
+/* --html: the page; 0, or 1 after a message. */
+static int compare_html(const char *cmd, const char *path,
+			const struct recording_run *base,
+			const struct recording_run *load,
+			const struct cmp_group *groups, size_t nr)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
+			strerror(errno));
+		return 1;
+	}
+	err = compare_html_write(f, base, load, groups, nr);
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_compare(int argc, char *argv[])
 {
 	struct compare_opts o = { 0 };
@@ -498,6 +515,8 @@ int cmd_compare(int argc, char *argv[])
 	}
 	if (!ret)
 		compare_print(&base, &load, groups, nr, o.json);
+	if (!ret && o.html)
+		ret = compare_html(argv[0], o.html, &base, &load, groups, nr);
 	/* Nothing in common is an answer, but not the one a script wants. */
 	if (!ret && !nr)
 		ret = 1;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "html.h"
 #include "recording.h"
 #include "report_html.h"
 #include "report_rows.h"
@@ -22,10 +23,6 @@
 #define PARTS		(NTPROF_STAGE_COUNT + 1)	/* and the end to end */
 #define SLICES		40
 #define CDF_POINTS	200
-
-static const char *const colour[NTPROF_STAGE_COUNT] = {
-	"#8c6bb1", "#4e79a7", "#f28e2b", "#bab0ac", "#59a14f", "#e15759",
-};
 
 struct vec {
 	int64_t *v;
@@ -128,32 +125,6 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Text for HTML and SVG: the five characters that must be escaped. */
-static void esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
-
 static const char *part_name(const struct ntprof_group *g, int s)
 {
 	return s < NTPROF_STAGE_COUNT ?
@@ -173,14 +144,14 @@ static void html_bar(FILE *f, const struct ntprof_group *g)
 			continue;
 		w = g->stage_mean[s] > 0 ? 700 * g->stage_mean[s] / e2e : 0;
 		fprintf(f, "<rect class=\"stage\" x=\"%.1f\" y=\"0\" width=\"%.1f\" height=\"30\" fill=\"%s\"><title>",
-			10 + x, w, colour[s]);
-		esc(f, part_name(g, s));
+			10 + x, w, html_colour(s));
+		html_escape(f, part_name(g, s));
 		fprintf(f, ": %.2f us</title></rect>\n", g->stage_mean[s] / 1e3);
 		x += w;
 		fprintf(f, "<rect x=\"10\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			"<text class=\"stage-label\" x=\"28\" y=\"%d\">", 44 + y,
-			colour[s], 54 + y);
-		esc(f, part_name(g, s));
+			html_colour(s), 54 + y);
+		html_escape(f, part_name(g, s));
 		fprintf(f, "</text><text x=\"420\" y=\"%d\">%.2f us, %.0f %%</text>\n",
 			54 + y, g->stage_mean[s] / 1e3, g->stage_share[s]);
 		y += 20;
@@ -197,7 +168,7 @@ static void html_components(FILE *f, const struct ntprof_group *g)
 		if (!g->comp[c].n)
 			continue;
 		fputs("<tr><td>", f);
-		esc(f, ntprof_comp_name(c, g->stacks));
+		html_escape(f, ntprof_comp_name(c, g->stacks));
 		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
 			g->comp[c].n, g->comp[c].mean / 1e3,
 			g->comp[c].p50 / 1e3, g->comp[c].p99 / 1e3);
@@ -249,7 +220,7 @@ static int html_cdf(FILE *f, const struct ntprof_group *g,
 		if (!part[s].n)
 			continue;
 		fprintf(f, "<polyline class=\"cdf-line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"",
-			s < NTPROF_STAGE_COUNT ? colour[s] : "#000");
+			html_colour(s));
 		for (k = 0; k <= CDF_POINTS; k++) {
 			i = (size_t)((double)k / CDF_POINTS *
 				     (double)(part[s].n - 1));
@@ -261,7 +232,7 @@ static int html_cdf(FILE *f, const struct ntprof_group *g,
 			fprintf(f, "%.1f,%.1f ", x, y);
 		}
 		fputs("\"><title>", f);
-		esc(f, part_name(g, s));
+		html_escape(f, part_name(g, s));
 		fputs("</title></polyline>\n", f);
 	}
 	fputs("</svg>\n", f);
@@ -329,7 +300,7 @@ static int html_tail(FILE *f, const struct ntprof_group *g,
 		if (s < NTPROF_STAGE_COUNT && !(g->stage_has & (1U << s)))
 			continue;
 		fputs("<tr><td>", f);
-		esc(f, part_name(g, s));
+		html_escape(f, part_name(g, s));
 		fprintf(f, "</td><td>%.2f</td><td>%.2f</td><td>%+.2f</td></tr>\n",
 			sum[0][s] / n[0] / 1e3, sum[1][s] / n[1] / 1e3,
 			(sum[1][s] / n[1] - sum[0][s] / n[0]) / 1e3);
@@ -345,7 +316,7 @@ static int html_group(FILE *f, const struct html_ctx *c, size_t i)
 	int err;
 
 	fputs("<section class=\"group\"><h2>", f);
-	esc(f, g->label);
+	html_escape(f, g->label);
 	fprintf(f, "</h2>\n<p>%" PRIu64 " commands sampled; latency mean %.2f us, p50 %.2f us, p99 %.2f us</p>\n",
 		g->n, g->comp[NTPROF_COMP_E2E].mean / 1e3,
 		g->comp[NTPROF_COMP_E2E].p50 / 1e3,
@@ -375,21 +346,14 @@ int report_html_write(FILE *f, const struct recording_run *run)
 		c.span_ns = an->last_ns[side] - c.t0;
 	}
 	report_rows_each(run, html_add, &c);
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<title>ntprof report</title>\n<style>\n"
-	      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
-	      "table { border-collapse: collapse; margin: 1em 0; }\n"
-	      "td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }\n"
-	      "td:first-child, th:first-child { text-align: left; }\n"
-	      "svg { display: block; margin: 1em 0; font-size: 12px; }\n"
-	      "</style></head><body>\n<h1>ntprof report</h1>\n", f);
+	html_begin(f, "ntprof report");
 	fprintf(f, "<p>%zu recording%s, one command in %u sampled</p>\n",
 		run->nr_files, run->nr_files == 1 ? "" : "s", run->sample);
 	for (i = 0; !c.err && i < an->nr_groups; i++)
 		c.err = html_group(f, &c, i);
 	fprintf(f, "<p class=\"records\">records: %" PRIu64 " host, %" PRIu64 " target; %" PRIu64 " matched</p>\n",
 		run->nr_host, run->nr_target, run->matched);
-	fputs("</body></html>\n", f);
+	html_end(f);
 	for (i = 0; i < an->nr_groups; i++)
 		free(c.g[i].cmd);
 	free(c.g);

@@ -49,7 +49,7 @@ _ntprof()
 			;;
 		report|compare)
 			if [[ $cur == -* ]]; then
-				words="-j -h --json --help"
+				words="-j -h --json --html --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&
 					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --help"
 			else
