@@ -682,6 +682,48 @@ static void test_layout(void)
 	free(recs);
 }
 
+/* Since 1.2: the devices named after the start, in the trailer. */
+static void test_late_devs(void)
+{
+	const char *path = tpath("late.ntp");
+	struct ntprof_record *recs = recs_make(2);
+	struct ntp_dev late[2] = { { .dev = 259 << 8 | 7 } };
+	struct ntp_trailer t = trailer_in;
+	const struct ntp_trailer *got;
+	struct ntp_header h;
+	struct ntp_writer *w;
+	struct ntprof_record *back;
+	struct ntp_file *f;
+	char err[256];
+	size_t n;
+	int ret;
+
+	strcpy(late[0].name, "nvme3n1");
+	late[1].dev = 8 << 8 | 16;
+	memset(late[1].name, 'x', NTP_DEV_NAME_MAX);
+	t.late_devs = late;
+	t.nr_late_devs = 2;
+	hdr_make(&h);
+	ret = ntp_writer_open(path, &h, &w);
+	if (!ret) {
+		ret = ntp_writer_append(w, recs, 2);
+		ret = ntp_writer_close(w, &t) ?: ret;
+	}
+	ok(ret == 0, "a trailer with two devices named late is written (%d)", ret);
+	ret = ntp_open(path, &f, err, sizeof(err));
+	if (!ok(!ret, "it opens (%s)", ret ? err : ""))
+		return;
+	ret = ntp_read_all(f, &back, &n);
+	got = ntp_trailer(f);
+	ok(!ret && n == 2 && got && got->nr_late_devs == 2 &&
+	   !memcmp(&got->late_devs[0], &late[0], sizeof(late[0])) &&
+	   !memcmp(&got->late_devs[1], &late[1], sizeof(late[1])),
+	   "they come back, a name of %d bytes too", NTP_DEV_NAME_MAX);
+	free(back);
+	ntp_close(f);
+	free(recs);
+}
+
 /* A file of format 1.7, with everything a newer minor may add. */
 static void test_newer_minor(void)
 {
@@ -751,6 +793,11 @@ static void test_newer_minor(void)
 	put_le(&p, 5, 8);
 	put_le(&p, 33, 8);
 	put_le(&p, 44, 8);
+	put_le(&p, 1, 4);		/* 1.2's devices named late */
+	put_le(&p, 8 + 7 + 3, 2);	/* 3 bytes after the name */
+	put_le(&p, 259 << 8 | 3, 4);
+	put_str(&p, "nvme5n1");
+	put(&p, "new", 3);
 	put(&p, "sixteen more....", 16);
 	put_unit(&b, "NTPE", 3, 0, p.p, p.len);
 	spit(path, b.p, b.len);
@@ -768,7 +815,8 @@ static void test_newer_minor(void)
 		   all ? "ntp_read_all" : "ntp_next_block", r.ret, r.msg);
 		ok(r.n == 3 && same_records(r.recs, recs, 3) && r.has_trailer &&
 		   r.trailer.records == 3 && r.trailer.drops == 4 &&
-		   r.trailer.end_real_ns == 44,
+		   r.trailer.end_real_ns == 44 &&
+		   r.trailer.nr_late_devs == 1,
 		   "%s: 240-byte records, an unknown unit and a longer trailer read (%zu)",
 		   all ? "ntp_read_all" : "ntp_next_block", r.n);
 		free(r.recs);
@@ -1660,6 +1708,7 @@ int main(int argc, char *argv[])
 	printf("TAP version 13\n");
 	test_round_trip();
 	test_layout();
+	test_late_devs();
 	test_newer_minor();
 	test_minor_zero();
 	test_cut_short();

@@ -149,6 +149,12 @@ struct ntp_trailer {
 	uint64_t evictions;	/* in-flight commands evicted, table full */
 	uint64_t end_mono_ns;
 	uint64_t end_real_ns;
+	/*
+	 * Since 1.2: the devices that appeared after the start, named when
+	 * their first records came; the writer keeps those that fit.
+	 */
+	const struct ntp_dev *late_devs;
+	uint32_t nr_late_devs;
 };
 
 /* Writer. Each call returns 0 or -errno. */

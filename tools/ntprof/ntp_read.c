@@ -44,10 +44,6 @@ void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 		rec->ts[i] = get64(p + 40 + 8 * i);
 }
 
-/* Fills a unit's header in front of its @len bytes of payload. */
-
-/* Reader */
-
 struct ntp_file {
 	int fd;
 	int err;		/* sticky: the first failure */
@@ -62,6 +58,7 @@ struct ntp_file {
 	struct ntp_header hdr;
 	struct ntp_hook *hooks;
 	struct ntp_dev *devs;
+	struct ntp_dev *late_devs;	/* the trailer's (since 1.2) */
 	struct ntp_ctrl *ctrls;
 	struct ntp_trailer trailer;
 	uint8_t *buf;		/* a block's payload */
@@ -228,63 +225,78 @@ static int hooks_parse(struct ntp_file *f, struct cursor *c)
 }
 
 /* The device table of format 1.1, after the hooks. */
-static int devs_parse(struct ntp_file *f, struct cursor *c)
+/*
+ * A device table at @c, of the header or (since 1.2) the trailer: @where
+ * names it in messages; the entries go to *@out, their count to *@nr.
+ */
+static int dev_table_parse(struct ntp_file *f, struct cursor *c,
+			   const char *where, struct ntp_dev **out,
+			   uint32_t *nr_out)
 {
 	const uint8_t *p = take(c, 4);
 	uint32_t i, nr, entry, name;
 	struct ntp_dev *d;
 
 	if (!p)
-		return fail(f, -EBADMSG,
-			    "header: device count overruns the header");
+		return fail(f, -EBADMSG, "%s: device count overruns the %s",
+			    where, where);
 	nr = get32(p);
 	if (nr > NTP_DEVS_MAX)
-		return fail(f, -EBADMSG, "header: %u devices, more than %u",
-			    nr, NTP_DEVS_MAX);
+		return fail(f, -EBADMSG, "%s: %u devices, more than %u",
+			    where, nr, NTP_DEVS_MAX);
 	/* Check the count against the bytes before allocating for it. */
 	if ((uint64_t)nr * DEV_FIXED > c->left)
-		return fail(f, -EBADMSG,
-			    "header: %u devices overrun the header", nr);
+		return fail(f, -EBADMSG, "%s: %u devices overrun the %s",
+			    where, nr, where);
 	if (!nr)
 		return 0;
-	f->devs = calloc(nr, sizeof(*f->devs));
-	if (!f->devs)
+	*out = calloc(nr, sizeof(**out));
+	if (!*out)
 		return fail(f, -ENOMEM, "out of memory");
 	for (i = 0; i < nr; i++) {
-		d = &f->devs[i];
+		d = &(*out)[i];
 		p = take(c, 2);
 		if (!p)
 			return fail(f, -EBADMSG,
-				    "header: device %u overruns the header", i);
+				    "%s: device %u overruns the %s", where, i,
+				    where);
 		entry = get16(p);
 		if (entry < DEV_FIXED)
 			return fail(f, -EBADMSG,
-				    "header: device %u: entry length %u is too short",
-				    i, entry);
+				    "%s: device %u: entry length %u is too short",
+				    where, i, entry);
 		p = take(c, entry - 2);
 		if (!p)
 			return fail(f, -EBADMSG,
-				    "header: device %u overruns the header", i);
+				    "%s: device %u overruns the %s", where, i,
+				    where);
 		name = get16(p + 4);
 		if (name > entry - DEV_FIXED)
 			return fail(f, -EBADMSG,
-				    "header: device %u: name overruns its entry",
-				    i);
+				    "%s: device %u: name overruns its entry",
+				    where, i);
 		if (name > NTP_DEV_NAME_MAX)
 			return fail(f, -EBADMSG,
-				    "header: device %u: name is %u bytes, more than %u",
-				    i, name, NTP_DEV_NAME_MAX);
+				    "%s: device %u: name is %u bytes, more than %u",
+				    where, i, name, NTP_DEV_NAME_MAX);
 		if (memchr(p + 6, 0, name))
 			return fail(f, -EBADMSG,
-				    "header: device %u: name contains a NUL byte",
-				    i);
+				    "%s: device %u: name contains a NUL byte",
+				    where, i);
 		d->dev = get32(p);
 		memcpy(d->name, p + 6, name);
 		/* Bytes after the name are a newer minor's fields: skipped. */
 	}
-	f->hdr.nr_devs = nr;
-	f->hdr.devs = f->devs;
+	*nr_out = nr;
 	return 0;
+}
+
+static int devs_parse(struct ntp_file *f, struct cursor *c)
+{
+	int ret = dev_table_parse(f, c, "header", &f->devs, &f->hdr.nr_devs);
+
+	f->hdr.devs = f->devs;
+	return ret;
 }
 
 /* A string of controller entry @i, from its bytes in @c. */
@@ -651,6 +663,16 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 	t->evictions = get64(p + 16);
 	t->end_mono_ns = get64(p + 24);
 	t->end_real_ns = get64(p + 32);
+	/* Since 1.2: the devices that appeared after the start. */
+	if (f->hdr.version_minor >= 2 && u->len > TRAILER_SIZE) {
+		struct cursor c = { p + TRAILER_SIZE, u->len - TRAILER_SIZE };
+
+		ret = dev_table_parse(f, &c, "trailer", &f->late_devs,
+				      &t->nr_late_devs);
+		if (ret)
+			return ret;
+		t->late_devs = f->late_devs;
+	}
 	if (t->records != f->records)
 		return fail(f, -EBADMSG,
 			    "the trailer counts %llu records, the blocks hold %llu",
@@ -840,6 +862,7 @@ void ntp_close(struct ntp_file *f)
 		close(f->fd);
 	free(f->hooks);
 	free(f->devs);
+	free(f->late_devs);
 	free(f->ctrls);
 	free(f->buf);
 	free(f->recs);

@@ -340,9 +340,35 @@ int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 	return w->err;
 }
 
+/*
+ * The trailer's device table (since 1.2) at @p, of the @t->late_devs that
+ * fit in @room bytes; returns its length.
+ */
+static size_t late_devs_encode(uint8_t *p, size_t room,
+			       const struct ntp_trailer *t)
+{
+	uint32_t i, n = 0;
+	size_t len = 4, l;
+
+	for (i = 0; i < t->nr_late_devs; i++) {
+		l = DEV_FIXED + strnlen(t->late_devs[i].name, NTP_DEV_NAME_MAX);
+		if (len + l > room)
+			break;
+		put16(p + len, (uint16_t)l);
+		put32(p + len + 2, t->late_devs[i].dev);
+		put16(p + len + 6, (uint16_t)(l - DEV_FIXED));
+		memcpy(p + len + DEV_FIXED, t->late_devs[i].name, l - DEV_FIXED);
+		len += l;
+		n++;
+	}
+	put32(p, n);
+	return len;
+}
+
 int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 {
-	uint8_t unit[UNIT_HDR + TRAILER_SIZE];
+	uint8_t unit[UNIT_HDR + TRAILER_MAX];
+	size_t len;
 	int ret;
 
 	ret = ntp_writer_flush(w);
@@ -352,8 +378,13 @@ int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 		put64(unit + UNIT_HDR + 16, t->evictions);
 		put64(unit + UNIT_HDR + 24, t->end_mono_ns);
 		put64(unit + UNIT_HDR + 32, t->end_real_ns);
-		unit_seal(unit, tag_end, w->seq, 0, TRAILER_SIZE);
-		ret = write_full(w->fd, unit, sizeof(unit));
+		/* 40 bytes, as in 1.0 and 1.1, without late devices. */
+		len = TRAILER_SIZE;
+		if (t->nr_late_devs)
+			len += late_devs_encode(unit + UNIT_HDR + TRAILER_SIZE,
+						TRAILER_MAX - TRAILER_SIZE, t);
+		unit_seal(unit, tag_end, w->seq, 0, (uint32_t)len);
+		ret = write_full(w->fd, unit, UNIT_HDR + len);
 	}
 	/* close() reports errors of a file system that writes back late. */
 	if (close(w->fd) && !ret)

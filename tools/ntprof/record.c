@@ -623,12 +623,38 @@ fail:
 }
 
 /* After the loop: stop, take the rest, close the file, summarize. */
+/*
+ * The devices named after the start (the records' devices the header's
+ * table lacks, looked up as their first records came), for the trailer:
+ * a namespace created mid-recording gets its name in the report too.
+ */
+static struct ntp_dev *late_devs(const struct recorder *rec, uint32_t *nr)
+{
+	const struct devmap *dm = &rec->devs;
+	struct ntp_dev *v;
+	size_t i;
+
+	*nr = 0;
+	v = calloc(dm->n ? dm->n : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < dm->n; i++) {
+		if (!dm->v[i].name || devs_find(dm->tab, dm->ntab, dm->v[i].dev))
+			continue;
+		v[*nr].dev = dm->v[i].dev;
+		snprintf(v[*nr].name, sizeof(v[*nr].name), "%s", dm->v[i].name);
+		(*nr)++;
+	}
+	return v;
+}
+
 static int record_finish(struct recorder *rec, const char *cmd, int err)
 {
 	const struct record_opts *o = rec->o;
 	struct ntp_trailer tr = { 0 };
 	struct session_stats st = { 0 };
 	bool have_stats = false;
+	struct ntp_dev *late;
 	uint64_t n = 0;
 	int stop_err, i, ret, err2;
 
@@ -670,6 +696,8 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 		tr.drops = st.drops;
 		tr.evictions = st.evicted;
 	}
+	late = late_devs(rec, &tr.nr_late_devs);
+	tr.late_devs = late;
 	/* The last records and counters, whatever ended the recording. */
 	if (rec->prom) {
 		err2 = prom_write(rec->prom, have_stats ? &st : NULL);
@@ -684,6 +712,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	 */
 	ret = ntp_writer_close(rec->w, err ? NULL : &tr);
 	rec->w = NULL;
+	free(late);
 	if (ret && !err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
 			o->out, strerror(-ret));

@@ -227,35 +227,55 @@ static void join_total(struct recording_run *run)
  * The device names of one side's files, first name of a number wins: a
  * group is a device number, and two hosts' nvme0n1 are one group.
  */
+/* @devs' names not in @v yet, appended; 0 or -ENOMEM. */
+static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
+		    const struct ntp_dev *devs, size_t nr)
+{
+	struct ntprof_devname *nv;
+	size_t k, d;
+
+	for (d = 0; d < nr; d++) {
+		for (k = 0; k < *n; k++)
+			if ((*v)[k].dev == devs[d].dev)
+				break;
+		if (k < *n)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			nv = realloc(*v, *cap * sizeof(*nv));
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+		}
+		(*v)[*n].dev = devs[d].dev;
+		(*v)[*n].name = devs[d].name;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * The names of one side's devices: each file's header table, then the
+ * devices its trailer names, that appeared after the start (1.2).
+ */
 static int devs_collect(struct recording_run *run, bool host,
 			struct ntprof_devname **out, size_t *nr)
 {
-	struct ntprof_devname *v = NULL, *nv;
+	struct ntprof_devname *v = NULL;
+	const struct ntp_trailer *t;
 	const struct ntp_header *hdr;
-	size_t n = 0, cap = 0, i, k, d;
+	size_t n = 0, cap = 0, i;
 
 	for (i = 0; i < run->nr_files; i++) {
 		if (is_host(&run->files[i]) != host)
 			continue;
 		hdr = run->files[i].hdr;
-		for (d = 0; d < hdr->nr_devs; d++) {
-			for (k = 0; k < n; k++)
-				if (v[k].dev == hdr->devs[d].dev)
-					break;
-			if (k < n)
-				continue;
-			if (n == cap) {
-				cap = cap ? 2 * cap : 16;
-				nv = realloc(v, cap * sizeof(*v));
-				if (!nv) {
-					free(v);
-					return -ENOMEM;
-				}
-				v = nv;
-			}
-			v[n].dev = hdr->devs[d].dev;
-			v[n].name = hdr->devs[d].name;
-			n++;
+		t = ntp_trailer(run->files[i].file);
+		if (devs_add(&v, &n, &cap, hdr->devs, hdr->nr_devs) ||
+		    (t && devs_add(&v, &n, &cap, t->late_devs,
+				   t->nr_late_devs))) {
+			free(v);
+			return -ENOMEM;
 		}
 	}
 	*out = v;
