@@ -199,20 +199,23 @@ DEFINE_SHOW_ATTRIBUTE(ntprof_usites);
  * ntprof_debugfs_init() - create <debugfs>/ntprof/ and its files
  *
  * debugfs is a debugging aid: the module works without it, so failures
- * are not checked, as is the kernel's convention.
+ * are not checked, as is the kernel's convention. The files are root's
+ * alone, as the netlink family is CAP_NET_ADMIN's: they show the
+ * sessions and the paths of the programs being probed, even where
+ * debugfs is mounted readable by all.
  *
  * Context: Process context, module init.
  */
 void __init ntprof_debugfs_init(void)
 {
 	ntprof_debugfs_dir = debugfs_create_dir("ntprof", NULL);
-	debugfs_create_file("status", 0444, ntprof_debugfs_dir, NULL,
+	debugfs_create_file("status", 0400, ntprof_debugfs_dir, NULL,
 			    &ntprof_status_fops);
-	debugfs_create_file("hooks", 0444, ntprof_debugfs_dir, NULL,
+	debugfs_create_file("hooks", 0400, ntprof_debugfs_dir, NULL,
 			    &ntprof_hooks_fops);
-	debugfs_create_file("buffers", 0444, ntprof_debugfs_dir, NULL,
+	debugfs_create_file("buffers", 0400, ntprof_debugfs_dir, NULL,
 			    &ntprof_buffers_fops);
-	debugfs_create_file("usites", 0444, ntprof_debugfs_dir, NULL,
+	debugfs_create_file("usites", 0400, ntprof_debugfs_dir, NULL,
 			    &ntprof_usites_fops);
 }
 

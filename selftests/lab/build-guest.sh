@@ -30,7 +30,7 @@ GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
 	nvme_tcp nvme_rdma nvmet_tcp nvmet_rdma rdma_rxe rdma_ucm ib_uverbs
 	crc32_generic crc32c_generic sch_netem veth"
 # Programs copied with their shared libraries; busybox supplies the rest.
-GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter"
+GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv"
 
 build_module() {
 	local src="$out/ntprof-src"

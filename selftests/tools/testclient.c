@@ -11,6 +11,8 @@
  *   testclient drain FILE [ROLE]  (appends struct ntprof_record[])
  *   testclient print FILE         (one line per record)
  *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
+ *   testclient raw CMD [dump]     (command CMD without attributes, a dump with
+ *                                  "dump"; prints "errno N", 0 when it worked)
  *
  * Each role's session has its own buffers and counters: drain and stats
  * read ROLE's (host or target), or without it the host's then the
@@ -355,7 +357,7 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 2) {
-		fputs("usage: testclient start|ustart|stop|drain|print|stats|pick ...\n",
+		fputs("usage: testclient start|ustart|stop|drain|print|stats|pick|raw ...\n",
 		      stderr);
 		return 2;
 	}
@@ -416,6 +418,14 @@ int main(int argc, char **argv)
 			       st.v[NTPROF_A_STATS_SEEN], st.v[NTPROF_A_STATS_SAMPLED],
 			       st.v[NTPROF_A_STATS_RECORDS], st.v[NTPROF_A_STATS_DROPS],
 			       st.v[NTPROF_A_STATS_EVICTED], st.v[NTPROF_A_STATS_FILL]);
+	} else if (!strcmp(argv[1], "raw") && (argc == 3 || argc == 4)) {
+		/* What any sender gets, the tool's checks aside. */
+		err = nl_request(sock, (uint8_t)strtoul(argv[2], NULL, 0),
+				 argc == 4 && !strcmp(argv[3], "dump") ?
+				 NLM_F_DUMP : 0, NULL, NULL, NULL);
+		printf("errno %d\n", -err);
+		nl_close(sock);
+		return 0;
 	} else {
 		fprintf(stderr, "testclient: bad arguments\n");
 		err = -EINVAL;

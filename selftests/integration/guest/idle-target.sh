@@ -1,0 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
+# A target that does nothing of its own: the host's script drives everything.
+lab-ready
+lab-wait-host

@@ -1,0 +1,9 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Privileges on one guest, kernel 6.12: without CAP_NET_ADMIN every
+# operation of the ntprof family is EPERM, raw and through the tool, and
+# the debugfs files are root's.
+cd "$(dirname "$0")" || exit 1
+. ./lib.sh
+export KERNEL=6.12 TOPOLOGY=one
+lab_scenario "privileges-6.12" guest/priv-host.sh guest/idle-target.sh
