@@ -28,7 +28,7 @@ TMP=$(mktemp -d) || exit 1
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 
 chrome() {
-	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
 		--hide-scrollbars --window-size=900,1400 "$@" 2> "$TMP/chromium.err"
 }
 
