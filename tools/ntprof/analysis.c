@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "analysis_groups.h"
 
 #define BIT(n)		(1U << (n))
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -420,216 +421,6 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 	return *end < *start ? -EINVAL : 0;
 }
 
-/* Groups */
-
-/*
- * What a group is made by: its side, and the parts of the commands that
- * the analysis groups by (NTPROF_BY_*); the others are 0 ("any").
- */
-struct group_key {
-	bool target_side;
-	bool spdk_ns;
-	enum ntprof_opclass op;	/* NTPROF_OPC_COUNT: any */
-	uint32_t length;
-	uint32_t dev;
-	uint16_t qid;
-	uint16_t cpu;
-	uint16_t ccpu;
-};
-
-/*
- * SPDK's namespaces are no devices of the kernel's: the records of
- * userspace sites have none, and group by namespace id instead.
- */
-static bool group_spdk_ns(const struct ntprof_record *r)
-{
-	return (r->flags & NTPROF_REC_F_USER) && !r->dev;
-}
-
-static unsigned int group_by(const struct ntprof_analysis *an)
-{
-	return an->opts.by ? an->opts.by : NTPROF_BY_DEFAULT;
-}
-
-static void group_key_of(const struct ntprof_analysis *an, bool target_side,
-			 const struct ntprof_record *r, struct group_key *k)
-{
-	unsigned int by = group_by(an);
-
-	memset(k, 0, sizeof(*k));
-	k->target_side = target_side;
-	k->op = by & NTPROF_BY_OP ? ntprof_opclass_of(r->qid, r->opcode) :
-				    NTPROF_OPC_COUNT;
-	if (by & NTPROF_BY_SIZE)
-		k->length = r->length;
-	if (by & NTPROF_BY_DEV) {
-		k->spdk_ns = group_spdk_ns(r);
-		k->dev = k->spdk_ns ? r->nsid : r->dev;
-	}
-	if (by & NTPROF_BY_QUEUE)
-		k->qid = r->qid;
-	if (by & NTPROF_BY_CPU)
-		k->cpu = r->cpu_submit;
-	if (by & NTPROF_BY_CCPU)
-		k->ccpu = r->cpu_complete;
-}
-
-static uint64_t group_hash(const struct group_key *k)
-{
-	return ntprof_fmix64(((uint64_t)k->dev << 32 | k->length) ^
-			     ntprof_fmix64((uint64_t)k->qid << 48 |
-					   (uint64_t)k->cpu << 32 |
-					   (uint64_t)k->ccpu << 16 |
-					   (uint64_t)k->op << 2 |
-					   k->spdk_ns << 1 | k->target_side));
-}
-
-static bool group_is(const struct ntprof_group *g, const struct group_key *k)
-{
-	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
-	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
-	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu;
-}
-
-static void group_key_get(const struct ntprof_group *g, struct group_key *k)
-{
-	*k = (struct group_key){
-		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
-		.op = g->op, .length = g->length, .dev = g->dev,
-		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu,
-	};
-}
-
-const struct ntprof_group *
-ntprof_analysis_group_of(const struct ntprof_analysis *an,
-			 const struct ntprof_record *host,
-			 const struct ntprof_record *target)
-{
-	const struct ntprof_record *r = host ? host : target;
-	struct group_key k;
-	size_t i;
-
-	if (!r)
-		return NULL;
-	group_key_of(an, !host, r, &k);
-	for (i = 0; i < an->nr_groups; i++)
-		if (group_is(&an->groups[i], &k))
-			return &an->groups[i];
-	return NULL;
-}
-
-static int slots_grow(struct ntprof_analysis *an)
-{
-	size_t nr = an->nr_slots ? an->nr_slots * 2 : 64, i, j;
-	const struct ntprof_group *g;
-	struct group_key k;
-	uint32_t *slots;
-
-	slots = calloc(nr, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < an->nr_groups; i++) {
-		g = &an->groups[i];
-		group_key_get(g, &k);
-		j = group_hash(&k) & (nr - 1);
-		while (slots[j])
-			j = (j + 1) & (nr - 1);
-		slots[j] = i + 1;
-	}
-	free(an->slots);
-	an->slots = slots;
-	an->nr_slots = nr;
-	return 0;
-}
-
-/* "read 4KiB nvme1n1", "write queue 3", "cpu 2": the parts grouped by. */
-static void group_label(const struct ntprof_analysis *an,
-			struct ntprof_group *g)
-{
-	unsigned int by = group_by(an);
-	size_t n = 0, size = sizeof(g->label);
-	char buf[16];
-
-	g->label[0] = '\0';
-#define LABEL_ADD(...) \
-	(n += (size_t)snprintf(g->label + n, n < size ? size - n : 0, \
-			       n ? " %s" : "%s", __VA_ARGS__))
-	if (by & NTPROF_BY_OP)
-		LABEL_ADD(ntprof_opclass_name(g->op));
-	if (by & NTPROF_BY_SIZE)
-		LABEL_ADD(ntprof_size_str(g->length, buf, sizeof(buf)));
-	if (by & NTPROF_BY_DEV)
-		LABEL_ADD(g->devname);
-	if (by & NTPROF_BY_QUEUE) {
-		snprintf(buf, sizeof(buf), "queue %u", g->qid);
-		LABEL_ADD(buf);
-	}
-	if (by & NTPROF_BY_CPU) {
-		snprintf(buf, sizeof(buf), "cpu %u", g->cpu);
-		LABEL_ADD(buf);
-	}
-	if (by & NTPROF_BY_CCPU) {
-		snprintf(buf, sizeof(buf), "ccpu %u", g->ccpu);
-		LABEL_ADD(buf);
-	}
-#undef LABEL_ADD
-}
-
-static struct ntprof_group *group_get(struct ntprof_analysis *an,
-				      bool target_side,
-				      const struct ntprof_record *r)
-{
-	const struct ntprof_devname *map;
-	struct ntprof_group *g, *groups;
-	struct group_key k;
-	size_t j, cap;
-
-	/* Kept at most half full, so that probing stays short. */
-	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
-		return NULL;
-	group_key_of(an, target_side, r, &k);
-	j = group_hash(&k) & (an->nr_slots - 1);
-	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
-		g = &an->groups[an->slots[j] - 1];
-		if (group_is(g, &k))
-			return g;
-	}
-
-	if (an->nr_groups == an->cap_groups) {
-		cap = an->cap_groups ? an->cap_groups * 2 : 16;
-		groups = realloc(an->groups, cap * sizeof(*groups));
-		if (!groups)
-			return NULL;
-		an->groups = groups;
-		an->cap_groups = cap;
-	}
-	g = &an->groups[an->nr_groups];
-	memset(g, 0, sizeof(*g));
-	g->target_side = target_side;
-	g->op = k.op;
-	g->length = k.length;
-	g->spdk_ns = k.spdk_ns;
-	g->dev = k.dev;
-	g->by = group_by(an);
-	g->qid = k.qid;
-	g->cpu = k.cpu;
-	g->ccpu = k.ccpu;
-	g->transport = r->transport;
-	g->largest = -1;
-	map = target_side ? an->opts.target_devs : an->opts.host_devs;
-	if (!(group_by(an) & NTPROF_BY_DEV))
-		g->devname[0] = '\0';
-	else if (k.spdk_ns)
-		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", k.dev);
-	else
-		ntprof_dev_str(k.dev, map, target_side ? an->opts.nr_target_devs :
-							 an->opts.nr_host_devs,
-			       g->devname, sizeof(g->devname));
-	group_label(an, g);
-	an->slots[j] = ++an->nr_groups;
-	return g;
-}
-
 /* Analysis */
 
 struct ntprof_analysis *
@@ -720,7 +511,7 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 
 	if (!r || an->finished)
 		return -EINVAL;
-	g = group_get(an, !host, r);
+	g = ntprof_group_get(an, !host, r);
 	if (!g)
 		return -ENOMEM;
 	if (g->transport != r->transport)
@@ -847,28 +638,6 @@ static void group_finish(struct ntprof_analysis *an, struct ntprof_group *g)
 	acc_free(&g->acc[1]);
 }
 
-static int group_cmp(const void *a, const void *b)
-{
-	const struct ntprof_group *x = a, *y = b;
-	int r;
-
-	if (x->target_side != y->target_side)
-		return x->target_side - y->target_side;
-	if (x->op != y->op)
-		return (int)x->op - (int)y->op;
-	if (x->length != y->length)
-		return x->length < y->length ? -1 : 1;
-	r = strcmp(x->devname, y->devname);
-	if (r)
-		return r;
-	if (x->dev != y->dev)
-		return (x->dev > y->dev) - (x->dev < y->dev);
-	if (x->qid != y->qid)
-		return (int)x->qid - (int)y->qid;
-	if (x->cpu != y->cpu)
-		return (int)x->cpu - (int)y->cpu;
-	return (int)x->ccpu - (int)y->ccpu;
-}
 
 int ntprof_analysis_finish(struct ntprof_analysis *an)
 {
@@ -884,7 +653,7 @@ int ntprof_analysis_finish(struct ntprof_analysis *an)
 		group_finish(an, &an->groups[i]);
 	if (an->nr_groups)
 		qsort(an->groups, an->nr_groups, sizeof(*an->groups),
-		      group_cmp);
+		      ntprof_group_cmp);
 	/* The order changed: the key index is stale, and no longer needed. */
 	free(an->slots);
 	an->slots = NULL;
