@@ -348,6 +348,12 @@ t_tail() {
 		{ echo "# the storage is not named at p99.9"; sed 's/^/# /' "$out"; return 1; }
 	! "$NTPROF" report --tail=100 "$H" "$T" > /dev/null 2>&1 ||
 		{ echo "# --tail=100 is not refused"; return 1; }
+	# Fewer than 100 commands: the p99 tail is still the slowest one.
+	"$NTPGEN" -n 100 --seed 29 "$H" "$T" > /dev/null || return 1
+	"$NTPROF" report --tail "$H" "$T" > "$out" || return 1
+	grep -q '^== read 4KiB .*: the 1 commands above p99 ' "$out" &&
+		grep -q '^  the tail grows most in ' "$out" ||
+		{ echo "# no tail of one in a small group"; sed 's/^/# /' "$out"; return 1; }
 }
 
 # --by queue: one queue whose drive is 200 us slower stands out, in its

@@ -274,16 +274,15 @@ static int html_tail(FILE *f, const struct ntprof_group *g,
 {
 	double sum[2][PARTS] = { { 0 } }, n[2] = { 0 };
 	struct vec e2e = { 0 };
-	size_t i, rank;
 	int64_t thr;
+	size_t i;
 	int s, t;
 
-	if (hg->n < 100)
+	if (hg->n < 2)
 		return 0;
 	if (part_sorted(hg, NTPROF_STAGE_COUNT, &e2e))
 		return -ENOMEM;
-	rank = (size_t)ceil(0.99 * (double)e2e.n);
-	thr = e2e.v[rank - 1];
+	thr = report_tail_threshold(e2e.v, e2e.n, 99);
 	free(e2e.v);
 	for (i = 0; i < hg->n; i++) {
 		t = hg->cmd[i].v[NTPROF_STAGE_COUNT] > thr;

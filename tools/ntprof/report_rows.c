@@ -5,8 +5,23 @@
  * files' records when no host was given (as recording.c feeds the
  * analysis).
  */
+#include <math.h>
+
 #include "recording.h"
 #include "report_rows.h"
+
+int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p)
+{
+	size_t tail;
+
+	if (!n)
+		return 0;
+	tail = n - (size_t)ceil(p / 100 * (double)n);
+	/* A p99 of fewer than 100 commands is still their slowest one. */
+	if (!tail && n > 1)
+		tail = 1;
+	return sorted[n - tail - 1];
+}
 
 static int row_call(const struct recording_run *run, struct report_row *row,
 		    int (*fn)(const struct report_row *row, void *arg),

@@ -9,6 +9,8 @@
 #define NTPROF_REPORT_ROWS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "analysis.h"
 
@@ -25,6 +27,13 @@ struct report_row {
 	bool usable;			/* @bd holds its breakdown */
 	struct ntprof_breakdown bd;
 };
+
+/*
+ * The tail's threshold in @sorted (ascending, @n values): the largest
+ * value outside the slowest (100 - @p) % of them, which are at least one
+ * command of two or more. Commands above it are the tail.
+ */
+int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p);
 
 /* Calls @fn for each command; stops at, and returns, a non-zero return. */
 int report_rows_each(const struct recording_run *run,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ntprof report --tail[=P]: what makes the slow commands slow. Per group,
- * the commands whose end to end is above its P-th percentile (nearest
- * rank) against all the others: each stage's mean in both, its share of
+ * the slowest (100 - P) % of the commands (at least one) against all the
+ * others: each stage's mean in both, its share of
  * the tail's mean, and the stage whose mean grows the most from the rest
  * to the tail, with its numbers. The commands are those of the group's
  * tables (report_rows.c).
@@ -131,7 +131,7 @@ static int tail_compute(const struct recording_run *run, double p,
 {
 	const struct ntprof_analysis *an = run->an;
 	struct tail_group *t;
-	size_t i, rank;
+	size_t i;
 
 	*c = (struct tail_ctx){ .an = an };
 	c->t = calloc(an->nr_groups ? an->nr_groups : 1, sizeof(*c->t));
@@ -143,9 +143,7 @@ static int tail_compute(const struct recording_run *run, double p,
 		if (!t->n)
 			continue;
 		qsort(t->e2e, t->n, sizeof(*t->e2e), cmp_i64);
-		/* Nearest rank: the smallest value with p % at or below it. */
-		rank = (size_t)ceil(p / 100 * (double)t->n);
-		t->threshold = t->e2e[rank ? rank - 1 : 0];
+		t->threshold = report_tail_threshold(t->e2e, t->n, p);
 	}
 	c->second = true;
 	if (!c->err)
