@@ -29,12 +29,13 @@ EOS
 sed 's/^/# /' /tmp/sites
 
 # The program's records (namespaces 7 and 9: none of nvmet's), as
-# "qid cid opcode nsid slba", sorted; complete ones only (flags 1).
+# "qid cid opcode nsid slba", sorted; complete ones only (flags 9:
+# sampled, made by userspace sites, not partial).
 records() {
 	rm -f /tmp/u.bin
 	$tc drain /tmp/u.bin target
 	$tc print /tmp/u.bin |
-		awk -F'\t' '$1 == 2 && ($6 == 7 || $6 == 9) && $9 == 1 {
+		awk -F'\t' '$1 == 2 && ($6 == 7 || $6 == 9) && $9 == 9 {
 			print $3, $4, $5, $6, $7 }' | sort
 }
 
