@@ -64,17 +64,6 @@ static int vec_push(struct vec *v, int64_t x)
 	return 0;
 }
 
-static uint64_t first_point(const struct ntprof_record *r)
-{
-	uint64_t t = 0;
-	int i;
-
-	for (i = 0; i < NTPROF_PT_COUNT; i++)
-		if (r->ts[i] && (!t || r->ts[i] < t))
-			t = r->ts[i];
-	return t;
-}
-
 static int html_add(const struct report_row *row, void *arg)
 {
 	struct html_ctx *c = arg;
@@ -104,7 +93,7 @@ static int html_add(const struct report_row *row, void *arg)
 		g->cmd[g->n].has |= 1U << s;
 	}
 	g->cmd[g->n++].v[NTPROF_STAGE_COUNT] = bd->comp[NTPROF_COMP_E2E];
-	t = first_point(row->host ? row->host : row->target);
+	t = row->start_ns;
 	if (c->span_ns && t >= c->t0) {
 		k = (size_t)((t - c->t0) * SLICES / (c->span_ns + 1));
 		if (k >= SLICES)

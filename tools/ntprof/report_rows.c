@@ -23,6 +23,17 @@ int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p)
 	return sorted[n - tail - 1];
 }
 
+static uint64_t first_point(const struct ntprof_record *r)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < NTPROF_PT_COUNT; i++)
+		if (r->ts[i] && (!t || r->ts[i] < t))
+			t = r->ts[i];
+	return t;
+}
+
 static int row_call(const struct recording_run *run, struct report_row *row,
 		    int (*fn)(const struct report_row *row, void *arg),
 		    void *arg)
@@ -30,6 +41,7 @@ static int row_call(const struct recording_run *run, struct report_row *row,
 	enum ntprof_kind kind;
 
 	row->usable = !ntprof_breakdown(row->host, row->target, &row->bd);
+	row->start_ns = first_point(row->host ? row->host : row->target);
 	row->group = ntprof_analysis_group_of(run->an, row->host, row->target);
 	kind = row->host ? (row->target ? NTPROF_KIND_JOINED :
 					  NTPROF_KIND_HOST) :

@@ -25,6 +25,8 @@ struct report_row {
 	/* The command is one of its group's tables (its kind's). */
 	bool in_table;
 	bool usable;			/* @bd holds its breakdown */
+	/* Its first point, on its side's clock (the host's if any). */
+	uint64_t start_ns;
 	struct ntprof_breakdown bd;
 };
 

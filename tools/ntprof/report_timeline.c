@@ -37,17 +37,6 @@ struct timeline_ctx {
 	struct slice *s;	/* [group][slice] */
 };
 
-static uint64_t first_point(const struct ntprof_record *r)
-{
-	uint64_t t = 0;
-	int i;
-
-	for (i = 0; i < NTPROF_PT_COUNT; i++)
-		if (r->ts[i] && (!t || r->ts[i] < t))
-			t = r->ts[i];
-	return t;
-}
-
 static int timeline_add(const struct report_row *row, void *arg)
 {
 	struct timeline_ctx *c = arg;
@@ -59,7 +48,7 @@ static int timeline_add(const struct report_row *row, void *arg)
 
 	if (!row->in_table || !(bd->has & (1U << NTPROF_COMP_E2E)))
 		return 0;
-	t = first_point(row->host ? row->host : row->target);
+	t = row->start_ns;
 	if (t < c->t0)
 		return 0;
 	k = (size_t)((t - c->t0) / c->slice_ns);
