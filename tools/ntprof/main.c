@@ -143,6 +143,17 @@ int spdk_role_given(const char *cmd, uint32_t spdk_role, uint32_t *role)
 	return -1;
 }
 
+int spdk_option(const char *cmd, const char *arg, uint32_t spdk_role,
+		const char **spdk, uint32_t *role)
+{
+	if (*spdk)
+		return usage_error(cmd,
+				   "one SPDK program at a time: --spdk-target or --spdk-host, once");
+	*spdk = arg;
+	*role = spdk_role;
+	return -1;
+}
+
 /* The options of a subcommand that has only --help. */
 static int parse_help_only(int argc, char *argv[], void (*help)(FILE *f),
 			   int max_args)

@@ -416,12 +416,11 @@ int cmd_probe(int argc, char *argv[])
 			break;
 		case 'S':
 		case 'H':
-			if (spdk)
-				return usage_error(cmd,
-						   "one SPDK program at a time: --spdk-target or --spdk-host, once");
-			spdk = optarg;
-			spdk_role = c == 'H' ? NTPROF_ROLE_HOST :
-					       NTPROF_ROLE_TARGET;
+			ret = spdk_option(cmd, optarg, c == 'H' ?
+					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
+					  &spdk, &spdk_role);
+			if (ret >= 0)
+				return ret;
 			break;
 		case 'h':
 			probe_usage(stdout);

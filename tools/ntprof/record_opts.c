@@ -399,12 +399,11 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 			break;
 		case OPT_SPDK_TARGET:
 		case OPT_SPDK_HOST:
-			if (o->spdk)
-				return usage_error(cmd,
-						   "one SPDK program a recording: --spdk-target or --spdk-host, once");
-			o->spdk = optarg;
-			o->spdk_role = c == OPT_SPDK_HOST ? NTPROF_ROLE_HOST :
-							    NTPROF_ROLE_TARGET;
+			ret = spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
+					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
+					  &o->spdk, &o->spdk_role);
+			if (ret >= 0)
+				return ret;
 			break;
 		case OPT_DEV:
 			if (parse_dev(optarg, &cfg->dev, why, sizeof(why)))

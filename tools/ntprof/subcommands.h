@@ -39,5 +39,12 @@ int role_transport_given(const char *cmd, uint32_t role, uint32_t transport);
  * not given; -1, or the exit status of a usage error when -r differs.
  */
 int spdk_role_given(const char *cmd, uint32_t spdk_role, uint32_t *role);
+/*
+ * --spdk-target or --spdk-host @arg (@spdk_role, the option's): sets
+ * *@spdk and *@role; -1, or the exit status of a usage error when one
+ * was given already.
+ */
+int spdk_option(const char *cmd, const char *arg, uint32_t spdk_role,
+		const char **spdk, uint32_t *role);
 
 #endif /* NTPROF_SUBCOMMANDS_H */
