@@ -44,16 +44,23 @@ wait_io() {
 tcp="trtype:TCP adrfam:IPv4 traddr:$NTPROF_LAB_SPDK_TCP_ADDR trsvcid:$NTPROF_LAB_SPDK_TCP_PORT subnqn:$NTPROF_LAB_SPDK_NQN"
 pid=$(cat /run/lab-spdk-target.pid)
 
+# under_perf NAME: record --spdk-target into /tmp/NAME.ntp, then 20 s of
+# perf's reads in the background (its output in /tmp/perf-NAME.out),
+# returning once the sites see them; $rec and $p are their pids.
+under_perf() {
+	ntprof record -t tcp -s 1 --spdk-target "$tgt" -o "/tmp/$1.ntp" \
+		> "/tmp/$1-rec.out" 2>&1 &
+	rec=$!
+	wait_line "/tmp/$1-rec.out" 'profiling as target' 60 ||
+		ktap_fail "record --spdk-target starts before the $1 test"
+	"$perf" -q 1 -o 4096 -w randread -t 20 -c 0x2 -s 128 -r "$tcp" \
+		> "/tmp/perf-$1.out" 2>&1 &
+	p=$!
+	wait_io
+}
+
 # rmmod with the target's uprobes attached, under perf's reads.
-ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/rmmod.ntp \
-	> /tmp/rmmod-rec.out 2>&1 &
-rec=$!
-wait_line /tmp/rmmod-rec.out 'profiling as target' 60 ||
-	ktap_fail "record --spdk-target starts before rmmod"
-"$perf" -q 1 -o 4096 -w randread -t 20 -c 0x2 -s 128 -r "$tcp" \
-	> /tmp/perf-rmmod.out 2>&1 &
-p=$!
-wait_io
+under_perf rmmod
 if rmmod ntprof; then
 	ktap_pass "rmmod ntprof with uprobes attached, under I/O"
 else
@@ -73,15 +80,7 @@ fi
 
 # nvmf_tgt SIGKILLed mid-session: the session stays, then stops cleanly.
 modprobe ntprof || ktap_fail "modprobe ntprof again"
-ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/kill.ntp \
-	> /tmp/kill-rec.out 2>&1 &
-rec=$!
-wait_line /tmp/kill-rec.out 'profiling as target' 60 ||
-	ktap_fail "record --spdk-target starts before the kill"
-"$perf" -q 1 -o 4096 -w randread -t 20 -c 0x2 -s 128 -r "$tcp" \
-	> /tmp/perf-kill.out 2>&1 &
-p=$!
-wait_io
+under_perf kill
 kill -KILL "$pid"
 wait $p
 sleep 1
