@@ -17,8 +17,11 @@
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/kernel.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
+#include <linux/preempt.h>
 #include <linux/seq_file.h>
+#include <linux/timekeeping.h>
 #include <linux/utsname.h>
 
 #include "buffer.h"
@@ -160,6 +163,41 @@ static int ntprof_hooks_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_hooks);
 
+/*
+ * The bracket's own cost: the least of a few empty brackets, measured
+ * here and now, the way a handler's are (hookcost.h).
+ */
+static u64 ntprof_cost_bracket_ns(void)
+{
+	u64 t0, t1, least = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		preempt_disable();
+		t0 = ktime_get_ns();
+		t1 = ktime_get_ns();
+		preempt_enable();
+		least = min(least, t1 - t0);
+	}
+	return least;
+}
+
+/* Cost builds: "bracket NS", then a line per hook: name role hits ns. */
+static int ntprof_hookcost_show(struct seq_file *m, void *unused)
+{
+	struct ntprof_hook *hook;
+	unsigned int i;
+
+	seq_printf(m, "bracket %llu\n", ntprof_cost_bracket_ns());
+	for (i = 0; (hook = ntprof_hook_get(i)); i++)
+		seq_printf(m, "%s %s %s %llu %llu\n", hook->name,
+			   ntprof_role_name(hook->role),
+			   ntprof_transport_name(hook->transport),
+			   ntprof_hook_hits(hook), ntprof_hook_cost_ns(hook));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ntprof_hookcost);
+
 static void ntprof_buffers_show_role(struct seq_file *m,
 				     enum ntprof_role role)
 {
@@ -217,6 +255,9 @@ void __init ntprof_debugfs_init(void)
 			    &ntprof_buffers_fops);
 	debugfs_create_file("usites", 0400, ntprof_debugfs_dir, NULL,
 			    &ntprof_usites_fops);
+	if (NTPROF_HOOK_COST_BUILD)
+		debugfs_create_file("hookcost", 0400, ntprof_debugfs_dir, NULL,
+				    &ntprof_hookcost_fops);
 }
 
 /**

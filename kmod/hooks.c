@@ -179,7 +179,8 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 		if (!ntprof_hook_for(hook, role, transport))
 			continue;
 		for_each_possible_cpu(cpu)
-			per_cpu(*hook->hits, cpu) = 0;
+			memset(per_cpu_ptr(hook->stats, cpu), 0,
+			       sizeof(struct ntprof_hook_stats));
 		hook->wanted = true;
 		/* A failure leaves the hook missing, checked below. */
 		ntprof_hook_arm(hook);
@@ -276,8 +277,26 @@ u64 ntprof_hook_hits(const struct ntprof_hook *hook)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		hits += READ_ONCE(per_cpu(*hook->hits, cpu));
+		hits += READ_ONCE(per_cpu_ptr(hook->stats, cpu)->hits);
 	return hits;
+}
+
+/**
+ * ntprof_hook_cost_ns() - the time a hook's handler took, cost builds only
+ * @hook: the hook
+ *
+ * Context: Any.
+ * Return: the sum over the CPUs since its role's last session started,
+ * brackets included (see hookcost.h); 0 in ordinary builds.
+ */
+u64 ntprof_hook_cost_ns(const struct ntprof_hook *hook)
+{
+	u64 ns = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		ns += READ_ONCE(per_cpu_ptr(hook->stats, cpu)->ns);
+	return ns;
 }
 
 static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)
@@ -399,10 +418,10 @@ int __init ntprof_hooks_init(void)
 	int err;
 
 	ntprof_for_each_hook(hook) {
-		hook->hits = alloc_percpu(u64);
-		if (!hook->hits) {
+		hook->stats = alloc_percpu(struct ntprof_hook_stats);
+		if (!hook->stats) {
 			err = -ENOMEM;
-			goto free_hits;
+			goto free_stats;
 		}
 	}
 
@@ -410,7 +429,7 @@ int __init ntprof_hooks_init(void)
 
 	err = register_module_notifier(&ntprof_module_nb);
 	if (err)
-		goto free_hits;
+		goto free_stats;
 
 	err = register_tracepoint_module_notifier(&ntprof_tracepoint_nb);
 	if (err)
@@ -420,10 +439,10 @@ int __init ntprof_hooks_init(void)
 
 unregister_module:
 	unregister_module_notifier(&ntprof_module_nb);
-free_hits:
+free_stats:
 	ntprof_for_each_hook(hook) {
-		free_percpu(hook->hits);
-		hook->hits = NULL;
+		free_percpu(hook->stats);
+		hook->stats = NULL;
 	}
 	return err;
 }
@@ -443,7 +462,7 @@ void ntprof_hooks_exit(void)
 	ntprof_for_each_hook(hook) {
 		if (hook->kind == NTPROF_HOOK_KPROBE)
 			ftrace_free_filter(&hook->fops);
-		free_percpu(hook->hits);
-		hook->hits = NULL;
+		free_percpu(hook->stats);
+		hook->stats = NULL;
 	}
 }

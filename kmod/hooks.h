@@ -16,6 +16,7 @@
 #include <uapi/linux/ntprof.h>
 
 #include "compat.h"
+#include "hookcost.h"
 #include "modules.h"
 #include "session.h"
 
@@ -38,15 +39,40 @@ static void notrace _handler##_ftrace(unsigned long ip,			\
 				      struct ftrace_ops *ops,		\
 				      struct ftrace_regs *fregs)	\
 {									\
+	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
+						fops);			\
+	NTPROF_COST_START();						\
+									\
 	if (unlikely(!ntprof_ftrace_args_ok(fregs)))			\
 		return;							\
 	preempt_disable_notrace();					\
-	_handler(container_of(ops, struct ntprof_hook, fops), fregs);	\
+	_handler(hook, fregs);						\
 	preempt_enable_notrace();					\
+	NTPROF_COST_END(hook);						\
+}
+
+/*
+ * The probe of a tracepoint hook, HANDLER_tp, with the tracepoint's
+ * prototype @_proto and the arguments @_args it passes on: the handler
+ * is inlined into it, and a cost build brackets it (hookcost.h).
+ * Tracepoint probes run with preemption disabled.
+ */
+#define NTPROF_TP_CALLBACK(_handler, _hook, _proto, _args)		\
+static void notrace _handler##_tp _proto					\
+{									\
+	NTPROF_COST_START();						\
+									\
+	_handler _args;							\
+	NTPROF_COST_END(_hook);						\
 }
 
 /* ntprof_hook.point of a hook that only helps others. */
 #define NTPROF_PT_NONE		(-1)
+
+struct ntprof_hook_stats {
+	u64 hits;
+	u64 ns;
+};
 
 /**
  * struct ntprof_hook - a tracepoint, or a function's entry
@@ -68,7 +94,8 @@ static void notrace _handler##_ftrace(unsigned long ip,			\
  *	generation @filter_gen of its module
  * @filter_gen: see @filter_set
  * @presence: function: whether it exists, as last checked
- * @hits: times the handler ran, per CPU, since the session started
+ * @stats: per CPU, since the session started: the times the handler ran,
+ *	and in a cost build (hookcost.h) the guest ns it took
  */
 struct ntprof_hook {
 	const char *name;
@@ -88,7 +115,7 @@ struct ntprof_hook {
 	bool filter_set;
 	unsigned int filter_gen;
 	struct ntprof_presence presence;
-	u64 __percpu *hits;
+	struct ntprof_hook_stats __percpu *stats;
 };
 
 #define NTPROF_HOOK_MISSING_MSG(_name) \
@@ -105,7 +132,7 @@ struct ntprof_hook {
 		.point = _point,					\
 		.required = _required,					\
 		.module = _module,					\
-		.tp_probe = _probe,					\
+		.tp_probe = _probe##_tp,					\
 	}
 
 #define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
@@ -179,7 +206,7 @@ static inline struct ntprof_session *ntprof_hook_enter(struct ntprof_hook *hook)
 	struct ntprof_session *s = ntprof_session_active(hook->role);
 
 	if (s)
-		this_cpu_inc(*hook->hits);
+		this_cpu_inc(hook->stats->hits);
 	return s;
 }
 
@@ -197,5 +224,6 @@ void ntprof_hooks_detach(enum ntprof_role role);
 struct ntprof_hook *ntprof_hook_get(unsigned int index);
 enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook);
 u64 ntprof_hook_hits(const struct ntprof_hook *hook);
+u64 ntprof_hook_cost_ns(const struct ntprof_hook *hook);
 
 #endif /* _NTPROF_HOOKS_H */

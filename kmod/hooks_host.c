@@ -280,6 +280,11 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	ntprof_inflight_publish(entry, cmd);
 }
 
+NTPROF_TP_CALLBACK(ntprof_host_setup,
+		   ntprof_hh(NTPROF_HH_SETUP),
+		   (void *data, struct request *rq, struct nvme_command *cmd),
+		   (data, rq, cmd))
+
 /* block_rq_issue: the request is handed to the driver (started). */
 static void ntprof_host_blk_issue(void *data, struct request *rq)
 {
@@ -296,6 +301,11 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 		ntprof_entry_stamp_first(entry, NTPROF_PT_HOST_BLK_ISSUE,
 					 ktime_get_ns());
 }
+
+NTPROF_TP_CALLBACK(ntprof_host_blk_issue,
+		   ntprof_hh(NTPROF_HH_BLK_ISSUE),
+		   (void *data, struct request *rq),
+		   (data, rq))
 
 static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,
 						       u16 cid)
@@ -447,6 +457,11 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	ntprof_buffer_emit(&rec);
 }
 
+NTPROF_TP_CALLBACK(ntprof_host_nvme_complete,
+		   ntprof_hh(NTPROF_HH_NVME_COMPLETE),
+		   (void *data, struct request *rq),
+		   (data, rq))
+
 /* block_rq_complete: the block layer ends the request; the record too. */
 static void ntprof_host_blk_complete(void *data, struct request *rq,
 				     blk_status_t error, unsigned int nr_bytes)
@@ -475,6 +490,12 @@ static void ntprof_host_blk_complete(void *data, struct request *rq,
 	rec.cpu_complete = raw_smp_processor_id();
 	ntprof_buffer_emit(&rec);
 }
+
+NTPROF_TP_CALLBACK(ntprof_host_blk_complete,
+		   ntprof_hh(NTPROF_HH_BLK_COMPLETE),
+		   (void *data, struct request *rq, blk_status_t error,
+		    unsigned int nr_bytes),
+		   (data, rq, error, nr_bytes))
 
 /* Stamp a point of the command whose key a kprobe found. */
 static void ntprof_host_stamp_key(const void *key, enum ntprof_point point,

@@ -265,6 +265,12 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 	ntprof_inflight_publish(entry, req);
 }
 
+NTPROF_TP_CALLBACK(ntprof_target_init,
+		   ntprof_th(NTPROF_TH_INIT),
+		   (void *data, struct ntprof_nvmet_req *req,
+		    struct nvme_command *cmd),
+		   (data, req, cmd))
+
 /* nvmet_req_init(req, cq, sq, ops) entry: which transport calls. */
 static void ntprof_target_init_entry(struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
@@ -393,6 +399,11 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 			   new_encode_dev(disk_devt(rq->q->disk)));
 }
 
+NTPROF_TP_CALLBACK(ntprof_target_blk_issue,
+		   ntprof_th(NTPROF_TH_BLK_ISSUE),
+		   (void *data, struct request *rq),
+		   (data, rq))
+
 /* block_rq_complete on the backing device: the last request counts. */
 static void ntprof_target_blk_complete(void *data, struct request *rq,
 				       blk_status_t error,
@@ -410,6 +421,12 @@ static void ntprof_target_blk_complete(void *data, struct request *rq,
 		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_BLK_COMPLETE,
 				   ktime_get_ns());
 }
+
+NTPROF_TP_CALLBACK(ntprof_target_blk_complete,
+		   ntprof_th(NTPROF_TH_BLK_COMPLETE),
+		   (void *data, struct request *rq, blk_status_t error,
+		    unsigned int nr_bytes),
+		   (data, rq, error, nr_bytes))
 
 /*
  * nvmet_req_complete: the command is done, its status in the completion
@@ -459,6 +476,11 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	failed->rec.ts[NTPROF_PT_TARGET_COMPLETE] = now;
 	failed->req = req;
 }
+
+NTPROF_TP_CALLBACK(ntprof_target_complete,
+		   ntprof_th(NTPROF_TH_COMPLETE),
+		   (void *data, struct ntprof_nvmet_req *req),
+		   (data, req))
 
 /* Finish a command: copy its record out, free its slot, emit it. */
 static void ntprof_target_finish(struct ntprof_session *s,

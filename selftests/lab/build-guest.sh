@@ -13,6 +13,7 @@
 # runs need (tools/bench/overhead.sh); off by default, as bpftrace's
 # libraries (LLVM, clang) add some 200 MB to the image.
 # LAB_EMPTYPROBE=1: tools/bench/emptyprobe's module too (tools/bench/icount.sh).
+# LAB_HOOK_COST=1: ntprof.ko as a cost build (tools/bench/hookcost.sh).
 # SPDK=DIR: the SPDK build in DIR (its build/bin/nvmf_tgt and spdk_nvme_perf)
 # in /lab/spdk, for the lab-spdk-target helper (Documentation/lab.rst).
 set -euo pipefail
@@ -36,7 +37,8 @@ build_module() {
 	local src="$out/ntprof-src"
 
 	copy_module_sources "$src"
-	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" modules >&2
+	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" \
+		NTPROF_HOOK_COST="${LAB_HOOK_COST:-0}" modules >&2
 	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
 	# The benchmark's empty probes (tools/bench/icount.sh), on request.
 	if [ "${LAB_EMPTYPROBE:-0}" = 1 ]; then

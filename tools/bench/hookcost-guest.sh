@@ -2,39 +2,22 @@
 # shellcheck shell=bash disable=SC2153 # the settings come from hookcost.sh
 #
 # The guest's half of tools/bench/hookcost.sh, run by the one-guest lab
-# (host and target in one kernel, NVMe-oF over loopback) as the host's
-# script; hookcost.sh puts the settings in front of it.
-#
-# Per alternation and transport, one fio run (4 KiB random reads, queue
-# depth 1) per mode, the modes' order rotated: "off" (no session) and sN
-# (a host and a target session sampling 1 in N, started with the lab's
-# testclient: the module alone, nothing draining while fio runs). With
-# one kernel doing both sides at queue depth 1, every hook hit of both
-# sides is on the path of the one read in flight. Each run leaves its
-# fio JSON (A-T-MODE.json) and a line of hits.tsv: alternation,
-# transport, mode, hook hits over fio's run.
-# Then, per transport and sampling mode, the function graph tracer times
-# every call of ntprof's own functions (set_ftrace_filter :mod:ntprof)
-# over GRAPH_SECONDS of fio: each hook's handler, with what it calls
-# outside the module (the clock, the ring buffer), in graph-T-MODE.trace.
-# Last, the yardstick of tools/bench/syscall-ns.sh (which hookcost.sh puts
-# in front of this too) into syscall-guest.txt; hookcost.sh measures the
-# same on the machine that runs the lab.
+# under icount with a cost build of ntprof.ko; hookcost.sh puts the
+# settings in front of it. Per transport and mode, both roles record
+# while fio reads READS times at QD1; <debugfs>/ntprof/hookcost before
+# and after gives each hook's hits and guest ns over the run. Each run
+# adds lines to costs.tsv: transport, mode, reads, bracket ns, hook,
+# role, hits, ns.
 
 B=$NTPROF_LAB_SHARE/hookcost
 mkdir -p "$B"
-modprobe ntprof || exit 1
 mount -t debugfs nodev /sys/kernel/debug 2>/dev/null
-tc=testclient
+modprobe ntprof || exit 1
+C=/sys/kernel/debug/ntprof/hookcost
+[ -r $C ] || { echo "hookcost: ntprof.ko is not a cost build (no $C)"; exit 1; }
 
 log() { echo "hookcost: $*"; }
 
-# The sum of ntprof's hook hits since the sessions started.
-hits() {
-	awk '{ s += $NF } END { print s + 0 }' /sys/kernel/debug/ntprof/hooks
-}
-
-# namespace T: the namespace the host connected over transport T.
 namespace() {
 	if [ "$1" = rdma ]; then
 		echo "$NTPROF_LAB_RDMA_DEV"
@@ -43,81 +26,55 @@ namespace() {
 	fi
 }
 
-# start_sessions T N: a host and a target session over T, sampling 1 in N.
-start_sessions() {
-	if ! $tc start host "$1" "$2" > /dev/null ||
-	   ! $tc start target "$1" "$2" > /dev/null; then
-		log "cannot start the sessions ($1, 1 in $2)"
-		exit 1
-	fi
-}
+PIDS=
+start() {
+	local t=$1 n=$2 role c
 
-# stop_sessions: stop both, and empty their buffers for the next run.
-stop_sessions() {
-	$tc stop > /dev/null
-	$tc drain /dev/null > /dev/null
-}
-
-# read_for DEV SECONDS [FIO OPTIONS...]: fio's 4 KiB random reads at QD1.
-read_for() {
-	local dev=$1 seconds=$2
-
-	shift 2
-	fio --name=hookcost --filename="$dev" --rw=randread --bs=4k \
-		--direct=1 --ioengine=psync --clocksource=clock_gettime \
-		--size=256m --runtime="$seconds" --time_based "$@"
-}
-
-# rotate K WORDS...: the words, the first K moved to the end.
-rotate() {
-	local k=$1
-
-	shift
-	k=$((k % $#))
-	echo "${@:k+1}" "${@:1:k}"
-}
-
-for a in $(seq 1 "$ALTERNATIONS"); do
-	for t in $TRANSPORTS; do
-		dev=$(namespace "$t")
-		# shellcheck disable=SC2086 # the modes are words
-		for mode in $(rotate "$a" $MODES); do
-			[ "$mode" = off ] || start_sessions "$t" "${mode#s}"
-			h0=$(hits)
-			read_for "$dev" "$RUNTIME" --output-format=json \
-				> "$B/$a-$t-$mode.json" ||
-				{ log "fio failed ($t $mode)"; exit 1; }
-			h1=$(hits)
-			if [ "$mode" != off ]; then
-				stop_sessions
-			else
-				h0=0 h1=0
-			fi
-			printf '%s\t%s\t%s\t%s\n' "$a" "$t" "$mode" $((h1 - h0)) >> "$B/hits.tsv"
-		done
-		log "alternation $a over $t done"
+	for role in host target; do
+		ntprof record -r $role -t "$t" -s "$n" -d 3600 \
+			-o "/tmp/$role.ntp" > "/tmp/rec-$role.out" 2>&1 &
+		PIDS="$PIDS $!"
 	done
-done
-T=/sys/kernel/tracing
-mount -t tracefs nodev $T 2>/dev/null
+	for _ in $(seq 1 6000); do
+		c=$(cat /tmp/rec-host.out /tmp/rec-target.out | grep -c '^ntprof: profiling')
+		[ "$c" = 2 ] && return 0
+		sleep 0.1
+	done
+	log "ntprof record did not start"
+	cat /tmp/rec-*.out
+	return 1
+}
+
+stop() {
+	local p
+
+	for p in $PIDS; do
+		kill -INT "$p" 2> /dev/null
+		wait "$p"
+	done
+	PIDS=
+}
+
 for t in $TRANSPORTS; do
 	dev=$(namespace "$t")
 	for mode in $MODES; do
-		[ "$mode" = off ] && continue
-		echo 0 > $T/tracing_on
-		echo 16384 > $T/buffer_size_kb
-		echo ':mod:ntprof' > $T/set_ftrace_filter
-		echo function_graph > $T/current_tracer
-		echo > $T/trace
-		start_sessions "$t" "${mode#s}"
-		echo 1 > $T/tracing_on
-		read_for "$dev" "$GRAPH_SECONDS" > /dev/null
-		echo 0 > $T/tracing_on
-		stop_sessions
-		cat $T/trace > "$B/graph-$t-$mode.trace"
-		echo nop > $T/current_tracer
-		echo > $T/set_ftrace_filter
-		log "graph over $t, $mode done"
+		start "$t" "${mode#s}" || { stop; exit 1; }
+		# A few reads first: the first hits of a session fault in its code.
+		fio --name=warm --filename="$dev" --rw=randread --bs=4k --direct=1 \
+			--ioengine=psync --size=256m --number_ios=50 > /dev/null
+		cat $C > /tmp/cost0
+		fio --name=hookcost --filename="$dev" --rw=randread --bs=4k --direct=1 \
+			--ioengine=psync --size=256m --number_ios="$READS" > /dev/null ||
+			{ log "fio failed ($t $mode)"; stop; exit 1; }
+		cat $C > /tmp/cost1
+		stop
+		awk -v t="$t" -v m="$mode" -v n="$READS" '
+			FNR == NR { if ($1 != "bracket") { h[$1 " " $2 " " $3] = $4; ns[$1 " " $2 " " $3] = $5 }; next }
+			$1 == "bracket" { b = $2; next }
+			{ k = $1 " " $2 " " $3
+			  if ($4 - h[k] > 0)
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, m, n, b, $1, $2,
+					$4 - h[k], $5 - ns[k] }' /tmp/cost0 /tmp/cost1 >> "$B/costs.tsv"
+		log "$t $mode done"
 	done
 done
-syscall_ns > "$B/syscall-guest.txt"
