@@ -200,10 +200,13 @@ extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
 /*
  * A handler's first step: the running session of the hook's role, with
  * the hit counted, or NULL when none runs (the handler has nothing to do).
+ * @role is the hook's, given as a constant so that the session's address
+ * is one too.
  */
-static inline struct ntprof_session *ntprof_hook_enter(struct ntprof_hook *hook)
+static __always_inline struct ntprof_session *
+ntprof_hook_enter(struct ntprof_hook *hook, enum ntprof_role role)
 {
-	struct ntprof_session *s = ntprof_session_active(hook->role);
+	struct ntprof_session *s = ntprof_session_active(role);
 
 	if (s)
 		this_cpu_inc(hook->stats->hits);

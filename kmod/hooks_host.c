@@ -97,6 +97,9 @@ struct ntprof_host_rx_slot {
 
 static struct ntprof_host_rx_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
 
+/* ntprof_hook_enter() for the host's hooks. */
+#define ntprof_host_enter(_hook)	ntprof_hook_enter(_hook, NTPROF_ROLE_HOST)
+
 static struct ntprof_hook *ntprof_hh(enum ntprof_host_hook_id id)
 {
 	return &ntprof_host_hooks[id];
@@ -223,40 +226,22 @@ static void ntprof_host_emit_partial(struct ntprof_inflight_entry *entry)
 	ntprof_buffer_emit(&rec);
 }
 
-/* nvme_setup_cmd: the command is built; sample it, start following it. */
-static void ntprof_host_setup(void *data, struct request *rq,
-			      struct nvme_command *cmd)
+/*
+ * The sampled command's record, started. Apart from the handlers so that
+ * their unsampled path has no record on its stack, which kernels built
+ * with INIT_STACK_ALL_ZERO would clear at every hit.
+ */
+static noinline void ntprof_host_follow(struct ntprof_session *s,
+					struct request *rq,
+					struct nvme_command *cmd,
+					const struct ntprof_ident *id,
+					u64 queued_ts)
 {
-	struct ntprof_host_queued *queued;
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	struct ntprof_record rec;
-	struct ntprof_ident id;
-	u64 queued_ts = 0;
 	bool reused;
 
-	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_SETUP));
-	if (!s)
-		return;
-
-	queued = this_cpu_ptr(&ntprof_host_queued);
-	if (queued->rq == rq) {
-		queued_ts = queued->ts;
-		queued->rq = NULL;
-		ntprof_host_tagset_learn(s, rq->q->tag_set);
-	} else if (ntprof_host_transport_known()) {
-		/* Not queued by the session's transport. */
-		return;
-	}
-
-	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
-	if (!id.qid || id.opcode == nvme_fabrics_command)
-		return;
-
-	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
-	if (!ntprof_sample_pick(&id, s->cfg.sample))
-		return;
-	ntprof_host_rec_init(&rec, s, &id, rq);
+	ntprof_host_rec_init(&rec, s, id, rq);
 	if (!ntprof_host_filter(s, &rec))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_HOST, sampled);
@@ -280,6 +265,38 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	ntprof_inflight_publish(entry, cmd);
 }
 
+/* nvme_setup_cmd: the command is built; sample it, start following it. */
+static void ntprof_host_setup(void *data, struct request *rq,
+			      struct nvme_command *cmd)
+{
+	struct ntprof_host_queued *queued;
+	struct ntprof_session *s;
+	struct ntprof_ident id;
+	u64 queued_ts = 0;
+
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_SETUP));
+	if (!s)
+		return;
+
+	queued = this_cpu_ptr(&ntprof_host_queued);
+	if (queued->rq == rq) {
+		queued_ts = queued->ts;
+		queued->rq = NULL;
+		ntprof_host_tagset_learn(s, rq->q->tag_set);
+	} else if (ntprof_host_transport_known()) {
+		/* Not queued by the session's transport. */
+		return;
+	}
+
+	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
+	if (ntprof_sample_pick(&id, s->cfg.sample))
+		ntprof_host_follow(s, rq, cmd, &id, queued_ts);
+}
+
 NTPROF_TP_CALLBACK(ntprof_host_setup,
 		   ntprof_hh(NTPROF_HH_SETUP),
 		   (void *data, struct request *rq, struct nvme_command *cmd),
@@ -292,7 +309,7 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 	struct ntprof_session *s;
 	struct nvme_command *key;
 
-	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_BLK_ISSUE));
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_BLK_ISSUE));
 	if (!s)
 		return;
 
@@ -383,7 +400,7 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 	struct nvme_command *key;
 	u64 now, rx;
 
-	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_DRIVER_DONE));
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_DRIVER_DONE));
 	if (!s)
 		return;
 
@@ -402,42 +419,16 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_driver_done)
 
-/*
- * nvme_complete_rq: nvme_core completes the request, with the NVMe
- * status in nvme_req(rq)->status. A failed command that the session does
- * not follow is recorded here, from what the request still holds.
- */
-static void ntprof_host_nvme_complete(void *data, struct request *rq)
+/* A failed command that the session does not follow, recorded as is. */
+static noinline void ntprof_host_failed(struct ntprof_session *s,
+					struct request *rq,
+					struct ntprof_nvme_request *nreq,
+					u16 status)
 {
-	struct ntprof_inflight_entry *entry;
-	struct ntprof_nvme_request *nreq;
-	struct ntprof_session *s;
-	struct nvme_command *key;
 	struct ntprof_record rec;
 	struct ntprof_ident id;
-	u16 status;
-	u64 now;
+	u64 now = ktime_get_ns();
 
-	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
-	if (!s)
-		return;
-
-	nreq = ntprof_nvme_req(rq);
-	if (!nreq)
-		return;
-	status = READ_ONCE(nreq->status);
-
-	entry = ntprof_host_lookup(s, rq, &key);
-	if (entry) {
-		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE,
-				   ktime_get_ns());
-		ntprof_entry_status(entry, status);
-		return;
-	}
-
-	if (!status || !nreq->cmd)
-		return;
-	now = ktime_get_ns();
 	if (ntprof_host_transport_known() &&
 	    !ntprof_host_tagset_known(s, rq->q->tag_set))
 		return;
@@ -457,30 +448,54 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	ntprof_buffer_emit(&rec);
 }
 
+/*
+ * nvme_complete_rq: nvme_core completes the request, with the NVMe
+ * status in nvme_req(rq)->status. A failed command that the session does
+ * not follow is recorded here, from what the request still holds.
+ */
+static void ntprof_host_nvme_complete(void *data, struct request *rq)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_nvme_request *nreq;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+	u16 status;
+
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
+	if (!s)
+		return;
+
+	nreq = ntprof_nvme_req(rq);
+	if (!nreq)
+		return;
+	status = READ_ONCE(nreq->status);
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (entry) {
+		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE,
+				   ktime_get_ns());
+		ntprof_entry_status(entry, status);
+		return;
+	}
+
+	if (status && nreq->cmd)
+		ntprof_host_failed(s, rq, nreq, status);
+}
+
 NTPROF_TP_CALLBACK(ntprof_host_nvme_complete,
 		   ntprof_hh(NTPROF_HH_NVME_COMPLETE),
 		   (void *data, struct request *rq),
 		   (data, rq))
 
-/* block_rq_complete: the block layer ends the request; the record too. */
-static void ntprof_host_blk_complete(void *data, struct request *rq,
-				     blk_status_t error, unsigned int nr_bytes)
+/* The last point: the record leaves its slot for the reader. */
+static noinline void ntprof_host_finish(struct ntprof_session *s,
+					struct ntprof_inflight_entry *entry,
+					struct nvme_command *key,
+					blk_status_t error)
 {
-	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
-	struct nvme_command *key;
 	struct ntprof_record rec;
-	u64 now;
+	u64 now = ktime_get_ns();
 
-	s = ntprof_hook_enter(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
-	if (!s)
-		return;
-
-	entry = ntprof_host_lookup(s, rq, &key);
-	if (!entry)
-		return;
-
-	now = ktime_get_ns();
 	if (!ntprof_inflight_take(s->inflight, entry, key, &rec))
 		return;
 
@@ -489,6 +504,23 @@ static void ntprof_host_blk_complete(void *data, struct request *rq,
 		rec.flags |= NTPROF_REC_F_FAILED;
 	rec.cpu_complete = raw_smp_processor_id();
 	ntprof_buffer_emit(&rec);
+}
+
+/* block_rq_complete: the block layer ends the request; the record too. */
+static void ntprof_host_blk_complete(void *data, struct request *rq,
+				     blk_status_t error, unsigned int nr_bytes)
+{
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_session *s;
+	struct nvme_command *key;
+
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
+	if (!s)
+		return;
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (entry)
+		ntprof_host_finish(s, entry, key, error);
 }
 
 NTPROF_TP_CALLBACK(ntprof_host_blk_complete,
@@ -523,7 +555,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	const struct blk_mq_queue_data *bd;
 	struct ntprof_host_queued *queued;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	bd = (void *)ntprof_fn_arg(fregs, 1);
@@ -541,7 +573,7 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)
  */
 static struct ntprof_session *ntprof_host_recv_enter(struct ntprof_hook *hook)
 {
-	struct ntprof_session *s = ntprof_hook_enter(hook);
+	struct ntprof_session *s = ntprof_host_enter(hook);
 
 	return s && !ntprof_inflight_empty(s->inflight) ? s : NULL;
 }
@@ -597,7 +629,7 @@ static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct ftrace_regs *f
 {
 	struct ntprof_nvme_request *nreq;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	nreq = (void *)ntprof_fn_arg(fregs, 0);
@@ -628,7 +660,7 @@ static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
 	struct page *page;
 	unsigned long offset;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	page = (struct page *)ntprof_fn_arg(fregs, 1);
@@ -648,7 +680,7 @@ static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct ftrace_regs *fr
 {
 	struct ntprof_nvme_request *nreq;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	nreq = (void *)ntprof_fn_arg(fregs, 0);
@@ -663,7 +695,7 @@ static void ntprof_host_rdma_send(struct ntprof_hook *hook,
 {
 	struct ntprof_nvme_rdma_qe *qe;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	qe = (void *)ntprof_fn_arg(fregs, 1);
@@ -679,7 +711,7 @@ static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
 	struct ntprof_nvme_rdma_qe *qe;
 	struct ib_wc *wc;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_host_enter(hook))
 		return;
 
 	wc = (void *)ntprof_fn_arg(fregs, 1);

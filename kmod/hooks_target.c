@@ -135,6 +135,9 @@ struct ntprof_target_failed {
 
 static DEFINE_PER_CPU(struct ntprof_target_failed, ntprof_target_failed);
 
+/* ntprof_hook_enter() for the target's hooks. */
+#define ntprof_target_enter(_hook)	ntprof_hook_enter(_hook, NTPROF_ROLE_TARGET)
+
 static struct ntprof_hook *ntprof_th(enum ntprof_target_hook_id id)
 {
 	return &ntprof_target_hooks[id];
@@ -200,43 +203,22 @@ static u16 ntprof_target_qid(struct ntprof_nvmet_req *req)
 	return sq ? READ_ONCE(sq->qid) : 0;
 }
 
-/* nvmet_req_init, once the command parsed: sample it, follow it. */
-static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
-			       struct nvme_command *cmd)
+/*
+ * The sampled command's record, started. Apart from the handlers so that
+ * their unsampled path has no record on its stack, which kernels built
+ * with INIT_STACK_ALL_ZERO would clear at every hit.
+ */
+static noinline void ntprof_target_follow(struct ntprof_session *s,
+					  struct ntprof_nvmet_req *req,
+					  struct nvme_command *cmd,
+					  const struct ntprof_ident *id,
+					  u64 rx)
 {
-	struct ntprof_target_init_args *args;
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	struct ntprof_record rec;
-	struct ntprof_ident id;
-	unsigned int trtype = 0;
 	bool reused;
-	u64 rx;
 
-	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_INIT));
-	if (!s)
-		return;
-
-	args = this_cpu_ptr(&ntprof_target_init_args);
-	if (args->req == req) {
-		trtype = args->trtype;
-		args->req = NULL;
-	}
-	/* Without the kprobe, commands of every transport are recorded. */
-	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS)) &&
-	    trtype != ntprof_trtype(s->cfg.transport))
-		return;
-	/* Taken even if unused: it belongs to this command only. */
-	rx = this_cpu_xchg(ntprof_target_last_rx, 0);
-
-	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), cmd);
-	if (!id.qid || id.opcode == nvme_fabrics_command)
-		return;
-
-	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
-	if (!ntprof_sample_pick(&id, s->cfg.sample))
-		return;
-	ntprof_target_rec_init(&rec, s, &id, req, cmd);
+	ntprof_target_rec_init(&rec, s, id, req, cmd);
 	if (!ntprof_session_filter(s, rec.opcode, rec.length))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
@@ -265,6 +247,41 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 	ntprof_inflight_publish(entry, req);
 }
 
+/* nvmet_req_init, once the command parsed: sample it, follow it. */
+static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
+			       struct nvme_command *cmd)
+{
+	struct ntprof_target_init_args *args;
+	struct ntprof_session *s;
+	struct ntprof_ident id;
+	unsigned int trtype = 0;
+	u64 rx;
+
+	s = ntprof_target_enter(ntprof_th(NTPROF_TH_INIT));
+	if (!s)
+		return;
+
+	args = this_cpu_ptr(&ntprof_target_init_args);
+	if (args->req == req) {
+		trtype = args->trtype;
+		args->req = NULL;
+	}
+	/* Without the kprobe, commands of every transport are recorded. */
+	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS)) &&
+	    trtype != ntprof_trtype(s->cfg.transport))
+		return;
+	/* Taken even if unused: it belongs to this command only. */
+	rx = this_cpu_xchg(ntprof_target_last_rx, 0);
+
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
+	if (ntprof_sample_pick(&id, s->cfg.sample))
+		ntprof_target_follow(s, req, cmd, &id, rx);
+}
+
 NTPROF_TP_CALLBACK(ntprof_target_init,
 		   ntprof_th(NTPROF_TH_INIT),
 		   (void *data, struct ntprof_nvmet_req *req,
@@ -278,7 +295,7 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	struct ntprof_target_init_args *args;
 	struct ntprof_nvmet_fabrics_ops *ops;
 
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_target_enter(hook))
 		return;
 
 	ops = (void *)ntprof_fn_arg(fregs, 3);
@@ -292,7 +309,7 @@ NTPROF_FTRACE_CALLBACK(ntprof_target_init_entry)
 /* nvmet_tcp_try_recv_pdu(), nvmet_rdma_recv_done(): a capsule arrives. */
 static void ntprof_target_recv(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
-	if (!ntprof_hook_enter(hook))
+	if (!ntprof_target_enter(hook))
 		return;
 
 	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
@@ -315,7 +332,7 @@ static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_hook_enter(hook);
+	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
 
@@ -385,7 +402,7 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_BLK_ISSUE));
+	s = ntprof_target_enter(ntprof_th(NTPROF_TH_BLK_ISSUE));
 	if (!s)
 		return;
 
@@ -412,7 +429,7 @@ static void ntprof_target_blk_complete(void *data, struct request *rq,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_session *s;
 
-	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_BLK_COMPLETE));
+	s = ntprof_target_enter(ntprof_th(NTPROF_TH_BLK_COMPLETE));
 	if (!s)
 		return;
 
@@ -429,6 +446,31 @@ NTPROF_TP_CALLBACK(ntprof_target_blk_complete,
 		   (data, rq, error, nr_bytes))
 
 /*
+ * A failed command that the session does not follow: kept on this CPU
+ * for the queue_response that tells its transport.
+ */
+static noinline void
+ntprof_target_keep_failed(struct ntprof_session *s,
+			  struct ntprof_nvmet_req *req, u16 status)
+{
+	struct ntprof_target_failed *failed = this_cpu_ptr(&ntprof_target_failed);
+	struct ntprof_ident id;
+	u64 now = ktime_get_ns();
+
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), req->cmd);
+	if (!id.qid || id.opcode == nvme_fabrics_command)
+		return;
+
+	ntprof_target_rec_init(&failed->rec, s, &id, req, req->cmd);
+	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
+		return;
+	failed->rec.flags = NTPROF_REC_F_FAILED;
+	failed->rec.status = status;
+	failed->rec.ts[NTPROF_PT_TARGET_COMPLETE] = now;
+	failed->req = req;
+}
+
+/*
  * nvmet_req_complete: the command is done, its status in the completion
  * entry. A failed command that the session does not follow waits on this
  * CPU for the queue_response that nvmet calls next, which tells whether
@@ -439,11 +481,9 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_target_failed *failed;
 	struct ntprof_session *s;
-	struct ntprof_ident id;
 	u16 status;
-	u64 now;
 
-	s = ntprof_hook_enter(ntprof_th(NTPROF_TH_COMPLETE));
+	s = ntprof_target_enter(ntprof_th(NTPROF_TH_COMPLETE));
 	if (!s)
 		return;
 
@@ -461,20 +501,8 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 		return;
 	}
 
-	if (!status)
-		return;
-	now = ktime_get_ns();
-	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), req->cmd);
-	if (!id.qid || id.opcode == nvme_fabrics_command)
-		return;
-
-	ntprof_target_rec_init(&failed->rec, s, &id, req, req->cmd);
-	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
-		return;
-	failed->rec.flags = NTPROF_REC_F_FAILED;
-	failed->rec.status = status;
-	failed->rec.ts[NTPROF_PT_TARGET_COMPLETE] = now;
-	failed->req = req;
+	if (status)
+		ntprof_target_keep_failed(s, req, status);
 }
 
 NTPROF_TP_CALLBACK(ntprof_target_complete,
@@ -482,17 +510,20 @@ NTPROF_TP_CALLBACK(ntprof_target_complete,
 		   (void *data, struct ntprof_nvmet_req *req),
 		   (data, req))
 
-/* Finish a command: copy its record out, free its slot, emit it. */
-static void ntprof_target_finish(struct ntprof_session *s,
-				 struct ntprof_inflight_entry *entry,
-				 const void *req, enum ntprof_point point,
-				 u64 now)
+/*
+ * Finish a command: copy its record out, free its slot, emit it, with
+ * @now at @point (%NTPROF_PT_NONE: no point).
+ */
+static noinline void ntprof_target_finish(struct ntprof_session *s,
+					  struct ntprof_inflight_entry *entry,
+					  const void *req, int point, u64 now)
 {
 	struct ntprof_record rec;
 
 	if (!ntprof_inflight_take(s->inflight, entry, req, &rec))
 		return;
-	rec.ts[point] = now;
+	if (point != NTPROF_PT_NONE)
+		rec.ts[point] = now;
 	rec.cpu_complete = raw_smp_processor_id();
 	ntprof_buffer_emit(&rec);
 }
@@ -525,7 +556,7 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	struct ntprof_session *s;
 	u64 now;
 
-	s = ntprof_hook_enter(hook);
+	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
 
@@ -579,7 +610,7 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 	struct ntprof_session *s;
 	void *req;
 
-	s = ntprof_hook_enter(hook);
+	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
 
@@ -597,7 +628,7 @@ NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_send)
  * read the RDMA WRITE of its data chained before it; the record ends. As
  * for the RDMA READ, wc->wr_cqe is the rsp's send_cqe. The entry runs
  * before nvmet-rdma releases the rsp, whose nvmet_req the next command
- * may then use. A SEND that failed or was flushed leaves no point.
+ * may then use.
  */
 static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 					 struct ftrace_regs *fregs)
@@ -606,10 +637,8 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_nvmet_rdma_rsp *rsp;
 	struct ntprof_session *s;
-	struct ntprof_record rec;
-	u64 now;
 
-	s = ntprof_hook_enter(hook);
+	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
 
@@ -618,13 +647,11 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 	entry = ntprof_target_lookup(s, &rsp->req);
 	if (!entry)
 		return;
-	now = ktime_get_ns();
-	if (!ntprof_inflight_take(s->inflight, entry, &rsp->req, &rec))
-		return;
-	if (READ_ONCE(wc->status) == IB_WC_SUCCESS)
-		rec.ts[NTPROF_PT_TARGET_SEND_DONE] = now;
-	rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&rec);
+	/* A SEND that failed or was flushed leaves no point. */
+	ntprof_target_finish(s, entry, &rsp->req,
+			     READ_ONCE(wc->status) == IB_WC_SUCCESS ?
+			     NTPROF_PT_TARGET_SEND_DONE : NTPROF_PT_NONE,
+			     ktime_get_ns());
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_send_done)
