@@ -182,7 +182,10 @@ static u64 ntprof_cost_bracket_ns(void)
 	return least;
 }
 
-/* Cost builds: "bracket NS", then a line per hook: name role hits ns. */
+/*
+ * Cost builds: "bracket NS", then a line per hook: name, kind, role,
+ * transport, hits, ns.
+ */
 static int ntprof_hookcost_show(struct seq_file *m, void *unused)
 {
 	struct ntprof_hook *hook;
@@ -190,7 +193,10 @@ static int ntprof_hookcost_show(struct seq_file *m, void *unused)
 
 	seq_printf(m, "bracket %llu\n", ntprof_cost_bracket_ns());
 	for (i = 0; (hook = ntprof_hook_get(i)); i++)
-		seq_printf(m, "%s %s %s %llu %llu\n", hook->name,
+		seq_printf(m, "%s %s %s %s %llu %llu\n", hook->name,
+			   ntprof_name(ntprof_hook_kind_names,
+				       ARRAY_SIZE(ntprof_hook_kind_names),
+				       hook->kind),
 			   ntprof_role_name(hook->role),
 			   ntprof_transport_name(hook->transport),
 			   ntprof_hook_hits(hook), ntprof_hook_cost_ns(hook));

@@ -7,7 +7,7 @@
 # while fio reads READS times at QD1; <debugfs>/ntprof/hookcost before
 # and after gives each hook's hits and guest ns over the run. Each run
 # adds lines to costs.tsv: transport, mode, reads, bracket ns, hook,
-# role, hits, ns.
+# kind, role, hits, ns.
 
 B=$NTPROF_LAB_SHARE/hookcost
 mkdir -p "$B"
@@ -69,12 +69,12 @@ for t in $TRANSPORTS; do
 		cat $C > /tmp/cost1
 		stop
 		awk -v t="$t" -v m="$mode" -v n="$READS" '
-			FNR == NR { if ($1 != "bracket") { h[$1 " " $2 " " $3] = $4; ns[$1 " " $2 " " $3] = $5 }; next }
+			FNR == NR { k = $1 " " $2 " " $3 " " $4; h[k] = $5; ns[k] = $6; next }
 			$1 == "bracket" { b = $2; next }
-			{ k = $1 " " $2 " " $3
-			  if ($4 - h[k] > 0)
-				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, m, n, b, $1, $2,
-					$4 - h[k], $5 - ns[k] }' /tmp/cost0 /tmp/cost1 >> "$B/costs.tsv"
+			{ k = $1 " " $2 " " $3 " " $4
+			  if ($5 - h[k] > 0)
+				printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t, m, n, b,
+					$1, $2, $3, $5 - h[k], $6 - ns[k] }' /tmp/cost0 /tmp/cost1 >> "$B/costs.tsv"
 		log "$t $mode done"
 	done
 done

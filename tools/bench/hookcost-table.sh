@@ -13,20 +13,20 @@ f=${1:?usage: hookcost-table.sh DIR}/costs.tsv
 
 awk -F'\t' '
 {
-	t = $1; m = $2; k = t SUBSEP $5 SUBSEP $6
+	t = $1; m = $2; k = t SUBSEP $5 SUBSEP $6 SUBSEP $7
 	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
 	if (!(m in mseen)) { mseen[m] = 1; modes[++nm] = m }
-	hits[k, m] = $7; reads[t, m] = $3
-	ins[k, m] = ($8 / $7 - $4) / 4
+	hits[k, m] = $8; reads[t, m] = $3
+	ins[k, m] = ($9 / $8 - $4) / 4
 }
 END {
 	printf "instructions per hit of each hook (guest ns / hits, less the bracket, / 4)\n"
-	printf "%-5s %-32s %-7s", "xport", "hook", "role"
+	printf "%-5s %-30s %-5s %-6s", "xport", "hook", "kind", "role"
 	for (j = 1; j <= nm; j++) printf " %10s %9s", modes[j] " hits/rd", "instr/hit"
 	printf "\n"
 	for (i = 1; i <= n; i++) {
 		split(order[i], p, SUBSEP)
-		printf "%-5s %-32s %-7s", p[1], p[2], p[3]
+		printf "%-5s %-30s %-5s %-6s", p[1], p[2], substr(p[3], 1, 5), p[4]
 		for (j = 1; j <= nm; j++) {
 			m = modes[j]
 			if ((order[i], m) in hits) {
@@ -42,7 +42,7 @@ END {
 		xp[p[1]] = 1
 	}
 	for (x in xp) {
-		printf "%-5s %-32s %-7s", x, "all hooks, per read", ""
+		printf "%-5s %-30s %-5s %-6s", x, "all hooks, per read", "", ""
 		for (j = 1; j <= nm; j++)
 			printf " %10.2f %9.0f", nh[x, modes[j]], sum[x, modes[j]]
 		printf "\n"

@@ -506,13 +506,17 @@ int session_records_get(struct nl_sock *sock, uint32_t role,
 	struct records_ctx *ctx;
 	int err;
 
-	/* 15 KiB of batch: on the heap, the caller may be deep already. */
-	ctx = calloc(1, sizeof(*ctx));
+	/*
+	 * 15 KiB of batch: on the heap, the caller may be deep already, and
+	 * not cleared: every drain would pay for it, records or not.
+	 */
+	ctx = malloc(sizeof(*ctx));
 	if (!ctx)
 		return -ENOMEM;
 	ctx->role = role;
 	ctx->fn = fn;
 	ctx->data = data;
+	ctx->count = 0;
 	/* Always with the role: the other role's records are not ours. */
 	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, records_put,
 			 records_reply, ctx);
