@@ -6,8 +6,9 @@
  * of commands, and at the end a summary.
  *
  * The kernel's per-CPU buffers are finite and drop what does not fit, so
- * the loop drains them often (every DRAIN_MS) and does little else: the
- * numbers it prints come from the analysis library, fed as records come.
+ * the loop drains them often (every DRAIN_MS, less often while they are
+ * quiet) and does little else: the numbers it prints come from the
+ * analysis library, fed as records come.
  * Whatever ends the recording (-d, a signal, an error), the session is
  * stopped: a session left running keeps its hooks attached and blocks the
  * next recording of its role. Its command line is record_opts.c's, what
@@ -47,6 +48,17 @@
  * buffers hold, and costs an idle system ten dumps a second.
  */
 #define DRAIN_MS	100
+/*
+ * A drain costs a dump and a wake-up, records or not: while drains bring
+ * fewer than DRAIN_QUIET records, the interval doubles up to
+ * DRAIN_QUIET_MS, and a drain that brings more sets it back to DRAIN_MS.
+ * A burst that follows a quiet spell then waits at most DRAIN_QUIET_MS,
+ * which a CPU's buffer (4 MiB, some 18k records) holds at up to 45k
+ * records a second from that CPU; past that the buffer drops, counted and
+ * reported, until the next drain.
+ */
+#define DRAIN_QUIET	256
+#define DRAIN_QUIET_MS	400
 /* Buffered records reach the file at least this often, for kill -9. */
 #define FLUSH_MS	1000
 /* After the stop: dumps until one comes back empty, at most this many. */
@@ -550,6 +562,7 @@ static int record_loop(struct recorder *rec, const char *cmd)
 	uint64_t interval_ns = (uint64_t)o->interval_s * NSEC_PER_SEC;
 	uint64_t now, wake, next_tick = UINT64_MAX, end = UINT64_MAX;
 	uint64_t next_flush, next_prom = UINT64_MAX;
+	uint64_t drained, drain_ms = DRAIN_MS;
 	/* --prom without -i: every PROM_DEFAULT_S. */
 	uint64_t prom_ns = interval_ns ? interval_ns :
 				       PROM_DEFAULT_S * NSEC_PER_SEC;
@@ -569,9 +582,13 @@ static int record_loop(struct recorder *rec, const char *cmd)
 	}
 
 	while (!record_signal) {
-		err = record_drain(rec, NULL);
+		err = record_drain(rec, &drained);
 		if (err)
 			goto fail;
+		if (drained >= DRAIN_QUIET)
+			drain_ms = DRAIN_MS;
+		else if (drain_ms < DRAIN_QUIET_MS)
+			drain_ms *= 2;
 		now = clock_ns(CLOCK_MONOTONIC);
 		/* The end's own interval is in the summary, not a line. */
 		if (now >= end)
@@ -595,7 +612,7 @@ static int record_loop(struct recorder *rec, const char *cmd)
 			rec->unflushed = 0;
 			next_flush = now + FLUSH_MS * NSEC_PER_MSEC;
 		}
-		wake = now + DRAIN_MS * NSEC_PER_MSEC;
+		wake = now + drain_ms * NSEC_PER_MSEC;
 		if (wake > next_tick)
 			wake = next_tick;
 		if (wake > next_prom)
