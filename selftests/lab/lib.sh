@@ -23,6 +23,36 @@ deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian
 SRC
 }
 
+# The Debian release a kernel series or exact release is read from:
+# bullseye for 5.10, trixie (its backports) for 7.x and +deb13 builds,
+# bookworm (with its backports) for the rest.
+lab_kernel_dist() {
+	case "$1" in
+	5.10 | 5.10.*) echo bullseye ;;
+	7.* | *+deb13-*) echo trixie ;;
+	*) echo bookworm ;;
+	esac
+}
+
+# The suites of a Debian release, for a private apt configuration.
+lab_dist_sources() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+
+	case "$1" in
+	bookworm) lab_bookworm_sources ;;
+	bullseye | trixie)
+		cat <<SRC
+deb [signed-by=$key] http://deb.debian.org/debian $1 main
+deb [signed-by=$key] http://deb.debian.org/debian $1-updates main
+deb [signed-by=$key] http://deb.debian.org/debian-security $1-security main
+SRC
+		[ "$1" = bullseye ] ||
+			echo "deb [signed-by=$key] http://deb.debian.org/debian $1-backports main"
+		;;
+	*) lab_die "no apt sources for Debian release '$1'" ;;
+	esac
+}
+
 # The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
 lab_kernel_release() {
 	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
