@@ -65,10 +65,6 @@ struct ntprof_hook *ntprof_hook_get(unsigned int index)
 	return NULL;
 }
 
-#define ntprof_for_each_hook(hook)					\
-	for (unsigned int __ntprof_i = 0;				\
-	     ((hook) = ntprof_hook_get(__ntprof_i)); __ntprof_i++)
-
 static bool ntprof_hook_in(const struct ntprof_hook *hook,
 			   const struct module *mod)
 {
@@ -171,11 +167,12 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 			struct netlink_ext_ack *extack)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int cpu, err = 0;
 
 	mutex_lock(&ntprof_hooks_lock);
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (!ntprof_hook_for(hook, role, transport))
 			continue;
 		for_each_possible_cpu(cpu)
@@ -185,7 +182,7 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 		ntprof_hook_arm(hook);
 	}
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (!ntprof_hook_for(hook, role, transport) ||
 		    !hook->required || hook->attached)
 			continue;
@@ -221,9 +218,10 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 void ntprof_hooks_detach(enum ntprof_role role)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
 	mutex_lock(&ntprof_hooks_lock);
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->role != role)
 			continue;
 		hook->wanted = false;
@@ -283,8 +281,9 @@ u64 ntprof_hook_hits(const struct ntprof_hook *hook)
 static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
-	ntprof_for_each_hook(hook)
+	for (i = 0; (hook = ntprof_hook_get(i)); i++)
 		if (hook->kind == NTPROF_HOOK_TRACEPOINT &&
 		    hook->module == NTPROF_MOD_VMLINUX &&
 		    !strcmp(tp->name, hook->name))
@@ -294,11 +293,12 @@ static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)
 static void ntprof_tracepoints_coming(struct module *mod)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	struct tracepoint *tp;
 	unsigned int t;
 	int err;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_TRACEPOINT ||
 		    !ntprof_hook_in(hook, mod))
 			continue;
@@ -321,8 +321,9 @@ static void ntprof_tracepoints_coming(struct module *mod)
 static void ntprof_tracepoints_going(struct module *mod)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_TRACEPOINT ||
 		    !ntprof_hook_in(hook, mod))
 			continue;
@@ -355,6 +356,7 @@ static int ntprof_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int err, id;
 
 	id = ntprof_module_lookup(mod);
@@ -364,7 +366,7 @@ static int ntprof_module_notify(struct notifier_block *nb,
 	mutex_lock(&ntprof_hooks_lock);
 	/* Every step ends what was known of its functions. */
 	ntprof_module_changed(id, action);
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_KPROBE ||
 		    hook->module != (unsigned int)id)
 			continue;
@@ -396,9 +398,10 @@ static struct notifier_block ntprof_module_nb = {
 int __init ntprof_hooks_init(void)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int err;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		hook->hits = alloc_percpu(u64);
 		if (!hook->hits) {
 			err = -ENOMEM;
@@ -421,7 +424,7 @@ int __init ntprof_hooks_init(void)
 unregister_module:
 	unregister_module_notifier(&ntprof_module_nb);
 free_hits:
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		free_percpu(hook->hits);
 		hook->hits = NULL;
 	}
@@ -436,11 +439,12 @@ free_hits:
 void ntprof_hooks_exit(void)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
 	unregister_tracepoint_module_notifier(&ntprof_tracepoint_nb);
 	unregister_module_notifier(&ntprof_module_nb);
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind == NTPROF_HOOK_KPROBE)
 			ftrace_free_filter(&hook->fops);
 		free_percpu(hook->hits);
