@@ -29,7 +29,44 @@
  * came later (6.2) than the registers it reads; before it, x86's
  * struct ftrace_regs is a struct pt_regs.
  */
-#if defined(ftrace_regs_get_argument)
+#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+/*
+ * Before 5.11 there is no struct ftrace_regs: ftrace passes the callback
+ * a struct pt_regs, NULL unless the ops asked for all of them. ntprof's
+ * handlers take this struct ftrace_regs, which wraps the pt_regs.
+ */
+struct ftrace_regs {
+	struct pt_regs regs;
+};
+
+#define ntprof_ftrace_cb_regs	pt_regs
+static inline struct ftrace_regs *ntprof_ftrace_regs(struct pt_regs *regs)
+{
+	return container_of(regs, struct ftrace_regs, regs);
+}
+#else
+/* What ftrace passes a callback, the handlers' struct ftrace_regs. */
+#define ntprof_ftrace_cb_regs	ftrace_regs
+static inline struct ftrace_regs *
+ntprof_ftrace_regs(struct ftrace_regs *fregs)
+{
+	return fregs;
+}
+#endif
+
+#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+#define NTPROF_FTRACE_REGS_FLAG	FTRACE_OPS_FL_SAVE_REGS
+static inline bool ntprof_ftrace_args_ok(struct ftrace_regs *fregs)
+{
+	return fregs;
+}
+
+static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
+					  unsigned int n)
+{
+	return regs_get_kernel_argument(&fregs->regs, n);
+}
+#elif defined(ftrace_regs_get_argument)
 #define NTPROF_FTRACE_REGS_FLAG	0
 static inline bool ntprof_ftrace_args_ok(struct ftrace_regs *fregs)
 {

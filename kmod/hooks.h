@@ -36,8 +36,10 @@ struct ntprof_hook;
 static void notrace _handler##_ftrace(unsigned long ip,			\
 				      unsigned long parent_ip,		\
 				      struct ftrace_ops *ops,		\
-				      struct ftrace_regs *fregs)	\
+				      struct ntprof_ftrace_cb_regs *regs) \
 {									\
+	struct ftrace_regs *fregs = ntprof_ftrace_regs(regs);		\
+									\
 	if (unlikely(!ntprof_ftrace_args_ok(fregs)))			\
 		return;							\
 	preempt_disable_notrace();					\
