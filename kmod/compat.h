@@ -119,6 +119,21 @@ static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
 #endif
 
 /*
+ * ftrace_free_filter() is exported since 6.2 and 6.1's stable updates.
+ * Before, resetting the filter to nothing frees its entries as well: the
+ * ops is left with ftrace's static empty hash. ntprof sets no notrace
+ * filter.
+ */
+static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
+{
+#if NTPROF_KERNEL_BEFORE(6, 1, 0)
+	ftrace_set_filter(ops, NULL, 0, 1);
+#else
+	ftrace_free_filter(ops);
+#endif
+}
+
+/*
  * Userspace probes. Up to 6.11, a uprobe is named by its inode and
  * offset: uprobe_register() returns an errno, uprobe_unregister() takes
  * the same triple and returns once no handler of the consumer runs (it

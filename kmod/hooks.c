@@ -446,7 +446,7 @@ void ntprof_hooks_exit(void)
 
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind == NTPROF_HOOK_KPROBE)
-			ftrace_free_filter(&hook->fops);
+			ntprof_ftrace_free_filter(&hook->fops);
 		free_percpu(hook->hits);
 		hook->hits = NULL;
 	}
