@@ -7,6 +7,8 @@
 #ifndef _NTPROF_COMPAT_H
 #define _NTPROF_COMPAT_H
 
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
@@ -200,5 +202,15 @@ static inline void ntprof_uprobe_unregister_sync(void)
 }
 #endif
 #endif /* CONFIG_UPROBES */
+
+/* A request's disk: its queue's since 5.15, its own (rq_disk) before. */
+static inline struct gendisk *ntprof_rq_disk(struct request *rq)
+{
+#if NTPROF_KERNEL_BEFORE(5, 15, 0)
+	return rq->rq_disk;
+#else
+	return rq->q->disk;
+#endif
+}
 
 #endif /* _NTPROF_COMPAT_H */

@@ -388,9 +388,9 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 		return;
 	ntprof_entry_stamp_first(entry, NTPROF_PT_TARGET_BLK_ISSUE,
 				 ktime_get_ns());
-	if (!READ_ONCE(entry->rec.dev) && rq->q->disk)
+	if (!READ_ONCE(entry->rec.dev) && ntprof_rq_disk(rq))
 		WRITE_ONCE(entry->rec.dev,
-			   new_encode_dev(disk_devt(rq->q->disk)));
+			   new_encode_dev(disk_devt(ntprof_rq_disk(rq))));
 }
 
 /* block_rq_complete on the backing device: the last request counts. */
