@@ -14,6 +14,8 @@
 #include <linux/ptrace.h>
 #include <linux/uprobes.h>
 #include <linux/version.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
 
 /*
  * The one version test, for what no feature macro tells. checkpatch's
@@ -210,6 +212,50 @@ static inline struct gendisk *ntprof_rq_disk(struct request *rq)
 	return rq->rq_disk;
 #else
 	return rq->q->disk;
+#endif
+}
+
+/*
+ * Generic netlink. NL_REQ_ATTR_CHECK() and GENL_REQ_ATTR_CHECK() came in
+ * 6.0, with the extack's report of the missing attribute; before, the
+ * same test, with a message instead.
+ */
+#ifndef NL_REQ_ATTR_CHECK
+static inline bool ntprof_nl_req_attr_missing(struct netlink_ext_ack *extack,
+					      const struct nlattr *nest,
+					      struct nlattr **tb,
+					      unsigned int type)
+{
+	if (tb[type])
+		return false;
+	NL_SET_ERR_MSG_ATTR(extack, nest, "a required attribute is missing");
+	return true;
+}
+
+static inline bool ntprof_genl_req_attr_missing(struct genl_info *info,
+						unsigned int type)
+{
+	return ntprof_nl_req_attr_missing(info->extack, NULL, info->attrs,
+					  type);
+}
+
+#define NL_REQ_ATTR_CHECK(extack, nest, tb, type) \
+	ntprof_nl_req_attr_missing(extack, nest, tb, type)
+#define GENL_REQ_ATTR_CHECK(info, type) \
+	ntprof_genl_req_attr_missing(info, type)
+#endif
+
+/*
+ * Since 6.1 a family says from which command on the core validates
+ * strictly (genl_family.resv_start_op); before, it validates every
+ * command strictly unless the command's ops opt out, which ntprof's
+ * never do.
+ */
+static inline void ntprof_genl_strict_from(struct genl_family *family,
+					   u8 cmd)
+{
+#if !NTPROF_KERNEL_BEFORE(6, 1, 0)
+	family->resv_start_op = cmd;
 #endif
 }
 
