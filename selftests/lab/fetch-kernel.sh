@@ -143,6 +143,35 @@ fix_headers() {
 		/usr/*) ln -sfn "$kdir/root$(readlink "$l")" "$l" ;;
 		esac
 	done
+	for mk in "$kdir"/root/usr/src/linux-headers-*/Makefile; do
+		add_checker_valid "$mk"
+	done
+}
+
+# Since 7.0 the kernel's Makefile runs scripts/checker-valid.sh before
+# it lets C=1 or C=2 run sparse, and turns them off when the script says
+# no; Debian's linux-kbuild packages of 7.2 and 7.3 lack the script, so
+# C=2 would check nothing. Where it is missing, write one that makes the
+# same test: the checker runs, and parses __typeof_unqual__ without an
+# error (sparse 0.6.5 does, 0.6.4 does not).
+add_checker_valid() {
+	local mk=$1 script
+
+	grep -q 'scripts/checker-valid\.sh' "$mk" || return 0
+	script=$(dirname "$mk")/scripts/checker-valid.sh
+	[ ! -e "$script" ] || return 0
+	cat > "$script" <<'SH'
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Written by ntprof's lab (fetch-kernel.sh): prints 1 if the checker
+# "$@" parses __typeof_unqual__ without an error, 0 otherwise.
+command -v "$1" > /dev/null 2>&1 || { echo 0; exit 0; }
+src=$(mktemp --suffix=.c) || { echo 0; exit 0; }
+printf 'int f(const int *p)\n{\n\t__typeof_unqual__(*p) x = *p;\n\n\treturn x;\n}\n' > "$src"
+if "$@" "$src" 2>&1 | grep -q error; then echo 0; else echo 1; fi
+rm -f "$src"
+SH
+	chmod +x "$script"
 }
 
 # QEMU boots the uncompressed ELF kernel through PVH, which skips the
