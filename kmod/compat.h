@@ -146,11 +146,28 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
  * and takes a ref_ctr_offset; uprobe_unregister_nosync() detaches a
  * consumer without waiting, and one uprobe_unregister_sync() after a
  * batch waits for the handlers of all of them (an RCU tasks trace grace
- * period). Both kernels call the handler as handler(uc, regs); 6.13
- * adds a __u64 *data, but Kbuild refuses kernels past 6.12 until they
- * are checked.
+ * period). Up to 6.12 the consumer's handler is handler(uc, regs); 6.13
+ * adds a __u64 *data (for a uretprobe's session), which ntprof does not
+ * use: NTPROF_UPROBE_HANDLER(HANDLER) defines HANDLER_uprobe, the
+ * kernel's handler, which calls HANDLER(uc, regs).
  */
 #ifdef CONFIG_UPROBES
+#if NTPROF_KERNEL_BEFORE(6, 13, 0)
+#define NTPROF_UPROBE_HANDLER(_handler)					\
+static int _handler##_uprobe(struct uprobe_consumer *uc,		\
+			     struct pt_regs *regs)			\
+{									\
+	return _handler(uc, regs);					\
+}
+#else
+#define NTPROF_UPROBE_HANDLER(_handler)					\
+static int _handler##_uprobe(struct uprobe_consumer *uc,		\
+			     struct pt_regs *regs, __u64 *data)		\
+{									\
+	return _handler(uc, regs);					\
+}
+#endif
+
 #if NTPROF_KERNEL_BEFORE(6, 12, 0)
 struct ntprof_uprobe {
 	struct inode *inode;
