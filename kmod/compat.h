@@ -138,6 +138,20 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 }
 
 /*
+ * The private structs of nvmet that hooks_target.c mirrors. Since 6.16,
+ * struct nvmet_sq has a cq pointer before qid, and struct nvmet_ctrl has
+ * cqs and drvdata pointers before reset_tbkas (pahole on the BTF of
+ * Debian's 6.16.12, 7.2.12 and 7.3.4); Debian's 5.10, 6.1 and 6.12 have
+ * neither. 6.13 to 6.15 could not be checked, no Debian build having
+ * them: kmod/Kbuild refuses them.
+ */
+#if NTPROF_KERNEL_BEFORE(6, 16, 0)
+#define NTPROF_NVMET_CQS	0
+#else
+#define NTPROF_NVMET_CQS	1
+#endif
+
+/*
  * Userspace probes. Up to 6.11, a uprobe is named by its inode and
  * offset: uprobe_register() returns an errno, uprobe_unregister() takes
  * the same triple and returns once no handler of the consumer runs (it
