@@ -152,6 +152,17 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 #endif
 
 /*
+ * The argument of nvmet_req_init() that is the transport's ops: (req,
+ * cq, sq, ops) before 6.16, (req, sq, ops) since, the queue's cq being
+ * its sq's (the BTF of the same builds).
+ */
+#if NTPROF_KERNEL_BEFORE(6, 16, 0)
+#define NTPROF_NVMET_REQ_INIT_OPS	3
+#else
+#define NTPROF_NVMET_REQ_INIT_OPS	2
+#endif
+
+/*
  * Userspace probes. Up to 6.11, a uprobe is named by its inode and
  * offset: uprobe_register() returns an errno, uprobe_unregister() takes
  * the same triple and returns once no handler of the consumer runs (it

@@ -51,7 +51,8 @@
  * @32, sqhd_disabled @40), and cqs and drvdata pointers before
  * nvmet_ctrl.reset_tbkas (reset_tbkas @32, lock @40; cntlid @104 with
  * 6.16's 32-byte mutex, @96 with 7.2's and 7.3's 24-byte one).
- * nvmet_req_init(req, cq, sq, ops) has the same arguments in all.
+ * nvmet_req_init() is (req, cq, sq, ops) before 6.16, (req, sq, ops)
+ * since (NTPROF_NVMET_REQ_INIT_OPS).
  */
 struct ntprof_nvmet_ctrl {
 	void *subsys;
@@ -284,7 +285,7 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 	ntprof_inflight_publish(entry, req);
 }
 
-/* nvmet_req_init(req, cq, sq, ops) entry: which transport calls. */
+/* nvmet_req_init(req, [cq,] sq, ops) entry: which transport calls. */
 static void ntprof_target_init_entry(struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
 {
@@ -294,7 +295,7 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	if (!ntprof_hook_enter(hook))
 		return;
 
-	ops = (void *)ntprof_fn_arg(fregs, 3);
+	ops = (void *)ntprof_fn_arg(fregs, NTPROF_NVMET_REQ_INIT_OPS);
 	args = this_cpu_ptr(&ntprof_target_init_args);
 	args->req = (void *)ntprof_fn_arg(fregs, 0);
 	args->trtype = ops ? READ_ONCE(ops->type) : 0;
