@@ -7,11 +7,15 @@
 #ifndef _NTPROF_COMPAT_H
 #define _NTPROF_COMPAT_H
 
+#include <linux/blk-mq.h>
+#include <linux/blkdev.h>
 #include <linux/err.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
 #include <linux/uprobes.h>
 #include <linux/version.h>
+#include <net/genetlink.h>
+#include <net/netlink.h>
 
 /*
  * The one version test, for what no feature macro tells. checkpatch's
@@ -29,7 +33,44 @@
  * came later (6.2) than the registers it reads; before it, x86's
  * struct ftrace_regs is a struct pt_regs.
  */
-#if defined(ftrace_regs_get_argument)
+#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+/*
+ * Before 5.11 there is no struct ftrace_regs: ftrace passes the callback
+ * a struct pt_regs, NULL unless the ops asked for all of them. ntprof's
+ * handlers take this struct ftrace_regs, which wraps the pt_regs.
+ */
+struct ftrace_regs {
+	struct pt_regs regs;
+};
+
+#define ntprof_ftrace_cb_regs	pt_regs
+static inline struct ftrace_regs *ntprof_ftrace_regs(struct pt_regs *regs)
+{
+	return container_of(regs, struct ftrace_regs, regs);
+}
+#else
+/* What ftrace passes a callback, the handlers' struct ftrace_regs. */
+#define ntprof_ftrace_cb_regs	ftrace_regs
+static inline struct ftrace_regs *
+ntprof_ftrace_regs(struct ftrace_regs *fregs)
+{
+	return fregs;
+}
+#endif
+
+#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+#define NTPROF_FTRACE_REGS_FLAG	FTRACE_OPS_FL_SAVE_REGS
+static inline bool ntprof_ftrace_args_ok(struct ftrace_regs *fregs)
+{
+	return fregs;
+}
+
+static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
+					  unsigned int n)
+{
+	return regs_get_kernel_argument(&fregs->regs, n);
+}
+#elif defined(ftrace_regs_get_argument)
 #define NTPROF_FTRACE_REGS_FLAG	0
 static inline bool ntprof_ftrace_args_ok(struct ftrace_regs *fregs)
 {
@@ -82,6 +123,46 @@ static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
 #endif
 
 /*
+ * ftrace_free_filter() is exported since 6.2 and 6.1's stable updates.
+ * Before, resetting the filter to nothing frees its entries as well: the
+ * ops is left with ftrace's static empty hash. ntprof sets no notrace
+ * filter.
+ */
+static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
+{
+#if NTPROF_KERNEL_BEFORE(6, 1, 0)
+	ftrace_set_filter(ops, NULL, 0, 1);
+#else
+	ftrace_free_filter(ops);
+#endif
+}
+
+/*
+ * The private structs of nvmet that hooks_target.c mirrors. Since 6.16,
+ * struct nvmet_sq has a cq pointer before qid, and struct nvmet_ctrl has
+ * cqs and drvdata pointers before reset_tbkas (pahole on the BTF of
+ * Debian's 6.16.12, 7.2.12 and 7.3.4); Debian's 5.10, 6.1 and 6.12 have
+ * neither. 6.13 to 6.15 could not be checked, no Debian build having
+ * them: kmod/Kbuild refuses them.
+ */
+#if NTPROF_KERNEL_BEFORE(6, 16, 0)
+#define NTPROF_NVMET_CQS	0
+#else
+#define NTPROF_NVMET_CQS	1
+#endif
+
+/*
+ * The argument of nvmet_req_init() that is the transport's ops: (req,
+ * cq, sq, ops) before 6.16, (req, sq, ops) since, the queue's cq being
+ * its sq's (the BTF of the same builds).
+ */
+#if NTPROF_KERNEL_BEFORE(6, 16, 0)
+#define NTPROF_NVMET_REQ_INIT_OPS	3
+#else
+#define NTPROF_NVMET_REQ_INIT_OPS	2
+#endif
+
+/*
  * Userspace probes. Up to 6.11, a uprobe is named by its inode and
  * offset: uprobe_register() returns an errno, uprobe_unregister() takes
  * the same triple and returns once no handler of the consumer runs (it
@@ -90,11 +171,28 @@ static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
  * and takes a ref_ctr_offset; uprobe_unregister_nosync() detaches a
  * consumer without waiting, and one uprobe_unregister_sync() after a
  * batch waits for the handlers of all of them (an RCU tasks trace grace
- * period). Both kernels call the handler as handler(uc, regs); 6.13
- * adds a __u64 *data, but Kbuild refuses kernels past 6.12 until they
- * are checked.
+ * period). Up to 6.12 the consumer's handler is handler(uc, regs); 6.13
+ * adds a __u64 *data (for a uretprobe's session), which ntprof does not
+ * use: NTPROF_UPROBE_HANDLER(HANDLER) defines HANDLER_uprobe, the
+ * kernel's handler, which calls HANDLER(uc, regs).
  */
 #ifdef CONFIG_UPROBES
+#if NTPROF_KERNEL_BEFORE(6, 13, 0)
+#define NTPROF_UPROBE_HANDLER(_handler)					\
+static int _handler##_uprobe(struct uprobe_consumer *uc,		\
+			     struct pt_regs *regs)			\
+{									\
+	return _handler(uc, regs);					\
+}
+#else
+#define NTPROF_UPROBE_HANDLER(_handler)					\
+static int _handler##_uprobe(struct uprobe_consumer *uc,		\
+			     struct pt_regs *regs, __u64 *data)		\
+{									\
+	return _handler(uc, regs);					\
+}
+#endif
+
 #if NTPROF_KERNEL_BEFORE(6, 12, 0)
 struct ntprof_uprobe {
 	struct inode *inode;
@@ -148,5 +246,59 @@ static inline void ntprof_uprobe_unregister_sync(void)
 }
 #endif
 #endif /* CONFIG_UPROBES */
+
+/* A request's disk: its queue's since 5.15, its own (rq_disk) before. */
+static inline struct gendisk *ntprof_rq_disk(struct request *rq)
+{
+#if NTPROF_KERNEL_BEFORE(5, 15, 0)
+	return rq->rq_disk;
+#else
+	return rq->q->disk;
+#endif
+}
+
+/*
+ * Generic netlink. NL_REQ_ATTR_CHECK() and GENL_REQ_ATTR_CHECK() came in
+ * 6.0, with the extack's report of the missing attribute; before, the
+ * same test, with a message instead.
+ */
+#ifndef NL_REQ_ATTR_CHECK
+static inline bool ntprof_nl_req_attr_missing(struct netlink_ext_ack *extack,
+					      const struct nlattr *nest,
+					      struct nlattr **tb,
+					      unsigned int type)
+{
+	if (tb[type])
+		return false;
+	NL_SET_ERR_MSG_ATTR(extack, nest, "a required attribute is missing");
+	return true;
+}
+
+static inline bool ntprof_genl_req_attr_missing(struct genl_info *info,
+						unsigned int type)
+{
+	return ntprof_nl_req_attr_missing(info->extack, NULL, info->attrs,
+					  type);
+}
+
+#define NL_REQ_ATTR_CHECK(extack, nest, tb, type) \
+	ntprof_nl_req_attr_missing(extack, nest, tb, type)
+#define GENL_REQ_ATTR_CHECK(info, type) \
+	ntprof_genl_req_attr_missing(info, type)
+#endif
+
+/*
+ * Since 6.1 a family says from which command on the core validates
+ * strictly (genl_family.resv_start_op); before, it validates every
+ * command strictly unless the command's ops opt out, which ntprof's
+ * never do.
+ */
+static inline void ntprof_genl_strict_from(struct genl_family *family,
+					   u8 cmd)
+{
+#if !NTPROF_KERNEL_BEFORE(6, 1, 0)
+	family->resv_start_op = cmd;
+#endif
+}
 
 #endif /* _NTPROF_COMPAT_H */

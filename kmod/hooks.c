@@ -65,10 +65,6 @@ struct ntprof_hook *ntprof_hook_get(unsigned int index)
 	return NULL;
 }
 
-#define ntprof_for_each_hook(hook)					\
-	for (unsigned int __ntprof_i = 0;				\
-	     ((hook) = ntprof_hook_get(__ntprof_i)); __ntprof_i++)
-
 static bool ntprof_hook_in(const struct ntprof_hook *hook,
 			   const struct module *mod)
 {
@@ -171,11 +167,12 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 			struct netlink_ext_ack *extack)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int cpu, err = 0;
 
 	mutex_lock(&ntprof_hooks_lock);
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (!ntprof_hook_for(hook, role, transport))
 			continue;
 		for_each_possible_cpu(cpu)
@@ -186,7 +183,7 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 		ntprof_hook_arm(hook);
 	}
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (!ntprof_hook_for(hook, role, transport) ||
 		    !hook->required || hook->attached)
 			continue;
@@ -222,9 +219,10 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 void ntprof_hooks_detach(enum ntprof_role role)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
 	mutex_lock(&ntprof_hooks_lock);
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->role != role)
 			continue;
 		hook->wanted = false;
@@ -302,8 +300,9 @@ u64 ntprof_hook_cost_ns(const struct ntprof_hook *hook)
 static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
-	ntprof_for_each_hook(hook)
+	for (i = 0; (hook = ntprof_hook_get(i)); i++)
 		if (hook->kind == NTPROF_HOOK_TRACEPOINT &&
 		    hook->module == NTPROF_MOD_VMLINUX &&
 		    !strcmp(tp->name, hook->name))
@@ -313,11 +312,12 @@ static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)
 static void ntprof_tracepoints_coming(struct module *mod)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	struct tracepoint *tp;
 	unsigned int t;
 	int err;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_TRACEPOINT ||
 		    !ntprof_hook_in(hook, mod))
 			continue;
@@ -340,8 +340,9 @@ static void ntprof_tracepoints_coming(struct module *mod)
 static void ntprof_tracepoints_going(struct module *mod)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_TRACEPOINT ||
 		    !ntprof_hook_in(hook, mod))
 			continue;
@@ -374,6 +375,7 @@ static int ntprof_module_notify(struct notifier_block *nb,
 {
 	struct module *mod = data;
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int err, id;
 
 	id = ntprof_module_lookup(mod);
@@ -383,7 +385,7 @@ static int ntprof_module_notify(struct notifier_block *nb,
 	mutex_lock(&ntprof_hooks_lock);
 	/* Every step ends what was known of its functions. */
 	ntprof_module_changed(id, action);
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind != NTPROF_HOOK_KPROBE ||
 		    hook->module != (unsigned int)id)
 			continue;
@@ -415,9 +417,10 @@ static struct notifier_block ntprof_module_nb = {
 int __init ntprof_hooks_init(void)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 	int err;
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		hook->stats = alloc_percpu(struct ntprof_hook_stats);
 		if (!hook->stats) {
 			err = -ENOMEM;
@@ -440,7 +443,7 @@ int __init ntprof_hooks_init(void)
 unregister_module:
 	unregister_module_notifier(&ntprof_module_nb);
 free_stats:
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		free_percpu(hook->stats);
 		hook->stats = NULL;
 	}
@@ -455,13 +458,14 @@ free_stats:
 void ntprof_hooks_exit(void)
 {
 	struct ntprof_hook *hook;
+	unsigned int i;
 
 	unregister_tracepoint_module_notifier(&ntprof_tracepoint_nb);
 	unregister_module_notifier(&ntprof_module_nb);
 
-	ntprof_for_each_hook(hook) {
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		if (hook->kind == NTPROF_HOOK_KPROBE)
-			ftrace_free_filter(&hook->fops);
+			ntprof_ftrace_free_filter(&hook->fops);
 		free_percpu(hook->stats);
 		hook->stats = NULL;
 	}

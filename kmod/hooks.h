@@ -39,10 +39,11 @@ struct ntprof_hook;
 static void notrace _handler##_ftrace(unsigned long ip,			\
 				      unsigned long parent_ip,		\
 				      struct ftrace_ops *ops,		\
-				      struct ftrace_regs *fregs)	\
+				      struct ntprof_ftrace_cb_regs *regs) \
 {									\
 	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
 						fops);			\
+	struct ftrace_regs *fregs = ntprof_ftrace_regs(regs);		\
 	NTPROF_COST_START();						\
 									\
 	if (unlikely(!ntprof_ftrace_args_ok(fregs)))			\

@@ -152,7 +152,7 @@ static u16 ntprof_host_qid(struct request *rq)
 
 static u32 ntprof_host_dev(struct request *rq)
 {
-	struct gendisk *disk = rq->q->disk;
+	struct gendisk *disk = ntprof_rq_disk(rq);
 
 	return disk ? new_encode_dev(disk_devt(disk)) : 0;
 }

@@ -39,21 +39,28 @@
 
 /*
  * Mirrors of private structs of drivers/nvme/target/, of which only the
- * first members are read. Checked against the BTF of Debian's 6.1 and
- * 6.12 builds (pahole): struct nvmet_req {cmd @0, cqe @8, sq @16, ...};
- * struct nvmet_sq {ctrl @0, ref @8, qid @24, size @26, sqhd @28,
+ * first members are read. Checked against the BTF of Debian's 6.1,
+ * 6.12, 6.16, 7.2 and 7.3 builds and the DWARF of 5.10's (pahole; see
+ * Documentation/stages.rst): struct nvmet_req {cmd @0, cqe @8, sq @16,
+ * ...}; struct nvmet_sq {ctrl @0, ref @8, qid @24, size @26, sqhd @28,
  * sqhd_disabled @32, ...}; struct nvmet_ctrl {subsys @0, sqs @8,
  * reset_tbkas @16, lock @24 (32 bytes), cap @56, cc @64, csts @68,
  * hostid @72, cntlid @88, ...}; struct nvmet_fabrics_ops {owner @0,
- * type @8, ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Later
- * kernels insert a cq pointer before nvmet_sq.qid, and a drvdata pointer
- * before nvmet_ctrl.reset_tbkas: Kbuild refuses kernels past 6.12 until
- * they are checked again.
- * nvmet_req_init(req, cq, sq, ops) has the same arguments in both.
+ * type @8, ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Since
+ * 6.16 (NTPROF_NVMET_CQS), a cq pointer comes before nvmet_sq.qid (qid
+ * @32, sqhd_disabled @40), and cqs and drvdata pointers before
+ * nvmet_ctrl.reset_tbkas (reset_tbkas @32, lock @40; cntlid @104 with
+ * 6.16's 32-byte mutex, @96 with 7.2's and 7.3's 24-byte one).
+ * nvmet_req_init() is (req, cq, sq, ops) before 6.16, (req, sq, ops)
+ * since (NTPROF_NVMET_REQ_INIT_OPS).
  */
 struct ntprof_nvmet_ctrl {
 	void *subsys;
 	void **sqs;
+#if NTPROF_NVMET_CQS
+	void **cqs;
+	void *drvdata;
+#endif
 	bool reset_tbkas;
 	struct mutex lock;	/* its size follows the kernel's config */
 	u64 cap;
@@ -66,6 +73,9 @@ struct ntprof_nvmet_ctrl {
 struct ntprof_nvmet_sq {
 	struct ntprof_nvmet_ctrl *ctrl;
 	struct percpu_ref ref;
+#if NTPROF_NVMET_CQS
+	void *cq;
+#endif
 	u16 qid;
 	u16 size;
 	u32 sqhd;
@@ -87,10 +97,12 @@ struct ntprof_nvmet_fabrics_ops {
 #define NTPROF_NVMET_TCP_CMD_REQ	sizeof(void *)
 
 /*
- * struct nvmet_rdma_rsp, up to its nvmet_req: the same in Debian's 6.1
- * and 6.12 builds (pahole on nvmet-rdma.ko's BTF): send_sge @0, send_cqe
+ * struct nvmet_rdma_rsp, up to its nvmet_req: the same in Debian's 5.10
+ * to 7.3 builds (pahole on nvmet-rdma.ko's BTF): send_sge @0, send_cqe
  * @16, send_wr @24, cmd @64, queue @72, read_cqe @80, write_cqe @88, rw
- * @96 (80 bytes), req @176. The members before req are of public types.
+ * @96, req right after rw: @176 where struct rdma_rw_ctx has 80 bytes
+ * (up to 6.16), @200 where it has 104 (7.2, 7.3). The members before req
+ * are of public types.
  */
 struct ntprof_nvmet_rdma_rsp {
 	struct ib_sge send_sge;
@@ -104,17 +116,25 @@ struct ntprof_nvmet_rdma_rsp {
 	struct ntprof_nvmet_req req;
 };
 
-static_assert(offsetof(struct ntprof_nvmet_sq, qid) == 24);
-static_assert(offsetof(struct ntprof_nvmet_sq, sqhd_disabled) == 32);
+/* The offsets pahole gave, before 6.16 and since. */
+#define NTPROF_NVMET_OFF(before, since) (NTPROF_NVMET_CQS ? (since) : (before))
+static_assert(offsetof(struct ntprof_nvmet_sq, qid) == NTPROF_NVMET_OFF(24, 32));
+static_assert(offsetof(struct ntprof_nvmet_sq, sqhd_disabled) ==
+	      NTPROF_NVMET_OFF(32, 40));
 static_assert(offsetof(struct ntprof_nvmet_req, sq) == 16);
-static_assert(offsetof(struct ntprof_nvmet_ctrl, lock) == 24);
-/* With the mutex of Debian's configs, the offset pahole gave. */
+static_assert(offsetof(struct ntprof_nvmet_ctrl, lock) ==
+	      NTPROF_NVMET_OFF(24, 40));
+/* With the mutexes of Debian's configs, the offsets pahole gave. */
 static_assert(sizeof(struct mutex) != 32 ||
-	      offsetof(struct ntprof_nvmet_ctrl, cntlid) == 88);
+	      offsetof(struct ntprof_nvmet_ctrl, cntlid) ==
+	      NTPROF_NVMET_OFF(88, 104));
+static_assert(sizeof(struct mutex) != 24 || !NTPROF_NVMET_CQS ||
+	      offsetof(struct ntprof_nvmet_ctrl, cntlid) == 96);
 static_assert(offsetof(struct ntprof_nvmet_fabrics_ops, type) == 8);
 static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, send_cqe) == 16);
 static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, read_cqe) == 80);
-static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, req) == 176);
+static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, req) ==
+	      96 + sizeof(struct rdma_rw_ctx));
 
 /* nvmet_req_init()'s entry to its tracepoint: the transport type. */
 struct ntprof_target_init_args {
@@ -292,7 +312,7 @@ NTPROF_TP_CALLBACK(ntprof_target_init,
 		    struct nvme_command *cmd),
 		   (data, req, cmd))
 
-/* nvmet_req_init(req, cq, sq, ops) entry: which transport calls. */
+/* nvmet_req_init(req, [cq,] sq, ops) entry: which transport calls. */
 static void ntprof_target_init_entry(struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
 {
@@ -302,7 +322,7 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	if (!ntprof_target_enter(hook))
 		return;
 
-	ops = (void *)ntprof_fn_arg(fregs, 3);
+	ops = (void *)ntprof_fn_arg(fregs, NTPROF_NVMET_REQ_INIT_OPS);
 	args = this_cpu_ptr(&ntprof_target_init_args);
 	args->req = (void *)ntprof_fn_arg(fregs, 0);
 	args->trtype = ops ? READ_ONCE(ops->type) : 0;
@@ -415,9 +435,9 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 		return;
 	ntprof_entry_stamp_first(entry, NTPROF_PT_TARGET_BLK_ISSUE,
 				 ktime_get_ns());
-	if (!READ_ONCE(entry->rec.dev) && rq->q->disk)
+	if (!READ_ONCE(entry->rec.dev) && ntprof_rq_disk(rq))
 		WRITE_ONCE(entry->rec.dev,
-			   new_encode_dev(disk_devt(rq->q->disk)));
+			   new_encode_dev(disk_devt(ntprof_rq_disk(rq))));
 }
 
 NTPROF_TP_CALLBACK(ntprof_target_blk_issue,

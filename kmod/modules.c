@@ -19,6 +19,7 @@
 #include <linux/mutex.h>
 #include <linux/string.h>
 
+#include "compat.h"
 #include "modules.h"
 
 /*
@@ -98,11 +99,11 @@ static bool ntprof_function_check(const char *name)
 	/* -EINVAL when nothing matches; any failure means absent. */
 	present = !ftrace_set_filter(&ntprof_witness_ops, buf, strlen(buf), 1);
 	/*
-	 * ftrace_free_filter() frees the filter but leaves the ops pointing
+	 * The filter is freed, but leaves the ops pointing
 	 * at it: clear the ops, so that the next check initializes it anew
 	 * instead of using freed memory.
 	 */
-	ftrace_free_filter(&ntprof_witness_ops);
+	ntprof_ftrace_free_filter(&ntprof_witness_ops);
 	memset(&ntprof_witness_ops, 0, sizeof(ntprof_witness_ops));
 
 	return present;

@@ -18,6 +18,7 @@
 #include <net/netlink.h>
 
 #include "buffer.h"
+#include "compat.h"
 #include "hooks.h"
 #include "modules.h"
 #include "netlink.h"
@@ -813,12 +814,6 @@ static struct genl_family ntprof_nl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = ntprof_nl_ops,
 	.n_ops = ARRAY_SIZE(ntprof_nl_ops),
-	/*
-	 * No command predates strict validation: from the first one on,
-	 * the core requires a policy, rejects unknown attributes and checks
-	 * the header's reserved fields.
-	 */
-	.resv_start_op = NTPROF_CMD_STATUS_GET,
 };
 
 /**
@@ -831,6 +826,12 @@ static struct genl_family ntprof_nl_family __ro_after_init = {
  */
 int __init ntprof_netlink_init(void)
 {
+	/*
+	 * No command predates strict validation: from the first one on,
+	 * the core requires a policy, rejects unknown attributes and checks
+	 * the header's reserved fields.
+	 */
+	ntprof_genl_strict_from(&ntprof_nl_family, NTPROF_CMD_STATUS_GET);
 	return genl_register_family(&ntprof_nl_family);
 }
 

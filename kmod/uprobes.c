@@ -321,6 +321,8 @@ static int ntprof_usite_handler(struct uprobe_consumer *uc,
 	return 0;
 }
 
+NTPROF_UPROBE_HANDLER(ntprof_usite_handler)
+
 /* Forget the sites of a role's last session, detached already. */
 static void ntprof_usites_clear(enum ntprof_role role)
 {
@@ -409,7 +411,7 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 	site->flags = spec->flags;
 	site->key = spec->key;
 	memcpy(site->id, spec->id, sizeof(site->id));
-	site->uc.handler = ntprof_usite_handler;
+	site->uc.handler = ntprof_usite_handler_uprobe;
 
 	site->path = kstrdup(spec->path, GFP_KERNEL);
 	if (!site->path) {

@@ -3,14 +3,19 @@
 #
 # Download a Debian kernel's image and headers packages and unpack them into
 # the lab cache, without touching the system's apt sources: a private apt
-# configuration reads bookworm, its updates, security and backports suites.
+# configuration per Debian release reads its suites (lab_dist_sources).
 #
 # KERNEL=6.1 (default) is bookworm's current 6.1 ABI, KERNEL=6.12 the newest
-# 6.12 of bookworm-backports; an exact release (6.1.0-57-amd64) works too.
+# 6.12 of bookworm-backports, KERNEL=5.10 bullseye's newest (security
+# updates included), KERNEL=7.2 and 7.3 the newest of trixie-backports; an
+# exact release (6.1.0-57-amd64, 5.10.0-32-amd64) works too.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+dist=$(lab_kernel_dist "$KERNEL")
+# bookworm's keeps the directory it always had.
 apt_dir="$LAB_CACHE/apt"
+[ "$dist" = bookworm ] || apt_dir="$LAB_CACHE/apt-$dist"
 apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
 	  -o "Dir::Etc::SourceParts=/dev/null"
 	  -o "Dir::Etc::Preferences=/dev/null"
@@ -25,7 +30,10 @@ apt_private_update() {
 	local stamp="$apt_dir/state/updated"
 
 	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial"
-	lab_bookworm_sources > "$apt_dir/sources.list"
+	lab_dist_sources "$dist" > "$apt_dir/sources.list.new"
+	# New suites: read the lists again.
+	cmp -s "$apt_dir/sources.list.new" "$apt_dir/sources.list" || rm -f "$stamp"
+	mv "$apt_dir/sources.list.new" "$apt_dir/sources.list"
 	# The package lists are refreshed at most once a day.
 	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
 		lab_log "reading Debian's package lists (private apt configuration)"
@@ -34,7 +42,9 @@ apt_private_update() {
 	fi
 }
 
-# The newest linux-image-<release> named by linux-image-amd64 of a series.
+# The newest linux-image-<release> named by linux-image-amd64 of a series,
+# else the newest linux-image-<release> of the series (a backports suite
+# only lists the newest linux-image-amd64: 7.3's, not 7.2's).
 resolve_release() {
 	local series=$1 ver dep
 
@@ -46,7 +56,9 @@ resolve_release() {
 		"$series".*) echo "$dep"; return 0 ;;
 		esac
 	done
-	return 1
+	apt-cache "${apt_opts[@]}" pkgnames "linux-image-$series." |
+		sed -n "s/^linux-image-\\($series\\.[0-9.]*\\(+deb[0-9]*\\)\\{0,1\\}-amd64\\)\$/\\1/p" |
+		sort -V | tail -n1 | grep .
 }
 
 # The package and the linux-* packages it depends on, recursively.
@@ -56,7 +68,7 @@ linux_closure() {
 	echo "$pkg"
 	apt-cache "${apt_opts[@]}" depends --no-recommends --no-suggests \
 		--no-conflicts --no-breaks --no-replaces --no-enhances "$pkg" |
-		sed -n "s/^ *Depends: \\(linux-\\(image\\|headers\\|kbuild\\)-[^ <>]*\\).*/\\1/p" |
+		sed -n "s/^ *Depends: \\(linux-\\(image\\|headers\\|kbuild\\|modules\\|binary\\|base-[0-9]\\)[^ <>]*\\).*/\\1/p" |
 		while read -r dep; do linux_closure "$dep"; done
 }
 
@@ -75,7 +87,7 @@ main() {
 	case "$KERNEL" in
 	*-amd64) release=$KERNEL ;;
 	*) release=$(resolve_release "$KERNEL") ||
-		lab_die "no Debian kernel of series $KERNEL in bookworm, its updates or backports" ;;
+		lab_die "no Debian kernel of series $KERNEL in $dist, its updates or backports" ;;
 	esac
 	kdir="$LAB_CACHE/kernels/$release"
 	if [ ! -f "$kdir/complete" ]; then
@@ -90,6 +102,7 @@ main() {
 			deb=$(ls -t "$LAB_CACHE/debs/${p}_"*.deb | head -n1)
 			dpkg-deb -x "$deb" "$kdir/root"
 		done
+		merged_usr "$release" "$kdir/root"
 		fix_headers "$release" "$kdir"
 		/sbin/depmod -b "$kdir/root" "$release"
 		extract_vmlinux "$kdir/root/boot/vmlinuz-$release" "$kdir/vmlinux"
@@ -97,6 +110,22 @@ main() {
 	fi
 	echo "$release" > "$LAB_CACHE/kernels/by-name/$KERNEL"
 	echo "$release"
+}
+
+# Trixie's kernel packages (7.x) ship everything under /usr: the modules
+# in /usr/lib/modules, the image, System.map and config beside them. Lay
+# out the paths of the older packages, which the lab and depmod use.
+merged_usr() {
+	local release=$1 root=$2 f
+
+	[ -e "$root/lib" ] || [ ! -d "$root/usr/lib/modules" ] ||
+		ln -s usr/lib "$root/lib"
+	[ ! -e "$root/boot/vmlinuz-$release" ] || return 0
+	mkdir -p "$root/boot"
+	for f in vmlinuz System.map config; do
+		[ ! -e "$root/usr/lib/modules/$release/$f" ] ||
+			ln -s "../usr/lib/modules/$release/$f" "$root/boot/$f-$release"
+	done
 }
 
 # The headers' Makefile includes the -common tree by an absolute path under
@@ -114,6 +143,35 @@ fix_headers() {
 		/usr/*) ln -sfn "$kdir/root$(readlink "$l")" "$l" ;;
 		esac
 	done
+	for mk in "$kdir"/root/usr/src/linux-headers-*/Makefile; do
+		add_checker_valid "$mk"
+	done
+}
+
+# Since 7.0 the kernel's Makefile runs scripts/checker-valid.sh before
+# it lets C=1 or C=2 run sparse, and turns them off when the script says
+# no; Debian's linux-kbuild packages of 7.2 and 7.3 lack the script, so
+# C=2 would check nothing. Where it is missing, write one that makes the
+# same test: the checker runs, and parses __typeof_unqual__ without an
+# error (sparse 0.6.5 does, 0.6.4 does not).
+add_checker_valid() {
+	local mk=$1 script
+
+	grep -q 'scripts/checker-valid\.sh' "$mk" || return 0
+	script=$(dirname "$mk")/scripts/checker-valid.sh
+	[ ! -e "$script" ] || return 0
+	cat > "$script" <<'SH'
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Written by ntprof's lab (fetch-kernel.sh): prints 1 if the checker
+# "$@" parses __typeof_unqual__ without an error, 0 otherwise.
+command -v "$1" > /dev/null 2>&1 || { echo 0; exit 0; }
+src=$(mktemp --suffix=.c) || { echo 0; exit 0; }
+printf 'int f(const int *p)\n{\n\t__typeof_unqual__(*p) x = *p;\n\n\treturn x;\n}\n' > "$src"
+if "$@" "$src" 2>&1 | grep -q error; then echo 0; else echo 1; fi
+rm -f "$src"
+SH
+	chmod +x "$script"
 }
 
 # QEMU boots the uncompressed ELF kernel through PVH, which skips the

@@ -7,11 +7,13 @@ set -euo pipefail
 
 PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
 	bison libelf-dev libdw-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
 	prometheus chromium fonts-dejavu-core"
 
+# debootstrap: make-chroot.sh makes the chroot where the module builds
+# against trixie's kernels (7.x) for the build test.
 # prometheus: its promtool checks what record --prom writes; chromium
 # renders report --html for its test, with a font for its text.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),

@@ -23,6 +23,36 @@ deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian
 SRC
 }
 
+# The Debian release a kernel series or exact release is read from:
+# bullseye for 5.10, trixie (its backports) for 7.x and +deb13 builds,
+# bookworm (with its backports) for the rest.
+lab_kernel_dist() {
+	case "$1" in
+	5.10 | 5.10.*) echo bullseye ;;
+	7.* | *+deb13-*) echo trixie ;;
+	*) echo bookworm ;;
+	esac
+}
+
+# The suites of a Debian release, for a private apt configuration.
+lab_dist_sources() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+
+	case "$1" in
+	bookworm) lab_bookworm_sources ;;
+	bullseye | trixie)
+		cat <<SRC
+deb [signed-by=$key] http://deb.debian.org/debian $1 main
+deb [signed-by=$key] http://deb.debian.org/debian $1-updates main
+deb [signed-by=$key] http://deb.debian.org/debian-security $1-security main
+SRC
+		[ "$1" = bullseye ] ||
+			echo "deb [signed-by=$key] http://deb.debian.org/debian $1-backports main"
+		;;
+	*) lab_die "no apt sources for Debian release '$1'" ;;
+	esac
+}
+
 # The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
 lab_kernel_release() {
 	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
@@ -33,6 +63,38 @@ lab_kernel_release() {
 
 lab_kernel_root() { echo "$LAB_CACHE/kernels/$1/root"; }
 lab_kernel_build_dir() { echo "$LAB_CACHE/kernels/$1/root/usr/src/linux-headers-$1"; }
+
+# Whether a kernel's modules build in a chroot of its Debian release
+# (make-chroot.sh), not on this machine: its kbuild tools need a newer
+# glibc, its headers a newer gcc.
+lab_kernel_needs_chroot() {
+	[ "$(lab_kernel_dist "$1")" = trixie ]
+}
+
+# lab_in_chroot ROOT DIR... -- COMMAND...: run COMMAND in the chroot ROOT,
+# with each DIR of this machine bind-mounted at the same path inside, in
+# a mount namespace of its own, so that the mounts go when COMMAND ends.
+lab_in_chroot() {
+	local root=$1 dirs=()
+
+	shift
+	while [ "$1" != -- ]; do
+		dirs+=("$1")
+		shift
+	done
+	shift
+	unshare --mount --propagation private bash -c '
+		root=$1 n=$2
+		shift 2
+		for ((i = 0; i < n; i++)); do
+			mkdir -p "$root$1" && mount --bind "$1" "$root$1" || exit 1
+			shift
+		done
+		mount -t proc proc "$root/proc" || exit 1
+		exec chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LC_ALL=C.UTF-8 "$@"' \
+		lab-chroot "$root" "${#dirs[@]}" "${dirs[@]}" "$@"
+}
 
 # Kernel log lines that fail a lab run.
 LAB_BAD_DMESG='WARNING:|BUG:|Oops|KASAN|blocked for more than|general protection fault|Call Trace:'

@@ -43,9 +43,9 @@ static unsigned int emptyprobe_nr_tps;
 /* As ntprof's callback, less the handler. */
 static void notrace emptyprobe_ftrace(unsigned long ip, unsigned long parent_ip,
 				      struct ftrace_ops *ops,
-				      struct ftrace_regs *fregs)
+				      struct ntprof_ftrace_cb_regs *regs)
 {
-	if (unlikely(!ntprof_ftrace_args_ok(fregs)))
+	if (unlikely(!ntprof_ftrace_args_ok(ntprof_ftrace_regs(regs))))
 		return;
 	preempt_disable_notrace();
 	preempt_enable_notrace();
@@ -118,7 +118,7 @@ static void emptyprobe_detach(void)
 
 	for (i = 0; i < emptyprobe_nr_ops; i++) {
 		unregister_ftrace_function(&emptyprobe_ops[i]);
-		ftrace_free_filter(&emptyprobe_ops[i]);
+		ntprof_ftrace_free_filter(&emptyprobe_ops[i]);
 	}
 	for (i = 0; i < emptyprobe_nr_tps; i++)
 		tracepoint_probe_unregister(emptyprobe_tps[i], emptyprobe_tp,
@@ -140,7 +140,7 @@ static int emptyprobe_attach_function(char *name)
 	if (!err)
 		err = register_ftrace_function(ops);
 	if (err) {
-		ftrace_free_filter(ops);
+		ntprof_ftrace_free_filter(ops);
 		return err;
 	}
 	emptyprobe_nr_ops++;
