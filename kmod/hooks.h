@@ -11,8 +11,6 @@
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
-#include <linux/sched/clock.h>
-#include <linux/timekeeping.h>
 #include <linux/types.h>
 
 #include <uapi/linux/ntprof.h>
@@ -214,28 +212,6 @@ ntprof_hook_enter(struct ntprof_hook *hook, enum ntprof_role role)
 	if (s)
 		this_cpu_inc(hook->stats->hits);
 	return s;
-}
-
-/*
- * Stamps taken before the command is known to be sampled, to be thrown
- * away for most commands, read the CPU's local_clock(), about half the
- * instructions of ktime_get_ns(). A sampled command converts its early
- * stamp to CLOCK_MONOTONIC against both clocks read now, on the CPU that
- * took it: over the microseconds in between, their rates differ by far
- * less than a nanosecond. 0 (none, or not before now) stays 0.
- */
-static inline u64 ntprof_early_stamp(void)
-{
-	return local_clock();
-}
-
-static inline u64 ntprof_early_to_mono(u64 early, u64 mono_now)
-{
-	u64 local_now = local_clock();
-
-	if (!early || early > local_now || local_now - early > mono_now)
-		return 0;
-	return mono_now - (local_now - early);
 }
 
 static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)

@@ -63,10 +63,7 @@ struct ntprof_nvme_rdma_qe {
 static_assert(offsetof(struct ntprof_nvme_request, status) == 20);
 static_assert(offsetof(struct ntprof_nvme_rdma_qe, data) == 8);
 
-/*
- * nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls: the
- * request, and an early stamp (ntprof_early_stamp()).
- */
+/* nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls. */
 struct ntprof_host_queued {
 	struct request *rq;
 	u64 ts;
@@ -251,9 +248,8 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
 	rec.ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
+	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] = queued_ts;
 	rec.ts[NTPROF_PT_HOST_SETUP] = ktime_get_ns();
-	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] =
-		ntprof_early_to_mono(queued_ts, rec.ts[NTPROF_PT_HOST_SETUP]);
 
 	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
 	if (!entry) {
@@ -565,7 +561,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	bd = (void *)ntprof_fn_arg(fregs, 1);
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	queued->rq = bd->rq;
-	queued->ts = ntprof_early_stamp();
+	queued->ts = ktime_get_ns();
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)

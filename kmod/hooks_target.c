@@ -144,10 +144,7 @@ struct ntprof_target_init_args {
 
 static DEFINE_PER_CPU(struct ntprof_target_init_args, ntprof_target_init_args);
 
-/*
- * The transport's receive path to the nvmet_req_init() it calls: an early
- * stamp (ntprof_early_stamp()).
- */
+/* The transport's receive path to the nvmet_req_init() it calls. */
 static DEFINE_PER_CPU(u64, ntprof_target_last_rx);
 
 /* A failed command no session follows, from its completion to its queue_response. */
@@ -247,9 +244,8 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.ts[NTPROF_PT_TARGET_RECV] = rx;
 	rec.ts[NTPROF_PT_TARGET_INIT] = ktime_get_ns();
-	rec.ts[NTPROF_PT_TARGET_RECV] =
-		ntprof_early_to_mono(rx, rec.ts[NTPROF_PT_TARGET_INIT]);
 
 	entry = ntprof_inflight_claim(s->inflight, req, &reused);
 	if (!entry) {
@@ -336,7 +332,7 @@ static void ntprof_target_recv(struct ntprof_hook *hook, struct ftrace_regs *fre
 	if (!ntprof_target_enter(hook))
 		return;
 
-	__this_cpu_write(ntprof_target_last_rx, ntprof_early_stamp());
+	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_target_recv)
