@@ -424,6 +424,14 @@ static void t_breakdown_spdk(void)
 	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK, 0),
 		   "storage: target block layer"),
 	   "spdk: the storage component's name");
+
+	/* Over RDMA the target's record ends at the SEND's completion. */
+	t.ts[NTPROF_PT_TARGET_SEND_DONE] = HOURS_3 + 69800;
+	ok(!ntprof_breakdown(&h, &t, &bd) &&
+	   comp_is(&bd, NTPROF_COMP_DATA_XFER, 5400) &&
+	   comp_is(&bd, NTPROF_COMP_WIRE, 6500) &&
+	   comp_is(&bd, NTPROF_COMP_E2E, 66000) && sums_hold(&bd),
+	   "spdk: the data transfer at the target, from the completion to the SEND's");
 }
 
 static void t_missing_points(void)

@@ -248,7 +248,7 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		     struct ntprof_breakdown *bd)
 {
 	int hf = -1, hl = -1, hb = -1, ha = -1, tf = -1, tl = -1, next;
-	uint64_t p[CH_COUNT] = { 0 };
+	uint64_t p[CH_COUNT] = { 0 }, from;
 	unsigned int dropped = 0;
 	uint32_t absent;
 	int64_t wire, v;
@@ -357,13 +357,18 @@ int ntprof_breakdown(const struct ntprof_record *host,
 	for (i = 0; absent && i < NTPROF_COMP_COUNT; i++)
 		bd->merged[i] &= ~absent;
 
-	/* The sub-rows: parts shown on their own, outside the sums. */
+	/*
+	 * The sub-rows: parts shown on their own, outside the sums. SPDK's
+	 * target posts the response on the thread that completes the
+	 * command, right after: its data transfer starts at the completion.
+	 */
 	if (target && target->transport == NTPROF_TRANSPORT_RDMA &&
-	    target->ts[NTPROF_PT_TARGET_QUEUE_RESP] &&
 	    target->ts[NTPROF_PT_TARGET_SEND_DONE]) {
-		v = (int64_t)(target->ts[NTPROF_PT_TARGET_SEND_DONE] -
-			      target->ts[NTPROF_PT_TARGET_QUEUE_RESP]);
-		if (v >= 0)
+		from = target->ts[NTPROF_PT_TARGET_QUEUE_RESP];
+		if (!from && (target->flags & NTPROF_REC_F_USER))
+			from = target->ts[NTPROF_PT_TARGET_COMPLETE];
+		v = (int64_t)(target->ts[NTPROF_PT_TARGET_SEND_DONE] - from);
+		if (from && v >= 0)
 			bd_add(bd, NTPROF_COMP_DATA_XFER, v, 0);
 	}
 	if (host && host->ts[NTPROF_PT_HOST_DRIVER_DONE] &&

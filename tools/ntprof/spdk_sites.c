@@ -13,12 +13,18 @@
  *   nvmf_bdev_ctrlr_read_cmd(bdev, desc, ch, req)
  *   nvmf_bdev_ctrlr_write_cmd(bdev, desc, ch, req)
  *                                         TARGET_EXEC: to the bdev;
- *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last: the
- *       response goes to the transport. It is the one function every
- *       completion runs, on the qpair's thread: spdk_nvmf_request_complete()
- *       calls it (directly or by a message) and so does request_exec for
- *       a command it finishes at once.
- *   The key is req.
+ *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last but
+ *       over RDMA: the response goes to the transport. It is the one
+ *       function every completion runs, on the qpair's thread:
+ *       spdk_nvmf_request_complete() calls it (directly or by a message)
+ *       and so does request_exec for a command it finishes at once.
+ *       Over RDMA the transport posts the data's RDMA WRITE and the
+ *       response's SEND right after, on the same thread;
+ *   nvmf_rdma_request_free(req)           TARGET_SEND_DONE, the last over
+ *       RDMA (lib/nvmf/rdma.c): the SEND's completion was polled (with
+ *       the WRITE chained before it) and the request is released. Where
+ *       this binary lacks it, _nvmf_request_complete stays the last.
+ *   The key is req (the rdma_req starts with it).
  *
  * The host, any program on SPDK's NVMe driver (spdk_nvme_perf, or an
  * application's), per transport (lib/nvme/nvme_rdma.c, nvme_tcp.c):
@@ -104,6 +110,8 @@ static const struct site_def site_map[] = {
 	  0, false, key_as_is, 3 },
 	{ "_nvmf_request_complete", TARGET, ANY, NTPROF_PT_TARGET_COMPLETE,
 	  NTPROF_USITE_F_LAST, true, key_as_is, 0 },
+	{ "nvmf_rdma_request_free", TARGET, RDMA, NTPROF_PT_TARGET_SEND_DONE,
+	  NTPROF_USITE_F_LAST, false, key_as_is, 0 },
 
 	{ "nvme_rdma_qpair_submit_request", HOST, RDMA, NTPROF_PT_HOST_QUEUE_RQ,
 	  NTPROF_USITE_F_FIRST, true, host_first, 1 },
@@ -157,6 +165,8 @@ const char *spdk_point_name(uint32_t point)
 		return "TARGET_EXEC: to the bdev";
 	case NTPROF_PT_TARGET_COMPLETE:
 		return "TARGET_COMPLETE: bdev done";
+	case NTPROF_PT_TARGET_SEND_DONE:
+		return "TARGET_SEND_DONE: response sent";
 	case NTPROF_PT_HOST_QUEUE_RQ:
 		return "HOST_QUEUE_RQ: to the transport";
 	case NTPROF_PT_HOST_SEND:
@@ -418,6 +428,23 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 	return 0;
 }
 
+/*
+ * Over RDMA, where the SEND's completion has its sites, a record ends
+ * there: the completion is a point on the way.
+ */
+static void end_after_send(struct spdk_prog *p)
+{
+	bool send_done = false;
+	size_t i;
+
+	for (i = 0; i < p->nr_usites; i++)
+		if (p->usites[i].point == NTPROF_PT_TARGET_SEND_DONE)
+			send_done = true;
+	for (i = 0; send_done && i < p->nr_usites; i++)
+		if (p->usites[i].point == NTPROF_PT_TARGET_COMPLETE)
+			p->usites[i].flags &= ~NTPROF_USITE_F_LAST;
+}
+
 void spdk_sites_resolve(struct spdk_prog *p)
 {
 	const struct elfsite_func *ef;
@@ -460,4 +487,5 @@ void spdk_sites_resolve(struct spdk_prog *p)
 		if (p->ok && add_sites(p, def, ef))
 			p->ok = false;
 	}
+	end_after_send(p);
 }

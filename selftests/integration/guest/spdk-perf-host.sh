@@ -154,6 +154,15 @@ pairing() {
 	fi
 	[ $ok = 1 ] && ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
 		ktap_fail "$name: the stages are named for SPDK's side and the transport"
+
+	# Over RDMA SPDK's target ends its record at the SEND's completion.
+	if [ "$kind" = spdk ] && [ "$t" = rdma ]; then
+		xfer=$(awk '/^    data transfer \(RDMA, at the target\) / { print $7; exit }' \
+			"$share/$name-report.txt")
+		[ -n "$xfer" ] && [ "${xfer%% *}" -eq "$host" ] 2>/dev/null &&
+			ktap_pass "$name: --detail has the data transfer at the target, for every command ($xfer)" ||
+			ktap_fail "$name: --detail has the data transfer at the target, for every command (${xfer:-none} of $host)"
+	fi
 }
 
 pairing perf-spdk-tcp tcp spdk "$NTPROF_LAB_SPDK_TCP_ADDR" \
