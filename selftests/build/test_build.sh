@@ -21,47 +21,19 @@ CHECK_KERNELS=${CHECK_KERNELS:-5.10 6.1 6.12 7.2 7.3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The compiler a kernel's headers name (Debian's .kernelvariables).
-headers_cc() {
-	sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/x86_64-linux-gnu-\1/p' "$1/.kernelvariables" 2>/dev/null
-}
-
-# kmake RELEASE ARGS...: make against RELEASE's headers, in the chroot
-# where its kbuild tools need one.
-kmake() {
-	local release=$1 kdir root
-
-	shift
-	kdir=$(lab_kernel_build_dir "$release")
-	if lab_kernel_needs_chroot "$release"; then
-		root=$(bash selftests/lab/make-chroot.sh) || return 1
-		lab_in_chroot "$root" "$LAB_CACHE/kernels" "$work" -- \
-			make -C "$kdir" "$@"
-	else
-		make -C "$kdir" "$@"
-	fi
-}
-
 build_module() {
-	local release=$1 kdir src="$work/$1" log="$work/$1.log" cc start
-	local ccvar=()
+	local release=$1 src="$work/$1" log="$work/$1.log" start
 
-	kdir=$(lab_kernel_build_dir "$release")
 	copy_module_sources "$src"
 	# The benchmark's empty probes are kernel code too.
 	mkdir -p "$src/tools/bench"
 	cp -r tools/bench/emptyprobe "$src/tools/bench/"
-	# Bullseye's headers name gcc-10, which Debian 12 lacks: its gcc.
-	cc=$(headers_cc "$kdir")
-	if ! lab_kernel_needs_chroot "$release" && [ -n "$cc" ] &&
-	   ! command -v "$cc" > /dev/null; then
-		ccvar=(CC=x86_64-linux-gnu-gcc)
-		ktap_diag "$release: its headers name $cc, not in Debian 12: built with gcc $(x86_64-linux-gnu-gcc -dumpfullversion)"
-	fi
+	lab_kernel_needs_cc "$release" &&
+		ktap_diag "$release: its headers name $(lab_headers_cc "$(lab_kernel_build_dir "$release")"), not in Debian 12: built with gcc $(x86_64-linux-gnu-gcc -dumpfullversion)"
 	start=$SECONDS
-	if ! kmake "$release" M="$src" W=1 C=2 "${ccvar[@]}" NTPROF_VERSION=check \
+	if ! lab_kmake "$release" "$work" M="$src" W=1 C=2 NTPROF_VERSION=check \
 		modules > "$log" 2>&1 ||
-	   ! kmake "$release" M="$src/tools/bench/emptyprobe" W=1 C=2 "${ccvar[@]}" \
+	   ! lab_kmake "$release" "$work" M="$src/tools/bench/emptyprobe" W=1 C=2 \
 		modules >> "$log" 2>&1; then
 		ktap_fail "module builds against $release"
 		tail -n 30 "$log" | sed 's/^/# /'

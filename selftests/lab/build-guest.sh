@@ -21,6 +21,9 @@ set -euo pipefail
 
 release=${1:?usage: build-guest.sh RELEASE OUTDIR}
 out=${2:?usage: build-guest.sh RELEASE OUTDIR}
+# Absolute: a chroot build binds it at the same path (lab_kmake).
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
 kroot=$(lab_kernel_root "$release")
 kbuild=$(lab_kernel_build_dir "$release")
 stage="$out/stage"
@@ -37,14 +40,17 @@ build_module() {
 	local src="$out/ntprof-src"
 
 	copy_module_sources "$src"
-	make -s -C "$kbuild" M="$src" NTPROF_VERSION="$(ntprof_version)" \
+	# In a chroot for 7.x, with gcc-12 for 5.10: lab_kmake.
+	lab_kmake "$release" "$out" -s M="$src" \
+		NTPROF_VERSION="$(ntprof_version)" \
 		NTPROF_HOOK_COST="${LAB_HOOK_COST:-0}" modules >&2
 	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
 	# The benchmark's empty probes (tools/bench/icount.sh), on request.
 	if [ "${LAB_EMPTYPROBE:-0}" = 1 ]; then
 		mkdir -p "$src/tools/bench"
 		cp -r "$TOP_DIR/tools/bench/emptyprobe" "$src/tools/bench/"
-		make -s -C "$kbuild" M="$src/tools/bench/emptyprobe" modules >&2
+		lab_kmake "$release" "$out" -s M="$src/tools/bench/emptyprobe" \
+			modules >&2
 		cp "$src/tools/bench/emptyprobe/ntprof_emptyprobe.ko" "$out/"
 	fi
 }

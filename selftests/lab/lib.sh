@@ -96,6 +96,42 @@ lab_in_chroot() {
 		lab-chroot "$root" "${#dirs[@]}" "${dirs[@]}" "$@"
 }
 
+# The compiler a kernel's headers name (Debian's .kernelvariables), as
+# x86_64-linux-gnu-gcc-N.
+lab_headers_cc() {
+	sed -n 's/^CC = .*)\(gcc-[0-9]*\)$/x86_64-linux-gnu-\1/p' "$1/.kernelvariables" 2>/dev/null
+}
+
+# Whether RELEASE's headers name a compiler this machine lacks: bullseye's
+# gcc-10, where Debian 12 has gcc-12, which builds them instead.
+lab_kernel_needs_cc() {
+	local cc
+
+	lab_kernel_needs_chroot "$1" && return 1
+	cc=$(lab_headers_cc "$(lab_kernel_build_dir "$1")")
+	[ -n "$cc" ] && ! command -v "$cc" > /dev/null
+}
+
+# lab_kmake RELEASE DIR MAKE-ARGS...: make against RELEASE's headers for
+# the module sources in DIR: in the chroot (DIR bind-mounted) where the
+# kernel's kbuild tools need one, with this machine's gcc where its
+# headers name one Debian 12 lacks.
+lab_kmake() {
+	local release=$1 dir=$2 kdir root
+
+	shift 2
+	kdir=$(lab_kernel_build_dir "$release")
+	if lab_kernel_needs_chroot "$release"; then
+		root=$(bash "$LAB_DIR/make-chroot.sh") || return 1
+		lab_in_chroot "$root" "$LAB_CACHE/kernels" "$dir" -- \
+			make -C "$kdir" "$@"
+	elif lab_kernel_needs_cc "$release"; then
+		make -C "$kdir" CC=x86_64-linux-gnu-gcc "$@"
+	else
+		make -C "$kdir" "$@"
+	fi
+}
+
 # Kernel log lines that fail a lab run.
 LAB_BAD_DMESG='WARNING:|BUG:|Oops|KASAN|blocked for more than|general protection fault|Call Trace:'
 
