@@ -26,18 +26,6 @@
 	(KERNEL_VERSION(a, b, c) > LINUX_VERSION_CODE)
 
 /*
- * block_rq_issue's probes: the tracepoint passes (q, rq) before 5.11 and
- * (rq) since. NTPROF_TP_CALLBACK() takes the running kernel's prototype
- * and hands the handler the request.
- */
-#if NTPROF_KERNEL_BEFORE(5, 11, 0)
-#define NTPROF_BLOCK_RQ_ISSUE_PROTO \
-	(void *data, struct request_queue *q, struct request *rq)
-#else
-#define NTPROF_BLOCK_RQ_ISSUE_PROTO (void *data, struct request *rq)
-#endif
-
-/*
  * A function hook's arguments. Where ftrace's plain caller saves the
  * argument registers (x86-64 since 5.11, "WITH_ARGS"), the ops asks for
  * no more: the caller that saves every register (FTRACE_OPS_FL_SAVE_REGS)

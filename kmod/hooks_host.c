@@ -321,7 +321,7 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 
 NTPROF_TP_CALLBACK(ntprof_host_blk_issue,
 		   ntprof_hh(NTPROF_HH_BLK_ISSUE),
-		   NTPROF_BLOCK_RQ_ISSUE_PROTO,
+		   (void *data, struct request *rq),
 		   (data, rq))
 
 static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,

@@ -438,7 +438,7 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 
 NTPROF_TP_CALLBACK(ntprof_target_blk_issue,
 		   ntprof_th(NTPROF_TH_BLK_ISSUE),
-		   NTPROF_BLOCK_RQ_ISSUE_PROTO,
+		   (void *data, struct request *rq),
 		   (data, rq))
 
 /* block_rq_complete on the backing device: the last request counts. */
