@@ -97,6 +97,45 @@ struct ntprof_host_rx_slot {
 
 static struct ntprof_host_rx_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
 
+/*
+ * Before 5.13 (Debian's 5.10) the transports point nvme_req(rq)->cmd at
+ * their command for passthrough requests only: there the block layer's
+ * hooks find a sampled command's key here, written at its setup. A slot
+ * holds the last sampled request that hashed to it. A key read from a
+ * slot that another CPU is rewriting may be another command's: the
+ * lookup's check of the request (entry->obj) rejects it.
+ */
+struct ntprof_host_cmd_slot {
+	struct request *rq;
+	struct nvme_command *cmd;
+};
+
+static struct ntprof_host_cmd_slot ntprof_host_cmd_slots[1 << NTPROF_HOST_RX_BITS];
+
+static struct ntprof_host_cmd_slot *ntprof_host_cmd_slot(struct request *rq)
+{
+	return &ntprof_host_cmd_slots[hash_ptr(rq, NTPROF_HOST_RX_BITS)];
+}
+
+static void ntprof_host_cmd_keep(struct request *rq, struct nvme_command *cmd)
+{
+	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
+
+	WRITE_ONCE(slot->cmd, cmd);
+	/* The command is seen before the request that names the slot's. */
+	smp_store_release(&slot->rq, rq);
+}
+
+static struct nvme_command *ntprof_host_cmd_find(struct request *rq)
+{
+	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
+
+	/* Pairs with the release in ntprof_host_cmd_keep(). */
+	if (smp_load_acquire(&slot->rq) != rq)
+		return NULL;
+	return READ_ONCE(slot->cmd);
+}
+
 /* ntprof_hook_enter() for the host's hooks. */
 #define ntprof_host_enter(_hook)	ntprof_hook_enter(_hook, NTPROF_ROLE_HOST)
 
@@ -130,6 +169,8 @@ ntprof_host_lookup(struct ntprof_session *s, struct request *rq,
 	if (!nreq)
 		return NULL;
 	key = READ_ONCE(nreq->cmd);
+	if (!key)
+		key = ntprof_host_cmd_find(rq);
 	if (!key)
 		return NULL;
 	entry = ntprof_inflight_lookup(s->inflight, key);
@@ -238,6 +279,7 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 					u64 queued_ts)
 {
 	struct ntprof_inflight_entry *entry;
+	struct ntprof_nvme_request *nreq;
 	struct ntprof_record rec;
 	bool reused;
 
@@ -262,6 +304,9 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 
 	entry->obj = rq;
 	memcpy(&entry->rec, &rec, sizeof(rec));
+	nreq = ntprof_nvme_req(rq);
+	if (nreq && READ_ONCE(nreq->cmd) != cmd)
+		ntprof_host_cmd_keep(rq, cmd);
 	ntprof_inflight_publish(entry, cmd);
 }
 
@@ -283,8 +328,13 @@ static void ntprof_host_setup(void *data, struct request *rq,
 		queued_ts = queued->ts;
 		queued->rq = NULL;
 		ntprof_host_tagset_learn(s, rq->q->tag_set);
-	} else if (ntprof_host_transport_known()) {
-		/* Not queued by the session's transport. */
+	} else if (ntprof_host_transport_known() &&
+		   !ntprof_host_tagset_known(s, rq->q->tag_set)) {
+		/*
+		 * Not queued by the session's transport; or the submitter
+		 * moved to another CPU after queue_rq (a preemptible kernel),
+		 * which a controller already seen still tells.
+		 */
 		return;
 	}
 
