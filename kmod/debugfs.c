@@ -188,18 +188,21 @@ static u64 ntprof_cost_bracket_ns(void)
  */
 static int ntprof_hookcost_show(struct seq_file *m, void *unused)
 {
+	struct ntprof_hook_stats sum;
 	struct ntprof_hook *hook;
 	unsigned int i;
 
 	seq_printf(m, "bracket %llu\n", ntprof_cost_bracket_ns());
-	for (i = 0; (hook = ntprof_hook_get(i)); i++)
+	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
+		ntprof_hook_stats_sum(hook, &sum);
 		seq_printf(m, "%s %s %s %s %llu %llu\n", hook->name,
 			   ntprof_name(ntprof_hook_kind_names,
 				       ARRAY_SIZE(ntprof_hook_kind_names),
 				       hook->kind),
 			   ntprof_role_name(hook->role),
 			   ntprof_transport_name(hook->transport),
-			   ntprof_hook_hits(hook), ntprof_hook_cost_ns(hook));
+			   sum.hits, sum.ns);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ntprof_hookcost);

@@ -263,38 +263,35 @@ enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook)
 }
 
 /**
- * ntprof_hook_hits() - how often a hook's handler ran
+ * ntprof_hook_stats_sum() - a hook's counters, over the CPUs
  * @hook: the hook
+ * @sum: the times its handler ran and, in a cost build (hookcost.h), the
+ *	guest ns it took, brackets included (0 in ordinary builds)
  *
- * Context: Any.
- * Return: the sum over the CPUs since its role's last session started.
+ * Context: Any. The counts are since its role's last session started.
  */
-u64 ntprof_hook_hits(const struct ntprof_hook *hook)
+void ntprof_hook_stats_sum(const struct ntprof_hook *hook,
+			   struct ntprof_hook_stats *sum)
 {
-	u64 hits = 0;
+	const struct ntprof_hook_stats *st;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		hits += READ_ONCE(per_cpu_ptr(hook->stats, cpu)->hits);
-	return hits;
+	sum->hits = 0;
+	sum->ns = 0;
+	for_each_possible_cpu(cpu) {
+		st = per_cpu_ptr(hook->stats, cpu);
+		sum->hits += READ_ONCE(st->hits);
+		sum->ns += READ_ONCE(st->ns);
+	}
 }
 
-/**
- * ntprof_hook_cost_ns() - the time a hook's handler took, cost builds only
- * @hook: the hook
- *
- * Context: Any.
- * Return: the sum over the CPUs since its role's last session started,
- * brackets included (see hookcost.h); 0 in ordinary builds.
- */
-u64 ntprof_hook_cost_ns(const struct ntprof_hook *hook)
+/* How often a hook's handler ran: ntprof_hook_stats_sum()'s hits. */
+u64 ntprof_hook_hits(const struct ntprof_hook *hook)
 {
-	u64 ns = 0;
-	int cpu;
+	struct ntprof_hook_stats sum;
 
-	for_each_possible_cpu(cpu)
-		ns += READ_ONCE(per_cpu_ptr(hook->stats, cpu)->ns);
-	return ns;
+	ntprof_hook_stats_sum(hook, &sum);
+	return sum.hits;
 }
 
 static void ntprof_find_builtin_tracepoint(struct tracepoint *tp, void *priv)

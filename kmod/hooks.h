@@ -227,7 +227,8 @@ void ntprof_hooks_detach(enum ntprof_role role);
 
 struct ntprof_hook *ntprof_hook_get(unsigned int index);
 enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook);
+void ntprof_hook_stats_sum(const struct ntprof_hook *hook,
+			   struct ntprof_hook_stats *sum);
 u64 ntprof_hook_hits(const struct ntprof_hook *hook);
-u64 ntprof_hook_cost_ns(const struct ntprof_hook *hook);
 
 #endif /* _NTPROF_HOOKS_H */

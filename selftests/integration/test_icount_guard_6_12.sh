@@ -18,7 +18,7 @@ dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name.XXXXXX")
 # host's start: one that waits would poll beside fio.
 {
 	echo "REPS=1 READS=3000 QDS=1 TRANSPORTS=tcp MODES='s100 off'"
-	cat ../../tools/bench/icount-guest.sh
+	cat ../../tools/bench/record-both.sh ../../tools/bench/icount-guest.sh
 } > "$dir/host.sh"
 echo lab-ready > "$dir/target.sh"
 

@@ -3,7 +3,7 @@
 #
 # The guest's half of tools/bench/hookcost.sh, run by the one-guest lab
 # under icount with a cost build of ntprof.ko; hookcost.sh puts the
-# settings in front of it. Per transport and mode, both roles record
+# settings and record-both.sh in front of it. Per transport and mode, both roles record
 # while fio reads READS times at QD1; <debugfs>/ntprof/hookcost before
 # and after gives each hook's hits and guest ns over the run. Each run
 # adds lines to costs.tsv: transport, mode, reads, bracket ns, hook,
@@ -27,24 +27,6 @@ namespace() {
 }
 
 PIDS=
-start() {
-	local t=$1 n=$2 role c
-
-	for role in host target; do
-		ntprof record -r $role -t "$t" -s "$n" -d 3600 \
-			-o "/tmp/$role.ntp" > "/tmp/rec-$role.out" 2>&1 &
-		PIDS="$PIDS $!"
-	done
-	for _ in $(seq 1 6000); do
-		c=$(cat /tmp/rec-host.out /tmp/rec-target.out | grep -c '^ntprof: profiling')
-		[ "$c" = 2 ] && return 0
-		sleep 0.1
-	done
-	log "ntprof record did not start"
-	cat /tmp/rec-*.out
-	return 1
-}
-
 stop() {
 	local p
 
@@ -58,7 +40,7 @@ stop() {
 for t in $TRANSPORTS; do
 	dev=$(namespace "$t")
 	for mode in $MODES; do
-		start "$t" "${mode#s}" || { stop; exit 1; }
+		record_both "$t" "${mode#s}" || { stop; exit 1; }
 		# A few reads first: the first hits of a session fault in its code.
 		fio --name=warm --filename="$dev" --rw=randread --bs=4k --direct=1 \
 			--ioengine=psync --size=256m --number_ios=50 > /dev/null

@@ -38,7 +38,7 @@ trap 'rm -f "$script"' EXIT
 	for v in READS TRANSPORTS MODES; do
 		printf '%s=%q\n' "$v" "${!v}"
 	done
-	cat "$BENCH_DIR/hookcost-guest.sh"
+	cat "$BENCH_DIR/record-both.sh" "$BENCH_DIR/hookcost-guest.sh"
 } > "$script"
 
 runs=$(( $(wc -w <<< "$TRANSPORTS") * $(wc -w <<< "$MODES") ))

@@ -3,8 +3,8 @@
 #
 # The guest's half of tools/bench/icount.sh (and of the make check guard),
 # run by the one-guest lab under QEMU's icount mode as the host's script;
-# icount.sh puts the settings (and the bpftrace programs, when the bpf
-# mode runs) in front of it.
+# icount.sh puts the settings, record-both.sh (and the bpftrace programs,
+# when the bpf mode runs) in front of it.
 #
 # Host and target are one kernel, one vCPU; NVMe-oF loops back. In guest
 # time, which counts instructions, a read's latency is what the CPU
@@ -92,20 +92,7 @@ start() {
 		modprobe ntprof_emptyprobe functions="$(sites "$t" kprobe)" \
 			tracepoints="$(sites "$t" tracepoint)" || return 1
 		;;
-	s*)
-		for role in host target; do
-			ntprof record -r $role -t "$t" -s "${mode#s}" -d 3600 \
-				-o "/tmp/$role.ntp" > "/tmp/rec-$role.out" 2>&1 &
-			PIDS="$PIDS $!"
-		done
-		# Ready once both print their first line: the start's probing done.
-		for i in $(seq 1 6000); do
-			n=$(cat /tmp/rec-host.out /tmp/rec-target.out | grep -c '^ntprof: profiling')
-			[ "$n" = 2 ] && break
-			sleep 0.1
-		done
-		[ "$n" = 2 ] || { log "ntprof record did not start"; cat /tmp/rec-*.out; return 1; }
-		;;
+	s*) record_both "$t" "${mode#s}" || return 1 ;;
 	tracefs)
 		echo > $T/trace
 		echo > $T/kprobe_events

@@ -55,7 +55,7 @@ trap 'rm -f "$script"' EXIT
 		cat "$f"
 		echo "NTPROF_BENCH_BT"
 	done
-	cat "$BENCH_DIR/icount-guest.sh"
+	cat "$BENCH_DIR/record-both.sh" "$BENCH_DIR/icount-guest.sh"
 } > "$script"
 
 runs=$(( REPS * $(wc -w <<< "$TRANSPORTS") * $(wc -w <<< "$QDS") * $(wc -w <<< "$MODES") ))
