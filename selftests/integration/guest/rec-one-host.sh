@@ -88,7 +88,14 @@ fio --name=late --filename="/dev/$late" --rw=randread --bs=4k --direct=1 \
 kill -INT $rec
 wait $rec
 ntprof report /tmp/late.ntp > /tmp/late.report 2>&1
-if [ -n "$late" ] && grep -q "^== read 4KiB $late: " /tmp/late.report &&
+# Debian's 5.10 keeps native multipath's path disks' device numbers to
+# itself (/proc/diskstats lists them as 0 0, /sys/dev/block not at all):
+# no name can be found for a host record's device there.
+if awk '$3 ~ /^nvme[0-9]+c[0-9]+n[0-9]+$/ && $1 == 0 { f = 1 } END { exit !f }' \
+	/proc/diskstats; then
+	ktap_skip "a namespace that came mid-recording (${late:-none}) is named in the report" \
+		"this kernel hides its path disks' device numbers (/proc/diskstats: 0 0)"
+elif [ -n "$late" ] && grep -q "^== read 4KiB $late: " /tmp/late.report &&
    ! grep -qE '^== .*dev [0-9]+:[0-9]+' /tmp/late.report; then
 	ktap_pass "a namespace that came mid-recording ($late) is named in the report"
 else
