@@ -100,7 +100,8 @@ static void ntprof_session_show(struct seq_file *m,
 	seq_printf(m, "%s session: %s\n", role,
 		   s->active ? "recording" : "stopped");
 	seq_printf(m, "%s transport: %s\n", role,
-		   ntprof_transport_name(s->cfg.transport));
+		   s->cfg.transport ? ntprof_transport_name(s->cfg.transport) :
+				      "tcp,rdma");
 	seq_printf(m, "%s sample: %u\n", role, s->cfg.sample);
 	seq_printf(m, "%s filter: dev %u:%u ops %#x length %u-%u\n", role,
 		   MAJOR(new_decode_dev(s->cfg.dev)),

@@ -67,7 +67,12 @@ static_assert(offsetof(struct ntprof_nvme_rdma_qe, data) == 8);
 struct ntprof_host_queued {
 	struct request *rq;
 	u64 ts;
+	enum ntprof_transport transport;
 };
+
+/* The low bits of a session's tagsets[] slot (struct ntprof_session). */
+#define NTPROF_TAGSET_TRANSPORT	3UL
+static_assert(NTPROF_TRANSPORT_RDMA <= NTPROF_TAGSET_TRANSPORT);
 
 static DEFINE_PER_CPU(struct ntprof_host_queued, ntprof_host_queued);
 
@@ -196,39 +201,59 @@ static u32 ntprof_host_dev(struct request *rq)
 }
 
 /*
- * Whether a tag set is one of the session's transport. Sessions learn
- * them in nvme_setup_cmd, where queue_rq tells the transport, to tell the
- * failures of their transport from those of others at completion.
+ * The transport of a tag set the session has seen, or NONE. Sessions
+ * learn them in nvme_setup_cmd, where queue_rq tells the transport, to
+ * give each command its transport and to tell the failures of their
+ * transports from those of others at completion. A slot holds the
+ * pointer or'ed with the transport (tag sets are word-aligned), so that
+ * one cmpxchg publishes both.
  */
-static bool ntprof_host_tagset_known(struct ntprof_session *s,
-				     struct blk_mq_tag_set *set)
+static enum ntprof_transport
+ntprof_host_tagset_transport(struct ntprof_session *s,
+			     struct blk_mq_tag_set *set)
 {
+	unsigned long v;
 	unsigned int i;
 
-	for (i = 0; i < NTPROF_SESSION_TAGSETS; i++)
-		if (READ_ONCE(s->tagsets[i]) == set)
-			return true;
-	return false;
+	for (i = 0; i < NTPROF_SESSION_TAGSETS; i++) {
+		v = READ_ONCE(s->tagsets[i]);
+		if ((v & ~NTPROF_TAGSET_TRANSPORT) == (unsigned long)set)
+			return v & NTPROF_TAGSET_TRANSPORT;
+	}
+	return NTPROF_TRANSPORT_NONE;
 }
 
 static void ntprof_host_tagset_learn(struct ntprof_session *s,
-				     struct blk_mq_tag_set *set)
+				     struct blk_mq_tag_set *set,
+				     enum ntprof_transport transport)
 {
 	unsigned int i;
 
-	if (ntprof_host_tagset_known(s, set))
+	if (ntprof_host_tagset_transport(s, set))
 		return;
 	/* Full: failures of the controllers past the 8th go unrecorded. */
 	for (i = 0; i < NTPROF_SESSION_TAGSETS; i++)
-		if (!cmpxchg(&s->tagsets[i], NULL, set))
+		if (!cmpxchg(&s->tagsets[i], 0, (unsigned long)set | transport))
 			return;
 }
 
-/* Whether the queue_rq hook tells commands of the session's transport. */
+/* Whether the queue_rq hooks tell the transport of every command. */
 static bool ntprof_host_transport_known(void)
 {
 	return ntprof_hook_attached(ntprof_hh(NTPROF_HH_TCP_QUEUE_RQ)) ||
 	       ntprof_hook_attached(ntprof_hh(NTPROF_HH_RDMA_QUEUE_RQ));
+}
+
+/*
+ * A command's transport: its tag set's, or without the queue_rq hooks
+ * the session's (NONE when it records every transport).
+ */
+static enum ntprof_transport ntprof_host_transport(struct ntprof_session *s,
+						   struct request *rq)
+{
+	enum ntprof_transport t = ntprof_host_tagset_transport(s, rq->q->tag_set);
+
+	return t ? t : s->cfg.transport;
 }
 
 static void ntprof_host_rec_init(struct ntprof_record *rec,
@@ -238,7 +263,7 @@ static void ntprof_host_rec_init(struct ntprof_record *rec,
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->role = NTPROF_ROLE_HOST;
-	rec->transport = s->cfg.transport;
+	rec->transport = ntprof_host_transport(s, rq);
 	rec->opcode = id->opcode;
 	rec->qid = id->qid;
 	rec->cid = id->cid;
@@ -327,9 +352,9 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	if (queued->rq == rq) {
 		queued_ts = queued->ts;
 		queued->rq = NULL;
-		ntprof_host_tagset_learn(s, rq->q->tag_set);
+		ntprof_host_tagset_learn(s, rq->q->tag_set, queued->transport);
 	} else if (ntprof_host_transport_known() &&
-		   !ntprof_host_tagset_known(s, rq->q->tag_set)) {
+		   !ntprof_host_tagset_transport(s, rq->q->tag_set)) {
 		/*
 		 * Not queued by the session's transport; or the submitter
 		 * moved to another CPU after queue_rq (a preemptible kernel),
@@ -480,7 +505,7 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 	u64 now = ktime_get_ns();
 
 	if (ntprof_host_transport_known() &&
-	    !ntprof_host_tagset_known(s, rq->q->tag_set))
+	    !ntprof_host_tagset_transport(s, rq->q->tag_set))
 		return;
 
 	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), nreq->cmd);
@@ -612,6 +637,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	queued->rq = bd->rq;
 	queued->ts = ktime_get_ns();
+	queued->transport = hook->transport;
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)

@@ -163,10 +163,16 @@ static struct ntprof_hook *ntprof_th(enum ntprof_target_hook_id id)
 	return &ntprof_target_hooks[id];
 }
 
-static unsigned int ntprof_trtype(enum ntprof_transport transport)
+/* The transport of an NVMe-oF transport type; NONE for loop, FC and others. */
+static enum ntprof_transport ntprof_transport_of(unsigned int trtype)
 {
-	return transport == NTPROF_TRANSPORT_TCP ? NVMF_TRTYPE_TCP :
-						   NVMF_TRTYPE_RDMA;
+	switch (trtype) {
+	case NVMF_TRTYPE_TCP:
+		return NTPROF_TRANSPORT_TCP;
+	case NVMF_TRTYPE_RDMA:
+		return NTPROF_TRANSPORT_RDMA;
+	}
+	return NTPROF_TRANSPORT_NONE;
 }
 
 /*
@@ -197,14 +203,14 @@ static u16 ntprof_target_cntlid(struct ntprof_nvmet_req *req)
 }
 
 static void ntprof_target_rec_init(struct ntprof_record *rec,
-				   struct ntprof_session *s,
+				   enum ntprof_transport transport,
 				   const struct ntprof_ident *id,
 				   struct ntprof_nvmet_req *req,
 				   const struct nvme_command *cmd)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->role = NTPROF_ROLE_TARGET;
-	rec->transport = s->cfg.transport;
+	rec->transport = transport;
 	rec->opcode = id->opcode;
 	rec->qid = id->qid;
 	rec->cid = id->cid;
@@ -232,13 +238,14 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  struct ntprof_nvmet_req *req,
 					  struct nvme_command *cmd,
 					  const struct ntprof_ident *id,
+					  enum ntprof_transport transport,
 					  u64 rx)
 {
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record rec;
 	bool reused;
 
-	ntprof_target_rec_init(&rec, s, id, req, cmd);
+	ntprof_target_rec_init(&rec, transport, id, req, cmd);
 	if (!ntprof_session_filter(s, rec.opcode, rec.length))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
@@ -271,6 +278,7 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 			       struct nvme_command *cmd)
 {
+	enum ntprof_transport transport;
 	struct ntprof_target_init_args *args;
 	struct ntprof_session *s;
 	struct ntprof_ident id;
@@ -286,10 +294,17 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 		trtype = args->trtype;
 		args->req = NULL;
 	}
-	/* Without the kprobe, commands of every transport are recorded. */
-	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS)) &&
-	    trtype != ntprof_trtype(s->cfg.transport))
-		return;
+	/*
+	 * The kprobe tells the command's transport; without it, commands
+	 * of every transport are recorded as the session's.
+	 */
+	transport = s->cfg.transport;
+	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS))) {
+		transport = ntprof_transport_of(trtype);
+		if (!transport || (s->cfg.transport &&
+				   transport != s->cfg.transport))
+			return;
+	}
 	/* Taken even if unused: it belongs to this command only. */
 	rx = this_cpu_xchg(ntprof_target_last_rx, 0);
 
@@ -299,7 +314,7 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
 	if (ntprof_sample_pick(&id, s->cfg.sample))
-		ntprof_target_follow(s, req, cmd, &id, rx);
+		ntprof_target_follow(s, req, cmd, &id, transport, rx);
 }
 
 NTPROF_TP_CALLBACK(ntprof_target_init,
@@ -481,7 +496,9 @@ ntprof_target_keep_failed(struct ntprof_session *s,
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
-	ntprof_target_rec_init(&failed->rec, s, &id, req, req->cmd);
+	/* The queue_response that emits it tells the transport. */
+	ntprof_target_rec_init(&failed->rec, s->cfg.transport, &id, req,
+			       req->cmd);
 	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
 		return;
 	failed->rec.flags = NTPROF_REC_F_FAILED;
@@ -583,6 +600,7 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	failed = this_cpu_ptr(&ntprof_target_failed);
 	if (failed->req == req) {
 		failed->req = NULL;
+		failed->rec.transport = hook->transport;
 		failed->rec.ts[NTPROF_PT_TARGET_QUEUE_RESP] = ktime_get_ns();
 		failed->rec.cpu_complete = raw_smp_processor_id();
 		ntprof_buffer_emit(&failed->rec);

@@ -208,14 +208,18 @@ static const struct nla_policy ntprof_usite_nl_policy[NTPROF_A_USITE_MAX + 1] = 
 					 NTPROF_USITE_F_LAST),
 	[NTPROF_A_USITE_KEY ... NTPROF_A_USITE_LENGTH] =
 		NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
+	[NTPROF_A_USITE_TRANSPORT] =
+		NLA_POLICY_RANGE(NLA_U32, NTPROF_TRANSPORT_TCP,
+				 NTPROF_TRANSPORT_RDMA),
+	[NTPROF_A_USITE_TRTYPE] = NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
 };
 
 static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = {
 	[NTPROF_A_START_ROLE] =
 		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
+	/* NONE: every transport. */
 	[NTPROF_A_START_TRANSPORT] =
-		NLA_POLICY_RANGE(NLA_U32, NTPROF_TRANSPORT_TCP,
-				 NTPROF_TRANSPORT_RDMA),
+		NLA_POLICY_MAX(NLA_U32, NTPROF_TRANSPORT_RDMA),
 	[NTPROF_A_START_SAMPLE] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &ntprof_sample_range),
 	[NTPROF_A_START_DEV] = NLA_POLICY_MIN(NLA_U32, 1),
@@ -348,6 +352,20 @@ static int ntprof_nl_parse_usite(struct nlattr *nest,
 			return -EINVAL;
 		}
 		err = ntprof_nl_parse_fetch(attr, &spec->id[i], extack);
+		if (err)
+			return err;
+	}
+
+	if (tb[NTPROF_A_USITE_TRANSPORT])
+		spec->transport = nla_get_u32(tb[NTPROF_A_USITE_TRANSPORT]);
+	if (tb[NTPROF_A_USITE_TRTYPE]) {
+		if (!(spec->flags & NTPROF_USITE_F_FIRST) || spec->transport) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_TRTYPE],
+					    "only a first site of any transport fetches the transport type");
+			return -EINVAL;
+		}
+		err = ntprof_nl_parse_fetch(tb[NTPROF_A_USITE_TRTYPE],
+					    &spec->trtype, extack);
 		if (err)
 			return err;
 	}

@@ -131,9 +131,11 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
-	pr_info("%s session started (transport %u, 1 in %u, %u uprobe sites)\n",
+	pr_info("%s session started (%s, 1 in %u, %u uprobe sites)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
-		cfg->transport, cfg->sample, cfg->nr_usites);
+		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
+		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
+		cfg->sample, cfg->nr_usites);
 
 unlock:
 	mutex_unlock(&ntprof_session_lock);

@@ -16,13 +16,14 @@ struct netlink_ext_ack;
 struct blk_mq_tag_set;
 struct ntprof_usite_spec;
 
-/* Host: controllers of the session's transport, for failure records. */
+/* Host: controllers of the session's transports, for failure records. */
 #define NTPROF_SESSION_TAGSETS	8
 
 /**
  * struct ntprof_session_config - what a session records
  * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
- * @transport: %NTPROF_TRANSPORT_TCP or %NTPROF_TRANSPORT_RDMA
+ * @transport: %NTPROF_TRANSPORT_TCP, %NTPROF_TRANSPORT_RDMA, or
+ *	%NTPROF_TRANSPORT_NONE for every transport
  * @sample: record one command in @sample, at least 1
  * @dev: host only: the namespace's dev_t, new encoding; 0: any
  * @ops: NTPROF_OP_* mask of the commands to record
@@ -52,7 +53,8 @@ struct ntprof_session_config {
  * @start_real: the same instant, CLOCK_REALTIME ns
  * @discarded: commands still in flight when it stopped, not recorded
  * @inflight: the commands it follows, while it records
- * @tagsets: host: tag sets seen with the session's transport
+ * @tagsets: host: tag sets seen with the session's transports, each
+ *	pointer or'ed with its enum ntprof_transport (see hooks_host.c)
  */
 struct ntprof_session {
 	struct ntprof_session_config cfg;
@@ -62,7 +64,7 @@ struct ntprof_session {
 	u64 start_real;
 	unsigned int discarded;
 	struct ntprof_inflight *inflight;
-	struct blk_mq_tag_set *tagsets[NTPROF_SESSION_TAGSETS];
+	unsigned long tagsets[NTPROF_SESSION_TAGSETS];
 };
 
 /* Indexed by enum ntprof_role; [NTPROF_ROLE_NONE] is unused. */

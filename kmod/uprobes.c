@@ -71,6 +71,9 @@ struct ntprof_usite_stats {
  * @flags: NTPROF_USITE_F_*
  * @key: the fetch of the command's key
  * @id: the first site's identity fetches
+ * @transport: the transport of its commands, or NONE (struct
+ *	ntprof_usite_spec)
+ * @trtype: a first site's fetch of the command's transport type
  * @stats: per-CPU counters, since the role's last start
  */
 struct ntprof_usite {
@@ -87,6 +90,8 @@ struct ntprof_usite {
 	u32 flags;
 	struct ntprof_fetch key;
 	struct ntprof_fetch id[NTPROF_UID_COUNT];
+	u32 transport;
+	struct ntprof_fetch trtype;
 	struct ntprof_usite_stats __percpu *stats;
 };
 
@@ -171,12 +176,39 @@ static void ntprof_usite_fault(struct ntprof_usite *site)
 	this_cpu_inc(site->stats->faults);
 }
 
+/*
+ * The transport of a sampled command: the site's, or the one its
+ * transport type names (NONE for another, recorded as the session's).
+ */
+static int ntprof_usite_transport(const struct ntprof_usite *site,
+				  struct pt_regs *regs,
+				  enum ntprof_transport *transport)
+{
+	u64 trtype;
+
+	*transport = site->transport;
+	if (!site->trtype.set)
+		return 0;
+	if (ntprof_fetch_read(&site->trtype, regs, &trtype))
+		return -EFAULT;
+	switch ((u8)trtype) {
+	case NVMF_TRTYPE_TCP:
+		*transport = NTPROF_TRANSPORT_TCP;
+		break;
+	case NVMF_TRTYPE_RDMA:
+		*transport = NTPROF_TRANSPORT_RDMA;
+		break;
+	}
+	return 0;
+}
+
 /* The first site of a command: identity, sampling, a slot. */
 static void ntprof_usite_first(struct ntprof_usite *site,
 			       struct ntprof_session *s, struct pt_regs *regs)
 {
 	u64 v[NTPROF_UID_COUNT] = { 0 };
 	struct ntprof_inflight_entry *entry;
+	enum ntprof_transport transport;
 	struct ntprof_record rec;
 	struct ntprof_ident id;
 	const void *key;
@@ -219,13 +251,17 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	}
 	if (!ntprof_session_filter(s, id.opcode, len))
 		return;
+	if (ntprof_usite_transport(site, regs, &transport))
+		goto fault;
+	if (s->cfg.transport && transport && transport != s->cfg.transport)
+		return;
 	if (ntprof_fetch_read(&site->key, regs, &kv))
 		goto fault;
 	ntprof_stat_inc(site->role, sampled);
 
 	memset(&rec, 0, sizeof(rec));
 	rec.role = site->role;
-	rec.transport = s->cfg.transport;
+	rec.transport = transport ? transport : s->cfg.transport;
 	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
 	rec.opcode = id.opcode;
 	rec.length = site->id[NTPROF_UID_LENGTH].set ? len : 0;
@@ -411,6 +447,8 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 	site->flags = spec->flags;
 	site->key = spec->key;
 	memcpy(site->id, spec->id, sizeof(site->id));
+	site->transport = spec->transport;
+	site->trtype = spec->trtype;
 	site->uc.handler = ntprof_usite_handler_uprobe;
 
 	site->path = kstrdup(spec->path, GFP_KERNEL);

@@ -58,6 +58,9 @@ struct ntprof_fetch {
  * @flags: NTPROF_USITE_F_*
  * @key: the command's key
  * @id: the first site's fetches, by enum ntprof_uid_field
+ * @transport: the enum ntprof_transport of its commands; NONE: the
+ *	session's, or @trtype's
+ * @trtype: a first site's fetch of the command's NVMe-oF transport type
  */
 struct ntprof_usite_spec {
 	const struct nlattr *attr;
@@ -67,6 +70,8 @@ struct ntprof_usite_spec {
 	u32 flags;
 	struct ntprof_fetch key;
 	struct ntprof_fetch id[NTPROF_UID_COUNT];
+	u32 transport;
+	struct ntprof_fetch trtype;
 };
 
 int ntprof_uprobes_init(void);

@@ -216,6 +216,15 @@ enum {
 	NTPROF_A_USITE_SLBA,		/* nest: CDW11:CDW10, 64 bits */
 	NTPROF_A_USITE_NLB,		/* nest: CDW12 bits 15:0 */
 	NTPROF_A_USITE_LENGTH,		/* nest: bytes of data, low 32 bits */
+	/*
+	 * The transport of the site's commands, for a session of every
+	 * transport (optional, the session's without either): a constant,
+	 * or, on a first site of commands of any transport, a fetch of the
+	 * command's NVMe-oF transport type (NVMF_TRTYPE_RDMA 1, _TCP 3, low
+	 * 8 bits), read for the commands sampled.
+	 */
+	NTPROF_A_USITE_TRANSPORT,	/* u32: enum ntprof_transport */
+	NTPROF_A_USITE_TRTYPE,		/* nest: NTPROF_A_FETCH_* */
 
 	__NTPROF_A_USITE_MAX,
 	NTPROF_A_USITE_MAX = (__NTPROF_A_USITE_MAX - 1)
