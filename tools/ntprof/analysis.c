@@ -519,8 +519,6 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 	g = ntprof_group_get(an, !host, r);
 	if (!g)
 		return -ENOMEM;
-	if (g->transport != r->transport)
-		g->transport = NTPROF_TRANSPORT_NONE;
 	if (host && (host->flags & NTPROF_REC_F_USER))
 		g->stacks |= NTPROF_STACK_HOST_SPDK;
 	if (target && (target->flags & NTPROF_REC_F_USER))

@@ -161,6 +161,8 @@ struct ntprof_analysis_opts {
 	size_t nr_host_devs;
 	const struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
+	/* Recordings of both transports: groups are labelled with theirs. */
+	bool transports;
 };
 
 /* What accumulates for one kind of breakdown of a group. */
@@ -189,7 +191,7 @@ struct ntprof_group {
 	uint16_t qid;		/* with NTPROF_BY_QUEUE, else 0 */
 	uint16_t cpu;		/* with NTPROF_BY_CPU, else 0 */
 	uint16_t ccpu;		/* with NTPROF_BY_CCPU, else 0 */
-	uint8_t transport;	/* enum ntprof_transport; NONE when mixed */
+	uint8_t transport;	/* enum ntprof_transport; NONE when unknown */
 	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
 	char devname[64];
 	char label[96];		/* "read 4KiB nvme0n1" */

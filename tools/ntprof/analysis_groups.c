@@ -25,6 +25,7 @@ struct group_key {
 	uint16_t qid;
 	uint16_t cpu;
 	uint16_t ccpu;
+	uint8_t transport;	/* always: its stages are named for it */
 };
 
 /*
@@ -48,6 +49,7 @@ static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 
 	memset(k, 0, sizeof(*k));
 	k->target_side = target_side;
+	k->transport = r->transport;
 	k->op = by & NTPROF_BY_OP ? ntprof_opclass_of(r->qid, r->opcode) :
 				    NTPROF_OPC_COUNT;
 	if (by & NTPROF_BY_SIZE)
@@ -70,13 +72,15 @@ static uint64_t group_hash(const struct group_key *k)
 			     ntprof_fmix64((uint64_t)k->qid << 48 |
 					   (uint64_t)k->cpu << 32 |
 					   (uint64_t)k->ccpu << 16 |
-					   (uint64_t)k->op << 2 |
+					   (uint64_t)k->op << 4 |
+					   (uint64_t)k->transport << 2 |
 					   k->spdk_ns << 1 | k->target_side));
 }
 
 static bool group_is(const struct ntprof_group *g, const struct group_key *k)
 {
 	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
+	       g->transport == k->transport &&
 	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
 	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu;
 }
@@ -85,7 +89,8 @@ static void group_key_get(const struct ntprof_group *g, struct group_key *k)
 {
 	*k = (struct group_key){
 		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
-		.op = g->op, .length = g->length, .dev = g->dev,
+		.transport = g->transport, .op = g->op, .length = g->length,
+		.dev = g->dev,
 		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu,
 	};
 }
@@ -162,6 +167,8 @@ static void group_label(const struct ntprof_analysis *an,
 		snprintf(buf, sizeof(buf), "ccpu %u", g->ccpu);
 		LABEL_ADD(buf);
 	}
+	if (an->opts.transports && g->transport)
+		LABEL_ADD(g->transport == NTPROF_TRANSPORT_TCP ? "tcp" : "rdma");
 #undef LABEL_ADD
 }
 
@@ -234,6 +241,8 @@ int ntprof_group_cmp(const void *a, const void *b)
 	r = strcmp(x->devname, y->devname);
 	if (r)
 		return r;
+	if (x->transport != y->transport)
+		return (int)x->transport - (int)y->transport;
 	if (x->dev != y->dev)
 		return (x->dev > y->dev) - (x->dev < y->dev);
 	if (x->qid != y->qid)

@@ -63,13 +63,18 @@ struct theta_map {
 };
 
 /*
- * @cntlid: the controller id is part of the identity too, when both
- * sides recorded it (see all_have_cntlid()).
+ * What a command's identity holds beyond its NVMe fields, when both
+ * sides recorded it (see keys_of()): the controller id, the transport.
  */
-static uint64_t cmd_hash(const struct ntprof_record *r, bool cntlid)
+#define KEY_CNTLID	(1U << 0)
+#define KEY_TRANSPORT	(1U << 1)
+
+/* @keys: KEY_*. */
+static uint64_t cmd_hash(const struct ntprof_record *r, unsigned int keys)
 {
-	uint64_t h = ntprof_fmix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^
-				   (cntlid ? (uint64_t)r->cntlid << 48 : 0));
+	uint64_t id = (keys & KEY_CNTLID ? (uint64_t)r->cntlid << 48 : 0) ^
+		      (keys & KEY_TRANSPORT ? (uint64_t)r->transport << 40 : 0);
+	uint64_t h = ntprof_fmix64(r->slba ^ 0x9e3779b97f4a7c15ULL ^ id);
 
 	/* Not the length: a userspace site records none (same_cmd()). */
 	h = ntprof_fmix64(h ^ r->nsid);
@@ -80,11 +85,15 @@ static uint64_t cmd_hash(const struct ntprof_record *r, bool cntlid)
 /*
  * A length of 0 matches any: a userspace site (SPDK, kmod/uprobes.c)
  * sees no byte count, while every data command of a kernel side has one.
+ * So does a transport of NONE, which a side that could not tell it
+ * records: a recording of both transports holds commands of each.
  */
 static bool same_cmd(const struct ntprof_record *a,
-		     const struct ntprof_record *b, bool cntlid)
+		     const struct ntprof_record *b, unsigned int keys)
 {
-	return (!cntlid || a->cntlid == b->cntlid) &&
+	return (!(keys & KEY_CNTLID) || a->cntlid == b->cntlid) &&
+	       (a->transport == b->transport || !a->transport ||
+		!b->transport) &&
 	       a->qid == b->qid && a->cid == b->cid &&
 	       a->opcode == b->opcode && a->nsid == b->nsid &&
 	       a->slba == b->slba &&
@@ -157,7 +166,7 @@ static bool next_common_run(struct common_runs *c)
 
 /* The entries of one side's usable records, sorted by (hash, time). */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
-		   bool cntlid, struct jent **out, size_t *nr)
+		   unsigned int keys, struct jent **out, size_t *nr)
 {
 	uint64_t start, end;
 	size_t i, i1, k = 0;
@@ -173,7 +182,7 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 		if (r[i].role != role ||
 		    ntprof_record_window(&r[i], &start, &end))
 			continue;
-		e[k].hash = cmd_hash(&r[i], cntlid);
+		e[k].hash = cmd_hash(&r[i], keys);
 		e[k].start = start;
 		e[k].end = end;
 		e[k].idx = i;
@@ -198,16 +207,16 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 static bool run_one_cmd(const struct ntprof_record *host,
 			const struct jent *h, size_t nh,
 			const struct ntprof_record *target,
-			const struct jent *t, size_t nt, bool cntlid)
+			const struct jent *t, size_t nt, unsigned int keys)
 {
 	const struct ntprof_record *first = &host[IDX(h[0])];
 	size_t i;
 
 	for (i = 1; i < nh; i++)
-		if (!same_cmd(first, &host[IDX(h[i])], cntlid))
+		if (!same_cmd(first, &host[IDX(h[i])], keys))
 			return false;
 	for (i = 0; i < nt; i++)
-		if (!same_cmd(first, &target[IDX(t[i])], cntlid))
+		if (!same_cmd(first, &target[IDX(t[i])], keys))
 			return false;
 	return true;
 }
@@ -223,7 +232,7 @@ static bool run_one_cmd(const struct ntprof_record *host,
 static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 			    size_t nhe, const struct ntprof_record *target,
 			    const struct jent *te, size_t nte, bool ordered,
-			    bool cntlid, struct pair *pairs)
+			    unsigned int keys, struct pair *pairs)
 {
 	struct common_runs c = { .he = he, .nhe = nhe, .te = te, .nte = nte };
 	const struct jent *h, *t;
@@ -233,7 +242,7 @@ static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 		len = c.i1 - c.i;
 		he[c.i].idx &= ~RUN_SAME;
 		if (run_one_cmd(host, &he[c.i], len, target, &te[c.j],
-				c.j1 - c.j, cntlid))
+				c.j1 - c.j, keys))
 			he[c.i].idx |= RUN_SAME;
 		if ((he[c.i].idx & RUN_SAME) && len == c.j1 - c.j &&
 		    (len == 1 || (ordered && len <= ORDER_RUN_MAX))) {
@@ -430,7 +439,8 @@ static size_t match_mixed(const struct ntprof_record *host,
 			  const struct jent *h, size_t nh,
 			  const struct ntprof_record *target,
 			  const struct jent *t, size_t nt,
-			  const struct theta_map *m, int64_t slack, bool cntlid,
+			  const struct theta_map *m, int64_t slack,
+			  unsigned int keys,
 			  uint32_t *match, uint8_t *taken)
 {
 	int64_t theta, err, v, best_v;
@@ -444,7 +454,7 @@ static size_t match_mixed(const struct ntprof_record *host,
 		for (k = 0; k < nt; k++) {
 			if (taken[k] ||
 			    !same_cmd(&host[IDX(h[i])], &target[IDX(t[k])],
-				      cntlid))
+				      keys))
 				continue;
 			v = misfit(h[i].start, h[i].end, t[k].start, t[k].end,
 				   theta);
@@ -466,7 +476,8 @@ static size_t match_mixed(const struct ntprof_record *host,
 static int match_all(const struct ntprof_record *host, const struct jent *he,
 		     size_t nhe, const struct ntprof_record *target,
 		     const struct jent *te, size_t nte,
-		     const struct theta_map *m, int64_t slack, bool cntlid,
+		     const struct theta_map *m, int64_t slack,
+		     unsigned int keys,
 		     uint32_t *match, size_t *matched)
 {
 	struct common_runs c = { .he = he, .nhe = nhe, .te = te, .nte = nte };
@@ -484,7 +495,7 @@ static int match_all(const struct ntprof_record *host, const struct jent *he,
 				return -ENOMEM;
 			*matched += match_mixed(host, &he[c.i], c.i1 - c.i,
 						target, &te[c.j], c.j1 - c.j,
-						m, slack, cntlid, match, taken);
+						m, slack, keys, match, taken);
 		}
 	}
 	free(taken);
@@ -526,16 +537,22 @@ static void theta_summary(const struct theta_map *m, struct ntprof_join *j)
 
 /*
  * Recordings made before records carried the controller id, and kernels
- * where a side cannot read it, have 0 there: then it is left out.
+ * where a side cannot read it, have 0 there; a side that cannot tell a
+ * command's transport records NONE: then the field is left out of the
+ * keys (same_cmd() still lets NONE match any transport).
  */
-static bool all_have_cntlid(const struct ntprof_record *r, size_t n)
+static unsigned int keys_of(const struct ntprof_record *r, size_t n)
 {
+	unsigned int keys = n ? KEY_CNTLID | KEY_TRANSPORT : 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; keys && i < n; i++) {
 		if (!r[i].cntlid)
-			return false;
-	return n > 0;
+			keys &= ~KEY_CNTLID;
+		if (!r[i].transport)
+			keys &= ~KEY_TRANSPORT;
+	}
+	return keys;
 }
 
 int ntprof_join(const struct ntprof_record *host, size_t nr_host,
@@ -547,7 +564,7 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	struct pair *pairs = NULL;
 	size_t nhe = 0, nte = 0, np, i;
 	int64_t slack;
-	bool cntlid;
+	unsigned int keys;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -562,11 +579,10 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		j->match[i] = NTPROF_NO_MATCH;
 	slack = opts && opts->slack_ns ? opts->slack_ns : DEFAULT_SLACK_NS;
 
-	cntlid = all_have_cntlid(host, nr_host) &&
-		 all_have_cntlid(target, nr_target);
-	err = entries(host, nr_host, NTPROF_ROLE_HOST, cntlid, &he, &nhe);
+	keys = keys_of(host, nr_host) & keys_of(target, nr_target);
+	err = entries(host, nr_host, NTPROF_ROLE_HOST, keys, &he, &nhe);
 	if (!err)
-		err = entries(target, nr_target, NTPROF_ROLE_TARGET, cntlid,
+		err = entries(target, nr_target, NTPROF_ROLE_TARGET, keys,
 			      &te, &nte);
 	if (err)
 		goto out;
@@ -577,11 +593,11 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		err = -ENOMEM;
 		goto out;
 	}
-	np = collect_pairs(host, he, nhe, target, te, nte, false, cntlid,
+	np = collect_pairs(host, he, nhe, target, te, nte, false, keys,
 			   pairs);
 	if (!np)
 		np = collect_pairs(host, he, nhe, target, te, nte, true,
-				   cntlid, pairs);
+				   keys, pairs);
 	err = ntprof_radix_sort(pairs, np, sizeof(*pairs),
 				offsetof(struct pair, t));
 	if (err)
@@ -604,7 +620,7 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	j->theta_known = true;
 	theta_summary(&m, j);
 
-	err = match_all(host, he, nhe, target, te, nte, &m, slack, cntlid,
+	err = match_all(host, he, nhe, target, te, nte, &m, slack, keys,
 			j->match, &j->matched);
 out:
 	free(m.w);

@@ -116,16 +116,15 @@ int role_option(const char *cmd, const char *arg, uint32_t *role)
 int transport_option(const char *cmd, const char *arg, uint32_t *transport)
 {
 	if (session_transport_parse(arg, transport))
-		return usage_error(cmd, "-t takes tcp or rdma, not '%s'", arg);
+		return usage_error(cmd, "-t takes tcp, rdma or tcp,rdma, not '%s'",
+				   arg);
 	return -1;
 }
 
-int role_transport_given(const char *cmd, uint32_t role, uint32_t transport)
+int role_given(const char *cmd, uint32_t role)
 {
 	if (!role)
 		return usage_error(cmd, "which role? -r host or -r target");
-	if (!transport)
-		return usage_error(cmd, "which transport? -t tcp or -t rdma");
 	return -1;
 }
 

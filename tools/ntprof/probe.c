@@ -23,7 +23,7 @@
 
 static void probe_usage(FILE *f)
 {
-	fputs("usage: ntprof probe -r host|target -t tcp|rdma\n"
+	fputs("usage: ntprof probe -r host|target [-t tcp|rdma]\n"
 	      "                    [--spdk-target BIN|PID | --spdk-host BIN|PID] [-h]\n"
 	      "\n"
 	      "Check that this kernel can be recorded: kprobes and tracepoints,\n"
@@ -34,7 +34,7 @@ static void probe_usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  -r, --role ROLE            host (initiator) or target\n"
-	      "  -t, --transport TRANSPORT  tcp or rdma\n"
+	      "  -t, --transport TRANSPORT  tcp, rdma, or both (tcp,rdma, the default)\n"
 	      "      --spdk-target BIN|PID  SPDK's nvmf_tgt (its path, or a running\n"
 	      "                             one's PID): its uprobe sites, from its DWARF,\n"
 	      "                             and the processes that run it, in place of\n"
@@ -207,11 +207,11 @@ static void print_modules(const struct session_status *st, uint32_t role,
 {
 	const struct session_module *mod;
 	const char *sep = " ";
-	uint32_t t[2] = { NTPROF_TRANSPORT_NONE, transport };
-	int i;
+	uint32_t t[SESSION_TRANSPORTS];
+	int i, n = session_transports(transport, t);
 
 	printf("%s modules:", session_role_name(role));
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		mod = session_module_find(st, role, t[i]);
 		if (!mod)
 			continue;
@@ -289,8 +289,9 @@ static bool probe_verdict(const struct session_status *st,
 			  uint32_t transport, bool busy, char *why,
 			  size_t size)
 {
-	const struct session_module *mod, *absent[2];
-	uint32_t t[2] = { NTPROF_TRANSPORT_NONE, transport };
+	const struct session_module *mod, *absent[SESSION_TRANSPORTS];
+	uint32_t t[SESSION_TRANSPORTS];
+	int n = session_transports(transport, t);
 	const struct session_hook *hk;
 	int nr_absent = 0, i;
 	size_t k;
@@ -333,7 +334,7 @@ static bool probe_verdict(const struct session_status *st,
 		}
 	}
 
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		mod = session_module_find(st, role, t[i]);
 		if (mod && !mod->present)
 			absent[nr_absent++] = mod;
@@ -342,10 +343,12 @@ static bool probe_verdict(const struct session_status *st,
 		snprintf(why, size,
 			 "%s is not loaded: a recording waits for it and its hooks attach when it loads",
 			 absent[0]->name);
-	else if (nr_absent == 2)
+	else if (nr_absent > 1)
 		snprintf(why, size,
-			 "%s and %s are not loaded: a recording waits for them and their hooks attach when they load",
-			 absent[0]->name, absent[1]->name);
+			 "%s%s%s and %s are not loaded: a recording waits for them and their hooks attach when they load",
+			 absent[0]->name, nr_absent > 2 ? ", " : "",
+			 nr_absent > 2 ? absent[1]->name : "",
+			 absent[nr_absent - 1]->name);
 	return true;
 }
 
@@ -437,7 +440,7 @@ int cmd_probe(int argc, char *argv[])
 		if (ret >= 0)
 			return ret;
 	}
-	ret = role_transport_given(cmd, role, transport);
+	ret = role_given(cmd, role);
 	if (ret >= 0)
 		return ret;
 

@@ -171,6 +171,7 @@ static struct ntprof_analysis *analysis_new(struct recorder *rec)
 		.nr_host_devs = rec->devs.n,
 		.target_devs = rec->devs.v,
 		.nr_target_devs = rec->devs.n,
+		.transports = rec->o->cfg.transport == NTPROF_TRANSPORT_NONE,
 	};
 
 	return ntprof_analysis_new(&opts);
@@ -778,14 +779,14 @@ static void record_start_times(struct recorder *rec)
 /* Warns of the modules a recording of @cfg waits for. */
 static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 {
-	uint32_t t[2] = { NTPROF_TRANSPORT_NONE, cfg->transport };
+	uint32_t t[SESSION_TRANSPORTS];
+	int i, n = session_transports(cfg->transport, t);
 	const struct session_module *mod;
 	struct session_status st;
-	int i;
 
 	if (session_status_get(sock, &st))
 		return;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < n; i++) {
 		mod = session_module_find(&st, cfg->role, t[i]);
 		if (mod && !mod->present)
 			fprintf(stderr,

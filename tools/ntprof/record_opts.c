@@ -27,7 +27,7 @@
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: ntprof record -r host|target -t tcp|rdma -o FILE.ntp [-s N]\n"
+	fputs("usage: ntprof record -r host|target [-t tcp|rdma] -o FILE.ntp [-s N]\n"
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
@@ -41,7 +41,8 @@ static void record_usage(FILE *f)
 	      "\n"
 	      "options:\n"
 	      "  -r, --role ROLE            host (initiator) or target\n"
-	      "  -t, --transport TRANSPORT  tcp or rdma\n"
+	      "  -t, --transport TRANSPORT  tcp, rdma, or both (tcp,rdma): the default,\n"
+	      "                             every command of either, in one file\n"
 	      "  -o, --output FILE          the recording to write (replaced if it exists)\n"
 	      "  -s, --sample N             record one command in N, 1 to 1000000\n"
 	      "                             (default 1: every command)\n"
@@ -449,7 +450,7 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 		if (ret >= 0)
 			return ret;
 	}
-	ret = role_transport_given(cmd, cfg->role, cfg->transport);
+	ret = role_given(cmd, cfg->role);
 	if (ret >= 0)
 		return ret;
 	if (!o->out)

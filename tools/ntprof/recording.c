@@ -4,7 +4,8 @@
  * the joins of every host file with every target file, and the analysis.
  *
  * Several hosts and several targets: each host file is joined with each
- * target file of its transport in turn, and a host record keeps the first
+ * target file of its transports in turn (a recording of both transports,
+ * NONE in its header, with any), and a host record keeps the first
  * target record it matched; a target record goes to one host record at
  * most. The join's clock offset is per pair of files, as each pair of
  * machines has its own.
@@ -83,6 +84,27 @@ static int recording_read(struct recording *rec, const char *cmd)
 		return 1;
 	}
 	return 0;
+}
+
+/* Whether two recordings may hold the same commands: a transport in common. */
+static bool same_transports(const struct ntp_header *a,
+			    const struct ntp_header *b)
+{
+	return a->transport == b->transport ||
+	       a->transport == NTPROF_TRANSPORT_NONE ||
+	       b->transport == NTPROF_TRANSPORT_NONE;
+}
+
+/* Whether the run holds commands of both transports, or may. */
+static bool several_transports(const struct recording_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++)
+		if (run->files[i].hdr->transport == NTPROF_TRANSPORT_NONE ||
+		    run->files[i].hdr->transport != run->files[0].hdr->transport)
+			return true;
+	return false;
 }
 
 static bool is_host(const struct recording *rec)
@@ -187,8 +209,8 @@ static int join_all(struct recording_run *run, const char *cmd)
 			continue;
 		for (ti = 0; ti < run->nr_files; ti++) {
 			if (is_host(&run->files[ti]) ||
-			    run->files[ti].hdr->transport !=
-			    run->files[hi].hdr->transport)
+			    !same_transports(run->files[ti].hdr,
+					     run->files[hi].hdr))
 				continue;
 			if (pair_join(run, cmd, hi, ti))
 				return 1;
@@ -322,6 +344,7 @@ static int analyse(struct recording_run *run, const char *cmd,
 	if (devs_collect(run, true, &run->host_devs, &run->nr_host_devs) ||
 	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs))
 		goto nomem;
+	opts.transports = several_transports(run);
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
 	opts.target_devs = run->target_devs;

@@ -202,7 +202,9 @@ static int hooks_fill(struct hooks_ctx *ctx, const struct nlmsghdr *nlh)
 	}
 	/* The hooks a session of this role and transport would attach. */
 	if (role != ctx->role ||
-	    (transport != NTPROF_TRANSPORT_NONE && transport != ctx->transport))
+	    (transport != NTPROF_TRANSPORT_NONE &&
+	     ctx->transport != NTPROF_TRANSPORT_NONE &&
+	     transport != ctx->transport))
 		return 0;
 
 	v = realloc(hooks->v, (hooks->n + 1) * sizeof(*v));
@@ -329,6 +331,10 @@ static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
 	for (i = 0; !err && i < SESSION_F_COUNT; i++)
 		if (u->f[i].set)
 			err = fetch_put(nlh, NTPROF_A_USITE_KEY + i, &u->f[i]);
+	if (!err && u->transport)
+		err = put_u32(nlh, NTPROF_A_USITE_TRANSPORT, u->transport);
+	if (!err && u->trtype.set)
+		err = fetch_put(nlh, NTPROF_A_USITE_TRTYPE, &u->trtype);
 	if (err)
 		return err;
 	mnl_attr_nest_end(nlh, nest);
@@ -546,8 +552,22 @@ const char *session_transport_name(uint32_t transport)
 		return "tcp";
 	case NTPROF_TRANSPORT_RDMA:
 		return "rdma";
+	case NTPROF_TRANSPORT_NONE:
+		return "tcp,rdma";
 	}
 	return "?";
+}
+
+int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS])
+{
+	t[0] = NTPROF_TRANSPORT_NONE;
+	if (transport != NTPROF_TRANSPORT_NONE) {
+		t[1] = transport;
+		return 2;
+	}
+	t[1] = NTPROF_TRANSPORT_TCP;
+	t[2] = NTPROF_TRANSPORT_RDMA;
+	return 3;
 }
 
 int session_role_parse(const char *s, uint32_t *role)
@@ -563,11 +583,26 @@ int session_role_parse(const char *s, uint32_t *role)
 
 int session_transport_parse(const char *s, uint32_t *transport)
 {
-	if (!strcmp(s, "tcp"))
-		*transport = NTPROF_TRANSPORT_TCP;
-	else if (!strcmp(s, "rdma"))
-		*transport = NTPROF_TRANSPORT_RDMA;
+	uint32_t seen = 0, t;
+	const char *p = s;
+	size_t len;
+
+	/* tcp, rdma, or a comma-separated list of them: tcp,rdma is all. */
+	do {
+		len = strcspn(p, ",");
+		if (len == 3 && !strncmp(p, "tcp", 3))
+			t = NTPROF_TRANSPORT_TCP;
+		else if (len == 4 && !strncmp(p, "rdma", 4))
+			t = NTPROF_TRANSPORT_RDMA;
+		else
+			return -EINVAL;
+		seen |= 1U << t;
+		p += len;
+	} while (*p++ == ',');
+
+	if (seen == (1U << NTPROF_TRANSPORT_TCP | 1U << NTPROF_TRANSPORT_RDMA))
+		*transport = NTPROF_TRANSPORT_NONE;
 	else
-		return -EINVAL;
+		*transport = t;
 	return 0;
 }

@@ -114,6 +114,9 @@ struct session_usite {
 	uint32_t point;		/* enum ntprof_point */
 	uint32_t flags;		/* NTPROF_USITE_F_* */
 	struct session_fetch f[SESSION_F_COUNT];
+	/* Its commands' transport, or NONE: @trtype's, or the session's. */
+	uint32_t transport;
+	struct session_fetch trtype;	/* NVMe-oF transport type */
 };
 
 /* What to record; the has_* say which filters to send. */
@@ -168,10 +171,21 @@ typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
 int session_records_get(struct nl_sock *sock, uint32_t role,
 			session_records_fn fn, void *data, uint64_t *count);
 
-/* Names and their parsers: "host", "target"; "tcp", "rdma". */
+/* Names and their parsers: "host", "target"; "tcp", "rdma", "tcp,rdma". */
 const char *session_role_name(uint32_t role);
 const char *session_transport_name(uint32_t transport);
 int session_role_parse(const char *s, uint32_t *role);
+/*
+ * -t's value: tcp, rdma, or both (a list, "tcp,rdma"), which is
+ * NTPROF_TRANSPORT_NONE, a session of every transport.
+ */
 int session_transport_parse(const char *s, uint32_t *transport);
+
+/*
+ * The transports whose modules a session of @transport uses, the role's
+ * core's (NONE) first, in @t. Returns how many.
+ */
+#define SESSION_TRANSPORTS	3
+int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS]);
 
 #endif /* NTPROF_SESSION_H */

@@ -152,8 +152,16 @@ static const char *host_req_struct(uint32_t transport)
 
 static bool in_map(const struct spdk_prog *p, const struct site_def *def)
 {
-	return def->role == p->role &&
-	       (def->transport == ANY || def->transport == p->transport);
+	if (def->role != p->role)
+		return false;
+	/*
+	 * A site ends the records of every command, whatever its transport:
+	 * with both transports, RDMA's end at their completion, as TCP's.
+	 */
+	if (p->transport == ANY && def->point == NTPROF_PT_TARGET_SEND_DONE)
+		return false;
+	return def->transport == ANY || p->transport == ANY ||
+	       def->transport == p->transport;
 }
 
 const char *spdk_point_name(uint32_t point)
@@ -298,6 +306,40 @@ static int cmd_fetches(struct spdk_prog *p, struct session_usite *u,
 }
 
 /*
+ * The command's transport type, req->qpair->transport->ops->type (enum
+ * spdk_nvme_transport_type: RDMA 1 and TCP 3, as NVMe-oF's), which
+ * tells a target of both transports which one each command came over,
+ * and keeps another's out of a recording of one. SPDK has had these
+ * members for years; a binary without them records as before, with -t.
+ */
+static int target_trtype(struct spdk_prog *p, const struct site_def *def,
+			 int32_t qpair, struct session_usite *u)
+{
+	struct elfsite_member xport, ops, type;
+
+	if (member(p, "spdk_nvmf_qpair", "transport", &xport) ||
+	    member(p, "spdk_nvmf_transport", "ops", &ops) ||
+	    member(p, "spdk_nvmf_transport_ops", "type", &type) ||
+	    xport.size != 8 || ops.size != 8 || width(&type) != 4) {
+		if (p->transport != ANY) {
+			p->why[0] = '\0';
+			return 0;
+		}
+		if (!p->why[0])
+			unknown_layout(p, "struct spdk_nvmf_transport");
+		snprintf(p->why + strlen(p->why), sizeof(p->why) - strlen(p->why),
+			 " (the transport of each command, for a recording of both: -t tcp or -t rdma records one)");
+		return -1;
+	}
+	u->trtype = (struct session_fetch){
+		.set = true, .reg = def->reg, .nr_derefs = 3,
+		.derefs = { qpair, (int32_t)xport.offset, (int32_t)ops.offset },
+		.offset = (int32_t)type.offset, .width = 4,
+	};
+	return 0;
+}
+
+/*
  * spdk_nvmf_request_exec(req): qid from req->qpair->qid, the command
  * from req->cmd->nvme_cmd, the length from req->length.
  */
@@ -320,6 +362,8 @@ static int target_first(struct spdk_prog *p, const struct site_def *def,
 	fetch_via(&u->f[SESSION_F_QID], def->reg, (int32_t)qpair.offset,
 		  (int32_t)qid.offset, 2);
 	fetch_at(&u->f[SESSION_F_LENGTH], def->reg, (int32_t)len.offset, 4);
+	if (target_trtype(p, def, (int32_t)qpair.offset, u))
+		return -1;
 	return cmd_fetches(p, u, def->reg, (int32_t)cmd.offset,
 			   (int32_t)nvme.offset);
 }
@@ -421,6 +465,7 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 		*u = (struct session_usite){
 			.path = p->path, .offset = ef->entries[i].offset,
 			.point = def->point, .flags = def->flags,
+			.transport = def->transport,
 		};
 		if (def->build(p, def, u))
 			return -1;
@@ -479,8 +524,10 @@ void spdk_sites_resolve(struct spdk_prog *p)
 			if (def->required && p->ok) {
 				p->ok = false;
 				snprintf(p->why, sizeof(p->why),
-					 "the required site %s is %s in this binary",
-					 def->func, fn->state);
+					 "the required site %s is %s in this binary%s",
+					 def->func, fn->state,
+					 p->transport == ANY && def->transport != ANY ?
+					 " (-t tcp or -t rdma records one transport)" : "");
 			}
 			continue;
 		}

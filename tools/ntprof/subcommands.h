@@ -33,7 +33,7 @@ int option_error(const char *cmd, int c, char *argv[]);
  */
 int role_option(const char *cmd, const char *arg, uint32_t *role);
 int transport_option(const char *cmd, const char *arg, uint32_t *transport);
-int role_transport_given(const char *cmd, uint32_t role, uint32_t transport);
+int role_given(const char *cmd, uint32_t role);
 /*
  * --spdk-target and --spdk-host give the role: sets *@role when -r was
  * not given; -1, or the exit status of a usage error when -r differs.

@@ -23,7 +23,7 @@ _ntprof()
 				words="host target"
 				;;
 			-t|--transport)
-				words="tcp rdma"
+				words="tcp rdma tcp,rdma"
 				;;
 			--op)
 				words="read write other"
