@@ -93,17 +93,28 @@ usage_fails() {
 }
 
 t_record_missing_options() {
-	desc="record without -r, -t or -o: each named, exit 1"
+	desc="record without -r or -o: each named, exit 1"
 	usage_fails record "*-r host or -r target*" -t tcp -o "$TMP/x.ntp" &&
-	usage_fails record "*-t tcp or -t rdma*" -r host -o "$TMP/x.ntp" &&
 	usage_fails record "*-o FILE.ntp*" -r host -t tcp
+}
+
+t_record_transports() {
+	desc="record without -t, or with -t tcp,rdma, passes the option checks (every transport)"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run record -r host -o "$TMP/x.ntp"
+	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] || { diag; return 1; }
+	run record -r target -t rdma,tcp -o "$TMP/x.ntp"
+	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] && [ ! -e "$TMP/x.ntp" ] ||
+		{ diag; return 1; }
 }
 
 t_record_bad_role_transport() {
 	desc="record -r bogus, -t fc: the value named, exit 1"
 	usage_fails record "*-r*'bogus'*" -r bogus -t tcp -o "$TMP/x.ntp" &&
 	usage_fails record "*-t*'fc'*" -r host -t fc -o "$TMP/x.ntp" &&
-	usage_fails record "*-t*'TCP'*" -r host -t TCP -o "$TMP/x.ntp"
+	usage_fails record "*-t*'TCP'*" -r host -t TCP -o "$TMP/x.ntp" &&
+	usage_fails record "*-t*'tcp,fc'*" -r host -t tcp,fc -o "$TMP/x.ntp" &&
+	usage_fails record "*-t*'tcp,'*" -r host -t tcp, -o "$TMP/x.ntp"
 }
 
 t_record_bad_sample() {
@@ -181,9 +192,9 @@ t_record_unknown_option() {
 }
 
 t_probe_options() {
-	desc="probe without -r or -t, or with bad ones, or an argument: exit 1"
+	desc="probe without -r, or with bad -r or -t, or an argument: exit 1"
 	usage_fails probe "*-r host or -r target*" -t tcp &&
-	usage_fails probe "*-t tcp or -t rdma*" -r target &&
+	usage_fails probe "*-t*'rdma,,tcp'*" -r target -t rdma,,tcp &&
 	usage_fails probe "*-t*'fc'*" -r host -t fc &&
 	usage_fails probe "*-r*'initiator'*" -r initiator -t tcp &&
 	usage_fails probe "unexpected argument 'extra'" -r host -t tcp extra &&

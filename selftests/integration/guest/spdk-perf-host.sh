@@ -221,6 +221,59 @@ else
 	sed 's/^/# /' /tmp/late-report.txt | tail -n 20
 fi
 
+# Both transports in one session of each side: no -t. SPDK's target
+# tells each command's transport (a fetch of its qpair's), its host by
+# the site; perf reads over TCP, then over RDMA.
+ntprof record -s 1 --spdk-target "$tgt" -o "$share/both-target.ntp" \
+	> /tmp/both-rt.out 2>&1 &
+rt=$!
+ntprof record -s 1 --spdk-host "$perf" -o "$share/both-host.ntp" \
+	> /tmp/both-rh.out 2>&1 &
+rh=$!
+if wait_line /tmp/both-rt.out 'profiling as target' 60 &&
+   wait_line /tmp/both-rh.out 'profiling as host' 60; then
+	ktap_pass "both transports: record --spdk-target and --spdk-host start without -t"
+else
+	ktap_fail "both transports: record --spdk-target and --spdk-host start without -t"
+	sed 's/^/# /' /tmp/both-rt.out /tmp/both-rh.out
+fi
+run_perf TCP "$NTPROF_LAB_SPDK_TCP_ADDR" "$NTPROF_LAB_SPDK_TCP_PORT" \
+	"$NTPROF_LAB_SPDK_NQN" 3
+run_perf RDMA "$NTPROF_LAB_SPDK_RDMA_ADDR" "$NTPROF_LAB_SPDK_RDMA_PORT" \
+	"$NTPROF_LAB_SPDK_NQN" 3
+kill -INT $rh $rt 2>/dev/null
+wait $rh
+wait $rt
+ok=1
+for side in host target; do
+	ntprof report --csv "/tmp/both-$side.csv" "$share/both-$side.ntp" \
+		> /dev/null 2>&1 || ok=0
+done
+counts=
+for t in tcp rdma; do
+	h=$(awk -F, -v t=$t 'NR > 1 && $3 == t' /tmp/both-host.csv | wc -l)
+	tg=$(awk -F, -v t=$t 'NR > 1 && $3 == t' /tmp/both-target.csv | wc -l)
+	[ "$h" -gt 0 ] && [ "$h" -eq "$tg" ] || ok=0
+	counts="$counts $t: $h host, $tg target;"
+done
+[ $ok = 1 ] &&
+	ktap_pass "both transports: each side recorded each command as its transport's ($counts)" ||
+	ktap_fail "both transports: each side recorded each command as its transport's ($counts)"
+ntprof report "$share/both-host.ntp" "$share/both-target.ntp" \
+	> "$share/both-report.txt" 2>&1
+rc=$?
+sed 's/^/# /' "$share/both-report.txt" | tail -n 30
+line=$(grep '^records: ' "$share/both-report.txt" | tail -n 1)
+if [ $rc -eq 0 ] && echo "$line" | grep -q 'matched (100 % ' &&
+   grep -q '^== read 4KiB spdk-n1 tcp: ' "$share/both-report.txt" &&
+   grep -q '^== read 4KiB spdk-n1 rdma: ' "$share/both-report.txt" &&
+   grep -q '^  network (RDMA, NICs, wire) ' "$share/both-report.txt" &&
+   grep -q '^  network (TCP/IP, NICs, wire) ' "$share/both-report.txt"; then
+	ktap_pass "both transports: every command joined, a group per transport ($line)"
+else
+	ktap_fail "both transports: every command joined, a group per transport (rc $rc: ${line:-no records line})"
+fi
+
 # compare works on SPDK's recordings: TCP against RDMA.
 ntprof compare "$share/perf-spdk-tcp-host.ntp,$share/perf-spdk-tcp-target.ntp" \
 	"$share/perf-spdk-rdma-host.ntp,$share/perf-spdk-rdma-target.ntp" \
