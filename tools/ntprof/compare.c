@@ -155,20 +155,28 @@ static int run_load(const char *cmd, char *arg, struct recording_run *run)
 	return ret;
 }
 
+/*
+ * @transport: the groups' transports must agree too, when both runs hold
+ * both (otherwise a run over TCP compares with one over RDMA).
+ */
 static bool same_group(const struct ntprof_group *a,
-		       const struct ntprof_group *b)
+		       const struct ntprof_group *b, bool transport)
 {
 	return a->target_side == b->target_side && a->op == b->op &&
-	       a->length == b->length && !strcmp(a->devname, b->devname);
+	       a->length == b->length && !strcmp(a->devname, b->devname) &&
+	       (!transport || a->transport == b->transport);
 }
 
+/* @other: @g's analysis. */
 static const struct ntprof_group *
-group_find(const struct ntprof_analysis *an, const struct ntprof_group *g)
+group_find(const struct ntprof_analysis *an,
+	   const struct ntprof_analysis *other, const struct ntprof_group *g)
 {
+	bool transport = an->opts.transports && other->opts.transports;
 	size_t i;
 
 	for (i = 0; i < an->nr_groups; i++)
-		if (same_group(&an->groups[i], g))
+		if (same_group(&an->groups[i], g, transport))
 			return &an->groups[i];
 	return NULL;
 }
@@ -444,10 +452,10 @@ static void compare_print(const struct recording_run *base,
 	for (i = 0; i < nr; i++)
 		print_group(&groups[i], &had_na);
 	for (i = 0; i < ba->nr_groups; i++)
-		if (!group_find(la, &ba->groups[i]))
+		if (!group_find(la, ba, &ba->groups[i]))
 			print_only(&ba->groups[i], "base");
 	for (i = 0; i < la->nr_groups; i++)
-		if (!group_find(ba, &la->groups[i]))
+		if (!group_find(ba, la, &la->groups[i]))
 			print_only(&la->groups[i], "loaded");
 	if (had_na)
 		puts("\n(n/a: a stage under 0.5 us at the baseline is too small for a ratio.)");
@@ -505,7 +513,7 @@ int cmd_compare(int argc, char *argv[])
 		}
 	}
 	for (i = 0; !ret && i < base.an->nr_groups; i++) {
-		lg = group_find(load.an, &base.an->groups[i]);
+		lg = group_find(load.an, base.an, &base.an->groups[i]);
 		if (!lg || !base.an->groups[i].n_table || !lg->n_table)
 			continue;
 		groups[nr].base = &base.an->groups[i];
