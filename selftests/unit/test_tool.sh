@@ -392,7 +392,7 @@ t_completion() {
 	got=$(complete_words ntprof record -r "")
 	[ "$got" = "host target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
 	got=$(complete_words ntprof probe --transport "")
-	[ "$got" = "tcp rdma" ] || { echo "# 'ntprof probe --transport ': $got"; return 1; }
+	[ "$got" = "tcp rdma tcp,rdma" ] || { echo "# 'ntprof probe --transport ': $got"; return 1; }
 	got=$(complete_words ntprof record --op "")
 	[ "$got" = "read write other" ] || { echo "# 'ntprof record --op ': $got"; return 1; }
 	got=$(complete_words ntprof record --max)
