@@ -130,7 +130,7 @@ static const struct site_def site_map[] = {
 
 static const char *const target_structs[] = {
 	"spdk_nvmf_request", "spdk_nvmf_qpair", "nvmf_h2c_msg",
-	"spdk_nvme_cmd",
+	"spdk_nvme_cmd", "spdk_nvmf_transport", "spdk_nvmf_transport_ops",
 };
 
 static const char *const host_structs[] = {
