@@ -138,12 +138,11 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 }
 
 /*
- * The private structs of nvmet that hooks_target.c mirrors. Since 6.16,
+ * The layout of nvmet's private structs (kmod/layout.c). Since 6.16,
  * struct nvmet_sq has a cq pointer before qid, and struct nvmet_ctrl has
  * cqs and drvdata pointers before reset_tbkas (pahole on the BTF of
  * Debian's 6.16.12, 7.2.12 and 7.3.4); Debian's 5.10, 6.1 and 6.12 have
- * neither. 6.13 to 6.15 could not be checked, no Debian build having
- * them: kmod/Kbuild refuses them.
+ * neither.
  */
 #if NTPROF_KERNEL_BEFORE(6, 16, 0)
 #define NTPROF_NVMET_CQS	0
@@ -151,10 +150,19 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 #define NTPROF_NVMET_CQS	1
 #endif
 
+/* The releases whose layouts were checked: the built-in table's. */
+#define NTPROF_KERNEL_SERIES(a, b) \
+	((LINUX_VERSION_CODE >> 8) == ((a) << 8) + (b))
+#define NTPROF_LAYOUT_CHECKED						\
+	(NTPROF_KERNEL_SERIES(5, 10) || NTPROF_KERNEL_SERIES(6, 1) ||	\
+	 NTPROF_KERNEL_SERIES(6, 12) || NTPROF_KERNEL_SERIES(6, 16) ||	\
+	 NTPROF_KERNEL_SERIES(7, 2) || NTPROF_KERNEL_SERIES(7, 3))
+
 /*
  * The argument of nvmet_req_init() that is the transport's ops: (req,
  * cq, sq, ops) before 6.16, (req, sq, ops) since, the queue's cq being
- * its sq's (the BTF of the same builds).
+ * its sq's (the BTF of the same builds). 6.13 to 6.15 had no Debian
+ * build to check which: kmod/Kbuild refuses them.
  */
 #if NTPROF_KERNEL_BEFORE(6, 16, 0)
 #define NTPROF_NVMET_REQ_INIT_OPS	3

@@ -44,6 +44,7 @@
 
 #include "compat.h"
 #include "hooks.h"
+#include "layout.h"
 #include "modules.h"
 
 static DEFINE_MUTEX(ntprof_hooks_lock);
@@ -82,6 +83,9 @@ static bool ntprof_hook_for(const struct ntprof_hook *hook,
 		hook->transport == transport);
 }
 
+#define NTPROF_LAYOUT_MISSING_MSG \
+	KBUILD_MODNAME ": a required hook reads a member of unknown offset (see ntprof probe)"
+
 /*
  * Filter a function hook's ops on its function. Setting a filter walks
  * every traceable function (see modules.c), so the filter is kept from
@@ -116,6 +120,9 @@ static int ntprof_hook_arm(struct ntprof_hook *hook)
 
 	if (hook->attached)
 		return 0;
+	/* Its handler would read members at offsets nobody gave. */
+	if (ntprof_layout_missing(hook->fields))
+		return -ENOENT;
 
 	if (hook->kind == NTPROF_HOOK_TRACEPOINT) {
 		if (!hook->tp)
@@ -194,7 +201,9 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 		 * NL_SET_ERR_MSG() wants a literal; ->missing is one, built
 		 * by the table's macros, so it lives as long as the module.
 		 */
-		if (extack)
+		if (extack && ntprof_layout_missing(hook->fields))
+			extack->_msg = NTPROF_LAYOUT_MISSING_MSG;
+		else if (extack)
 			extack->_msg = hook->missing;
 		err = -ENOENT;
 		break;

@@ -86,6 +86,8 @@ struct ntprof_hook_stats {
  * @point: the enum ntprof_point it stamps, or %NTPROF_PT_NONE
  * @required: a session cannot start without it, if its module is loaded
  * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
+ * @fields: NTPROF_LF() of the layout fields its handler reads: without
+ *	an offset for each (kmod/layout.h), it does not attach
  * @tp_probe: tracepoint: the probe function
  * @wanted: a session wants it attached (under the hooks lock)
  * @attached: it is attached; read locklessly by the handlers
@@ -107,6 +109,7 @@ struct ntprof_hook {
 	int point;
 	bool required;
 	unsigned int module;
+	u64 fields;
 	void *tp_probe;
 
 	bool wanted;
@@ -123,7 +126,7 @@ struct ntprof_hook {
 	KBUILD_MODNAME ": required hook " _name " is missing"
 
 #define NTPROF_TRACEPOINT(_name, _role, _transport, _point, _required,	\
-			  _module, _probe)				\
+			  _module, _probe, _fields)			\
 	{								\
 		.name = #_name,						\
 		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
@@ -133,11 +136,12 @@ struct ntprof_hook {
 		.point = _point,					\
 		.required = _required,					\
 		.module = _module,					\
+		.fields = _fields,					\
 		.tp_probe = _probe##_tp,					\
 	}
 
 #define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
-			_module, _handler)				\
+			_module, _handler, _fields)			\
 	{								\
 		.name = #_name,						\
 		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
@@ -147,6 +151,7 @@ struct ntprof_hook {
 		.point = _point,					\
 		.required = _required,					\
 		.module = _module,					\
+		.fields = _fields,					\
 		.fops = {						\
 			.func = _handler##_ftrace,			\
 			.flags = NTPROF_FTRACE_REGS_FLAG |		\

@@ -33,35 +33,26 @@
 #include "buffer.h"
 #include "hooks.h"
 #include "inflight.h"
+#include "layout.h"
 #include "sample.h"
 #include "session.h"
 
 /*
- * Mirrors of private structs of drivers/nvme/host/, of which only the
- * first members are read. Checked against the BTF of Debian's 6.1 and
- * 6.12 builds (pahole): struct nvme_request {cmd @0, result @8, genctr
- * @16, retries @17, flags @18, status @20}; struct nvme_tcp_request
- * starts with a struct nvme_request; struct nvme_rdma_qe is {struct
- * ib_cqe cqe @0, void *data @8, u64 dma @16}. Kbuild refuses kernels
- * past 6.12 until they are checked again.
+ * Private structs of drivers/nvme/host/ are read through their layouts
+ * (kmod/layout.h): struct nvme_request's cmd and status, struct
+ * nvme_rdma_qe's data. struct nvme_tcp_request starts with its struct
+ * nvme_request, and struct nvme_rdma_qe with the struct ib_cqe of its
+ * work requests, in every release since nvme-tcp came (4.19).
  */
-struct ntprof_nvme_request {
-	struct nvme_command *cmd;
-	union nvme_result result;
-	u8 genctr;
-	u8 retries;
-	u8 flags;
-	u16 status;
-};
+#define NTPROF_NREQ_CMD(nreq) \
+	ntprof_lf_get(nreq, NTPROF_LF_NVME_REQUEST_CMD, struct nvme_command *)
+#define NTPROF_QE_DATA(qe) \
+	ntprof_lf_get(qe, NTPROF_LF_NVME_RDMA_QE_DATA, void *)
 
-struct ntprof_nvme_rdma_qe {
-	struct ib_cqe cqe;
-	void *data;
-	u64 dma;
-};
-
-static_assert(offsetof(struct ntprof_nvme_request, status) == 20);
-static_assert(offsetof(struct ntprof_nvme_rdma_qe, data) == 8);
+/* What ntprof_nvme_req() needs, and the hooks that find a request's key. */
+#define NTPROF_HOST_NREQ_FIELDS \
+	(NTPROF_LF(NTPROF_LF_NVME_REQUEST_CMD) | \
+	 NTPROF_LF(NTPROF_LF_NVME_REQUEST_STATUS))
 
 /* nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls. */
 struct ntprof_host_queued {
@@ -150,11 +141,14 @@ static struct ntprof_hook *ntprof_hh(enum ntprof_host_hook_id id)
 }
 
 /* The driver data of a request, if it can be an NVMe one. */
-static struct ntprof_nvme_request *ntprof_nvme_req(struct request *rq)
+static void *ntprof_nvme_req(struct request *rq)
 {
 	struct blk_mq_tag_set *set = rq->q->tag_set;
+	unsigned int need;
 
-	if (!set || set->cmd_size < sizeof(struct ntprof_nvme_request))
+	need = max(ntprof_layout_off[NTPROF_LF_NVME_REQUEST_CMD] + 8,
+		   ntprof_layout_off[NTPROF_LF_NVME_REQUEST_STATUS] + 2);
+	if (!set || set->cmd_size < need)
 		return NULL;
 	return blk_mq_rq_to_pdu(rq);
 }
@@ -165,15 +159,15 @@ ntprof_host_lookup(struct ntprof_session *s, struct request *rq,
 		   struct nvme_command **keyp)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_nvme_request *nreq;
 	struct nvme_command *key;
+	void *nreq;
 
 	if (ntprof_inflight_empty(s->inflight))
 		return NULL;
 	nreq = ntprof_nvme_req(rq);
 	if (!nreq)
 		return NULL;
-	key = READ_ONCE(nreq->cmd);
+	key = NTPROF_NREQ_CMD(nreq);
 	if (!key)
 		key = ntprof_host_cmd_find(rq);
 	if (!key)
@@ -304,9 +298,9 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 					u64 queued_ts)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_nvme_request *nreq;
 	struct ntprof_record rec;
 	bool reused;
+	void *nreq;
 
 	ntprof_host_rec_init(&rec, s, id, rq);
 	if (!ntprof_host_filter(s, &rec))
@@ -330,7 +324,7 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	entry->obj = rq;
 	memcpy(&entry->rec, &rec, sizeof(rec));
 	nreq = ntprof_nvme_req(rq);
-	if (nreq && READ_ONCE(nreq->cmd) != cmd)
+	if (nreq && NTPROF_NREQ_CMD(nreq) != cmd)
 		ntprof_host_cmd_keep(rq, cmd);
 	ntprof_inflight_publish(entry, cmd);
 }
@@ -497,8 +491,7 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_driver_done)
 /* A failed command that the session does not follow, recorded as is. */
 static noinline void ntprof_host_failed(struct ntprof_session *s,
 					struct request *rq,
-					struct ntprof_nvme_request *nreq,
-					u16 status)
+					struct nvme_command *cmd, u16 status)
 {
 	struct ntprof_record rec;
 	struct ntprof_ident id;
@@ -508,7 +501,7 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 	    !ntprof_host_tagset_transport(s, rq->q->tag_set))
 		return;
 
-	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), nreq->cmd);
+	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 	ntprof_host_rec_init(&rec, s, &id, rq);
@@ -531,9 +524,9 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 static void ntprof_host_nvme_complete(void *data, struct request *rq)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_nvme_request *nreq;
+	struct nvme_command *key, *cmd;
 	struct ntprof_session *s;
-	struct nvme_command *key;
+	void *nreq;
 	u16 status;
 
 	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
@@ -543,7 +536,7 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	nreq = ntprof_nvme_req(rq);
 	if (!nreq)
 		return;
-	status = READ_ONCE(nreq->status);
+	status = ntprof_lf_get(nreq, NTPROF_LF_NVME_REQUEST_STATUS, u16);
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
@@ -553,8 +546,9 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 		return;
 	}
 
-	if (status && nreq->cmd)
-		ntprof_host_failed(s, rq, nreq, status);
+	cmd = status ? NTPROF_NREQ_CMD(nreq) : NULL;
+	if (cmd)
+		ntprof_host_failed(s, rq, cmd, status);
 }
 
 NTPROF_TP_CALLBACK(ntprof_host_nvme_complete,
@@ -676,7 +670,6 @@ static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
 				  struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
-	struct ntprof_nvme_rdma_qe *qe;
 	struct nvme_completion *cqe;
 	struct ib_qp *qp;
 	u64 now;
@@ -691,9 +684,7 @@ static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
 	    READ_ONCE(wc->byte_len) < sizeof(*cqe))
 		return;
 	qp = READ_ONCE(wc->qp);
-	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,
-			  cqe);
-	cqe = READ_ONCE(qe->data);
+	cqe = NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe));
 	ntprof_host_rx_keep(READ_ONCE(qp->qp_context),
 			    READ_ONCE(cqe->command_id), now);
 }
@@ -703,14 +694,12 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_recv)
 /* nvme_tcp_try_send_cmd_pdu(req): the command PDU goes to the socket. */
 static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
-	struct ntprof_nvme_request *nreq;
-
 	if (!ntprof_host_enter(hook))
 		return;
 
-	nreq = (void *)ntprof_fn_arg(fregs, 0);
-	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_SEND,
-			      true);
+	/* A struct nvme_tcp_request, which starts with its nvme_request. */
+	ntprof_host_stamp_key(NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
+			      NTPROF_PT_HOST_SEND, true);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_send)
@@ -754,13 +743,11 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_sendpage)
 /* nvme_tcp_setup_h2c_data_pdu(req): an R2T asks for the write data. */
 static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct ftrace_regs *fregs)
 {
-	struct ntprof_nvme_request *nreq;
-
 	if (!ntprof_host_enter(hook))
 		return;
 
-	nreq = (void *)ntprof_fn_arg(fregs, 0);
-	ntprof_host_stamp_key(READ_ONCE(nreq->cmd), NTPROF_PT_HOST_R2T, true);
+	ntprof_host_stamp_key(NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
+			      NTPROF_PT_HOST_R2T, true);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_r2t)
@@ -769,13 +756,11 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_r2t)
 static void ntprof_host_rdma_send(struct ntprof_hook *hook,
 				  struct ftrace_regs *fregs)
 {
-	struct ntprof_nvme_rdma_qe *qe;
-
 	if (!ntprof_host_enter(hook))
 		return;
 
-	qe = (void *)ntprof_fn_arg(fregs, 1);
-	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND, true);
+	ntprof_host_stamp_key(NTPROF_QE_DATA((void *)ntprof_fn_arg(fregs, 1)),
+			      NTPROF_PT_HOST_SEND, true);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send)
@@ -784,17 +769,14 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send)
 static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
 				       struct ftrace_regs *fregs)
 {
-	struct ntprof_nvme_rdma_qe *qe;
 	struct ib_wc *wc;
 
 	if (!ntprof_host_enter(hook))
 		return;
 
 	wc = (void *)ntprof_fn_arg(fregs, 1);
-	qe = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvme_rdma_qe,
-			  cqe);
-	ntprof_host_stamp_key(READ_ONCE(qe->data), NTPROF_PT_HOST_SEND_DONE,
-			      true);
+	ntprof_host_stamp_key(NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe)),
+			      NTPROF_PT_HOST_SEND_DONE, true);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send_done)
@@ -810,64 +792,78 @@ struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
 		NTPROF_TRACEPOINT(nvme_setup_cmd, NTPROF_ROLE_HOST,
 				  NTPROF_TRANSPORT_NONE, NTPROF_PT_HOST_SETUP,
 				  true, NTPROF_MOD_NVME_CORE,
-				  ntprof_host_setup),
+				  ntprof_host_setup,
+				  NTPROF_HOST_NREQ_FIELDS),
 	[NTPROF_HH_BLK_ISSUE] =
 		NTPROF_TRACEPOINT(block_rq_issue, NTPROF_ROLE_HOST,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_HOST_BLK_ISSUE, false,
-				  NTPROF_MOD_VMLINUX, ntprof_host_blk_issue),
+				  NTPROF_MOD_VMLINUX, ntprof_host_blk_issue,
+				  NTPROF_HOST_NREQ_FIELDS),
 	[NTPROF_HH_DRIVER_DONE] =
 		NTPROF_FUNCTION(blk_mq_complete_request_remote, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_NONE,
 				NTPROF_PT_HOST_DRIVER_DONE, false,
-				NTPROF_MOD_VMLINUX, ntprof_host_driver_done),
+				NTPROF_MOD_VMLINUX, ntprof_host_driver_done,
+				NTPROF_HOST_NREQ_FIELDS),
 	[NTPROF_HH_NVME_COMPLETE] =
 		NTPROF_TRACEPOINT(nvme_complete_rq, NTPROF_ROLE_HOST,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_HOST_NVME_COMPLETE, false,
 				  NTPROF_MOD_NVME_CORE,
-				  ntprof_host_nvme_complete),
+				  ntprof_host_nvme_complete,
+				  NTPROF_HOST_NREQ_FIELDS),
 	[NTPROF_HH_BLK_COMPLETE] =
 		NTPROF_TRACEPOINT(block_rq_complete, NTPROF_ROLE_HOST,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_HOST_BLK_COMPLETE, true,
-				  NTPROF_MOD_VMLINUX, ntprof_host_blk_complete),
+				  NTPROF_MOD_VMLINUX, ntprof_host_blk_complete,
+				  NTPROF_HOST_NREQ_FIELDS),
 	[NTPROF_HH_TCP_QUEUE_RQ] =
 		NTPROF_FUNCTION(nvme_tcp_queue_rq, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_QUEUE_RQ,
-				false, NTPROF_MOD_NVME_TCP, ntprof_host_queue_rq),
+				false, NTPROF_MOD_NVME_TCP, ntprof_host_queue_rq,
+				0),
 	[NTPROF_HH_RDMA_QUEUE_RQ] =
 		NTPROF_FUNCTION(nvme_rdma_queue_rq, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_QUEUE_RQ,
 				false, NTPROF_MOD_NVME_RDMA,
-				ntprof_host_queue_rq),
+				ntprof_host_queue_rq,
+				0),
 	[NTPROF_HH_TCP_SEND] =
 		NTPROF_FUNCTION(nvme_tcp_try_send_cmd_pdu, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false,
-				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_send),
+				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_send,
+				NTPROF_LF(NTPROF_LF_NVME_REQUEST_CMD)),
 	[NTPROF_HH_TCP_SENDPAGE] =
 		NTPROF_FUNCTION(kernel_sendpage, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false,
-				NTPROF_MOD_VMLINUX, ntprof_host_tcp_sendpage),
+				NTPROF_MOD_VMLINUX, ntprof_host_tcp_sendpage,
+				0),
 	[NTPROF_HH_RDMA_SEND] =
 		NTPROF_FUNCTION(nvme_rdma_post_send, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_SEND, false,
-				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_send),
+				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_send,
+				NTPROF_LF(NTPROF_LF_NVME_RDMA_QE_DATA)),
 	[NTPROF_HH_RDMA_SEND_DONE] =
 		NTPROF_FUNCTION(nvme_rdma_send_done, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_SEND_DONE,
 				false, NTPROF_MOD_NVME_RDMA,
-				ntprof_host_rdma_send_done),
+				ntprof_host_rdma_send_done,
+				NTPROF_LF(NTPROF_LF_NVME_RDMA_QE_DATA)),
 	[NTPROF_HH_TCP_R2T] =
 		NTPROF_FUNCTION(nvme_tcp_setup_h2c_data_pdu, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_R2T, false,
-				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_r2t),
+				NTPROF_MOD_NVME_TCP, ntprof_host_tcp_r2t,
+				NTPROF_LF(NTPROF_LF_NVME_REQUEST_CMD)),
 	[NTPROF_HH_TCP_RECV] =
 		NTPROF_FUNCTION(nvme_tcp_recv_skb, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_RECV, false,
-				NTPROF_MOD_NVME_TCP, ntprof_host_recv),
+				NTPROF_MOD_NVME_TCP, ntprof_host_recv,
+				0),
 	[NTPROF_HH_RDMA_RECV] =
 		NTPROF_FUNCTION(nvme_rdma_recv_done, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_RECV, false,
-				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_recv),
+				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_recv,
+				NTPROF_LF(NTPROF_LF_NVME_RDMA_QE_DATA)),
 };

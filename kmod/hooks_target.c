@@ -20,125 +20,53 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/kdev_t.h>
-#include <linux/mutex.h>
 #include <linux/nvme.h>
-#include <linux/percpu-refcount.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/smp.h>
 #include <linux/timekeeping.h>
-#include <linux/uuid.h>
 #include <rdma/ib_verbs.h>
-#include <rdma/rw.h>
 
 #include "buffer.h"
 #include "hooks.h"
 #include "inflight.h"
+#include "layout.h"
 #include "sample.h"
 #include "session.h"
 
 /*
- * Mirrors of private structs of drivers/nvme/target/, of which only the
- * first members are read. Checked against the BTF of Debian's 6.1,
- * 6.12, 6.16, 7.2 and 7.3 builds and the DWARF of 5.10's (pahole; see
- * Documentation/stages.rst): struct nvmet_req {cmd @0, cqe @8, sq @16,
- * ...}; struct nvmet_sq {ctrl @0, ref @8, qid @24, size @26, sqhd @28,
- * sqhd_disabled @32, ...}; struct nvmet_ctrl {subsys @0, sqs @8,
- * reset_tbkas @16, lock @24 (32 bytes), cap @56, cc @64, csts @68,
- * hostid @72, cntlid @88, ...}; struct nvmet_fabrics_ops {owner @0,
- * type @8, ...}; struct nvmet_tcp_cmd {queue @0, req @8, ...}. Since
- * 6.16 (NTPROF_NVMET_CQS), a cq pointer comes before nvmet_sq.qid (qid
- * @32, sqhd_disabled @40), and cqs and drvdata pointers before
- * nvmet_ctrl.reset_tbkas (reset_tbkas @32, lock @40; cntlid @104 with
- * 6.16's 32-byte mutex, @96 with 7.2's and 7.3's 24-byte one).
- * nvmet_req_init() is (req, cq, sq, ops) before 6.16, (req, sq, ops)
- * since (NTPROF_NVMET_REQ_INIT_OPS).
+ * Private structs of drivers/nvme/target/ are read through their
+ * layouts (kmod/layout.h): struct nvmet_req's cmd, cqe and sq, struct
+ * nvmet_sq's ctrl, qid and sqhd_disabled, struct nvmet_ctrl's cntlid,
+ * struct nvmet_fabrics_ops's type, the nvmet_req in struct nvmet_tcp_cmd
+ * and in struct nvmet_rdma_rsp, whose send_cqe and read_cqe are the
+ * ib_cqe of its work requests. nvmet_req_init() is (req, cq, sq, ops)
+ * before 6.16, (req, sq, ops) since (NTPROF_NVMET_REQ_INIT_OPS).
  */
-struct ntprof_nvmet_ctrl {
-	void *subsys;
-	void **sqs;
-#if NTPROF_NVMET_CQS
-	void **cqs;
-	void *drvdata;
-#endif
-	bool reset_tbkas;
-	struct mutex lock;	/* its size follows the kernel's config */
-	u64 cap;
-	u32 cc;
-	u32 csts;
-	uuid_t hostid;
-	u16 cntlid;
-};
+#define NTPROF_REQ_SQ(req)	ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_SQ, void *)
+#define NTPROF_REQ_CMD(req) \
+	ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CMD, struct nvme_command *)
+#define NTPROF_TCP_CMD_REQ(cmd)	ntprof_lf_at(cmd, NTPROF_LF_NVMET_TCP_CMD_REQ)
 
-struct ntprof_nvmet_sq {
-	struct ntprof_nvmet_ctrl *ctrl;
-	struct percpu_ref ref;
-#if NTPROF_NVMET_CQS
-	void *cq;
-#endif
-	u16 qid;
-	u16 size;
-	u32 sqhd;
-	bool sqhd_disabled;
-};
+/* What a command's queue id, and its controller's id, are read through. */
+#define NTPROF_TARGET_QID_FIELDS \
+	(NTPROF_LF(NTPROF_LF_NVMET_REQ_SQ) | NTPROF_LF(NTPROF_LF_NVMET_SQ_QID))
+#define NTPROF_TARGET_CNTLID_FIELDS					\
+	(NTPROF_LF(NTPROF_LF_NVMET_REQ_SQ) |				\
+	 NTPROF_LF(NTPROF_LF_NVMET_SQ_CTRL) |				\
+	 NTPROF_LF(NTPROF_LF_NVMET_CTRL_CNTLID))
 
-struct ntprof_nvmet_req {
-	struct nvme_command *cmd;
-	struct nvme_completion *cqe;
-	struct ntprof_nvmet_sq *sq;
-};
-
-struct ntprof_nvmet_fabrics_ops {
-	struct module *owner;
-	unsigned int type;
-};
-
-/* struct nvmet_tcp_cmd: the nvmet_req follows the queue pointer. */
-#define NTPROF_NVMET_TCP_CMD_REQ	sizeof(void *)
-
-/*
- * struct nvmet_rdma_rsp, up to its nvmet_req: the same in Debian's 5.10
- * to 7.3 builds (pahole on nvmet-rdma.ko's BTF): send_sge @0, send_cqe
- * @16, send_wr @24, cmd @64, queue @72, read_cqe @80, write_cqe @88, rw
- * @96, req right after rw: @176 where struct rdma_rw_ctx has 80 bytes
- * (up to 6.16), @200 where it has 104 (7.2, 7.3). The members before req
- * are of public types.
- */
-struct ntprof_nvmet_rdma_rsp {
-	struct ib_sge send_sge;
-	struct ib_cqe send_cqe;
-	struct ib_send_wr send_wr;
-	void *cmd;
-	void *queue;
-	struct ib_cqe read_cqe;
-	struct ib_cqe write_cqe;
-	struct rdma_rw_ctx rw;
-	struct ntprof_nvmet_req req;
-};
-
-/* The offsets pahole gave, before 6.16 and since. */
-#define NTPROF_NVMET_OFF(before, since) (NTPROF_NVMET_CQS ? (since) : (before))
-static_assert(offsetof(struct ntprof_nvmet_sq, qid) == NTPROF_NVMET_OFF(24, 32));
-static_assert(offsetof(struct ntprof_nvmet_sq, sqhd_disabled) ==
-	      NTPROF_NVMET_OFF(32, 40));
-static_assert(offsetof(struct ntprof_nvmet_req, sq) == 16);
-static_assert(offsetof(struct ntprof_nvmet_ctrl, lock) ==
-	      NTPROF_NVMET_OFF(24, 40));
-/* With the mutexes of Debian's configs, the offsets pahole gave. */
-static_assert(sizeof(struct mutex) != 32 ||
-	      offsetof(struct ntprof_nvmet_ctrl, cntlid) ==
-	      NTPROF_NVMET_OFF(88, 104));
-static_assert(sizeof(struct mutex) != 24 || !NTPROF_NVMET_CQS ||
-	      offsetof(struct ntprof_nvmet_ctrl, cntlid) == 96);
-static_assert(offsetof(struct ntprof_nvmet_fabrics_ops, type) == 8);
-static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, send_cqe) == 16);
-static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, read_cqe) == 80);
-static_assert(offsetof(struct ntprof_nvmet_rdma_rsp, req) ==
-	      96 + sizeof(struct rdma_rw_ctx));
+/* The nvmet_req of the nvmet_rdma_rsp whose ib_cqe @field is @cqe. */
+static void *ntprof_rdma_rsp_req(struct ib_cqe *cqe,
+				 enum ntprof_layout_field field)
+{
+	return ntprof_lf_at(ntprof_lf_base(cqe, field),
+			    NTPROF_LF_NVMET_RDMA_RSP_REQ);
+}
 
 /* nvmet_req_init()'s entry to its tracepoint: the transport type. */
 struct ntprof_target_init_args {
-	struct ntprof_nvmet_req *req;
+	void *req;
 	unsigned int trtype;
 };
 
@@ -149,7 +77,7 @@ static DEFINE_PER_CPU(u64, ntprof_target_last_rx);
 
 /* A failed command no session follows, from its completion to its queue_response. */
 struct ntprof_target_failed {
-	struct ntprof_nvmet_req *req;
+	void *req;
 	struct ntprof_record rec;
 };
 
@@ -194,18 +122,22 @@ static u32 ntprof_sgl_length(const struct nvme_command *cmd)
  * The controller's id, unique on the target (nvmet allocates them from
  * one IDA for all subsystems); 0 before the queue's connect set it.
  */
-static u16 ntprof_target_cntlid(struct ntprof_nvmet_req *req)
+static u16 ntprof_target_cntlid(void *req)
 {
-	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
-	struct ntprof_nvmet_ctrl *ctrl = sq ? READ_ONCE(sq->ctrl) : NULL;
+	void *sq, *ctrl;
 
-	return ctrl ? READ_ONCE(ctrl->cntlid) : 0;
+	/* Optional: without its layout, records have none; joins go without. */
+	if (ntprof_layout_missing(NTPROF_TARGET_CNTLID_FIELDS))
+		return 0;
+	sq = NTPROF_REQ_SQ(req);
+	ctrl = sq ? ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_CTRL, void *) : NULL;
+	return ctrl ? ntprof_lf_get(ctrl, NTPROF_LF_NVMET_CTRL_CNTLID, u16) : 0;
 }
 
 static void ntprof_target_rec_init(struct ntprof_record *rec,
 				   enum ntprof_transport transport,
 				   const struct ntprof_ident *id,
-				   struct ntprof_nvmet_req *req,
+				   void *req,
 				   const struct nvme_command *cmd)
 {
 	memset(rec, 0, sizeof(*rec));
@@ -222,11 +154,11 @@ static void ntprof_target_rec_init(struct ntprof_record *rec,
 }
 
 /* The queue id of a request, 0 (admin) when nvmet has not set it. */
-static u16 ntprof_target_qid(struct ntprof_nvmet_req *req)
+static u16 ntprof_target_qid(void *req)
 {
-	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
+	void *sq = NTPROF_REQ_SQ(req);
 
-	return sq ? READ_ONCE(sq->qid) : 0;
+	return sq ? ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_QID, u16) : 0;
 }
 
 /*
@@ -235,7 +167,7 @@ static u16 ntprof_target_qid(struct ntprof_nvmet_req *req)
  * with INIT_STACK_ALL_ZERO would clear at every hit.
  */
 static noinline void ntprof_target_follow(struct ntprof_session *s,
-					  struct ntprof_nvmet_req *req,
+					  void *req,
 					  struct nvme_command *cmd,
 					  const struct ntprof_ident *id,
 					  enum ntprof_transport transport,
@@ -275,7 +207,7 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 }
 
 /* nvmet_req_init, once the command parsed: sample it, follow it. */
-static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
+static void ntprof_target_init(void *data, void *req,
 			       struct nvme_command *cmd)
 {
 	enum ntprof_transport transport;
@@ -319,7 +251,7 @@ static void ntprof_target_init(void *data, struct ntprof_nvmet_req *req,
 
 NTPROF_TP_CALLBACK(ntprof_target_init,
 		   ntprof_th(NTPROF_TH_INIT),
-		   (void *data, struct ntprof_nvmet_req *req,
+		   (void *data, void *req,
 		    struct nvme_command *cmd),
 		   (data, req, cmd))
 
@@ -328,7 +260,7 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
 {
 	struct ntprof_target_init_args *args;
-	struct ntprof_nvmet_fabrics_ops *ops;
+	void *ops;
 
 	if (!ntprof_target_enter(hook))
 		return;
@@ -336,7 +268,8 @@ static void ntprof_target_init_entry(struct ntprof_hook *hook,
 	ops = (void *)ntprof_fn_arg(fregs, NTPROF_NVMET_REQ_INIT_OPS);
 	args = this_cpu_ptr(&ntprof_target_init_args);
 	args->req = (void *)ntprof_fn_arg(fregs, 0);
-	args->trtype = ops ? READ_ONCE(ops->type) : 0;
+	args->trtype = ops ? ntprof_lf_get(ops, NTPROF_LF_NVMET_OPS_TYPE,
+					   unsigned int) : 0;
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_target_init_entry)
@@ -398,7 +331,7 @@ static void ntprof_target_tcp_data(struct ntprof_hook *hook,
 {
 	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
 
-	ntprof_target_stamp_req(hook, cmd + NTPROF_NVMET_TCP_CMD_REQ,
+	ntprof_target_stamp_req(hook, NTPROF_TCP_CMD_REQ(cmd),
 				NTPROF_PT_TARGET_DATA, true);
 }
 
@@ -414,11 +347,11 @@ static void ntprof_target_rdma_data(struct ntprof_hook *hook,
 				    struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
-	struct ntprof_nvmet_rdma_rsp *rsp;
 
-	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
-			   read_cqe);
-	ntprof_target_stamp_req(hook, &rsp->req, NTPROF_PT_TARGET_DATA, true);
+	ntprof_target_stamp_req(hook,
+				ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
+						    NTPROF_LF_NVMET_RDMA_RSP_READ_CQE),
+				NTPROF_PT_TARGET_DATA, true);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_data)
@@ -486,19 +419,19 @@ NTPROF_TP_CALLBACK(ntprof_target_blk_complete,
  */
 static noinline void
 ntprof_target_keep_failed(struct ntprof_session *s,
-			  struct ntprof_nvmet_req *req, u16 status)
+			  void *req, u16 status)
 {
 	struct ntprof_target_failed *failed = this_cpu_ptr(&ntprof_target_failed);
 	struct ntprof_ident id;
 	u64 now = ktime_get_ns();
 
-	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), req->cmd);
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), NTPROF_REQ_CMD(req));
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
 	/* The queue_response that emits it tells the transport. */
 	ntprof_target_rec_init(&failed->rec, s->cfg.transport, &id, req,
-			       req->cmd);
+			       NTPROF_REQ_CMD(req));
 	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
 		return;
 	failed->rec.flags = NTPROF_REC_F_FAILED;
@@ -513,10 +446,11 @@ ntprof_target_keep_failed(struct ntprof_session *s,
  * CPU for the queue_response that nvmet calls next, which tells whether
  * it is of the session's transport.
  */
-static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
+static void ntprof_target_complete(void *data, void *req)
 {
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_target_failed *failed;
+	struct nvme_completion *cqe;
 	struct ntprof_session *s;
 	u16 status;
 
@@ -528,7 +462,9 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 	failed = this_cpu_ptr(&ntprof_target_failed);
 	failed->req = NULL;
 
-	status = le16_to_cpu(READ_ONCE(req->cqe->status)) >> 1;
+	cqe = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CQE,
+			    struct nvme_completion *);
+	status = le16_to_cpu(READ_ONCE(cqe->status)) >> 1;
 
 	entry = ntprof_target_lookup(s, req);
 	if (entry) {
@@ -544,7 +480,7 @@ static void ntprof_target_complete(void *data, struct ntprof_nvmet_req *req)
 
 NTPROF_TP_CALLBACK(ntprof_target_complete,
 		   ntprof_th(NTPROF_TH_COMPLETE),
-		   (void *data, struct ntprof_nvmet_req *req),
+		   (void *data, void *req),
 		   (data, req))
 
 /*
@@ -570,14 +506,15 @@ static noinline void ntprof_target_finish(struct ntprof_session *s,
  * after it: with SQ flow control disabled, the last C2H data PDU carries
  * the success (nvmet_tcp's nvmet_try_send_data()).
  */
-static bool ntprof_target_tcp_no_resp_pdu(struct ntprof_nvmet_req *req,
+static bool ntprof_target_tcp_no_resp_pdu(void *req,
 					  struct ntprof_inflight_entry *entry)
 {
-	struct ntprof_nvmet_sq *sq = READ_ONCE(req->sq);
+	void *sq = NTPROF_REQ_SQ(req);
 
-	return !nvme_is_write(req->cmd) && READ_ONCE(entry->rec.length) &&
+	return !nvme_is_write(NTPROF_REQ_CMD(req)) &&
+	       READ_ONCE(entry->rec.length) &&
 	       !READ_ONCE(entry->rec.status) && sq &&
-	       READ_ONCE(sq->sqhd_disabled);
+	       ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, bool);
 }
 
 /*
@@ -587,7 +524,7 @@ static bool ntprof_target_tcp_no_resp_pdu(struct ntprof_nvmet_req *req,
 static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
 {
-	struct ntprof_nvmet_req *req = (void *)ntprof_fn_arg(fregs, 0);
+	void *req = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_target_failed *failed;
 	struct ntprof_session *s;
@@ -652,7 +589,7 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 	if (!s)
 		return;
 
-	req = cmd + NTPROF_NVMET_TCP_CMD_REQ;
+	req = NTPROF_TCP_CMD_REQ(cmd);
 	entry = ntprof_target_lookup(s, req);
 	if (entry)
 		ntprof_target_finish(s, entry, req, NTPROF_PT_TARGET_SEND,
@@ -673,20 +610,20 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_nvmet_rdma_rsp *rsp;
 	struct ntprof_session *s;
+	void *req;
 
 	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
 
-	rsp = container_of(READ_ONCE(wc->wr_cqe), struct ntprof_nvmet_rdma_rsp,
-			   send_cqe);
-	entry = ntprof_target_lookup(s, &rsp->req);
+	req = ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
+				  NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE);
+	entry = ntprof_target_lookup(s, req);
 	if (!entry)
 		return;
 	/* A SEND that failed or was flushed leaves no point. */
-	ntprof_target_finish(s, entry, &rsp->req,
+	ntprof_target_finish(s, entry, req,
 			     READ_ONCE(wc->status) == IB_WC_SUCCESS ?
 			     NTPROF_PT_TARGET_SEND_DONE : NTPROF_PT_NONE,
 			     ktime_get_ns());
@@ -700,71 +637,92 @@ struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 		NTPROF_TRACEPOINT(nvmet_req_init, NTPROF_ROLE_TARGET,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_TARGET_INIT, true,
-				  NTPROF_MOD_NVMET, ntprof_target_init),
+				  NTPROF_MOD_NVMET, ntprof_target_init,
+				  NTPROF_TARGET_QID_FIELDS),
 	[NTPROF_TH_INIT_ARGS] =
 		NTPROF_FUNCTION(nvmet_req_init, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
-				NTPROF_MOD_NVMET, ntprof_target_init_entry),
+				NTPROF_MOD_NVMET, ntprof_target_init_entry,
+				NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE)),
 	[NTPROF_TH_TCP_RECV] =
 		NTPROF_FUNCTION(nvmet_tcp_try_recv_pdu, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_RECV,
-				false, NTPROF_MOD_NVMET_TCP, ntprof_target_recv),
+				false, NTPROF_MOD_NVMET_TCP, ntprof_target_recv,
+				0),
 	[NTPROF_TH_RDMA_RECV] =
 		NTPROF_FUNCTION(nvmet_rdma_recv_done, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_RECV,
 				false, NTPROF_MOD_NVMET_RDMA,
-				ntprof_target_recv),
+				ntprof_target_recv,
+				0),
 	[NTPROF_TH_TCP_DATA] =
 		NTPROF_FUNCTION(nvmet_tcp_build_pdu_iovec, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_DATA,
 				false, NTPROF_MOD_NVMET_TCP,
-				ntprof_target_tcp_data),
+				ntprof_target_tcp_data,
+				NTPROF_LF(NTPROF_LF_NVMET_TCP_CMD_REQ)),
 	[NTPROF_TH_BDEV_EXEC] =
 		NTPROF_FUNCTION(nvmet_bdev_execute_rw, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_TARGET_EXEC,
-				false, NTPROF_MOD_NVMET, ntprof_target_exec),
+				false, NTPROF_MOD_NVMET, ntprof_target_exec,
+				0),
 	[NTPROF_TH_FILE_EXEC] =
 		NTPROF_FUNCTION(nvmet_file_execute_rw, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_TARGET_EXEC,
-				false, NTPROF_MOD_NVMET, ntprof_target_exec),
+				false, NTPROF_MOD_NVMET, ntprof_target_exec,
+				0),
 	[NTPROF_TH_BLK_ISSUE] =
 		NTPROF_TRACEPOINT(block_rq_issue, NTPROF_ROLE_TARGET,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_TARGET_BLK_ISSUE, false,
-				  NTPROF_MOD_VMLINUX, ntprof_target_blk_issue),
+				  NTPROF_MOD_VMLINUX, ntprof_target_blk_issue,
+				  0),
 	[NTPROF_TH_BLK_COMPLETE] =
 		NTPROF_TRACEPOINT(block_rq_complete, NTPROF_ROLE_TARGET,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_TARGET_BLK_COMPLETE, false,
 				  NTPROF_MOD_VMLINUX,
-				  ntprof_target_blk_complete),
+				  ntprof_target_blk_complete,
+				  0),
 	[NTPROF_TH_COMPLETE] =
 		NTPROF_TRACEPOINT(nvmet_req_complete, NTPROF_ROLE_TARGET,
 				  NTPROF_TRANSPORT_NONE,
 				  NTPROF_PT_TARGET_COMPLETE, true,
-				  NTPROF_MOD_NVMET, ntprof_target_complete),
+				  NTPROF_MOD_NVMET, ntprof_target_complete,
+				  NTPROF_TARGET_QID_FIELDS |
+				  NTPROF_LF(NTPROF_LF_NVMET_REQ_CQE) |
+				  NTPROF_LF(NTPROF_LF_NVMET_REQ_CMD)),
 	[NTPROF_TH_TCP_QUEUE_RESP] =
 		NTPROF_FUNCTION(nvmet_tcp_queue_response, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_QUEUE_RESP,
 				true, NTPROF_MOD_NVMET_TCP,
-				ntprof_target_queue_resp),
+				ntprof_target_queue_resp,
+				NTPROF_LF(NTPROF_LF_NVMET_REQ_SQ) |
+				NTPROF_LF(NTPROF_LF_NVMET_REQ_CMD) |
+				NTPROF_LF(NTPROF_LF_NVMET_SQ_SQHD_DISABLED)),
 	[NTPROF_TH_RDMA_QUEUE_RESP] =
 		NTPROF_FUNCTION(nvmet_rdma_queue_response, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_QUEUE_RESP,
 				true, NTPROF_MOD_NVMET_RDMA,
-				ntprof_target_queue_resp),
+				ntprof_target_queue_resp,
+				0),
 	[NTPROF_TH_TCP_SEND] =
 		NTPROF_FUNCTION(nvmet_setup_response_pdu, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_SEND, false,
-				NTPROF_MOD_NVMET_TCP, ntprof_target_tcp_send),
+				NTPROF_MOD_NVMET_TCP, ntprof_target_tcp_send,
+				NTPROF_LF(NTPROF_LF_NVMET_TCP_CMD_REQ)),
 	[NTPROF_TH_RDMA_DATA] =
 		NTPROF_FUNCTION(nvmet_rdma_read_data_done, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_DATA,
 				false, NTPROF_MOD_NVMET_RDMA,
-				ntprof_target_rdma_data),
+				ntprof_target_rdma_data,
+				NTPROF_LF(NTPROF_LF_NVMET_RDMA_RSP_READ_CQE) |
+				NTPROF_LF(NTPROF_LF_NVMET_RDMA_RSP_REQ)),
 	[NTPROF_TH_RDMA_SEND_DONE] =
 		NTPROF_FUNCTION(nvmet_rdma_send_done, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_SEND_DONE,
 				false, NTPROF_MOD_NVMET_RDMA,
-				ntprof_target_rdma_send_done),
+				ntprof_target_rdma_send_done,
+				NTPROF_LF(NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE) |
+				NTPROF_LF(NTPROF_LF_NVMET_RDMA_RSP_REQ)),
 };

@@ -18,6 +18,7 @@
 #include "buffer.h"
 #include "debugfs.h"
 #include "hooks.h"
+#include "layout.h"
 #include "netlink.h"
 #include "ntprof.h"
 #include "session.h"
@@ -30,6 +31,7 @@ static int __init ntprof_init(void)
 {
 	int err;
 
+	ntprof_layout_init();
 	err = ntprof_hooks_init();
 	if (err) {
 		pr_err("cannot prepare the hooks: %d\n", err);

@@ -20,6 +20,7 @@
 #include "buffer.h"
 #include "compat.h"
 #include "hooks.h"
+#include "layout.h"
 #include "modules.h"
 #include "netlink.h"
 #include "ntprof.h"
@@ -135,7 +136,9 @@ static int ntprof_nl_status_fill(struct sk_buff *msg)
 	if (nla_put_string(msg, NTPROF_A_STATUS_VERSION, NTPROF_VERSION) ||
 	    nla_put_u32(msg, NTPROF_A_STATUS_STATE, ntprof_state_get()) ||
 	    nla_put_string(msg, NTPROF_A_STATUS_KERNEL_RELEASE,
-			   init_utsname()->release))
+			   init_utsname()->release) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_STATUS_LAYOUT_BUILTIN,
+			      ntprof_layout_builtin(), NTPROF_A_STATUS_PAD))
 		return -EMSGSIZE;
 
 	for (i = 0; i < NTPROF_NR_MODULES; i++) {
@@ -229,6 +232,8 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_MIN_LEN] = { .type = NLA_U32 },
 	[NTPROF_A_START_MAX_LEN] = { .type = NLA_U32 },
 	[NTPROF_A_START_USITE] = NLA_POLICY_NESTED(ntprof_usite_nl_policy),
+	/* Validated by ntprof_layout_parse(), against its own policy. */
+	[NTPROF_A_START_LAYOUT] = { .type = NLA_NESTED },
 };
 
 static int ntprof_nl_parse_fetch(const struct nlattr *nest,
@@ -426,6 +431,8 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		.max_len = U32_MAX,
 	};
 	struct nlattr **attrs = info->attrs;
+	struct ntprof_layout layout;
+	int err;
 
 	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
 	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
@@ -466,9 +473,13 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EINVAL;
 	}
 
+	err = ntprof_layout_parse(info, cfg.role, &layout);
+	if (err)
+		return err;
+	cfg.layout = &layout;
+
 	if (attrs[NTPROF_A_START_USITE]) {
 		struct ntprof_usite_spec *specs;
-		int err;
 
 		specs = kcalloc(NTPROF_USITES_MAX, sizeof(*specs), GFP_KERNEL);
 		if (!specs)
@@ -524,6 +535,11 @@ static int ntprof_nl_hook_fill(struct sk_buff *msg, struct ntprof_hook *hook)
 	    nla_put_u32(msg, NTPROF_A_HOOK_REQUIRED, hook->required) ||
 	    nla_put_u32(msg, NTPROF_A_HOOK_STATE, ntprof_hook_state(hook)) ||
 	    nla_put_u64_64bit(msg, NTPROF_A_HOOK_HITS, ntprof_hook_hits(hook),
+			      NTPROF_A_HOOK_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_HOOK_FIELDS, hook->fields,
+			      NTPROF_A_HOOK_PAD) ||
+	    nla_put_u64_64bit(msg, NTPROF_A_HOOK_FIELDS_MISSING,
+			      ntprof_layout_missing(hook->fields),
 			      NTPROF_A_HOOK_PAD))
 		return -EMSGSIZE;
 	return 0;

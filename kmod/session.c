@@ -16,6 +16,7 @@
 #include "buffer.h"
 #include "hooks.h"
 #include "inflight.h"
+#include "layout.h"
 #include "ntprof.h"
 #include "session.h"
 #include "uprobes.h"
@@ -88,6 +89,8 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	}
 
 	/* No hook of the role runs: the last stop waited for them. */
+	if (cfg->layout)
+		ntprof_layout_apply(cfg->layout);
 	err = ntprof_buffer_alloc(cfg->role);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");

@@ -14,6 +14,7 @@
 
 struct netlink_ext_ack;
 struct blk_mq_tag_set;
+struct ntprof_layout;
 struct ntprof_usite_spec;
 
 /* Host: controllers of the session's transports, for failure records. */
@@ -29,6 +30,7 @@ struct ntprof_usite_spec;
  * @ops: NTPROF_OP_* mask of the commands to record
  * @min_len: only commands of at least this many bytes
  * @max_len: only commands of at most this many bytes
+ * @layout: the offsets of private struct members it gives, or NULL
  * @usites: the userspace sites to attach, for the start request only
  * @nr_usites: how many, up to %NTPROF_USITES_MAX
  */
@@ -40,6 +42,7 @@ struct ntprof_session_config {
 	u32 ops;
 	u32 min_len;
 	u32 max_len;
+	const struct ntprof_layout *layout;
 	const struct ntprof_usite_spec *usites;
 	unsigned int nr_usites;
 };

@@ -143,6 +143,8 @@ enum {
 	NTPROF_A_STATUS_START_MONO,	/* u64: session start, CLOCK_MONOTONIC ns */
 	NTPROF_A_STATUS_START_REAL,	/* u64: the same instant, CLOCK_REALTIME ns */
 	NTPROF_A_STATUS_PAD,
+	/* u64: 1 << enum ntprof_layout_field of the built-in offsets */
+	NTPROF_A_STATUS_LAYOUT_BUILTIN,
 
 	__NTPROF_A_STATUS_MAX,
 	NTPROF_A_STATUS_MAX = (__NTPROF_A_STATUS_MAX - 1)
@@ -159,9 +161,55 @@ enum {
 	NTPROF_A_START_MIN_LEN,		/* u32: only commands of >= bytes */
 	NTPROF_A_START_MAX_LEN,		/* u32: only commands of <= bytes */
 	NTPROF_A_START_USITE,		/* nest, multi-attr: NTPROF_A_USITE_* */
+	NTPROF_A_START_LAYOUT,		/* nest, multi-attr: NTPROF_A_LAYOUT_* */
 
 	__NTPROF_A_START_MAX,
 	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
+};
+
+/*
+ * Layouts: where the members of the transports' private structs that the
+ * hooks read lie, as the running kernel's BTF says (the tool reads it,
+ * /sys/kernel/btf/MODULE). A start request may give each of its role's
+ * fields; a field it does not give keeps the module's built-in offset,
+ * known for the releases checked (Documentation/stages.rst), or has
+ * none, and the hooks that read it stay missing. The module checks that
+ * each offset is in range and each size the one it reads.
+ */
+enum ntprof_layout_field {
+	/* Host: nvme_core, nvme_rdma. */
+	NTPROF_LF_NVME_REQUEST_CMD,	/* struct nvme_request.cmd, 8 bytes */
+	NTPROF_LF_NVME_REQUEST_STATUS,	/* .status, 2 */
+	NTPROF_LF_NVME_RDMA_QE_DATA,	/* struct nvme_rdma_qe.data, 8 */
+	/* Target: nvmet, nvmet_tcp, nvmet_rdma. */
+	NTPROF_LF_NVMET_REQ_CMD,	/* struct nvmet_req.cmd, 8 */
+	NTPROF_LF_NVMET_REQ_CQE,	/* .cqe, 8 */
+	NTPROF_LF_NVMET_REQ_SQ,		/* .sq, 8 */
+	NTPROF_LF_NVMET_SQ_CTRL,	/* struct nvmet_sq.ctrl, 8 */
+	NTPROF_LF_NVMET_SQ_QID,		/* .qid, 2 */
+	NTPROF_LF_NVMET_SQ_SQHD_DISABLED, /* .sqhd_disabled, 1 */
+	NTPROF_LF_NVMET_CTRL_CNTLID,	/* struct nvmet_ctrl.cntlid, 2 */
+	NTPROF_LF_NVMET_OPS_TYPE,	/* struct nvmet_fabrics_ops.type, 4 */
+	NTPROF_LF_NVMET_TCP_CMD_REQ,	/* struct nvmet_tcp_cmd.req, any */
+	NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE, /* struct nvmet_rdma_rsp.send_cqe, 8 */
+	NTPROF_LF_NVMET_RDMA_RSP_READ_CQE, /* .read_cqe, 8 */
+	NTPROF_LF_NVMET_RDMA_RSP_REQ,	/* .req, any */
+
+	NTPROF_LF_COUNT
+};
+
+/* The host's fields come first. */
+#define NTPROF_LF_FIRST_TARGET	NTPROF_LF_NVMET_REQ_CMD
+
+/* One field of a layout, nested in a start request. */
+enum {
+	NTPROF_A_LAYOUT_UNSPEC,
+	NTPROF_A_LAYOUT_FIELD,		/* u32, required: enum ntprof_layout_field */
+	NTPROF_A_LAYOUT_OFFSET,		/* u32, required: bytes from the struct's start */
+	NTPROF_A_LAYOUT_SIZE,		/* u32, required: the member's bytes */
+
+	__NTPROF_A_LAYOUT_MAX,
+	NTPROF_A_LAYOUT_MAX = (__NTPROF_A_LAYOUT_MAX - 1)
 };
 
 /*
@@ -242,6 +290,10 @@ enum {
 	NTPROF_A_HOOK_STATE,		/* u32: enum ntprof_hook_state */
 	NTPROF_A_HOOK_HITS,		/* u64: times it fired this session */
 	NTPROF_A_HOOK_PAD,
+	/* u64: 1 << enum ntprof_layout_field of each field it reads */
+	NTPROF_A_HOOK_FIELDS,
+	/* u64: those of them that have no offset now: its state is missing */
+	NTPROF_A_HOOK_FIELDS_MISSING,
 
 	__NTPROF_A_HOOK_MAX,
 	NTPROF_A_HOOK_MAX = (__NTPROF_A_HOOK_MAX - 1)

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Layouts of the private NVMe structs the hooks read: the built-in
+ * table, and the offsets a start request gives from the kernel's BTF.
+ *
+ * The built-in table holds what pahole showed on the BTF of Debian's
+ * builds of the releases checked (5.10 from its DWARF; see
+ * Documentation/stages.rst). On another release it has nothing, and only
+ * BTF gives the hooks their fields. A start request's offsets are
+ * checked against what the hooks read (the member's size, an offset
+ * within the struct's first page) and applied before its hooks attach;
+ * they stay for later sessions, being the running kernel's.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/netlink.h>
+#include <net/genetlink.h>
+#include <rdma/rw.h>
+
+#include "compat.h"
+#include "layout.h"
+
+u16 ntprof_layout_off[NTPROF_LF_COUNT];
+
+/* Off, the module knows no offset of its own: for tests of BTF's. */
+static bool builtin_layout = true;
+module_param(builtin_layout, bool, 0444);
+MODULE_PARM_DESC(builtin_layout,
+		 "use the built-in struct layouts of the releases checked (default 1)");
+
+/* The bytes the hooks read of each field; 0: an embedded struct. */
+static const u8 ntprof_layout_size[NTPROF_LF_COUNT] = {
+	[NTPROF_LF_NVME_REQUEST_CMD] = 8,
+	[NTPROF_LF_NVME_REQUEST_STATUS] = 2,
+	[NTPROF_LF_NVME_RDMA_QE_DATA] = 8,
+	[NTPROF_LF_NVMET_REQ_CMD] = 8,
+	[NTPROF_LF_NVMET_REQ_CQE] = 8,
+	[NTPROF_LF_NVMET_REQ_SQ] = 8,
+	[NTPROF_LF_NVMET_SQ_CTRL] = 8,
+	[NTPROF_LF_NVMET_SQ_QID] = 2,
+	[NTPROF_LF_NVMET_SQ_SQHD_DISABLED] = 1,
+	[NTPROF_LF_NVMET_CTRL_CNTLID] = 2,
+	[NTPROF_LF_NVMET_OPS_TYPE] = 4,
+	[NTPROF_LF_NVMET_TCP_CMD_REQ] = 0,
+	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = 8,
+	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = 8,
+	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = 0,
+};
+
+/* Offsets past the first page are no member of these structs. */
+#define NTPROF_LF_MAX_OFFSET	4095
+
+/*
+ * The built-in table: struct nvme_request {cmd @0, ..., status @20};
+ * struct nvme_rdma_qe {cqe @0, data @8}; struct nvmet_req {cmd @0, cqe
+ * @8, sq @16}; struct nvmet_sq {ctrl @0, ref @8, [cq @24,] qid, size,
+ * sqhd, sqhd_disabled}; struct nvmet_ctrl {subsys @0, sqs @8, [cqs,
+ * drvdata,] reset_tbkas, lock (a mutex, of the config's size), cap, cc,
+ * csts, hostid, cntlid}; struct nvmet_fabrics_ops {owner @0, type @8};
+ * struct nvmet_tcp_cmd {queue @0, req @8}; struct nvmet_rdma_rsp
+ * {send_sge @0, send_cqe @16, send_wr @24, cmd @64, queue @72, read_cqe
+ * @80, write_cqe @88, rw @96, req after rw}. The bracketed members came
+ * in 6.16 (NTPROF_NVMET_CQS).
+ */
+static void ntprof_layout_builtin_set(void)
+{
+	u16 *o = ntprof_layout_off;
+	u16 lock = NTPROF_NVMET_CQS ? 40 : 24;
+
+	o[NTPROF_LF_NVME_REQUEST_CMD] = 0;
+	o[NTPROF_LF_NVME_REQUEST_STATUS] = 20;
+	o[NTPROF_LF_NVME_RDMA_QE_DATA] = 8;
+	o[NTPROF_LF_NVMET_REQ_CMD] = 0;
+	o[NTPROF_LF_NVMET_REQ_CQE] = 8;
+	o[NTPROF_LF_NVMET_REQ_SQ] = 16;
+	o[NTPROF_LF_NVMET_SQ_CTRL] = 0;
+	o[NTPROF_LF_NVMET_SQ_QID] = NTPROF_NVMET_CQS ? 32 : 24;
+	o[NTPROF_LF_NVMET_SQ_SQHD_DISABLED] = NTPROF_NVMET_CQS ? 40 : 32;
+	/* lock, cap (8), cc and csts (4 each), hostid (16), cntlid. */
+	o[NTPROF_LF_NVMET_CTRL_CNTLID] = lock + sizeof(struct mutex) + 32;
+	o[NTPROF_LF_NVMET_OPS_TYPE] = 8;
+	o[NTPROF_LF_NVMET_TCP_CMD_REQ] = 8;
+	o[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = 16;
+	o[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = 80;
+	o[NTPROF_LF_NVMET_RDMA_RSP_REQ] = 96 + sizeof(struct rdma_rw_ctx);
+}
+
+/**
+ * ntprof_layout_init() - the built-in offsets, or none
+ *
+ * Context: Module init, before any hook attaches.
+ */
+void ntprof_layout_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTPROF_LF_COUNT; i++)
+		ntprof_layout_off[i] = NTPROF_LF_NONE;
+	if (ntprof_layout_builtin())
+		ntprof_layout_builtin_set();
+}
+
+/* NTPROF_LF() of the fields the built-in table has. */
+u64 ntprof_layout_builtin(void)
+{
+	return NTPROF_LAYOUT_CHECKED && builtin_layout ?
+	       NTPROF_LF(NTPROF_LF_COUNT) - 1 : 0;
+}
+
+/* Those of @fields that have no offset now. */
+u64 ntprof_layout_missing(u64 fields)
+{
+	unsigned int i;
+	u64 missing = 0;
+
+	for (i = 0; i < NTPROF_LF_COUNT; i++)
+		if ((fields & NTPROF_LF(i)) &&
+		    READ_ONCE(ntprof_layout_off[i]) == NTPROF_LF_NONE)
+			missing |= NTPROF_LF(i);
+	return missing;
+}
+
+static bool ntprof_layout_of_role(u32 field, enum ntprof_role role)
+{
+	if (role == NTPROF_ROLE_HOST)
+		return field < NTPROF_LF_FIRST_TARGET;
+	return field >= NTPROF_LF_FIRST_TARGET && field < NTPROF_LF_COUNT;
+}
+
+static const struct nla_policy ntprof_layout_nl_policy[NTPROF_A_LAYOUT_MAX + 1] = {
+	[NTPROF_A_LAYOUT_FIELD] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_COUNT - 1),
+	[NTPROF_A_LAYOUT_OFFSET] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_MAX_OFFSET),
+	[NTPROF_A_LAYOUT_SIZE] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_MAX_OFFSET),
+};
+
+static int ntprof_layout_parse_one(const struct nlattr *nest,
+				   enum ntprof_role role,
+				   struct ntprof_layout *layout,
+				   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[NTPROF_A_LAYOUT_MAX + 1];
+	u32 field, size;
+	int err;
+
+	err = nla_parse_nested(tb, NTPROF_A_LAYOUT_MAX, nest,
+			       ntprof_layout_nl_policy, extack);
+	if (err)
+		return err;
+	if (!tb[NTPROF_A_LAYOUT_FIELD] || !tb[NTPROF_A_LAYOUT_OFFSET] ||
+	    !tb[NTPROF_A_LAYOUT_SIZE]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a layout field needs its id, offset and size");
+		return -EINVAL;
+	}
+	field = nla_get_u32(tb[NTPROF_A_LAYOUT_FIELD]);
+	size = nla_get_u32(tb[NTPROF_A_LAYOUT_SIZE]);
+	if (!ntprof_layout_of_role(field, role)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_LAYOUT_FIELD],
+				    "a layout field of the other role");
+		return -EINVAL;
+	}
+	if (layout->set & NTPROF_LF(field)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a layout field given twice");
+		return -EINVAL;
+	}
+	/* The hooks read this many bytes: another size is another member. */
+	if (ntprof_layout_size[field] && size != ntprof_layout_size[field]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_LAYOUT_SIZE],
+				    "a layout field of another size than the hooks read");
+		return -EINVAL;
+	}
+	layout->set |= NTPROF_LF(field);
+	layout->off[field] = nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]);
+	return 0;
+}
+
+/**
+ * ntprof_layout_parse() - the layout fields of a start request
+ * @info: the request; every NTPROF_A_START_LAYOUT in it, in order
+ * @role: the session's role, whose fields they must be
+ * @layout: the fields, to apply once the session will start
+ *
+ * Return: 0, or -EINVAL with the reason in the extack.
+ */
+int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
+			struct ntprof_layout *layout)
+{
+	struct nlattr *attr;
+	int err, rem;
+
+	memset(layout, 0, sizeof(*layout));
+	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
+			  genlmsg_len(info->genlhdr), rem) {
+		if (nla_type(attr) != NTPROF_A_START_LAYOUT)
+			continue;
+		err = ntprof_layout_parse_one(attr, role, layout,
+					      info->extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/**
+ * ntprof_layout_apply() - make a start request's offsets the hooks'
+ * @layout: what ntprof_layout_parse() found
+ *
+ * Context: Under the session lock, while no hook of the fields' role is
+ * attached.
+ */
+void ntprof_layout_apply(const struct ntprof_layout *layout)
+{
+	unsigned int i;
+
+	for (i = 0; i < NTPROF_LF_COUNT; i++)
+		if (layout->set & NTPROF_LF(i))
+			WRITE_ONCE(ntprof_layout_off[i], layout->off[i]);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Layouts: the offsets of the members of private NVMe structs that the
+ * hooks read (enum ntprof_layout_field), from the running kernel's BTF
+ * as the tool reads it and hands it over in a start request, or from the
+ * built-in table of the releases checked. The hooks read those members
+ * with ntprof_lf_get() and declare them in struct ntprof_hook.fields; a
+ * hook with a field of no offset is not attached.
+ */
+#ifndef _NTPROF_LAYOUT_H
+#define _NTPROF_LAYOUT_H
+
+#include <linux/compiler.h>
+#include <linux/limits.h>
+#include <linux/types.h>
+
+#include <uapi/linux/ntprof.h>
+
+struct genl_info;
+struct netlink_ext_ack;
+
+/* An offset that no table gives. */
+#define NTPROF_LF_NONE	U16_MAX
+
+#define NTPROF_LF(_f)	(1ULL << (_f))
+
+/*
+ * Offsets, by field. Written only by the start of a session of the
+ * field's role, before its hooks attach, and read by those hooks.
+ */
+extern u16 ntprof_layout_off[NTPROF_LF_COUNT];
+
+/* The address of field @f of the struct at @base. */
+static __always_inline void *ntprof_lf_at(const void *base,
+					  enum ntprof_layout_field f)
+{
+	return (char *)base + ntprof_layout_off[f];
+}
+
+/* Read field @f, of C type @type, of the struct at @base. */
+#define ntprof_lf_get(base, f, type) \
+	READ_ONCE(*(type *)ntprof_lf_at(base, f))
+
+/* The struct at @p's field @f, from that field's address. */
+#define ntprof_lf_base(p, f) \
+	((void *)((char *)(p) - ntprof_layout_off[f]))
+
+/**
+ * struct ntprof_layout - the fields a start request gives
+ * @set: NTPROF_LF() of each field it gives
+ * @off: their offsets
+ */
+struct ntprof_layout {
+	u64 set;
+	u16 off[NTPROF_LF_COUNT];
+};
+
+void ntprof_layout_init(void);
+int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
+			struct ntprof_layout *layout);
+void ntprof_layout_apply(const struct ntprof_layout *layout);
+u64 ntprof_layout_builtin(void);
+u64 ntprof_layout_missing(u64 fields);
+
+#endif /* _NTPROF_LAYOUT_H */
