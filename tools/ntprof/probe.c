@@ -224,11 +224,67 @@ static void print_modules(const struct session_status *st, uint32_t role,
 	putchar('\n');
 }
 
+/*
+ * The layouts the hooks' handlers read: BTF gives a field (record hands
+ * it to the module), or the module has it. A hook with a field of
+ * neither cannot attach: it is missing, and @lacking says which.
+ */
+static void hooks_layout(struct session_hooks *hooks,
+			 const struct kbtf_layout *l)
+{
+	uint64_t found = kbtf_layout_found(l);
+	size_t i;
+
+	for (i = 0; i < hooks->n; i++) {
+		hooks->v[i].lacking = hooks->v[i].fields_missing & ~found;
+		if (hooks->v[i].lacking)
+			hooks->v[i].h.state = NTPROF_HOOK_MISSING;
+	}
+}
+
+/* The first field of @mask, as "struct.member", with why BTF lacks it. */
+static void layout_lack_str(uint64_t mask, const struct kbtf_layout *l,
+			    char *buf, size_t size)
+{
+	const struct kbtf_field_def *f;
+	unsigned int id;
+
+	for (id = 0; id < NTPROF_LF_COUNT && !(mask >> id & 1); id++)
+		;
+	f = kbtf_field(id);
+	if (!f) {
+		snprintf(buf, size, "a member");
+		return;
+	}
+	snprintf(buf, size, "%s.%s (%s; no built-in offset for this release)",
+		 f->st, f->member, l->why[id][0] ? l->why[id] : "not in BTF");
+}
+
+/* Where a hook's layout comes from, for its line. */
+static void layout_note(const struct session_hook *hk,
+			const struct kbtf_layout *l, char *buf, size_t size)
+{
+	uint64_t found = kbtf_layout_found(l);
+	char lack[192];
+
+	if (hk->lacking) {
+		layout_lack_str(hk->lacking, l, lack, sizeof(lack));
+		snprintf(buf, size, "  [no layout: %s]", lack);
+	} else if (!hk->fields) {
+		buf[0] = '\0';
+	} else if (!(hk->fields & ~found)) {
+		snprintf(buf, size, "  [layout: BTF]");
+	} else {
+		snprintf(buf, size, "  [layout: built-in]");
+	}
+}
+
 static void print_hooks(const struct session_status *st,
-			const struct session_hooks *hooks)
+			const struct session_hooks *hooks,
+			const struct kbtf_layout *l)
 {
 	const struct session_module *mod;
-	char point[96], note[96], line[640];
+	char point[96], note[96], lnote[256], line[896];
 	int width = 0, pwidth = 0, len;
 	size_t i;
 
@@ -250,10 +306,11 @@ static void print_hooks(const struct session_status *st,
 				 mod->name);
 		else
 			note[0] = '\0';
-		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s",
+		layout_note(hk, l, lnote, sizeof(lnote));
+		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s%s",
 			       hook_state_str(hk->h.state), width, hk->h.name,
 			       kind_str(hk->h.kind), pwidth, point,
-			       hk->h.required ? "  (required)" : "", note);
+			       hk->h.required ? "  (required)" : "", note, lnote);
 		if (len >= (int)sizeof(line))
 			len = sizeof(line) - 1;
 		/* The columns pad; the end of a line does not. */
@@ -285,6 +342,7 @@ static bool point_stamped(const struct session_hooks *hooks, size_t i)
 
 static bool probe_verdict(const struct session_status *st,
 			  const struct session_hooks *hooks,
+			  const struct kbtf_layout *l,
 			  const struct caps *caps, uint32_t role,
 			  uint32_t transport, bool busy, char *why,
 			  size_t size)
@@ -311,6 +369,15 @@ static bool probe_verdict(const struct session_status *st,
 		/* It may come with its module: the start will not fail. */
 		if (mod && !mod->present)
 			continue;
+		if (hk->lacking) {
+			char lack[192];
+
+			layout_lack_str(hk->lacking, l, lack, sizeof(lack));
+			snprintf(why, size,
+				 "the required %s %s reads %s",
+				 kind_str(hk->h.kind), hk->h.name, lack);
+			return false;
+		}
 		snprintf(why, size,
 			 "the required %s %s is missing from this kernel%s%s",
 			 kind_str(hk->h.kind), hk->h.name,
@@ -394,6 +461,7 @@ int cmd_probe(int argc, char *argv[])
 	const char *spdk = NULL;
 	uint32_t spdk_role = 0;
 	struct session_hooks hooks = { 0 };
+	struct kbtf_layout layout;
 	struct session_status st;
 	uint32_t role = 0, transport = 0;
 	struct utsname uts;
@@ -474,11 +542,13 @@ int cmd_probe(int argc, char *argv[])
 		return probe_spdk(cmd, spdk, role, transport, busy);
 	}
 
+	kbtf_layout_read(kbtf_sys_dir(), role, &layout);
+	hooks_layout(&hooks, &layout);
 	printf("\n%s hooks over %s:\n", session_role_name(role),
 	       session_transport_name(transport));
 	if (!hooks.n)
 		puts("  (the module reports none)");
-	print_hooks(&st, &hooks);
+	print_hooks(&st, &hooks, &layout);
 	/*
 	 * Missing for good, not waiting for its module, and no other hook
 	 * stamps its point (kernels differ in which of two functions they
@@ -497,8 +567,8 @@ int cmd_probe(int argc, char *argv[])
 	if (caps.kprobes_disabled)
 		puts("  (kprobes are disabled: the kprobe hooks attach but do not fire)");
 
-	ok = hooks.n && probe_verdict(&st, &hooks, &caps, role, transport,
-				      busy, why, sizeof(why));
+	ok = hooks.n && probe_verdict(&st, &hooks, &layout, &caps, role,
+				      transport, busy, why, sizeof(why));
 	if (!hooks.n)
 		snprintf(why, sizeof(why), "the module reports no hook for %s over %s",
 			 session_role_name(role),

@@ -836,6 +836,7 @@ int cmd_record(int argc, char *argv[])
 	struct recorder rec = { 0 };
 	struct ntp_hook *hooks = NULL;
 	struct record_opts o;
+	struct kbtf_layout layout;
 	static struct spdk_prog spdk;
 	struct ntp_header hdr;
 	bool created;
@@ -879,6 +880,9 @@ int cmd_record(int argc, char *argv[])
 		goto fail_unlink;
 	}
 
+	/* The private structs' layouts, as this kernel's BTF has them. */
+	kbtf_layout_read(kbtf_sys_dir(), o.cfg.role, &layout);
+	o.cfg.layout = &layout;
 	err = session_start(rec.sock, &o.cfg);
 	if (err) {
 		start_error(rec.sock, cmd, &o.cfg, err);

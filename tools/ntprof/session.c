@@ -25,6 +25,7 @@ static const enum mnl_attr_data_type status_policy[NTPROF_A_STATUS_MAX + 1] = {
 	[NTPROF_A_STATUS_SAMPLE] = MNL_TYPE_U32,
 	[NTPROF_A_STATUS_START_MONO] = MNL_TYPE_U64,
 	[NTPROF_A_STATUS_START_REAL] = MNL_TYPE_U64,
+	[NTPROF_A_STATUS_LAYOUT_BUILTIN] = MNL_TYPE_U64,
 };
 
 static const enum mnl_attr_data_type module_policy[NTPROF_A_MODULE_MAX + 1] = {
@@ -84,6 +85,9 @@ static int status_fill(struct session_status_ctx *ctx,
 		snprintf(st->release, sizeof(st->release), "%s",
 			 mnl_attr_get_str(tb[NTPROF_A_STATUS_KERNEL_RELEASE]));
 	st->state = attr_u32(tb[NTPROF_A_STATUS_STATE], NTPROF_STATE_IDLE);
+	if (tb[NTPROF_A_STATUS_LAYOUT_BUILTIN])
+		st->layout_builtin =
+			mnl_attr_get_u64(tb[NTPROF_A_STATUS_LAYOUT_BUILTIN]);
 
 	/* The session's attributes come together or not at all. */
 	if (tb[NTPROF_A_STATUS_ROLE] && tb[NTPROF_A_STATUS_START_MONO] &&
@@ -160,6 +164,8 @@ static const enum mnl_attr_data_type hook_policy[NTPROF_A_HOOK_MAX + 1] = {
 	[NTPROF_A_HOOK_REQUIRED] = MNL_TYPE_U32,
 	[NTPROF_A_HOOK_STATE] = MNL_TYPE_U32,
 	[NTPROF_A_HOOK_HITS] = MNL_TYPE_U64,
+	[NTPROF_A_HOOK_FIELDS] = MNL_TYPE_U64,
+	[NTPROF_A_HOOK_FIELDS_MISSING] = MNL_TYPE_U64,
 };
 
 struct hooks_ctx {
@@ -223,6 +229,11 @@ static int hooks_fill(struct hooks_ctx *ctx, const struct nlmsghdr *nlh)
 	hk->h.state = u8_of(tb[NTPROF_A_HOOK_STATE], 0xff);
 	if (tb[NTPROF_A_HOOK_HITS])
 		hk->hits = mnl_attr_get_u64(tb[NTPROF_A_HOOK_HITS]);
+	if (tb[NTPROF_A_HOOK_FIELDS])
+		hk->fields = mnl_attr_get_u64(tb[NTPROF_A_HOOK_FIELDS]);
+	if (tb[NTPROF_A_HOOK_FIELDS_MISSING])
+		hk->fields_missing =
+			mnl_attr_get_u64(tb[NTPROF_A_HOOK_FIELDS_MISSING]);
 	return 0;
 }
 
@@ -341,6 +352,30 @@ static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
 	return 0;
 }
 
+/* The offsets BTF gave for the session's role: the module takes them. */
+static int layout_put(struct nlmsghdr *nlh, const struct kbtf_layout *l)
+{
+	struct nlattr *nest;
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; !err && i < NTPROF_LF_COUNT; i++) {
+		if (!l->found[i])
+			continue;
+		nest = nest_start(nlh, NTPROF_A_START_LAYOUT);
+		if (!nest)
+			return -EMSGSIZE;
+		err = put_u32(nlh, NTPROF_A_LAYOUT_FIELD, i);
+		if (!err)
+			err = put_u32(nlh, NTPROF_A_LAYOUT_OFFSET, l->offset[i]);
+		if (!err)
+			err = put_u32(nlh, NTPROF_A_LAYOUT_SIZE, l->size[i]);
+		if (!err)
+			mnl_attr_nest_end(nlh, nest);
+	}
+	return err;
+}
+
 static int start_put(struct nlmsghdr *nlh, void *data)
 {
 	const struct session_config *cfg = data;
@@ -360,6 +395,8 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 		err = put_u32(nlh, NTPROF_A_START_MIN_LEN, cfg->min_len);
 	if (!err && cfg->has_max_len)
 		err = put_u32(nlh, NTPROF_A_START_MAX_LEN, cfg->max_len);
+	if (!err && cfg->layout)
+		err = layout_put(nlh, cfg->layout);
 	for (i = 0; !err && i < cfg->nr_usites; i++)
 		err = usite_put(nlh, &cfg->usites[i]);
 	return err;

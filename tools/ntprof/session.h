@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <uapi/linux/ntprof.h>
 
+#include "kbtf.h"
 #include "nl.h"
 #include "ntp.h"
 
@@ -44,6 +45,8 @@ struct session_status {
 	uint32_t sample;
 	uint64_t start_mono;
 	uint64_t start_real;
+	/* NTPROF_LF bits of the module's built-in layout offsets. */
+	uint64_t layout_builtin;
 };
 
 /* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
@@ -68,6 +71,11 @@ session_module_find(const struct session_status *st, uint32_t role,
 struct session_hook {
 	struct ntp_hook h;	/* point: SESSION_POINT_NONE if it has none */
 	uint64_t hits;
+	/* 1 << enum ntprof_layout_field: those it reads, those of no offset */
+	uint64_t fields;
+	uint64_t fields_missing;
+	/* probe: those neither BTF nor the module gives (the hook is missing) */
+	uint64_t lacking;
 };
 
 struct session_hooks {
@@ -132,6 +140,8 @@ struct session_config {
 	bool has_ops;
 	bool has_min_len;
 	bool has_max_len;
+	/* The role's struct layouts from BTF, or NULL: the module's own. */
+	const struct kbtf_layout *layout;
 	/* Userspace sites (SPDK), sent after the kernel hooks' settings. */
 	const struct session_usite *usites;
 	size_t nr_usites;
