@@ -23,6 +23,28 @@ ktap_diag "hooks: tcp HOST_SEND $tcp_send, rdma TARGET_DATA $rdma_data, TARGET_S
 { ntprof probe -r host -t tcp; ntprof probe -r target -t rdma; } 2>&1 |
 	grep -E 'kernel_sendpage|try_send_cmd_pdu|nvmet_rdma_(read_data|send)_done' |
 	sed 's/^/# /'
+
+# The hooks' struct layouts: from BTF where the kernel has its modules'
+# (/sys/kernel/btf/MODULE, since 5.11), else the built-in table.
+for role in host target; do
+	ntprof probe -r $role > /tmp/probe-$role.txt 2>&1 || true
+done
+if [ -e /sys/kernel/btf/nvmet ] && [ -e /sys/kernel/btf/nvme_core ]; then
+	src=BTF
+else
+	src=built-in
+fi
+n_host=$(grep -cE "^  ok .*\[layout: $src\]" /tmp/probe-host.txt)
+n_target=$(grep -cE "^  ok .*\[layout: $src\]" /tmp/probe-target.txt)
+if grep -qE "^  ok +nvme_setup_cmd .*\[layout: $src\]$" /tmp/probe-host.txt &&
+   grep -qE "^  ok +nvmet_req_init +tracepoint .*\[layout: $src\]$" /tmp/probe-target.txt &&
+   ! grep -q 'no layout' /tmp/probe-host.txt /tmp/probe-target.txt &&
+   grep -q '^  load: ok' /tmp/probe-host.txt && grep -q '^  load: ok' /tmp/probe-target.txt; then
+	ktap_pass "probe: the hooks' layouts from $src ($n_host host, $n_target target hooks), load: ok"
+else
+	ktap_fail "probe: the hooks' layouts from $src ($n_host host, $n_target target hooks), load: ok"
+	grep -E 'layout|load' /tmp/probe-host.txt /tmp/probe-target.txt | sed 's/^/# /'
+fi
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV
 	[ $t = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
