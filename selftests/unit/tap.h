@@ -10,6 +10,20 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/*
+ * @name in the test's scratch directory @dir, in one of 8 buffers used
+ * in turn, so that a few such paths can be live at once.
+ */
+static inline const char *tap_path(const char *dir, const char *name)
+{
+	static char paths[8][512];
+	static int i;
+
+	i = (i + 1) % 8;
+	snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, name);
+	return paths[i];
+}
+
 static int tests, failed;
 
 static bool __attribute__((format(printf, 2, 3)))

@@ -30,15 +30,7 @@
 
 static char dir[256];
 
-static const char *tpath(const char *name)
-{
-	static char paths[4][512];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, name);
-	return paths[i];
-}
+#define tpath(name) tap_path(dir, name)
 
 static void cleanup(void)
 {
