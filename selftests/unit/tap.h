@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 /*
  * @name in the test's scratch directory @dir, in one of 8 buffers used
@@ -22,6 +24,19 @@ static inline const char *tap_path(const char *dir, const char *name)
 	i = (i + 1) % 8;
 	snprintf(paths[i], sizeof(paths[i]), "%s/%s", dir, name);
 	return paths[i];
+}
+
+/* Remove the @n @files of scratch directory @dir, and it; not with KEEP_TMP. */
+static inline void tap_rmdir(const char *dir, const char *const *files,
+			     size_t n)
+{
+	size_t i;
+
+	if (getenv("KEEP_TMP"))
+		return;
+	for (i = 0; i < n; i++)
+		unlink(tap_path(dir, files[i]));
+	rmdir(dir);
 }
 
 static int tests, failed;

@@ -42,13 +42,8 @@ static void cleanup(void)
 		"sample", "sample-nopie", "sample-g0", "sample-stripped",
 		"sample.o", "not-elf", "build.log",
 	};
-	size_t i;
 
-	if (getenv("KEEP_TMP"))
-		return;
-	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
-		unlink(tpath(files[i]));
-	rmdir(dir);
+	tap_rmdir(dir, files, sizeof(files) / sizeof(*files));
 }
 
 static void bail(const char *what)

@@ -41,13 +41,8 @@ static void cleanup(void)
 	static const char *const files[] = {
 		"vmlinux", "nvme_rdma", "nvmet", "nvmet_tcp",
 	};
-	size_t i;
 
-	if (getenv("KEEP_TMP"))
-		return;
-	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
-		unlink(tpath(files[i]));
-	rmdir(dir);
+	tap_rmdir(dir, files, sizeof(files) / sizeof(*files));
 }
 
 /* ---- The made-up kernel */
