@@ -1,7 +1,7 @@
-#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Ground truth for ntprof report and compare, two guests, kernel 6.12:
-# known delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
+# Ground truth for ntprof report and compare, two guests, the kernel
+# series KERNEL the caller exports (test_report_delays_*.sh): known
+# delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
 # Two boots, the guests' null_blk the only difference between them:
 #   1: a 10 us drive; phases base (nothing added) and netem (the host's
 #      link delayed by REPORT_NETEM_US);
@@ -10,14 +10,14 @@
 # Then report-check.sh, here, checks each run's report against fio and
 # each phase's compare against what was put in.
 # See Documentation/lab.rst, "Delays with a known answer".
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
 . ./lib.sh
-export KERNEL=6.12 TOPOLOGY=two
+export TOPOLOGY=two
 # Under TCG the stages that were not delayed move by up to 3 ms between
 # phases, and up to 10 ms while the drive is slow (Documentation/lab.rst),
 # which must stay within 5 % of the delay.
 export REPORT_NETEM_US=100000 REPORT_DRIVE_DELAY_US=300000 REPORT_SECONDS=10
-name=report-delays-6.12
+name=report-delays-$KERNEL
 # One request at a time, completed by a timer: a drive that a writer keeps
 # busy. The same in both boots but for the drive's time.
 drive=irqmode=2,hw_queue_depth=1,completion_nsec
