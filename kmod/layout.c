@@ -204,17 +204,24 @@ int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
 }
 
 /**
- * ntprof_layout_apply() - make a start request's offsets the hooks'
- * @layout: what ntprof_layout_parse() found
+ * ntprof_layout_swap() - make a start request's offsets the hooks'
+ * @layout: what ntprof_layout_parse() found; gets the offsets it
+ *	replaced, so that a second call, for a start that failed, puts
+ *	them back
  *
  * Context: Under the session lock, while no hook of the fields' role is
  * attached.
  */
-void ntprof_layout_apply(const struct ntprof_layout *layout)
+void ntprof_layout_swap(struct ntprof_layout *layout)
 {
 	unsigned int i;
+	u16 old;
 
-	for (i = 0; i < NTPROF_LF_COUNT; i++)
-		if (layout->set & NTPROF_LF(i))
-			WRITE_ONCE(ntprof_layout_off[i], layout->off[i]);
+	for (i = 0; i < NTPROF_LF_COUNT; i++) {
+		if (!(layout->set & NTPROF_LF(i)))
+			continue;
+		old = ntprof_layout_off[i];
+		WRITE_ONCE(ntprof_layout_off[i], layout->off[i]);
+		layout->off[i] = old;
+	}
 }

@@ -58,7 +58,7 @@ struct ntprof_layout {
 void ntprof_layout_init(void);
 int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
 			struct ntprof_layout *layout);
-void ntprof_layout_apply(const struct ntprof_layout *layout);
+void ntprof_layout_swap(struct ntprof_layout *layout);
 u64 ntprof_layout_builtin(void);
 u64 ntprof_layout_missing(u64 fields);
 

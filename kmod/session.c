@@ -73,6 +73,8 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 			 struct netlink_ext_ack *extack)
 {
 	struct ntprof_session *s = &ntprof_sessions[cfg->role];
+	struct ntprof_layout layout;
+	bool swapped = false;
 	int err;
 
 	mutex_lock(&ntprof_session_lock);
@@ -89,8 +91,11 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	}
 
 	/* No hook of the role runs: the last stop waited for them. */
-	if (cfg->layout)
-		ntprof_layout_apply(cfg->layout);
+	if (cfg->layout) {
+		layout = *cfg->layout;
+		ntprof_layout_swap(&layout);
+		swapped = true;
+	}
 	err = ntprof_buffer_alloc(cfg->role);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
@@ -141,6 +146,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		cfg->sample, cfg->nr_usites);
 
 unlock:
+	/* A start that failed leaves the offsets as they were; no hook runs. */
+	if (err && swapped)
+		ntprof_layout_swap(&layout);
 	mutex_unlock(&ntprof_session_lock);
 	return err;
 }
