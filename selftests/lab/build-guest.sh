@@ -139,6 +139,9 @@ stage_userland() {
 	# The uprobe sites' test program: the very file whose offsets the
 	# lab tests take with nm and readelf on this machine.
 	copy_program "$TOP_DIR/selftests/tools/uprobe-target" /lab/bin/uprobe-target
+	# The netlink fuzzer (libyaml comes along), and the spec it reads.
+	copy_program "$TOP_DIR/selftests/tools/nlfuzz" /lab/bin/nlfuzz
+	cp "$TOP_DIR/Documentation/netlink/specs/ntprof.yaml" "$stage/lab/ntprof.yaml"
 	[ -z "${SPDK:-}" ] || stage_spdk
 	# busybox's applets come last on PATH, so iproute2, kmod and the rest
 	# are never shadowed; dash is /bin/sh for the same reason.
@@ -171,6 +174,8 @@ main() {
 		lab_die "the test client is not built (make -C selftests/tools)"
 	[ -x "$TOP_DIR/selftests/tools/uprobe-target" ] ||
 		lab_die "the uprobe test program is not built (make -C selftests/tools)"
+	[ -x "$TOP_DIR/selftests/tools/nlfuzz" ] ||
+		lab_die "the netlink fuzzer is not built (make -C selftests/tools)"
 	mkdir -p "$out"
 	build_module
 	rm -rf "$stage"

@@ -5,13 +5,14 @@
 # lab need. Quick when everything is there already.
 set -euo pipefail
 
-PACKAGES="make gcc libc6-dev pkg-config libmnl-dev sparse dwarves bc flex
+PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc flex
 	bison libelf-dev libdw-dev libbpf-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
 	prometheus chromium fonts-dejavu-core"
 
+# libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
 # prometheus: its promtool checks what record --prom writes; chromium
