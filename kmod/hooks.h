@@ -17,6 +17,7 @@
 
 #include "compat.h"
 #include "hookcost.h"
+#include "inflight.h"
 #include "modules.h"
 #include "session.h"
 
@@ -53,6 +54,46 @@ static void notrace _handler##_ftrace(unsigned long ip,			\
 }
 
 /*
+ * The ftrace callback of a hook whose handler has nothing to do unless
+ * one of the session's commands is in flight (the points after the
+ * sampling decision): ntprof_hook_followed() is all an unsampled hit
+ * runs, inlined before anything else, and HANDLER(s, hook, fregs), which
+ * must not be inlined, runs only past it. So the common path has no
+ * stack frame, no canary and no zeroed locals. Reading the session
+ * before preemption is disabled is safe: unregister_ftrace_function()
+ * waits for every task in the callback before a stop frees anything.
+ */
+#define NTPROF_FTRACE_CALLBACK_FOLLOWED(_handler, _role)		\
+static noinline void notrace						\
+_handler##_followed(struct ntprof_session *s, struct ntprof_hook *hook,	\
+		    struct ntprof_ftrace_cb_regs *regs)			\
+{									\
+	struct ftrace_regs *fregs = ntprof_ftrace_regs(regs);		\
+									\
+	if (unlikely(!ntprof_ftrace_args_ok(fregs)))			\
+		return;							\
+	preempt_disable_notrace();					\
+	_handler(s, hook, fregs);					\
+	preempt_enable_notrace();					\
+}									\
+									\
+static void notrace _handler##_ftrace(unsigned long ip,			\
+				      unsigned long parent_ip,		\
+				      struct ftrace_ops *ops,		\
+				      struct ntprof_ftrace_cb_regs *regs) \
+{									\
+	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
+						fops);			\
+	struct ntprof_session *s;					\
+	NTPROF_COST_START();						\
+									\
+	s = ntprof_hook_followed(hook, _role);				\
+	if (s)								\
+		_handler##_followed(s, hook, regs);			\
+	NTPROF_COST_END(hook);						\
+}
+
+/*
  * The probe of a tracepoint hook, HANDLER_tp, with the tracepoint's
  * prototype @_proto and the arguments @_args it passes on: the handler
  * is inlined into it, and a cost build brackets it (hookcost.h).
@@ -65,6 +106,24 @@ static void notrace _handler##_tp _proto					\
 									\
 	_handler _args;							\
 	NTPROF_COST_END(_hook);						\
+}
+
+/*
+ * The probe of a tracepoint hook with a gate, as for
+ * NTPROF_FTRACE_CALLBACK_FOLLOWED(): only past ntprof_hook_followed()
+ * does it call HANDLER(s, ARGS...), which must not be inlined.
+ */
+#define NTPROF_TP_CALLBACK_FOLLOWED(_handler, _hook, _role, _proto, ...) \
+static void notrace _handler##_tp _proto					\
+{									\
+	struct ntprof_hook *hook = _hook;				\
+	struct ntprof_session *s;					\
+	NTPROF_COST_START();						\
+									\
+	s = ntprof_hook_followed(hook, _role);				\
+	if (s)								\
+		_handler(s, __VA_ARGS__);				\
+	NTPROF_COST_END(hook);						\
 }
 
 /* ntprof_hook.point of a hook that only helps others. */
@@ -217,6 +276,19 @@ ntprof_hook_enter(struct ntprof_hook *hook, enum ntprof_role role)
 	if (s)
 		this_cpu_inc(hook->stats->hits);
 	return s;
+}
+
+/*
+ * ntprof_hook_enter() for the hooks that only stamp commands the session
+ * follows: NULL also while none is in flight, most of the time at 1 in
+ * 100 and queue depth 1 (ntprof_inflight_empty()).
+ */
+static __always_inline struct ntprof_session *
+ntprof_hook_followed(struct ntprof_hook *hook, enum ntprof_role role)
+{
+	struct ntprof_session *s = ntprof_hook_enter(hook, role);
+
+	return s && !ntprof_inflight_empty(s->inflight) ? s : NULL;
 }
 
 static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)

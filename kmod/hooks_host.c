@@ -289,20 +289,22 @@ static void ntprof_host_emit_partial(struct ntprof_inflight_entry *entry)
 /*
  * The sampled command's record, started. Apart from the handlers so that
  * their unsampled path has no record on its stack, which kernels built
- * with INIT_STACK_ALL_ZERO would clear at every hit.
+ * with INIT_STACK_ALL_ZERO would clear at every hit, nor the command's
+ * identity (read again here): it stays in registers.
  */
 static noinline void ntprof_host_follow(struct ntprof_session *s,
 					struct request *rq,
-					struct nvme_command *cmd,
-					const struct ntprof_ident *id,
+					struct nvme_command *cmd, u16 qid,
 					u64 queued_ts)
 {
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record rec;
+	struct ntprof_ident id;
 	bool reused;
 	void *nreq;
 
-	ntprof_host_rec_init(&rec, s, id, rq);
+	ntprof_ident_from_cmd(&id, qid, cmd);
+	ntprof_host_rec_init(&rec, s, &id, rq);
 	if (!ntprof_host_filter(s, &rec))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_HOST, sampled);
@@ -335,8 +337,8 @@ static void ntprof_host_setup(void *data, struct request *rq,
 {
 	struct ntprof_host_queued *queued;
 	struct ntprof_session *s;
-	struct ntprof_ident id;
 	u64 queued_ts = 0;
+	u16 qid;
 
 	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_SETUP));
 	if (!s)
@@ -357,13 +359,13 @@ static void ntprof_host_setup(void *data, struct request *rq,
 		return;
 	}
 
-	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
-	if (!id.qid || id.opcode == nvme_fabrics_command)
+	qid = ntprof_host_qid(rq);
+	if (!qid || READ_ONCE(cmd->common.opcode) == nvme_fabrics_command)
 		return;
 
 	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
-	if (ntprof_sample_pick(&id, s->cfg.sample))
-		ntprof_host_follow(s, rq, cmd, &id, queued_ts);
+	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample))
+		ntprof_host_follow(s, rq, cmd, qid, queued_ts);
 }
 
 NTPROF_TP_CALLBACK(ntprof_host_setup,
@@ -372,15 +374,11 @@ NTPROF_TP_CALLBACK(ntprof_host_setup,
 		   (data, rq, cmd))
 
 /* block_rq_issue: the request is handed to the driver (started). */
-static void ntprof_host_blk_issue(void *data, struct request *rq)
+static noinline void ntprof_host_blk_issue(struct ntprof_session *s,
+					   struct request *rq)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	struct nvme_command *key;
-
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_BLK_ISSUE));
-	if (!s)
-		return;
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry)
@@ -388,10 +386,9 @@ static void ntprof_host_blk_issue(void *data, struct request *rq)
 					 ktime_get_ns());
 }
 
-NTPROF_TP_CALLBACK(ntprof_host_blk_issue,
-		   ntprof_hh(NTPROF_HH_BLK_ISSUE),
-		   (void *data, struct request *rq),
-		   (data, rq))
+NTPROF_TP_CALLBACK_FOLLOWED(ntprof_host_blk_issue,
+			    ntprof_hh(NTPROF_HH_BLK_ISSUE), NTPROF_ROLE_HOST,
+			    (void *data, struct request *rq), rq)
 
 static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,
 						       u16 cid)
@@ -460,18 +457,14 @@ static u64 ntprof_host_rx(struct request *rq,
  * last receive just before; over RDMA the response's arrival is found
  * by queue and command id (ntprof_host_rx_slots).
  */
-static void ntprof_host_driver_done(struct ntprof_hook *hook,
+static void ntprof_host_driver_done(struct ntprof_session *s,
+				    struct ntprof_hook *hook,
 				    struct ftrace_regs *fregs)
 {
 	struct request *rq = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	struct nvme_command *key;
 	u64 now, rx;
-
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_DRIVER_DONE));
-	if (!s)
-		return;
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (!entry)
@@ -486,7 +479,7 @@ static void ntprof_host_driver_done(struct ntprof_hook *hook,
 		ntprof_entry_stamp(entry, NTPROF_PT_HOST_RECV, rx);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_driver_done)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_driver_done, NTPROF_ROLE_HOST)
 
 /* A failed command that the session does not follow, recorded as is. */
 static noinline void ntprof_host_failed(struct ntprof_session *s,
@@ -516,27 +509,13 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 	ntprof_buffer_emit(&rec);
 }
 
-/*
- * nvme_complete_rq: nvme_core completes the request, with the NVMe
- * status in nvme_req(rq)->status. A failed command that the session does
- * not follow is recorded here, from what the request still holds.
- */
-static void ntprof_host_nvme_complete(void *data, struct request *rq)
+/* nvme_complete_rq of a command followed, or of one that failed. */
+static noinline void ntprof_host_nvme_done(struct ntprof_session *s,
+					   struct request *rq, void *nreq,
+					   u16 status)
 {
 	struct ntprof_inflight_entry *entry;
 	struct nvme_command *key, *cmd;
-	struct ntprof_session *s;
-	void *nreq;
-	u16 status;
-
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
-	if (!s)
-		return;
-
-	nreq = ntprof_nvme_req(rq);
-	if (!nreq)
-		return;
-	status = ntprof_lf_get(nreq, NTPROF_LF_NVME_REQUEST_STATUS, u16);
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
@@ -549,6 +528,29 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	cmd = status ? NTPROF_NREQ_CMD(nreq) : NULL;
 	if (cmd)
 		ntprof_host_failed(s, rq, cmd, status);
+}
+
+/*
+ * nvme_complete_rq: nvme_core completes the request, with the NVMe
+ * status in nvme_req(rq)->status. A failed command that the session does
+ * not follow is recorded here, from what the request still holds.
+ */
+static void ntprof_host_nvme_complete(void *data, struct request *rq)
+{
+	struct ntprof_session *s;
+	void *nreq;
+	u16 status;
+
+	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
+	if (!s)
+		return;
+
+	nreq = ntprof_nvme_req(rq);
+	if (!nreq)
+		return;
+	status = ntprof_lf_get(nreq, NTPROF_LF_NVME_REQUEST_STATUS, u16);
+	if (status || !ntprof_inflight_empty(s->inflight))
+		ntprof_host_nvme_done(s, rq, nreq, status);
 }
 
 NTPROF_TP_CALLBACK(ntprof_host_nvme_complete,
@@ -576,37 +578,31 @@ static noinline void ntprof_host_finish(struct ntprof_session *s,
 }
 
 /* block_rq_complete: the block layer ends the request; the record too. */
-static void ntprof_host_blk_complete(void *data, struct request *rq,
-				     blk_status_t error, unsigned int nr_bytes)
+static noinline void ntprof_host_blk_complete(struct ntprof_session *s,
+					      struct request *rq,
+					      blk_status_t error)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	struct nvme_command *key;
-
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_BLK_COMPLETE));
-	if (!s)
-		return;
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry)
 		ntprof_host_finish(s, entry, key, error);
 }
 
-NTPROF_TP_CALLBACK(ntprof_host_blk_complete,
-		   ntprof_hh(NTPROF_HH_BLK_COMPLETE),
-		   (void *data, struct request *rq, blk_status_t error,
-		    unsigned int nr_bytes),
-		   (data, rq, error, nr_bytes))
+NTPROF_TP_CALLBACK_FOLLOWED(ntprof_host_blk_complete,
+			    ntprof_hh(NTPROF_HH_BLK_COMPLETE), NTPROF_ROLE_HOST,
+			    (void *data, struct request *rq, blk_status_t error,
+			     unsigned int nr_bytes),
+			    rq, error)
 
 /* Stamp a point of the command whose key a kprobe found. */
-static void ntprof_host_stamp_key(const void *key, enum ntprof_point point,
-				  bool first)
+static void ntprof_host_stamp_key(struct ntprof_session *s, const void *key,
+				  enum ntprof_point point, bool first)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 
-	s = ntprof_session_active(NTPROF_ROLE_HOST);
-	if (!s || !key || ntprof_inflight_empty(s->inflight))
+	if (!key)
 		return;
 
 	entry = ntprof_inflight_lookup(s->inflight, key);
@@ -637,27 +633,18 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)
 
 /*
- * Whether a receive can be the response of a command the session
- * follows: a sampled command is counted in flight from its
- * nvme_setup_cmd, long before its response can come back.
+ * nvme_tcp_recv_skb(): data from the target. Only while the session
+ * follows a command can a receive be the response of one: a sampled
+ * command is in flight from its nvme_setup_cmd, long before its response
+ * can come back.
  */
-static struct ntprof_session *ntprof_host_recv_enter(struct ntprof_hook *hook)
+static void ntprof_host_recv(struct ntprof_session *s, struct ntprof_hook *hook,
+			     struct ftrace_regs *fregs)
 {
-	struct ntprof_session *s = ntprof_host_enter(hook);
-
-	return s && !ntprof_inflight_empty(s->inflight) ? s : NULL;
-}
-
-/* nvme_tcp_recv_skb(): data from the target. */
-static void ntprof_host_recv(struct ntprof_hook *hook, struct ftrace_regs *fregs)
-{
-	if (!ntprof_host_recv_enter(hook))
-		return;
-
 	__this_cpu_write(ntprof_host_last_rx, ktime_get_ns());
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_recv)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_recv, NTPROF_ROLE_HOST)
 
 /*
  * nvme_rdma_recv_done(cq, wc): a response arrived. The CQ calls it for a
@@ -666,16 +653,14 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_recv)
  * follows the same pointers first thing; the buffer holds a response
  * only when the receive succeeded with enough bytes.
  */
-static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
+static void ntprof_host_rdma_recv(struct ntprof_session *s,
+				  struct ntprof_hook *hook,
 				  struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct nvme_completion *cqe;
 	struct ib_qp *qp;
 	u64 now;
-
-	if (!ntprof_host_recv_enter(hook))
-		return;
 
 	now = ktime_get_ns();
 	__this_cpu_write(ntprof_host_last_rx, now);
@@ -689,20 +674,19 @@ static void ntprof_host_rdma_recv(struct ntprof_hook *hook,
 			    READ_ONCE(cqe->command_id), now);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_recv)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_recv, NTPROF_ROLE_HOST)
 
 /* nvme_tcp_try_send_cmd_pdu(req): the command PDU goes to the socket. */
-static void ntprof_host_tcp_send(struct ntprof_hook *hook, struct ftrace_regs *fregs)
+static void ntprof_host_tcp_send(struct ntprof_session *s,
+				 struct ntprof_hook *hook,
+				 struct ftrace_regs *fregs)
 {
-	if (!ntprof_host_enter(hook))
-		return;
-
 	/* A struct nvme_tcp_request, which starts with its nvme_request. */
-	ntprof_host_stamp_key(NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
+	ntprof_host_stamp_key(s, NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
 			      NTPROF_PT_HOST_SEND, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_send)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_send, NTPROF_ROLE_HOST)
 
 /*
  * kernel_sendpage(sock, page, offset, size, flags), where nvme-tcp sends
@@ -719,67 +703,59 @@ NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_send)
  * back of the same buffer) miss the lookup. Kernels since 6.5 have no
  * kernel_sendpage: there, nvme_tcp_try_send_cmd_pdu is hooked.
  */
-static void ntprof_host_tcp_sendpage(struct ntprof_hook *hook,
+static void ntprof_host_tcp_sendpage(struct ntprof_session *s,
+				     struct ntprof_hook *hook,
 				     struct ftrace_regs *fregs)
 {
 	struct page *page;
 	unsigned long offset;
-
-	if (!ntprof_host_enter(hook))
-		return;
 
 	page = (struct page *)ntprof_fn_arg(fregs, 1);
 	offset = ntprof_fn_arg(fregs, 2);
 	if (!page)
 		return;
 	/* Arithmetic only, where page_address() might take a lock. */
-	ntprof_host_stamp_key(lowmem_page_address(page) + offset +
+	ntprof_host_stamp_key(s, lowmem_page_address(page) + offset +
 			      offsetof(struct nvme_tcp_cmd_pdu, cmd),
 			      NTPROF_PT_HOST_SEND, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_sendpage)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_sendpage, NTPROF_ROLE_HOST)
 
 /* nvme_tcp_setup_h2c_data_pdu(req): an R2T asks for the write data. */
-static void ntprof_host_tcp_r2t(struct ntprof_hook *hook, struct ftrace_regs *fregs)
+static void ntprof_host_tcp_r2t(struct ntprof_session *s,
+				struct ntprof_hook *hook,
+				struct ftrace_regs *fregs)
 {
-	if (!ntprof_host_enter(hook))
-		return;
-
-	ntprof_host_stamp_key(NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
+	ntprof_host_stamp_key(s, NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
 			      NTPROF_PT_HOST_R2T, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_tcp_r2t)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_r2t, NTPROF_ROLE_HOST)
 
 /* nvme_rdma_post_send(queue, qe, ...): the capsule's SEND is posted. */
-static void ntprof_host_rdma_send(struct ntprof_hook *hook,
+static void ntprof_host_rdma_send(struct ntprof_session *s,
+				  struct ntprof_hook *hook,
 				  struct ftrace_regs *fregs)
 {
-	if (!ntprof_host_enter(hook))
-		return;
-
-	ntprof_host_stamp_key(NTPROF_QE_DATA((void *)ntprof_fn_arg(fregs, 1)),
+	ntprof_host_stamp_key(s, NTPROF_QE_DATA((void *)ntprof_fn_arg(fregs, 1)),
 			      NTPROF_PT_HOST_SEND, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_send, NTPROF_ROLE_HOST)
 
 /* nvme_rdma_send_done(cq, wc): the capsule's SEND completed. */
-static void ntprof_host_rdma_send_done(struct ntprof_hook *hook,
+static void ntprof_host_rdma_send_done(struct ntprof_session *s,
+				       struct ntprof_hook *hook,
 				       struct ftrace_regs *fregs)
 {
-	struct ib_wc *wc;
+	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 
-	if (!ntprof_host_enter(hook))
-		return;
-
-	wc = (void *)ntprof_fn_arg(fregs, 1);
-	ntprof_host_stamp_key(NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe)),
+	ntprof_host_stamp_key(s, NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe)),
 			      NTPROF_PT_HOST_SEND_DONE, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_host_rdma_send_done)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_send_done, NTPROF_ROLE_HOST)
 
 /*
  * The host's hooks; see Documentation/netlink/specs/ntprof.yaml for the

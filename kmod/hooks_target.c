@@ -164,20 +164,22 @@ static u16 ntprof_target_qid(void *req)
 /*
  * The sampled command's record, started. Apart from the handlers so that
  * their unsampled path has no record on its stack, which kernels built
- * with INIT_STACK_ALL_ZERO would clear at every hit.
+ * with INIT_STACK_ALL_ZERO would clear at every hit, nor the command's
+ * identity (read again here): it stays in registers.
  */
 static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  void *req,
-					  struct nvme_command *cmd,
-					  const struct ntprof_ident *id,
+					  struct nvme_command *cmd, u16 qid,
 					  enum ntprof_transport transport,
 					  u64 rx)
 {
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record rec;
+	struct ntprof_ident id;
 	bool reused;
 
-	ntprof_target_rec_init(&rec, transport, id, req, cmd);
+	ntprof_ident_from_cmd(&id, qid, cmd);
+	ntprof_target_rec_init(&rec, transport, &id, req, cmd);
 	if (!ntprof_session_filter(s, rec.opcode, rec.length))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
@@ -213,9 +215,9 @@ static void ntprof_target_init(void *data, void *req,
 	enum ntprof_transport transport;
 	struct ntprof_target_init_args *args;
 	struct ntprof_session *s;
-	struct ntprof_ident id;
 	unsigned int trtype = 0;
 	u64 rx;
+	u16 qid;
 
 	s = ntprof_target_enter(ntprof_th(NTPROF_TH_INIT));
 	if (!s)
@@ -240,13 +242,13 @@ static void ntprof_target_init(void *data, void *req,
 	/* Taken even if unused: it belongs to this command only. */
 	rx = this_cpu_xchg(ntprof_target_last_rx, 0);
 
-	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), cmd);
-	if (!id.qid || id.opcode == nvme_fabrics_command)
+	qid = ntprof_target_qid(req);
+	if (!qid || READ_ONCE(cmd->common.opcode) == nvme_fabrics_command)
 		return;
 
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
-	if (ntprof_sample_pick(&id, s->cfg.sample))
-		ntprof_target_follow(s, req, cmd, &id, transport, rx);
+	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample))
+		ntprof_target_follow(s, req, cmd, qid, transport, rx);
 }
 
 NTPROF_TP_CALLBACK(ntprof_target_init,
@@ -294,15 +296,10 @@ ntprof_target_lookup(struct ntprof_session *s, const void *req)
 }
 
 /* Stamp a point of the command of a nvmet_req a kprobe got. */
-static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
+static void ntprof_target_stamp_req(struct ntprof_session *s, const void *req,
 				    enum ntprof_point point, bool first)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
-
-	s = ntprof_target_enter(hook);
-	if (!s)
-		return;
 
 	entry = ntprof_target_lookup(s, req);
 	if (!entry)
@@ -314,28 +311,31 @@ static void ntprof_target_stamp_req(struct ntprof_hook *hook, const void *req,
 }
 
 /* nvmet_{bdev,file}_execute_rw(req): handed to the backing store. */
-static void ntprof_target_exec(struct ntprof_hook *hook, struct ftrace_regs *fregs)
+static void ntprof_target_exec(struct ntprof_session *s,
+			       struct ntprof_hook *hook,
+			       struct ftrace_regs *fregs)
 {
-	ntprof_target_stamp_req(hook, (void *)ntprof_fn_arg(fregs, 0),
+	ntprof_target_stamp_req(s, (void *)ntprof_fn_arg(fregs, 0),
 				NTPROF_PT_TARGET_EXEC, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_exec)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_exec, NTPROF_ROLE_TARGET)
 
 /*
  * nvmet_tcp_build_pdu_iovec(cmd): write data starts to arrive (inline,
  * or the first H2C data PDU); later PDUs of the command keep the first.
  */
-static void ntprof_target_tcp_data(struct ntprof_hook *hook,
+static void ntprof_target_tcp_data(struct ntprof_session *s,
+				   struct ntprof_hook *hook,
 				   struct ftrace_regs *fregs)
 {
 	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
 
-	ntprof_target_stamp_req(hook, NTPROF_TCP_CMD_REQ(cmd),
+	ntprof_target_stamp_req(s, NTPROF_TCP_CMD_REQ(cmd),
 				NTPROF_PT_TARGET_DATA, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_data)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_tcp_data, NTPROF_ROLE_TARGET)
 
 /*
  * nvmet_rdma_read_data_done(cq, wc): the RDMA READ of a write's data
@@ -343,18 +343,19 @@ NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_data)
  * nvmet_rdma_rsp's read_cqe, so wc->wr_cqe gives the rsp and its
  * nvmet_req, as nvmet-rdma finds them; the key is only compared.
  */
-static void ntprof_target_rdma_data(struct ntprof_hook *hook,
+static void ntprof_target_rdma_data(struct ntprof_session *s,
+				    struct ntprof_hook *hook,
 				    struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 
-	ntprof_target_stamp_req(hook,
+	ntprof_target_stamp_req(s,
 				ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
 						    NTPROF_LF_NVMET_RDMA_RSP_READ_CQE),
 				NTPROF_PT_TARGET_DATA, true);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_data)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_rdma_data, NTPROF_ROLE_TARGET)
 
 /* The nvmet_req of a backing device request, as a key only. */
 static const void *ntprof_target_rq_key(struct request *rq)
@@ -365,14 +366,10 @@ static const void *ntprof_target_rq_key(struct request *rq)
 }
 
 /* block_rq_issue on the backing device: the first request counts. */
-static void ntprof_target_blk_issue(void *data, struct request *rq)
+static noinline void ntprof_target_blk_issue(struct ntprof_session *s,
+					     struct request *rq)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
-
-	s = ntprof_target_enter(ntprof_th(NTPROF_TH_BLK_ISSUE));
-	if (!s)
-		return;
 
 	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
 	if (!entry)
@@ -384,22 +381,15 @@ static void ntprof_target_blk_issue(void *data, struct request *rq)
 			   new_encode_dev(disk_devt(ntprof_rq_disk(rq))));
 }
 
-NTPROF_TP_CALLBACK(ntprof_target_blk_issue,
-		   ntprof_th(NTPROF_TH_BLK_ISSUE),
-		   (void *data, struct request *rq),
-		   (data, rq))
+NTPROF_TP_CALLBACK_FOLLOWED(ntprof_target_blk_issue,
+			    ntprof_th(NTPROF_TH_BLK_ISSUE), NTPROF_ROLE_TARGET,
+			    (void *data, struct request *rq), rq)
 
 /* block_rq_complete on the backing device: the last request counts. */
-static void ntprof_target_blk_complete(void *data, struct request *rq,
-				       blk_status_t error,
-				       unsigned int nr_bytes)
+static noinline void ntprof_target_blk_complete(struct ntprof_session *s,
+						struct request *rq)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
-
-	s = ntprof_target_enter(ntprof_th(NTPROF_TH_BLK_COMPLETE));
-	if (!s)
-		return;
 
 	entry = ntprof_target_lookup(s, ntprof_target_rq_key(rq));
 	if (entry)
@@ -407,11 +397,11 @@ static void ntprof_target_blk_complete(void *data, struct request *rq,
 				   ktime_get_ns());
 }
 
-NTPROF_TP_CALLBACK(ntprof_target_blk_complete,
-		   ntprof_th(NTPROF_TH_BLK_COMPLETE),
-		   (void *data, struct request *rq, blk_status_t error,
-		    unsigned int nr_bytes),
-		   (data, rq, error, nr_bytes))
+NTPROF_TP_CALLBACK_FOLLOWED(ntprof_target_blk_complete,
+			    ntprof_th(NTPROF_TH_BLK_COMPLETE), NTPROF_ROLE_TARGET,
+			    (void *data, struct request *rq, blk_status_t error,
+			     unsigned int nr_bytes),
+			    rq)
 
 /*
  * A failed command that the session does not follow: kept on this CPU
@@ -440,31 +430,11 @@ ntprof_target_keep_failed(struct ntprof_session *s,
 	failed->req = req;
 }
 
-/*
- * nvmet_req_complete: the command is done, its status in the completion
- * entry. A failed command that the session does not follow waits on this
- * CPU for the queue_response that nvmet calls next, which tells whether
- * it is of the session's transport.
- */
-static void ntprof_target_complete(void *data, void *req)
+/* nvmet_req_complete of a command followed, or of one that failed. */
+static noinline void ntprof_target_done(struct ntprof_session *s, void *req,
+					u16 status)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_target_failed *failed;
-	struct nvme_completion *cqe;
-	struct ntprof_session *s;
-	u16 status;
-
-	s = ntprof_target_enter(ntprof_th(NTPROF_TH_COMPLETE));
-	if (!s)
-		return;
-
-	/* A failure whose queue_response never came is not this one. */
-	failed = this_cpu_ptr(&ntprof_target_failed);
-	failed->req = NULL;
-
-	cqe = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CQE,
-			    struct nvme_completion *);
-	status = le16_to_cpu(READ_ONCE(cqe->status)) >> 1;
 
 	entry = ntprof_target_lookup(s, req);
 	if (entry) {
@@ -476,6 +446,32 @@ static void ntprof_target_complete(void *data, void *req)
 
 	if (status)
 		ntprof_target_keep_failed(s, req, status);
+}
+
+/*
+ * nvmet_req_complete: the command is done, its status in the completion
+ * entry. A failed command that the session does not follow waits on this
+ * CPU for the queue_response that nvmet calls next, which tells whether
+ * it is of the session's transport.
+ */
+static void ntprof_target_complete(void *data, void *req)
+{
+	struct nvme_completion *cqe;
+	struct ntprof_session *s;
+	u16 status;
+
+	s = ntprof_target_enter(ntprof_th(NTPROF_TH_COMPLETE));
+	if (!s)
+		return;
+
+	/* A failure whose queue_response never came is not this one. */
+	__this_cpu_write(ntprof_target_failed.req, NULL);
+
+	cqe = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CQE,
+			    struct nvme_completion *);
+	status = le16_to_cpu(READ_ONCE(cqe->status)) >> 1;
+	if (status || !ntprof_inflight_empty(s->inflight))
+		ntprof_target_done(s, req, status);
 }
 
 NTPROF_TP_CALLBACK(ntprof_target_complete,
@@ -517,22 +513,13 @@ static bool ntprof_target_tcp_no_resp_pdu(void *req,
 	       ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, bool);
 }
 
-/*
- * nvmet_{tcp,rdma}_queue_response(req): the response is queued, or for
- * a TCP write that needs its data, the R2T.
- */
-static void ntprof_target_queue_resp(struct ntprof_hook *hook,
-				     struct ftrace_regs *fregs)
+/* queue_response of a command followed, or of a failure kept. */
+static noinline void ntprof_target_resp(struct ntprof_session *s,
+					struct ntprof_hook *hook, void *req)
 {
-	void *req = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_target_failed *failed;
-	struct ntprof_session *s;
 	u64 now;
-
-	s = ntprof_target_enter(hook);
-	if (!s)
-		return;
 
 	failed = this_cpu_ptr(&ntprof_target_failed);
 	if (failed->req == req) {
@@ -574,20 +561,35 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_QUEUE_RESP, now);
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_queue_resp)
-
-/* nvmet_setup_response_pdu(cmd): the response PDU is being sent. */
-static void ntprof_target_tcp_send(struct ntprof_hook *hook,
-				   struct ftrace_regs *fregs)
+/*
+ * nvmet_{tcp,rdma}_queue_response(req): the response is queued, or for
+ * a TCP write that needs its data, the R2T. Only a command followed, or
+ * a failure kept by nvmet_req_complete, has anything to do here.
+ */
+static void ntprof_target_queue_resp(struct ntprof_hook *hook,
+				     struct ftrace_regs *fregs)
 {
-	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
-	struct ntprof_inflight_entry *entry;
+	void *req = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_session *s;
-	void *req;
 
 	s = ntprof_target_enter(hook);
 	if (!s)
 		return;
+	if (__this_cpu_read(ntprof_target_failed.req) == req ||
+	    !ntprof_inflight_empty(s->inflight))
+		ntprof_target_resp(s, hook, req);
+}
+
+NTPROF_FTRACE_CALLBACK(ntprof_target_queue_resp)
+
+/* nvmet_setup_response_pdu(cmd): the response PDU is being sent. */
+static void ntprof_target_tcp_send(struct ntprof_session *s,
+				   struct ntprof_hook *hook,
+				   struct ftrace_regs *fregs)
+{
+	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
+	struct ntprof_inflight_entry *entry;
+	void *req;
 
 	req = NTPROF_TCP_CMD_REQ(cmd);
 	entry = ntprof_target_lookup(s, req);
@@ -596,7 +598,7 @@ static void ntprof_target_tcp_send(struct ntprof_hook *hook,
 				     ktime_get_ns());
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_send)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_tcp_send, NTPROF_ROLE_TARGET)
 
 /*
  * nvmet_rdma_send_done(cq, wc): the response's SEND completed, and for a
@@ -605,17 +607,13 @@ NTPROF_FTRACE_CALLBACK(ntprof_target_tcp_send)
  * before nvmet-rdma releases the rsp, whose nvmet_req the next command
  * may then use.
  */
-static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
+static void ntprof_target_rdma_send_done(struct ntprof_session *s,
+					 struct ntprof_hook *hook,
 					 struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_session *s;
 	void *req;
-
-	s = ntprof_target_enter(hook);
-	if (!s)
-		return;
 
 	req = ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
 				  NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE);
@@ -629,7 +627,7 @@ static void ntprof_target_rdma_send_done(struct ntprof_hook *hook,
 			     ktime_get_ns());
 }
 
-NTPROF_FTRACE_CALLBACK(ntprof_target_rdma_send_done)
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_rdma_send_done, NTPROF_ROLE_TARGET)
 
 /* The target's hooks. All exist in Debian's 6.1 and 6.12 builds. */
 struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {

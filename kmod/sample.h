@@ -65,4 +65,28 @@ static inline bool ntprof_sample_pick(const struct ntprof_ident *id, u32 n)
 	return do_div(h, n) == 0;
 }
 
+/*
+ * ntprof_sample_pick() of the command @cmd sent on queue @qid, read
+ * straight into registers: the hooks that decide for every command keep
+ * no struct ntprof_ident on their stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear at every hit.
+ */
+static __always_inline bool ntprof_sample_pick_cmd(u16 qid,
+						   const struct nvme_command *cmd,
+						   u32 n)
+{
+	u64 h;
+
+	if (n <= 1)
+		return true;
+
+	h = ntprof_sample_hash(qid, READ_ONCE(cmd->common.command_id),
+			       READ_ONCE(cmd->common.opcode),
+			       le32_to_cpu(READ_ONCE(cmd->common.nsid)),
+			       le32_to_cpu(READ_ONCE(cmd->common.cdw10)) |
+			       (u64)le32_to_cpu(READ_ONCE(cmd->common.cdw11)) << 32,
+			       le32_to_cpu(READ_ONCE(cmd->common.cdw12)) & 0xffff);
+	return do_div(h, n) == 0;
+}
+
 #endif /* _NTPROF_SAMPLE_H */
