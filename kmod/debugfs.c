@@ -25,6 +25,7 @@
 #include <linux/utsname.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "modules.h"
@@ -120,6 +121,8 @@ static int ntprof_status_show(struct seq_file *m, void *unused)
 	seq_printf(m, "version: %s\n", NTPROF_VERSION);
 	seq_printf(m, "state: %s\n", ntprof_state_name(ntprof_state_get()));
 	seq_printf(m, "kernel: %s\n", init_utsname()->release);
+	seq_printf(m, "early stamps: %s\n",
+		   ntprof_clock_early_cycles() ? "cycle counter" : "clock");
 
 	for (i = 0; i < NTPROF_NR_MODULES; i++) {
 		const struct ntprof_module *mod = &ntprof_modules[i];

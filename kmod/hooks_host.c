@@ -31,6 +31,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
@@ -57,7 +58,7 @@
 /* nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls. */
 struct ntprof_host_queued {
 	struct request *rq;
-	u64 ts;
+	u64 ts;			/* an early stamp (kmod/clock.h) */
 	enum ntprof_transport transport;
 };
 
@@ -311,8 +312,14 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
 	rec.ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
-	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] = queued_ts;
 	rec.ts[NTPROF_PT_HOST_SETUP] = ktime_get_ns();
+	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] =
+		ntprof_early_to_ns(queued_ts, rec.ts[NTPROF_PT_HOST_SETUP]);
+	/* Converted: never before the block layer's start it follows. */
+	if (rec.ts[NTPROF_PT_HOST_QUEUE_RQ] &&
+	    rec.ts[NTPROF_PT_HOST_QUEUE_RQ] < rec.ts[NTPROF_PT_HOST_BLK_START] &&
+	    rec.ts[NTPROF_PT_HOST_BLK_START] <= rec.ts[NTPROF_PT_HOST_SETUP])
+		rec.ts[NTPROF_PT_HOST_QUEUE_RQ] = rec.ts[NTPROF_PT_HOST_BLK_START];
 
 	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
 	if (!entry) {
@@ -626,7 +633,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	bd = (void *)ntprof_fn_arg(fregs, 1);
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	queued->rq = bd->rq;
-	queued->ts = ktime_get_ns();
+	queued->ts = ntprof_early_now();
 	queued->transport = hook->transport;
 }
 

@@ -28,6 +28,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
@@ -72,7 +73,10 @@ struct ntprof_target_init_args {
 
 static DEFINE_PER_CPU(struct ntprof_target_init_args, ntprof_target_init_args);
 
-/* The transport's receive path to the nvmet_req_init() it calls. */
+/*
+ * The transport's receive path to the nvmet_req_init() it calls: an
+ * early stamp (kmod/clock.h).
+ */
 static DEFINE_PER_CPU(u64, ntprof_target_last_rx);
 
 /* A failed command no session follows, from its completion to its queue_response. */
@@ -185,8 +189,9 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
 
 	rec.flags = NTPROF_REC_F_SAMPLED;
-	rec.ts[NTPROF_PT_TARGET_RECV] = rx;
 	rec.ts[NTPROF_PT_TARGET_INIT] = ktime_get_ns();
+	rec.ts[NTPROF_PT_TARGET_RECV] =
+		ntprof_early_to_ns(rx, rec.ts[NTPROF_PT_TARGET_INIT]);
 
 	entry = ntprof_inflight_claim(s->inflight, req, &reused);
 	if (!entry) {
@@ -282,7 +287,7 @@ static void ntprof_target_recv(struct ntprof_hook *hook, struct ftrace_regs *fre
 	if (!ntprof_target_enter(hook))
 		return;
 
-	__this_cpu_write(ntprof_target_last_rx, ktime_get_ns());
+	__this_cpu_write(ntprof_target_last_rx, ntprof_early_now());
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_target_recv)

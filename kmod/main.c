@@ -16,6 +16,7 @@
 #include <linux/printk.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "debugfs.h"
 #include "hooks.h"
 #include "layout.h"
@@ -31,6 +32,7 @@ static int __init ntprof_init(void)
 {
 	int err;
 
+	ntprof_clock_init();
 	ntprof_layout_init();
 	err = ntprof_hooks_init();
 	if (err) {

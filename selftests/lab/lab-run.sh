@@ -13,6 +13,10 @@
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
 #           LAB_ONE_SMP=N (the one guest's vCPUs; default 2)
 #           LAB_CMDLINE="..." (more kernel parameters for the guests)
+#           LAB_EARLY_CYCLES=-1|0|1 (ntprof.ko's early_cycles; by default 1
+#           under TCG, whose TSC runs at a constant rate without the CPU
+#           model saying so, as hardware's constant_tsc does: the lab takes
+#           the path hardware takes; -1, the module's own default, on KVM)
 #           LAB_ACCEL=auto|kvm|tcg|icount (icount: guest time counted in
 #           instructions, for cost measurements: Documentation/benchmarks.rst)
 #           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and
@@ -83,6 +87,12 @@ elif [ "${LAB_ACCEL:-auto}" = kvm ] ||
 	accel=(-accel kvm -cpu host)
 fi
 
+if [ "${accel[1]:-}" = kvm ]; then
+	LAB_EARLY_CYCLES=${LAB_EARLY_CYCLES:--1}
+else
+	LAB_EARLY_CYCLES=${LAB_EARLY_CYCLES:-1}
+fi
+
 # boot_guest NAME MEM SMP APPEND [QEMU ARGS...]: one guest, console to a log
 # and, prefixed with its name, to our output.
 boot_guest() {
@@ -92,7 +102,7 @@ boot_guest() {
 	timeout -k 10 "$LAB_TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
 		-m "$mem" -smp "$smp" -nodefaults -no-reboot -display none \
 		-kernel "$vmlinux" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append ${LAB_CMDLINE:-}" \
+		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append ntprof.early_cycles=$LAB_EARLY_CYCLES ${LAB_CMDLINE:-}" \
 		-serial stdio \
 		-virtfs "local,path=$run_dir/share,mount_tag=share,security_model=none" \
 		"$@" < /dev/null 2>&1 |
