@@ -12,7 +12,8 @@
 #
 # It is made by debootstrap from Debian's archive only, under
 # LAB_CACHE/chroots/forky, and kept: a later call checks its stamp and
-# returns at once. Prints the chroot's path. The first run downloads and
+# returns at once; a changed package list changes the stamp, and the
+# chroot is made again. Prints the chroot's path. The first run downloads and
 # unpacks some 150 MB of packages, a minute or two on a good link and
 # more on a slow one; later runs take no time.
 set -euo pipefail
@@ -20,9 +21,11 @@ set -euo pipefail
 
 dist=forky
 root=$LAB_CACHE/chroots/$dist
-# What a module build with W=1 and C=2 needs, and nothing to boot.
+# What a module build with W=1 and C=2 needs, and nothing to boot; and
+# dkms, which the build test runs here as a user of trixie would (with
+# what it depends on: forky's default gcc, dpkg-dev, patch).
 packages="make gcc-14 libc6-dev libelf-dev bc flex bison sparse kmod
-	  xz-utils zstd"
+	  xz-utils zstd dkms"
 # From trixie, for its kernels.
 trixie_packages="dwarves"
 stamp_text="$dist: $(echo $packages); trixie: $trixie_packages"
