@@ -84,12 +84,12 @@ static void notrace _handler##_ftrace(unsigned long ip,			\
 {									\
 	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
 						fops);			\
-	struct ntprof_session *s;					\
+	const enum ntprof_role role = _role;				\
 	NTPROF_COST_START();						\
 									\
-	s = ntprof_hook_followed(hook, _role);				\
-	if (s)								\
-		_handler##_followed(s, hook, regs);			\
+	if (ntprof_hook_followed(hook, role))				\
+		_handler##_followed(ntprof_hook_session(role), hook,	\
+				    regs);				\
 	NTPROF_COST_END(hook);						\
 }
 
@@ -117,12 +117,11 @@ static void notrace _handler##_tp _proto					\
 static void notrace _handler##_tp _proto					\
 {									\
 	struct ntprof_hook *hook = _hook;				\
-	struct ntprof_session *s;					\
+	const enum ntprof_role role = _role;				\
 	NTPROF_COST_START();						\
 									\
-	s = ntprof_hook_followed(hook, _role);				\
-	if (s)								\
-		_handler(s, __VA_ARGS__);				\
+	if (ntprof_hook_followed(hook, role))				\
+		_handler(ntprof_hook_session(role), __VA_ARGS__);	\
 	NTPROF_COST_END(hook);						\
 }
 
@@ -263,32 +262,36 @@ extern struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS];
 extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
 
 /*
- * A handler's first step: the running session of the hook's role, with
- * the hit counted, or NULL when none runs (the handler has nothing to do).
- * @role is the hook's, given as a constant so that the session's address
- * is one too.
+ * A handler's first step: whether a session of the hook's role runs,
+ * with the hit counted; if not, the handler has nothing to do. @role is
+ * the hook's, given as a constant so that the session's address is one
+ * too. A bool, not the session: kernels build with
+ * -fno-delete-null-pointer-checks, so a NULL test of that address would
+ * stay in every hit.
  */
-static __always_inline struct ntprof_session *
-ntprof_hook_enter(struct ntprof_hook *hook, enum ntprof_role role)
+static __always_inline bool ntprof_hook_enter(struct ntprof_hook *hook,
+					      enum ntprof_role role)
 {
-	struct ntprof_session *s = ntprof_session_active(role);
-
-	if (s)
-		this_cpu_inc(hook->stats->hits);
-	return s;
+	/* Pairs with the release in ntprof_session_start(). */
+	if (!smp_load_acquire(&ntprof_sessions[role].active))
+		return false;
+	this_cpu_inc(hook->stats->hits);
+	return true;
 }
+
+/* The session of a handler that ntprof_hook_enter() let in. */
+#define ntprof_hook_session(_role)	(&ntprof_sessions[_role])
 
 /*
  * ntprof_hook_enter() for the hooks that only stamp commands the session
- * follows: NULL also while none is in flight, most of the time at 1 in
+ * follows: false also while none is in flight, most of the time at 1 in
  * 100 and queue depth 1 (ntprof_inflight_empty()).
  */
-static __always_inline struct ntprof_session *
-ntprof_hook_followed(struct ntprof_hook *hook, enum ntprof_role role)
+static __always_inline bool ntprof_hook_followed(struct ntprof_hook *hook,
+						 enum ntprof_role role)
 {
-	struct ntprof_session *s = ntprof_hook_enter(hook, role);
-
-	return s && !ntprof_inflight_empty(s->inflight) ? s : NULL;
+	return ntprof_hook_enter(hook, role) &&
+	       !ntprof_inflight_empty(ntprof_hook_session(role)->inflight);
 }
 
 static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)

@@ -347,9 +347,9 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	u64 queued_ts = 0;
 	u16 qid;
 
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_SETUP));
-	if (!s)
+	if (!ntprof_host_enter(ntprof_hh(NTPROF_HH_SETUP)))
 		return;
+	s = ntprof_hook_session(NTPROF_ROLE_HOST);
 
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	if (queued->rq == rq) {
@@ -548,9 +548,9 @@ static void ntprof_host_nvme_complete(void *data, struct request *rq)
 	void *nreq;
 	u16 status;
 
-	s = ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE));
-	if (!s)
+	if (!ntprof_host_enter(ntprof_hh(NTPROF_HH_NVME_COMPLETE)))
 		return;
+	s = ntprof_hook_session(NTPROF_ROLE_HOST);
 
 	nreq = ntprof_nvme_req(rq);
 	if (!nreq)

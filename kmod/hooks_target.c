@@ -224,9 +224,9 @@ static void ntprof_target_init(void *data, void *req,
 	u64 rx;
 	u16 qid;
 
-	s = ntprof_target_enter(ntprof_th(NTPROF_TH_INIT));
-	if (!s)
+	if (!ntprof_target_enter(ntprof_th(NTPROF_TH_INIT)))
 		return;
+	s = ntprof_hook_session(NTPROF_ROLE_TARGET);
 
 	args = this_cpu_ptr(&ntprof_target_init_args);
 	if (args->req == req) {
@@ -465,9 +465,9 @@ static void ntprof_target_complete(void *data, void *req)
 	struct ntprof_session *s;
 	u16 status;
 
-	s = ntprof_target_enter(ntprof_th(NTPROF_TH_COMPLETE));
-	if (!s)
+	if (!ntprof_target_enter(ntprof_th(NTPROF_TH_COMPLETE)))
 		return;
+	s = ntprof_hook_session(NTPROF_ROLE_TARGET);
 
 	/* A failure whose queue_response never came is not this one. */
 	__this_cpu_write(ntprof_target_failed.req, NULL);
@@ -577,9 +577,9 @@ static void ntprof_target_queue_resp(struct ntprof_hook *hook,
 	void *req = (void *)ntprof_fn_arg(fregs, 0);
 	struct ntprof_session *s;
 
-	s = ntprof_target_enter(hook);
-	if (!s)
+	if (!ntprof_target_enter(hook))
 		return;
+	s = ntprof_hook_session(NTPROF_ROLE_TARGET);
 	if (__this_cpu_read(ntprof_target_failed.req) == req ||
 	    !ntprof_inflight_empty(s->inflight))
 		ntprof_target_resp(s, hook, req);
