@@ -12,10 +12,16 @@
 
 int ntprof_connect(const char *cmd, struct nl_sock **sockp)
 {
+	return ntprof_connect_sized(cmd, NL_MSG_SIZE, sockp);
+}
+
+int ntprof_connect_sized(const char *cmd, size_t recv_size,
+			 struct nl_sock **sockp)
+{
 	struct nl_sock *sock;
 	int err;
 
-	err = nl_open(&sock);
+	err = nl_open_sized(&sock, recv_size);
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot open a netlink socket: %s\n",
 			cmd, strerror(-err));

@@ -11,5 +11,8 @@
  * and returns -errno.
  */
 int ntprof_connect(const char *cmd, struct nl_sock **sockp);
+/* The same, for a socket whose receives are @recv_size bytes (nl.h). */
+int ntprof_connect_sized(const char *cmd, size_t recv_size,
+			 struct nl_sock **sockp);
 
 #endif /* NTPROF_CONN_H */

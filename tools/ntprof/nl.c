@@ -23,6 +23,7 @@ struct nl_sock {
 	uint8_t version;		/* sent in requests */
 	uint32_t family_version;	/* advertised by the kernel */
 	char extack[256];
+	size_t recv_size;		/* of each receive: see NL_QUIET_SIZE */
 	char buf[NL_MSG_SIZE];
 };
 
@@ -36,13 +37,21 @@ struct nl_ctx {
 
 int nl_open(struct nl_sock **sockp)
 {
+	return nl_open_sized(sockp, NL_MSG_SIZE);
+}
+
+int nl_open_sized(struct nl_sock **sockp, size_t recv_size)
+{
 	struct nl_sock *sock;
 	int one = 1;
 	int err;
 
+	if (!recv_size || recv_size > NL_MSG_SIZE)
+		return -EINVAL;
 	sock = calloc(1, sizeof(*sock));
 	if (!sock)
 		return -ENOMEM;
+	sock->recv_size = recv_size;
 
 	sock->mnl = mnl_socket_open(NETLINK_GENERIC);
 	if (!sock->mnl) {
@@ -278,7 +287,7 @@ static void nl_drain(struct nl_sock *sock, size_t len, uint32_t seq)
 
 	while (!nl_has_end(sock->buf, n, seq)) {
 		n = mnl_socket_recvfrom(sock->mnl, sock->buf,
-					sizeof(sock->buf));
+					sock->recv_size);
 		if (n <= 0)
 			return;
 	}
@@ -318,7 +327,7 @@ static int nl_transact(struct nl_sock *sock, uint16_t family,
 
 	do {
 		n = mnl_socket_recvfrom(sock->mnl, sock->buf,
-					sizeof(sock->buf));
+					sock->recv_size);
 		if (n < 0)
 			return -errno;
 		/* NLM_F_DUMP_INTR makes libmnl fail with EINTR. */

@@ -16,6 +16,15 @@
  */
 #define NL_MSG_SIZE	32768
 
+/*
+ * The receive size of a socket for dumps that bring little: the kernel
+ * sizes a dump's datagrams by the largest receive a socket ever asked
+ * for, and on kernels that clear what they allocate (init_on_alloc, as
+ * Debian builds them) each 32 KiB datagram is 32 KiB cleared, records or
+ * not. Below 8 KiB less the skb's overhead it is one 8 KiB slab object.
+ */
+#define NL_QUIET_SIZE	7680
+
 struct nl_sock;
 
 /*
@@ -26,6 +35,8 @@ struct nl_sock;
 typedef int (*nl_put_cb)(struct nlmsghdr *nlh, void *data);
 
 int nl_open(struct nl_sock **sockp);
+/* A socket whose receives are @recv_size bytes, at most NL_MSG_SIZE. */
+int nl_open_sized(struct nl_sock **sockp, size_t recv_size);
 void nl_close(struct nl_sock *sock);
 
 /*

@@ -54,6 +54,12 @@ struct devmap {
 struct recorder {
 	const struct record_opts *o;
 	struct nl_sock *sock;
+	/*
+	 * Drains while they bring fewer than DRAIN_QUIET records, on a
+	 * socket of small receives (NL_QUIET_SIZE); busy drains use @sock.
+	 */
+	struct nl_sock *quiet_sock;
+	bool busy;
 	struct ntp_writer *w;
 	uint64_t start_mono;
 	uint64_t start_real;
