@@ -123,6 +123,9 @@ static int ntprof_hook_arm(struct ntprof_hook *hook)
 	/* Its handler would read members at offsets nobody gave. */
 	if (ntprof_layout_missing(hook->fields))
 		return -ENOENT;
+	/* Another hook reads what this one would tell: one hit less. */
+	if (hook->unneeded && !ntprof_layout_missing(hook->unneeded))
+		return 0;
 
 	if (hook->kind == NTPROF_HOOK_TRACEPOINT) {
 		if (!hook->tp)

@@ -146,6 +146,9 @@ struct ntprof_hook_stats {
  * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
  * @fields: NTPROF_LF() of the layout fields its handler reads: without
  *	an offset for each (kmod/layout.h), it does not attach
+ * @unneeded: NTPROF_LF() of layout fields that make it unneeded: with an
+ *	offset for each, another hook reads what it would tell, and it
+ *	does not attach (0: none)
  * @tp_probe: tracepoint: the probe function
  * @wanted: a session wants it attached (under the hooks lock)
  * @attached: it is attached; read locklessly by the handlers
@@ -168,6 +171,7 @@ struct ntprof_hook {
 	bool required;
 	unsigned int module;
 	u64 fields;
+	u64 unneeded;
 	void *tp_probe;
 
 	bool wanted;
@@ -198,8 +202,9 @@ struct ntprof_hook {
 		.tp_probe = _probe##_tp,					\
 	}
 
+/* More members, such as .unneeded, may follow as designators. */
 #define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
-			_module, _handler, _fields)			\
+			_module, _handler, _fields, ...)		\
 	{								\
 		.name = #_name,						\
 		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
@@ -215,6 +220,7 @@ struct ntprof_hook {
 			.flags = NTPROF_FTRACE_REGS_FLAG |		\
 				 NTPROF_FTRACE_RECURSION_FLAG,		\
 		},							\
+		__VA_ARGS__						\
 	}
 
 enum ntprof_host_hook_id {

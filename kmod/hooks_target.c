@@ -49,6 +49,10 @@
 	ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CMD, struct nvme_command *)
 #define NTPROF_TCP_CMD_REQ(cmd)	ntprof_lf_at(cmd, NTPROF_LF_NVMET_TCP_CMD_REQ)
 
+/* What the tracepoint reads a command's transport type through. */
+#define NTPROF_TARGET_OPS_FIELDS \
+	(NTPROF_LF(NTPROF_LF_NVMET_REQ_OPS) | NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE))
+
 /* What a command's queue id, and its controller's id, are read through. */
 #define NTPROF_TARGET_QID_FIELDS \
 	(NTPROF_LF(NTPROF_LF_NVMET_REQ_SQ) | NTPROF_LF(NTPROF_LF_NVMET_SQ_QID))
@@ -64,6 +68,9 @@ static void *ntprof_rdma_rsp_req(struct ib_cqe *cqe,
 	return ntprof_lf_at(ntprof_lf_base(cqe, field),
 			    NTPROF_LF_NVMET_RDMA_RSP_REQ);
 }
+
+/* No NVMF_TRTYPE_*: nothing tells the command's transport. */
+#define NTPROF_TRTYPE_UNTOLD	UINT_MAX
 
 /* nvmet_req_init()'s entry to its tracepoint: the transport type. */
 struct ntprof_target_init_args {
@@ -221,6 +228,7 @@ static void ntprof_target_init(void *data, void *req,
 	struct ntprof_target_init_args *args;
 	struct ntprof_session *s;
 	unsigned int trtype = 0;
+	void *ops;
 	u64 rx;
 	u16 qid;
 
@@ -228,17 +236,30 @@ static void ntprof_target_init(void *data, void *req,
 		return;
 	s = ntprof_hook_session(NTPROF_ROLE_TARGET);
 
-	args = this_cpu_ptr(&ntprof_target_init_args);
-	if (args->req == req) {
-		trtype = args->trtype;
-		args->req = NULL;
-	}
 	/*
-	 * The kprobe tells the command's transport; without it, commands
-	 * of every transport are recorded as the session's.
+	 * The command's transport: the type of the ops nvmet_req_init() set
+	 * in the nvmet_req, where BTF gives their offsets, else what the
+	 * kprobe on its entry saw; without either, commands of every
+	 * transport are recorded as the session's.
 	 */
-	transport = s->cfg.transport;
-	if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS))) {
+	if (ntprof_lf_known(NTPROF_LF_NVMET_REQ_OPS) &&
+	    ntprof_lf_known(NTPROF_LF_NVMET_OPS_TYPE)) {
+		ops = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_OPS, void *);
+		if (ops)
+			trtype = ntprof_lf_get(ops, NTPROF_LF_NVMET_OPS_TYPE,
+					       unsigned int);
+	} else if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS))) {
+		args = this_cpu_ptr(&ntprof_target_init_args);
+		if (args->req == req) {
+			trtype = args->trtype;
+			args->req = NULL;
+		}
+	} else {
+		trtype = NTPROF_TRTYPE_UNTOLD;
+	}
+	if (trtype == NTPROF_TRTYPE_UNTOLD) {
+		transport = s->cfg.transport;
+	} else {
 		transport = ntprof_transport_of(trtype);
 		if (!transport || (s->cfg.transport &&
 				   transport != s->cfg.transport))
@@ -646,7 +667,8 @@ struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 		NTPROF_FUNCTION(nvmet_req_init, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
 				NTPROF_MOD_NVMET, ntprof_target_init_entry,
-				NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE)),
+				NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE),
+				.unneeded = NTPROF_TARGET_OPS_FIELDS),
 	[NTPROF_TH_TCP_RECV] =
 		NTPROF_FUNCTION(nvmet_tcp_try_recv_pdu, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_RECV,

@@ -47,6 +47,7 @@ static const u8 ntprof_layout_size[NTPROF_LF_COUNT] = {
 	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = 8,
 	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = 8,
 	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = 0,
+	[NTPROF_LF_NVMET_REQ_OPS] = 8,
 };
 
 /* Offsets past the first page are no member of these structs. */
@@ -102,11 +103,17 @@ void ntprof_layout_init(void)
 		ntprof_layout_builtin_set();
 }
 
-/* NTPROF_LF() of the fields the built-in table has. */
+/*
+ * NTPROF_LF() of the fields the built-in table has: all but
+ * nvmet_req.ops, which follows a union whose size is the kernel
+ * config's. Only BTF gives that one; without it, a kprobe on
+ * nvmet_req_init() tells the transport (hooks_target.c).
+ */
 u64 ntprof_layout_builtin(void)
 {
 	return NTPROF_LAYOUT_CHECKED && builtin_layout ?
-	       NTPROF_LF(NTPROF_LF_COUNT) - 1 : 0;
+	       (NTPROF_LF(NTPROF_LF_COUNT) - 1) &
+	       ~NTPROF_LF(NTPROF_LF_NVMET_REQ_OPS) : 0;
 }
 
 /* Those of @fields that have no offset now. */

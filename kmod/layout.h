@@ -30,6 +30,12 @@ struct netlink_ext_ack;
  */
 extern u16 ntprof_layout_off[NTPROF_LF_COUNT];
 
+/* Whether field @f has an offset: for hooks that can do without it. */
+static __always_inline bool ntprof_lf_known(enum ntprof_layout_field f)
+{
+	return ntprof_layout_off[f] != NTPROF_LF_NONE;
+}
+
 /* The address of field @f of the struct at @base. */
 static __always_inline void *ntprof_lf_at(const void *base,
 					  enum ntprof_layout_field f)

@@ -128,8 +128,8 @@ static void make_nvme_rdma(struct btf *base, const struct base_ids *b)
 }
 
 /*
- * nvmet: struct nvmet_req {void *cmd @0; u32 cqe @8;} (cqe too small, no
- * sq); struct nvmet_sq {void *ctrl; u16 qid:16 @24; bool sqhd_disabled:1
+ * nvmet: struct nvmet_req {void *cmd @0; u32 cqe @8; void *ops @16;} (cqe
+ * too small, no sq); struct nvmet_sq {void *ctrl; u16 qid:16 @24; bool sqhd_disabled:1
  * @32 bit 3;}; struct nvmet_fabrics_ops {void *owner; u32 type @8;}; no
  * struct nvmet_ctrl.
  */
@@ -139,9 +139,10 @@ static void make_nvmet(struct btf *base, const struct base_ids *b)
 
 	if (!btf)
 		bail("btf__new_empty_split");
-	must(btf__add_struct(btf, "nvmet_req", 16));
+	must(btf__add_struct(btf, "nvmet_req", 24));
 	must(btf__add_field(btf, "cmd", b->ptr, 0, 0));
 	must(btf__add_field(btf, "cqe", b->u32, 64, 0));
+	must(btf__add_field(btf, "ops", b->ptr, 128, 0));
 	must(btf__add_struct(btf, "nvmet_sq", 40));
 	must(btf__add_field(btf, "ctrl", b->ptr, 0, 0));
 	must(btf__add_field(btf, "qid", b->u16, 192, 16));
@@ -173,6 +174,7 @@ static const struct {
 	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = { -1, "no BTF for module nvmet_rdma (not loaded?)" },
 	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = { -1, "no BTF for module nvmet_rdma (not loaded?)" },
 	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = { -1, "no BTF for module nvmet_rdma (not loaded?)" },
+	[NTPROF_LF_NVMET_REQ_OPS] = { 16, NULL },
 };
 
 static void test_fields(void)
@@ -316,13 +318,15 @@ static const uint32_t off_6[NTPROF_LF_COUNT] = {
 	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = 16,
 	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = 80,
 	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = 176,
+	[NTPROF_LF_NVMET_REQ_OPS] = 400,
 };
 
 /*
  * The offsets expected for release @maj.@min, or NULL if none are known:
  * 7.x's are 6.x's but where nvmet_sq gained a cq pointer before qid,
  * nvmet_ctrl two pointers (and a smaller mutex) before cntlid, and
- * struct rdma_rw_ctx, before nvmet_rdma_rsp.req, 24 bytes.
+ * struct rdma_rw_ctx, before nvmet_rdma_rsp.req, 24 bytes; and 7.3's
+ * nvmet_req 8 bytes more before ops.
  */
 static const uint32_t *expected(unsigned int maj, unsigned int min)
 {
@@ -337,6 +341,7 @@ static const uint32_t *expected(unsigned int maj, unsigned int min)
 	off_7[NTPROF_LF_NVMET_SQ_SQHD_DISABLED] = 40;
 	off_7[NTPROF_LF_NVMET_CTRL_CNTLID] = 96;
 	off_7[NTPROF_LF_NVMET_RDMA_RSP_REQ] = 200;
+	off_7[NTPROF_LF_NVMET_REQ_OPS] = min == 3 ? 408 : 400;
 	return off_7;
 }
 

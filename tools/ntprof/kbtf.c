@@ -34,6 +34,7 @@ static const struct kbtf_field_def kbtf_fields[] = {
 	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = { "nvmet_rdma", "nvmet_rdma_rsp", "send_cqe", 8 },
 	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = { "nvmet_rdma", "nvmet_rdma_rsp", "read_cqe", 8 },
 	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = { "nvmet_rdma", "nvmet_rdma_rsp", "req", 0 },
+	[NTPROF_LF_NVMET_REQ_OPS] = { "nvmet", "nvmet_req", "ops", 8 },
 };
 
 /* The array's length is its last initializer's: a field added last fails here. */

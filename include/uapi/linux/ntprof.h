@@ -194,6 +194,7 @@ enum ntprof_layout_field {
 	NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE, /* struct nvmet_rdma_rsp.send_cqe, 8 */
 	NTPROF_LF_NVMET_RDMA_RSP_READ_CQE, /* .read_cqe, 8 */
 	NTPROF_LF_NVMET_RDMA_RSP_REQ,	/* .req, any */
+	NTPROF_LF_NVMET_REQ_OPS,	/* struct nvmet_req.ops, 8 */
 
 	NTPROF_LF_COUNT
 };
