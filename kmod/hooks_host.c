@@ -19,7 +19,6 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
-#include <linux/hash.h>
 #include <linux/kdev_t.h>
 #include <linux/mm.h>
 #include <linux/nvme-tcp.h>
@@ -33,6 +32,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "hooks.h"
+#include "hooks_host_slots.h"
 #include "inflight.h"
 #include "layout.h"
 #include "sample.h"
@@ -70,68 +70,6 @@ static DEFINE_PER_CPU(struct ntprof_host_queued, ntprof_host_queued);
 
 /* The transport's receive path to the completion it parses. */
 static DEFINE_PER_CPU(u64, ntprof_host_last_rx);
-
-/*
- * nvme_rdma_recv_done() to the completion of the command it received the
- * response of. nvme-rdma completes a command once both its capsule's
- * SEND and its response's RECV completed, from the later of the two
- * (nvme_rdma_end_request()): when the SEND's completion comes last, it
- * may be handled on another CPU than the RECV, whose per-CPU time is then
- * another command's, or older than this one. So each response's arrival
- * is also kept by queue (the QP's context, which is the hctx's driver
- * data) and command id, in slots that nobody waits for: a writer skips a
- * slot that another CPU is writing, and a reader a slot being written,
- * falling back on the per-CPU time.
- */
-struct ntprof_host_rx_slot {
-	u32 seq;		/* odd while being written */
-	u16 cid;
-	const void *queue;
-	u64 ts;
-};
-
-#define NTPROF_HOST_RX_BITS	9
-
-static struct ntprof_host_rx_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
-
-/*
- * Before 5.13 (Debian's 5.10) the transports point nvme_req(rq)->cmd at
- * their command for passthrough requests only: there the block layer's
- * hooks find a sampled command's key here, written at its setup. A slot
- * holds the last sampled request that hashed to it. A key read from a
- * slot that another CPU is rewriting may be another command's: the
- * lookup's check of the request (entry->obj) rejects it.
- */
-struct ntprof_host_cmd_slot {
-	struct request *rq;
-	struct nvme_command *cmd;
-};
-
-static struct ntprof_host_cmd_slot ntprof_host_cmd_slots[1 << NTPROF_HOST_RX_BITS];
-
-static struct ntprof_host_cmd_slot *ntprof_host_cmd_slot(struct request *rq)
-{
-	return &ntprof_host_cmd_slots[hash_ptr(rq, NTPROF_HOST_RX_BITS)];
-}
-
-static void ntprof_host_cmd_keep(struct request *rq, struct nvme_command *cmd)
-{
-	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
-
-	WRITE_ONCE(slot->cmd, cmd);
-	/* The command is seen before the request that names the slot's. */
-	smp_store_release(&slot->rq, rq);
-}
-
-static struct nvme_command *ntprof_host_cmd_find(struct request *rq)
-{
-	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
-
-	/* Pairs with the release in ntprof_host_cmd_keep(). */
-	if (smp_load_acquire(&slot->rq) != rq)
-		return NULL;
-	return READ_ONCE(slot->cmd);
-}
 
 /* ntprof_hook_enter() for the host's hooks. */
 #define ntprof_host_enter(_hook)	ntprof_hook_enter(_hook, NTPROF_ROLE_HOST)
@@ -396,50 +334,6 @@ static noinline void ntprof_host_blk_issue(struct ntprof_session *s,
 NTPROF_TP_CALLBACK_FOLLOWED(ntprof_host_blk_issue,
 			    ntprof_hh(NTPROF_HH_BLK_ISSUE), NTPROF_ROLE_HOST,
 			    (void *data, struct request *rq), rq)
-
-static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,
-						       u16 cid)
-{
-	u32 h = hash_ptr(queue, 32) ^ cid;
-
-	return &ntprof_host_rx_slots[hash_32(h, NTPROF_HOST_RX_BITS)];
-}
-
-static void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
-{
-	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
-	u32 seq = READ_ONCE(slot->seq);
-
-	/* A full barrier: the odd count is seen before the members. */
-	if (seq & 1 || cmpxchg(&slot->seq, seq, seq + 1) != seq)
-		return;
-	WRITE_ONCE(slot->queue, queue);
-	WRITE_ONCE(slot->cid, cid);
-	WRITE_ONCE(slot->ts, ts);
-	/* The members are seen before the even count that ends the write. */
-	smp_store_release(&slot->seq, seq + 2);
-}
-
-/* When the response of command @cid of @queue arrived, or 0. */
-static u64 ntprof_host_rx_find(const void *queue, u16 cid)
-{
-	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
-	bool match;
-	u32 seq;
-	u64 ts;
-
-	/* The count before the members: pairs with the writer's release. */
-	seq = smp_load_acquire(&slot->seq);
-	if (seq & 1)
-		return 0;
-	match = READ_ONCE(slot->queue) == queue &&
-		READ_ONCE(slot->cid) == cid;
-	ts = READ_ONCE(slot->ts);
-	smp_rmb();	/* the members before the count again */
-	if (!match || READ_ONCE(slot->seq) != seq)
-		return 0;
-	return ts;
-}
 
 /*
  * The time the response of a command reached the driver: by queue and
