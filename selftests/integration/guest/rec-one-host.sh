@@ -24,6 +24,22 @@ ktap_diag "hooks: tcp HOST_SEND $tcp_send, rdma TARGET_DATA $rdma_data, TARGET_S
 	grep -E 'kernel_sendpage|try_send_cmd_pdu|nvmet_rdma_(read_data|send)_done' |
 	sed 's/^/# /'
 
+# Early stamps (kmod/clock.h): the cycle counter with early_cycles=1
+# (the lab's default under TCG) or with -1 where the CPU says constant_tsc;
+# the clock otherwise. The points' order below checks what they give.
+mount -t debugfs nodev /sys/kernel/debug 2> /dev/null
+early=$(sed -n 's/.*ntprof\.early_cycles=\(-\{0,1\}[0-9]\).*/\1/p' /proc/cmdline)
+want=clock
+if [ "$early" = 1 ] || { [ "${early:--1}" = -1 ] && grep -qw constant_tsc /proc/cpuinfo; }; then
+	want="cycle counter"
+fi
+if grep -qx "early stamps: $want" /sys/kernel/debug/ntprof/status; then
+	ktap_pass "early stamps from the $want (early_cycles=${early:-default})"
+else
+	ktap_fail "early stamps from the $want (early_cycles=${early:-default})"
+	grep 'early' /sys/kernel/debug/ntprof/status | sed 's/^/# /'
+fi
+
 # The hooks' struct layouts: from BTF where the kernel has its modules'
 # (/sys/kernel/btf/MODULE, since 5.11), else the built-in table.
 for role in host target; do
