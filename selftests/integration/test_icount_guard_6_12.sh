@@ -5,12 +5,14 @@
 # the ratio repeats from run to run, unlike timings), kernel 6.12, one
 # guest holding both roles, one vCPU, fio 4 KiB random reads at QD1 over
 # loopback NVMe/TCP: with ntprof record -s 100 as host and as target, the
-# IOPS must be at least GUARD_MIN (0.95) of those without a profiler.
+# IOPS must be at least GUARD_MIN (0.97) of those without a profiler:
+# above what the hooks kept before their gates (0.9697), below what they
+# keep now (0.980) by more than runs differ (0.15 %).
 # Documentation/benchmarks.rst has the full benchmark.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 export KERNEL=6.12 TOPOLOGY=one LAB_ONE_SMP=1 LAB_ACCEL=icount
-GUARD_MIN=${GUARD_MIN:-0.95}
+GUARD_MIN=${GUARD_MIN:-0.97}
 name=icount-guard-6.12
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name.XXXXXX")
