@@ -160,12 +160,16 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 
 /*
  * The argument of nvmet_req_init() that is the transport's ops: (req,
- * cq, sq, ops) before 6.16, (req, sq, ops) since, the queue's cq being
- * its sq's (the BTF of the same builds). 6.13 to 6.15 had no Debian
- * build to check which: kmod/Kbuild refuses them.
+ * cq, sq, ops) up to 6.12, (req, sq, ops) since 6.16, the queue's cq
+ * being its sq's (the BTF of the same builds). 6.13 to 6.15 had no
+ * Debian build to check which: 0, unknown, and the kprobe that reads it
+ * does not attach there; the tracepoint reads the ops from the nvmet_req
+ * where BTF gives their offset (hooks_target.c).
  */
-#if NTPROF_KERNEL_BEFORE(6, 16, 0)
+#if NTPROF_KERNEL_BEFORE(6, 13, 0)
 #define NTPROF_NVMET_REQ_INIT_OPS	3
+#elif NTPROF_KERNEL_BEFORE(6, 16, 0)
+#define NTPROF_NVMET_REQ_INIT_OPS	0
 #else
 #define NTPROF_NVMET_REQ_INIT_OPS	2
 #endif

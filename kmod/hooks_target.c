@@ -53,6 +53,15 @@
 #define NTPROF_TARGET_OPS_FIELDS \
 	(NTPROF_LF(NTPROF_LF_NVMET_REQ_OPS) | NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE))
 
+/*
+ * What the kprobe on nvmet_req_init()'s entry reads. Where its argument
+ * of the ops is unknown (NTPROF_NVMET_REQ_INIT_OPS), it needs the very
+ * fields that make it unneeded: it never attaches.
+ */
+#define NTPROF_TARGET_INIT_ARGS_FIELDS					\
+	(NTPROF_NVMET_REQ_INIT_OPS ? NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE) :	\
+	 NTPROF_TARGET_OPS_FIELDS)
+
 /* What a command's queue id, and its controller's id, are read through. */
 #define NTPROF_TARGET_QID_FIELDS \
 	(NTPROF_LF(NTPROF_LF_NVMET_REQ_SQ) | NTPROF_LF(NTPROF_LF_NVMET_SQ_QID))
@@ -667,7 +676,7 @@ struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 		NTPROF_FUNCTION(nvmet_req_init, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
 				NTPROF_MOD_NVMET, ntprof_target_init_entry,
-				NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE),
+				NTPROF_TARGET_INIT_ARGS_FIELDS,
 				.unneeded = NTPROF_TARGET_OPS_FIELDS),
 	[NTPROF_TH_TCP_RECV] =
 		NTPROF_FUNCTION(nvmet_tcp_try_recv_pdu, NTPROF_ROLE_TARGET,
