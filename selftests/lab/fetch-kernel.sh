@@ -13,34 +13,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 dist=$(lab_kernel_dist "$KERNEL")
-# bookworm's keeps the directory it always had.
-apt_dir="$LAB_CACHE/apt"
-[ "$dist" = bookworm ] || apt_dir="$LAB_CACHE/apt-$dist"
-apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
-	  -o "Dir::Etc::SourceParts=/dev/null"
-	  -o "Dir::Etc::Preferences=/dev/null"
-	  -o "Dir::Etc::PreferencesParts=/dev/null"
-	  -o "Dir::State=$apt_dir/state"
-	  -o "Dir::Cache=$apt_dir/cache"
-	  -o "APT::Architecture=amd64"
-	  -o "Debug::NoLocking=1"
-	  -o "APT::Sandbox::User=root")
-
-apt_private_update() {
-	local stamp="$apt_dir/state/updated"
-
-	mkdir -p "$apt_dir/state/lists/partial" "$apt_dir/cache/archives/partial"
-	lab_dist_sources "$dist" > "$apt_dir/sources.list.new"
-	# New suites: read the lists again.
-	cmp -s "$apt_dir/sources.list.new" "$apt_dir/sources.list" || rm -f "$stamp"
-	mv "$apt_dir/sources.list.new" "$apt_dir/sources.list"
-	# The package lists are refreshed at most once a day.
-	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
-		lab_log "reading Debian's package lists (private apt configuration)"
-		apt-get "${apt_opts[@]}" -qq update
-		touch "$stamp"
-	fi
-}
+lab_apt_init "$dist"
+apt_opts=("${LAB_APT_OPTS[@]}")
 
 # The newest linux-image-<release> named by linux-image-amd64 of a series,
 # else the newest linux-image-<release> of the series (a backports suite
@@ -83,7 +57,7 @@ main() {
 			return 0
 		fi
 	fi
-	apt_private_update
+	lab_apt_update
 	case "$KERNEL" in
 	*-amd64) release=$KERNEL ;;
 	*) release=$(resolve_release "$KERNEL") ||

@@ -53,6 +53,41 @@ SRC
 	esac
 }
 
+# lab_apt_init DIST: LAB_APT_OPTS, a private apt configuration reading the
+# suites of Debian release DIST (lab_dist_sources) into LAB_APT_DIR under
+# the cache, and never the system's sources or its state.
+lab_apt_init() {
+	LAB_APT_DIST=$1
+	# bookworm's keeps the directory it always had.
+	LAB_APT_DIR="$LAB_CACHE/apt"
+	[ "$1" = bookworm ] || LAB_APT_DIR="$LAB_CACHE/apt-$1"
+	LAB_APT_OPTS=(-o "Dir::Etc::SourceList=$LAB_APT_DIR/sources.list"
+		      -o "Dir::Etc::SourceParts=/dev/null"
+		      -o "Dir::Etc::Preferences=/dev/null"
+		      -o "Dir::Etc::PreferencesParts=/dev/null"
+		      -o "Dir::State=$LAB_APT_DIR/state"
+		      -o "Dir::Cache=$LAB_APT_DIR/cache"
+		      -o "APT::Architecture=amd64"
+		      -o "Debug::NoLocking=1"
+		      -o "APT::Sandbox::User=root")
+}
+
+# lab_apt_update: read the package lists of lab_apt_init's configuration,
+# at most once a day, and again when its suites changed.
+lab_apt_update() {
+	local dir=$LAB_APT_DIR stamp="$LAB_APT_DIR/state/updated"
+
+	mkdir -p "$dir/state/lists/partial" "$dir/cache/archives/partial"
+	lab_dist_sources "$LAB_APT_DIST" > "$dir/sources.list.new"
+	cmp -s "$dir/sources.list.new" "$dir/sources.list" || rm -f "$stamp"
+	mv "$dir/sources.list.new" "$dir/sources.list"
+	if [ -z "$(find "$stamp" -mmin -1440 2>/dev/null)" ]; then
+		lab_log "reading Debian's package lists (private apt configuration)"
+		apt-get "${LAB_APT_OPTS[@]}" -qq update
+		touch "$stamp"
+	fi
+}
+
 # The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
 lab_kernel_release() {
 	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
