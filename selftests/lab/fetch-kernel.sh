@@ -8,7 +8,8 @@
 # KERNEL=6.1 (default) is bookworm's current 6.1 ABI, KERNEL=6.12 the newest
 # 6.12 of bookworm-backports, KERNEL=5.10 bullseye's newest (security
 # updates included), KERNEL=7.2 and 7.3 the newest of trixie-backports; an
-# exact release (6.1.0-57-amd64, 5.10.0-32-amd64) works too.
+# exact release (6.1.0-57-amd64, 5.10.0-32-amd64) works too. KERNEL=debug
+# is not fetched but built, from Debian's sources: debug-kernel.sh.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -48,6 +49,9 @@ linux_closure() {
 
 main() {
 	local release kdir pkgs deb
+
+	# Not a Debian package: built from Debian's linux-source.
+	[ "$KERNEL" != debug ] || exec bash "$LAB_DIR/debug-kernel.sh"
 
 	mkdir -p "$LAB_CACHE/kernels/by-name" "$LAB_CACHE/debs"
 	if [ -s "$LAB_CACHE/kernels/by-name/$KERNEL" ]; then

@@ -13,6 +13,9 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	prometheus chromium fonts-dejavu-core"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
+# bc, flex, bison, libelf-dev, libssl-dev, dwarves (pahole, for BTF),
+# cpio, xz-utils, kmod: debug-kernel.sh builds the lab's debug kernel
+# from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
 # prometheus: its promtool checks what record --prom writes; chromium

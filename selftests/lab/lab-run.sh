@@ -6,7 +6,7 @@
 # on PATH. See Documentation/lab.rst for the scripts' environment.
 #
 # Usage: lab-run.sh [--host SCRIPT] [--target SCRIPT]
-# Settings: KERNEL=6.1|6.12|RELEASE  TOPOLOGY=two|one  LAB_TIMEOUT=SECONDS
+# Settings: KERNEL=6.1|6.12|debug|RELEASE  TOPOLOGY=two|one  LAB_TIMEOUT=SECONDS
 #           LAB_RUN_DIR=DIR (where the share, consoles and logs go)
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
@@ -62,6 +62,8 @@ release=$(bash "$LAB_DIR/fetch-kernel.sh")
 make -s -C "$TOP_DIR/tools/ntprof" >&2
 make -s -C "$TOP_DIR/selftests/tools" >&2
 vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
+# A kernel's own parameters (the debug kernel's: debug-kernel.sh).
+kernel_cmdline=$(cat "$LAB_CACHE/kernels/$release/cmdline" 2>/dev/null) || kernel_cmdline=
 
 run_dir=${LAB_RUN_DIR:-$LAB_CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
 rm -rf "$run_dir"
@@ -102,7 +104,7 @@ boot_guest() {
 	timeout -k 10 "$LAB_TIMEOUT" qemu-system-x86_64 "${accel[@]}" \
 		-m "$mem" -smp "$smp" -nodefaults -no-reboot -display none \
 		-kernel "$vmlinux" -initrd "$initrd" \
-		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append ntprof.early_cycles=$LAB_EARLY_CYCLES ${LAB_CMDLINE:-}" \
+		-append "console=ttyS0 quiet panic=-1 watchdog_thresh=60 $append ntprof.early_cycles=$LAB_EARLY_CYCLES $kernel_cmdline ${LAB_CMDLINE:-}" \
 		-serial stdio \
 		-virtfs "local,path=$run_dir/share,mount_tag=share,security_model=none" \
 		"$@" < /dev/null 2>&1 |
@@ -152,7 +154,7 @@ if [ -e "$run_dir/share/target.setup-failed" ]; then
 fi
 for log in "$run_dir"/share/dmesg-*.log; do
 	[ -f "$log" ] || { lab_log "a guest saved no kernel log"; status=1; continue; }
-	if grep -E "$LAB_BAD_DMESG" "$log" > "$log.bad"; then
+	if grep -E "$(lab_bad_dmesg)" "$log" > "$log.bad"; then
 		lab_log "kernel problems in $(basename "$log"):"
 		sed 's/^/    /' "$log.bad" >&2
 		status=1

@@ -169,6 +169,18 @@ lab_kmake() {
 
 # Kernel log lines that fail a lab run.
 LAB_BAD_DMESG='WARNING:|BUG:|Oops|KASAN|blocked for more than|general protection fault|Call Trace:'
+# And those of the debug kernel's checkers (KERNEL=debug, debug-kernel.sh):
+# lockdep, UBSAN, KFENCE, debugobjects, kmemleak's scans.
+LAB_DEBUG_BAD_DMESG="$LAB_BAD_DMESG|UBSAN:|KFENCE:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|sleeping function called from invalid context|DEBUG_LOCKS_WARN_ON|ODEBUG:|unreferenced object|suspected memory leak|Kernel panic"
+
+# The pattern of bad kernel log lines for $KERNEL.
+lab_bad_dmesg() {
+	if [ "$KERNEL" = debug ]; then
+		echo "$LAB_DEBUG_BAD_DMESG"
+	else
+		echo "$LAB_BAD_DMESG"
+	fi
+}
 
 # copy_module_sources DEST: exactly the module's sources, so builds for
 # several kernels neither meet each other nor leave objects in the tree.

@@ -210,6 +210,10 @@ lab_export_env() {
 	export NTPROF_LAB_TCP_PORT=4420 NTPROF_LAB_RDMA_PORT=4421
 	export NTPROF_LAB_TCP_NQN=$LAB_TCP_NQN NTPROF_LAB_RDMA_NQN=$LAB_RDMA_NQN
 	export NTPROF_LAB_BACKING_DEV=$LAB_BACKING_DEV
+	# The debug kernel's (KERNEL=debug): scripts add the checks that
+	# only its checkers make worth their time.
+	NTPROF_LAB_DEBUG=$(cmdline_arg debug) || NTPROF_LAB_DEBUG=0
+	export NTPROF_LAB_DEBUG
 }
 
 # SPDK, when the image has it (build-guest.sh, SPDK=): the hugepages its
