@@ -10,6 +10,7 @@
 # in the pass line; NLFUZZ_SEED and NLFUZZ_COUNT are for runs by hand.
 . /lab/ktap.sh
 . /lab/tests/records.sh
+. /lab/tests/kmemleak.sh
 KTAP_PREFIX="nlfuzz: "
 spec=/lab/ntprof.yaml
 scratch=/tmp/nlfuzz.bin
@@ -17,6 +18,7 @@ count=${NLFUZZ_COUNT:-100000}
 seed=${NLFUZZ_SEED:-$(date +%s)}
 
 ktap_header
+kmemleak_scan boot
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 
 if nlfuzz --check "$spec" > /tmp/check.out 2>&1; then
@@ -68,4 +70,5 @@ else
 	sed 's/^/# /' /tmp/after.out | tail -n 10
 fi
 ktap_check "rmmod ntprof" rmmod ntprof
+kmemleak_scan nlfuzz
 ktap_finished

@@ -8,6 +8,7 @@
 # Then the module's rule for a request without a role, and rmmod.
 . /lab/ktap.sh
 . /lab/tests/records.sh
+. /lab/tests/kmemleak.sh
 KTAP_PREFIX="host: "
 tc=testclient
 
@@ -34,6 +35,7 @@ ntp_roles() {
 
 
 ktap_header
+kmemleak_scan boot
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV
@@ -128,4 +130,5 @@ sleep 2
 ktap_check "rmmod ntprof while both roles record under I/O" rmmod ntprof
 wait $fio && ktap_pass "fio completes after ntprof went away under it" ||
 	ktap_fail "fio completes after ntprof went away under it"
+kmemleak_scan record-both
 ktap_finished
