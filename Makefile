@@ -8,7 +8,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 NTPROF_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || cat VERSION)
 export NTPROF_VERSION
 
-# The lab: KERNEL=6.1|6.12|<release>, TOPOLOGY=two|one, HOST= and TARGET= scripts,
+# The lab: KERNEL=6.1|6.12|debug|<release>, TOPOLOGY=two|one, HOST= and TARGET= scripts,
 # SPDK=DIR (an SPDK build to put in the guests, Documentation/lab.rst).
 KERNEL ?= 6.1
 TOPOLOGY ?= two
@@ -21,7 +21,7 @@ KERNEL_SOURCES := $(KMOD_SOURCES) include/uapi/linux/ntprof.h \
 	$(filter-out %.mod.c,$(wildcard tools/bench/emptyprobe/*.c))
 
 .PHONY: all modules tools clean install modules_install tools_install \
-	dkms-install style check lab lab-run deps
+	dkms-install style check check-debug lab lab-run deps
 
 all: modules tools
 
@@ -72,6 +72,12 @@ style:
 # The README's test command: unit tests, module builds, lab integration tests.
 check: deps
 	selftests/run_tests.sh
+
+# The fault tests again on the lab's debug kernel (KASAN, KFENCE, lockdep,
+# kmemleak, UBSAN), apart from check for its time: a first run builds the
+# kernel (Documentation/lab.rst, "The debug kernel").
+check-debug: deps
+	CHECK_ONLY=debug selftests/run_tests.sh
 
 lab: deps
 	selftests/lab/demo.sh

@@ -5,7 +5,8 @@
 # results of all of them. A program that exits non-zero without reporting a
 # failed test counts as one failure, so a crash never passes silently.
 #
-# CHECK_ONLY="unit build" runs a subset of the groups unit, fuzz, build, integration.
+# CHECK_ONLY="unit build" runs a subset of the groups unit, fuzz, build,
+# integration; CHECK_ONLY=debug the debug kernel's (make check-debug).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
