@@ -23,8 +23,10 @@ fragment="$LAB_DIR/debug-kernel.config"
 # kernel log on the console (panic_print=0x20); kmemleak is on from boot;
 # the scripts see NTPROF_LAB_DEBUG=1 (guest/guest.sh). The checkers slow
 # the guests down: each side waits for the other 3000 s, not 600 (LAB_WAIT,
-# which the kernel hands to init's environment).
-DEBUG_CMDLINE="lab.debug=1 panic_on_warn=1 panic_print=0x20 kmemleak=on LAB_WAIT=3000"
+# which the kernel hands to init's environment). A log of 4 MiB, not
+# allnoconfig's 128 KiB, keeps the boot's lines and every report through
+# the netlink core's notes on 100000 fuzzed messages.
+DEBUG_CMDLINE="lab.debug=1 panic_on_warn=1 panic_print=0x20 kmemleak=on log_buf_len=4M LAB_WAIT=3000"
 
 # The version of linux-source-6.12 to build, and its .deb in the cache.
 source_version() {
