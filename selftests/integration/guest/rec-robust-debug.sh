@@ -50,28 +50,8 @@ ktap_check "the module answers after its recorder's SIGKILL" ntprof status
 ktap_check "rmmod ntprof with the killed recorder's session" rmmod ntprof
 kmemleak_scan start-stop-sigkill
 
-# The RDMA controller goes mid-session, then nvme_rdma and nvmet_rdma.
-modprobe ntprof
-ktap_check "start host and target sessions over rdma" \
-	sh -c "$tc start host rdma 1 && $tc start target rdma 1"
-fio --name=cut --filename="$NTPROF_LAB_RDMA_DEV" --rw=randread --bs=4k \
-	--direct=1 --ioengine=libaio --iodepth=4 --runtime=10 --time_based \
-	--size=256m > /dev/null 2>&1 &
-fio=$!
-sleep 2
-ctrl=
-for c in /sys/class/nvme/nvme*; do
-	grep -q "$NTPROF_LAB_RDMA_NQN" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
-done
-ktap_check "disconnect the rdma controller ($ctrl) mid-session" nvme disconnect -d "$ctrl"
-wait $fio
-ktap_check "the rdma sessions still answer" $tc stats
-ktap_check "unload nvme_rdma mid-session" modprobe -r nvme_rdma
-ktap_check "load nvme_rdma again mid-session" modprobe nvme_rdma
-cfg=/sys/kernel/config/nvmet/ports/2
-rm -f "$cfg/subsystems/"* && rmdir "$cfg"
-ktap_check "unload nvmet_rdma mid-session" modprobe -r nvmet_rdma
-ktap_check "load nvmet_rdma again mid-session" modprobe nvmet_rdma
-ktap_check "stop the rdma sessions" $tc stop
+# The RDMA controller goes mid-session, then nvme_rdma and nvmet_rdma
+# (cut_mid_session, rec-robust-host.sh).
+cut_mid_session rdma "$NTPROF_LAB_RDMA_DEV" "$NTPROF_LAB_RDMA_NQN" 2
 ktap_check "rmmod ntprof after the rdma modules came back" rmmod ntprof
 kmemleak_scan rdma-unload

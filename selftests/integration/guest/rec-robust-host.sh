@@ -56,32 +56,41 @@ else
 	ktap_fail "fio completes after ntprof went away under it"
 fi
 kmemleak_scan rmmod-under-io
+
+# cut_mid_session T DEV NQN PORT: with a session of each role over
+# transport T, the controller of NQN (namespace DEV) disconnected under
+# I/O, then T's host and target modules unloaded and loaded again; nvmet's
+# module goes once its configfs port PORT is gone.
+cut_mid_session() {
+	local t=$1 dev=$2 nqn=$3 cfg=/sys/kernel/config/nvmet/ports/$4 c ctrl fio
+
+	modprobe ntprof
+	ktap_check "start host and target sessions over $t" \
+		sh -c "$tc start host $t 1 && $tc start target $t 1"
+	fio --name=cut --filename="$dev" --rw=randread --bs=4k \
+		--direct=1 --ioengine=libaio --iodepth=4 --runtime=10 --time_based \
+		--size=256m > /dev/null 2>&1 &
+	fio=$!
+	sleep 2
+	ctrl=
+	for c in /sys/class/nvme/nvme*; do
+		grep -q "$nqn" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
+	done
+	ktap_check "disconnect the $t controller ($ctrl) mid-session" nvme disconnect -d "$ctrl"
+	wait $fio
+	ktap_check "the $t sessions still answer" $tc stats
+	ktap_check "unload nvme_$t mid-session" modprobe -r nvme_$t
+	ktap_check "load nvme_$t again mid-session" modprobe nvme_$t
+	rm -f "$cfg/subsystems/"* && rmdir "$cfg"
+	ktap_check "unload nvmet_$t mid-session" modprobe -r nvmet_$t
+	ktap_check "load nvmet_$t again mid-session" modprobe nvmet_$t
+	ktap_check "stop the $t sessions" $tc stop
+}
+
 [ "${NTPROF_LAB_DEBUG:-0}" != 1 ] || . /lab/tests/rec-robust-debug.sh
 
 # Disconnect the TCP controller in the middle of a session.
-modprobe ntprof
-ktap_check "start host and target sessions over tcp" \
-	sh -c "$tc start host tcp 1 && $tc start target tcp 1"
-fio --name=cut --filename="$NTPROF_LAB_TCP_DEV" --rw=randread --bs=4k \
-	--direct=1 --ioengine=libaio --iodepth=4 --runtime=10 --time_based \
-	--size=256m > /dev/null 2>&1 &
-fio=$!
-sleep 2
-ctrl=
-for c in /sys/class/nvme/nvme*; do
-	grep -q "$NTPROF_LAB_TCP_NQN" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
-done
-ktap_check "disconnect the tcp controller ($ctrl) mid-session" nvme disconnect -d "$ctrl"
-wait $fio
-ktap_check "the sessions still answer" $tc stats
-ktap_check "unload nvme_tcp mid-session" modprobe -r nvme_tcp
-ktap_check "load nvme_tcp again mid-session" modprobe nvme_tcp
-# nvmet_tcp goes once its port is gone.
-cfg=/sys/kernel/config/nvmet/ports/1
-rm -f "$cfg/subsystems/"* && rmdir "$cfg"
-ktap_check "unload nvmet_tcp mid-session" modprobe -r nvmet_tcp
-ktap_check "load nvmet_tcp again mid-session" modprobe nvmet_tcp
-ktap_check "stop the sessions" $tc stop
+cut_mid_session tcp "$NTPROF_LAB_TCP_DEV" "$NTPROF_LAB_TCP_NQN" 1
 $tc drain /tmp/cut.bin
 ktap_check "drain what they recorded" test -s /tmp/cut.bin
 ktap_check "rmmod ntprof" rmmod ntprof
