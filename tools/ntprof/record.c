@@ -384,6 +384,7 @@ static int record_drain(struct recorder *rec, uint64_t *count)
 	struct nl_sock *sock = rec->busy ? rec->sock : rec->quiet_sock;
 	int err;
 
+	rec->drained_on = sock;
 	err = session_records_get(sock, rec->o->cfg.role, record_take, rec,
 				  count);
 	if (!err)
@@ -643,12 +644,12 @@ fail:
 	if (rec->write_err)
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s; stopping\n",
 			cmd, o->out, strerror(-rec->write_err));
-	else if (module_gone(rec->sock, err))
+	else if (module_gone(rec->drained_on, err))
 		fprintf(stderr,
 			"ntprof: %s: the ntprof module went away (rmmod?): the recording ends here\n",
 			cmd);
 	else
-		nl_perror(rec->sock, cmd, err);
+		nl_perror(rec->drained_on, cmd, err);
 	return err;
 }
 
@@ -691,7 +692,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
 	/* Without the module there is no session left to stop. */
-	stop_err = module_gone(rec->sock, err) ? 0 :
+	stop_err = module_gone(rec->drained_on, err) ? 0 :
 		   session_stop(rec->sock, o->cfg.role);
 	if (module_gone(rec->sock, stop_err)) {
 		fprintf(stderr,
@@ -717,7 +718,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 					"ntprof: %s: cannot write %s: %s\n",
 					cmd, o->out, strerror(-rec->write_err));
 			else
-				nl_perror(rec->sock, cmd, err);
+				nl_perror(rec->drained_on, cmd, err);
 		}
 		if (!n)
 			break;
@@ -868,6 +869,7 @@ int cmd_record(int argc, char *argv[])
 		nl_close(rec.sock);
 		return 1;
 	}
+	rec.drained_on = rec.sock;
 	err = out_check(o.out, &created);
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, o.out,

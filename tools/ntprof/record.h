@@ -60,6 +60,7 @@ struct recorder {
 	 */
 	struct nl_sock *quiet_sock;
 	bool busy;
+	struct nl_sock *drained_on;	/* the last drain's, for its error */
 	struct ntp_writer *w;
 	uint64_t start_mono;
 	uint64_t start_real;
