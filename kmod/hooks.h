@@ -34,14 +34,18 @@ struct ntprof_hook;
  * Preemption is disabled so that the handler's per-CPU state stays on one
  * CPU whatever calls it.
  */
+/* What ftrace passes a callback. */
+#define NTPROF_FTRACE_CB_PARAMS						\
+	unsigned long ip, unsigned long parent_ip, struct ftrace_ops *ops,	\
+	struct ntprof_ftrace_cb_regs *regs
+
+/* The hook of a function hook's ftrace_ops. */
+#define ntprof_ops_hook(ops)	container_of(ops, struct ntprof_hook, fops)
+
 #define NTPROF_FTRACE_CALLBACK(_handler)				\
-static void notrace _handler##_ftrace(unsigned long ip,			\
-				      unsigned long parent_ip,		\
-				      struct ftrace_ops *ops,		\
-				      struct ntprof_ftrace_cb_regs *regs) \
+static void notrace _handler##_ftrace(NTPROF_FTRACE_CB_PARAMS)	\
 {									\
-	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
-						fops);			\
+	struct ntprof_hook *hook = ntprof_ops_hook(ops);		\
 	struct ftrace_regs *fregs = ntprof_ftrace_regs(regs);		\
 	NTPROF_COST_START();						\
 									\
@@ -77,13 +81,9 @@ _handler##_followed(struct ntprof_session *s, struct ntprof_hook *hook,	\
 	preempt_enable_notrace();					\
 }									\
 									\
-static void notrace _handler##_ftrace(unsigned long ip,			\
-				      unsigned long parent_ip,		\
-				      struct ftrace_ops *ops,		\
-				      struct ntprof_ftrace_cb_regs *regs) \
+static void notrace _handler##_ftrace(NTPROF_FTRACE_CB_PARAMS)	\
 {									\
-	struct ntprof_hook *hook = container_of(ops, struct ntprof_hook,	\
-						fops);			\
+	struct ntprof_hook *hook = ntprof_ops_hook(ops);		\
 	const enum ntprof_role role = _role;				\
 	NTPROF_COST_START();						\
 									\
