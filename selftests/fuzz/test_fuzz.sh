@@ -51,14 +51,14 @@ if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
 		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$TOOL_DIR/ntp_read.c" \
-		"$TOOL_DIR/ntp_write.c" -lz > "$work/build.log" 2>&1 ||
+		"$TOOL_DIR/ntp_write.c" -lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
-		"$TOOL_DIR/ntp_read.c" "$TOOL_DIR/ntp_write.c" -lz \
+		"$TOOL_DIR/ntp_read.c" "$TOOL_DIR/ntp_write.c" -lisal -lz \
 		>> "$work/build.log" 2>&1 ||
    ! mkdir "$work/corpus"; then
 	{
 		echo "cannot build the fuzzer or the unit test with $CLANG" \
-		     "(Debian: apt-get install clang libclang-rt-14-dev zlib1g-dev)"
+		     "(Debian: apt-get install clang libclang-rt-14-dev zlib1g-dev libisal-dev)"
 		tail -n 30 "$work/build.log"
 	} > "$work/why"
 	not_ok "$work/why"

@@ -7,6 +7,7 @@ set -euo pipefail
 
 PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc flex
 	bison libelf-dev libdw-dev libbpf-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
+	libisal-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
