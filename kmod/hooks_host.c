@@ -207,29 +207,29 @@ static void ntprof_host_rec_init(struct ntprof_record *rec,
 	rec->cpu_submit = raw_smp_processor_id();
 }
 
-static bool ntprof_host_filter(struct ntprof_session *s,
-			       const struct ntprof_record *rec)
+/* Whether the session's filters take a command of @opcode in @rq. */
+static bool ntprof_host_filter(struct ntprof_session *s, struct request *rq,
+			       u8 opcode)
 {
-	if (s->cfg.dev && rec->dev != s->cfg.dev)
+	if (s->cfg.dev && ntprof_host_dev(rq) != s->cfg.dev)
 		return false;
-	return ntprof_session_filter(s, rec->opcode, rec->length);
+	return ntprof_session_filter(s, opcode, blk_rq_bytes(rq));
 }
 
+/* The record of a slot that ntprof_inflight_claim() gave back, as is. */
 static void ntprof_host_emit_partial(struct ntprof_inflight_entry *entry)
 {
-	struct ntprof_record rec;
-
-	memcpy(&rec, &entry->rec, sizeof(rec));
-	rec.flags |= NTPROF_REC_F_PARTIAL;
-	rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&rec);
+	entry->rec.flags |= NTPROF_REC_F_PARTIAL;
+	entry->rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&entry->rec);
 }
 
 /*
  * The sampled command's record, started. Apart from the handlers so that
- * their unsampled path has no record on its stack, which kernels built
- * with INIT_STACK_ALL_ZERO would clear at every hit, nor the command's
- * identity (read again here): it stays in registers.
+ * their unsampled path does not read the command's identity again (it
+ * stays in registers). The record is built in its slot, which is the
+ * caller's until published: on no stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear, and copied nowhere.
  */
 static noinline void ntprof_host_follow(struct ntprof_session *s,
 					struct request *rq,
@@ -237,27 +237,17 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 					u64 queued_ts)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_record rec;
+	struct ntprof_record *rec;
 	struct ntprof_ident id;
 	bool reused;
 	void *nreq;
+	u64 now;
 
 	ntprof_ident_from_cmd(&id, qid, cmd);
-	ntprof_host_rec_init(&rec, s, &id, rq);
-	if (!ntprof_host_filter(s, &rec))
+	if (!ntprof_host_filter(s, rq, id.opcode))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_HOST, sampled);
-
-	rec.flags = NTPROF_REC_F_SAMPLED;
-	rec.ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
-	rec.ts[NTPROF_PT_HOST_SETUP] = ktime_get_ns();
-	rec.ts[NTPROF_PT_HOST_QUEUE_RQ] =
-		ntprof_early_to_ns(queued_ts, rec.ts[NTPROF_PT_HOST_SETUP]);
-	/* Converted: never before the block layer's start it follows. */
-	if (rec.ts[NTPROF_PT_HOST_QUEUE_RQ] &&
-	    rec.ts[NTPROF_PT_HOST_QUEUE_RQ] < rec.ts[NTPROF_PT_HOST_BLK_START] &&
-	    rec.ts[NTPROF_PT_HOST_BLK_START] <= rec.ts[NTPROF_PT_HOST_SETUP])
-		rec.ts[NTPROF_PT_HOST_QUEUE_RQ] = rec.ts[NTPROF_PT_HOST_BLK_START];
+	now = ktime_get_ns();
 
 	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
 	if (!entry) {
@@ -268,8 +258,19 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	if (reused)
 		ntprof_host_emit_partial(entry);
 
+	rec = &entry->rec;
+	ntprof_host_rec_init(rec, s, &id, rq);
+	rec->flags = NTPROF_REC_F_SAMPLED;
+	rec->ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
+	rec->ts[NTPROF_PT_HOST_SETUP] = now;
+	rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = ntprof_early_to_ns(queued_ts, now);
+	/* Converted: never before the block layer's start it follows. */
+	if (rec->ts[NTPROF_PT_HOST_QUEUE_RQ] &&
+	    rec->ts[NTPROF_PT_HOST_QUEUE_RQ] < rec->ts[NTPROF_PT_HOST_BLK_START] &&
+	    rec->ts[NTPROF_PT_HOST_BLK_START] <= now)
+		rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = rec->ts[NTPROF_PT_HOST_BLK_START];
+
 	entry->obj = rq;
-	memcpy(&entry->rec, &rec, sizeof(rec));
 	nreq = ntprof_nvme_req(rq);
 	if (nreq && NTPROF_NREQ_CMD(nreq) != cmd)
 		ntprof_host_cmd_keep(rq, cmd);
@@ -398,9 +399,9 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
-	ntprof_host_rec_init(&rec, s, &id, rq);
-	if (!ntprof_host_filter(s, &rec))
+	if (!ntprof_host_filter(s, rq, id.opcode))
 		return;
+	ntprof_host_rec_init(&rec, s, &id, rq);
 
 	rec.flags = NTPROF_REC_F_FAILED;
 	rec.status = status;
@@ -465,17 +466,19 @@ static noinline void ntprof_host_finish(struct ntprof_session *s,
 					struct nvme_command *key,
 					blk_status_t error)
 {
-	struct ntprof_record rec;
+	struct ntprof_record *rec = &entry->rec;
 	u64 now = ktime_get_ns();
 
-	if (!ntprof_inflight_take(s->inflight, entry, key, &rec))
+	if (!ntprof_inflight_take(s->inflight, entry, key))
 		return;
 
-	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
+	/* The slot is ours: the record leaves it in one copy, to the ring. */
+	rec->ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
 	if (error)
-		rec.flags |= NTPROF_REC_F_FAILED;
-	rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&rec);
+		rec->flags |= NTPROF_REC_F_FAILED;
+	rec->cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(rec);
+	ntprof_inflight_release(s->inflight, entry);
 }
 
 /* block_rq_complete: the block layer ends the request; the record too. */

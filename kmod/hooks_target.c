@@ -183,9 +183,10 @@ static u16 ntprof_target_qid(void *req)
 
 /*
  * The sampled command's record, started. Apart from the handlers so that
- * their unsampled path has no record on its stack, which kernels built
- * with INIT_STACK_ALL_ZERO would clear at every hit, nor the command's
- * identity (read again here): it stays in registers.
+ * their unsampled path does not read the command's identity again (it
+ * stays in registers). The record is built in its slot, which is the
+ * caller's until published: on no stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear, and copied nowhere.
  */
 static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  void *req,
@@ -194,20 +195,16 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  u64 rx)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_record rec;
+	struct ntprof_record *rec;
 	struct ntprof_ident id;
 	bool reused;
+	u64 now;
 
 	ntprof_ident_from_cmd(&id, qid, cmd);
-	ntprof_target_rec_init(&rec, transport, &id, req, cmd);
-	if (!ntprof_session_filter(s, rec.opcode, rec.length))
+	if (!ntprof_session_filter(s, id.opcode, ntprof_sgl_length(cmd)))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
-
-	rec.flags = NTPROF_REC_F_SAMPLED;
-	rec.ts[NTPROF_PT_TARGET_INIT] = ktime_get_ns();
-	rec.ts[NTPROF_PT_TARGET_RECV] =
-		ntprof_early_to_ns(rx, rec.ts[NTPROF_PT_TARGET_INIT]);
+	now = ktime_get_ns();
 
 	entry = ntprof_inflight_claim(s->inflight, req, &reused);
 	if (!entry) {
@@ -224,8 +221,13 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 		ntprof_buffer_emit(&entry->rec);
 	}
 
+	rec = &entry->rec;
+	ntprof_target_rec_init(rec, transport, &id, req, cmd);
+	rec->flags = NTPROF_REC_F_SAMPLED;
+	rec->ts[NTPROF_PT_TARGET_INIT] = now;
+	rec->ts[NTPROF_PT_TARGET_RECV] = ntprof_early_to_ns(rx, now);
+
 	entry->obj = req;
-	memcpy(&entry->rec, &rec, sizeof(rec));
 	ntprof_inflight_publish(entry, req);
 }
 
@@ -515,21 +517,22 @@ NTPROF_TP_CALLBACK(ntprof_target_complete,
 		   (data, req))
 
 /*
- * Finish a command: copy its record out, free its slot, emit it, with
- * @now at @point (%NTPROF_PT_NONE: no point).
+ * Finish a command: emit its record from its slot, with @now at @point
+ * (%NTPROF_PT_NONE: no point), and free the slot.
  */
 static noinline void ntprof_target_finish(struct ntprof_session *s,
 					  struct ntprof_inflight_entry *entry,
 					  const void *req, int point, u64 now)
 {
-	struct ntprof_record rec;
+	struct ntprof_record *rec = &entry->rec;
 
-	if (!ntprof_inflight_take(s->inflight, entry, req, &rec))
+	if (!ntprof_inflight_take(s->inflight, entry, req))
 		return;
 	if (point != NTPROF_PT_NONE)
-		rec.ts[point] = now;
-	rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&rec);
+		rec->ts[point] = now;
+	rec->cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(rec);
+	ntprof_inflight_release(s->inflight, entry);
 }
 
 /*

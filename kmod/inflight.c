@@ -157,29 +157,38 @@ ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
 }
 
 /**
- * ntprof_inflight_take() - finish a command: copy its record, free its slot
+ * ntprof_inflight_take() - finish a command: own its slot until released
  * @table: the table
  * @entry: the command's slot, from ntprof_inflight_lookup()
  * @key: the command's key
- * @rec: where to copy the record
  *
  * Of several callers that race to finish one command, exactly one wins.
+ * The winner owns the slot: lookups no longer find it, so it may stamp
+ * the last point and emit the record in place, without a copy of its
+ * own, before ntprof_inflight_release().
  *
  * Context: Any.
- * Return: true if @rec holds the record; false if the slot no longer held
- * @key (another caller finished it).
+ * Return: true if the caller owns the slot; false if the slot no longer
+ * held @key (another caller finished it).
  */
 bool ntprof_inflight_take(struct ntprof_inflight *table,
-			  struct ntprof_inflight_entry *entry, const void *key,
-			  struct ntprof_record *rec)
+			  struct ntprof_inflight_entry *entry, const void *key)
 {
-	if (cmpxchg(&entry->key, (unsigned long)key, NTPROF_INFLIGHT_BUSY) !=
-	    (unsigned long)key)
-		return false;
+	return cmpxchg(&entry->key, (unsigned long)key, NTPROF_INFLIGHT_BUSY) ==
+	       (unsigned long)key;
+}
 
-	memcpy(rec, &entry->rec, sizeof(*rec));
-	/* The copy is done before the slot can be claimed again. */
+/**
+ * ntprof_inflight_release() - free a slot that ntprof_inflight_take() gave
+ * @table: the table
+ * @entry: the slot
+ *
+ * Context: Any.
+ */
+void ntprof_inflight_release(struct ntprof_inflight *table,
+			     struct ntprof_inflight_entry *entry)
+{
+	/* The record is read out before the slot can be claimed again. */
 	smp_store_release(&entry->key, NTPROF_INFLIGHT_FREE);
 	atomic_dec(&table->nr_claimed);
-	return true;
 }

@@ -70,8 +70,9 @@ struct ntprof_inflight_entry *
 ntprof_inflight_claim(struct ntprof_inflight *table, const void *key,
 		      bool *reused);
 bool ntprof_inflight_take(struct ntprof_inflight *table,
-			  struct ntprof_inflight_entry *entry, const void *key,
-			  struct ntprof_record *rec);
+			  struct ntprof_inflight_entry *entry, const void *key);
+void ntprof_inflight_release(struct ntprof_inflight *table,
+			     struct ntprof_inflight_entry *entry);
 
 /* Make a claimed slot visible to lookups, filled. */
 static inline void ntprof_inflight_publish(struct ntprof_inflight_entry *entry,

@@ -310,7 +310,6 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 			      struct ntprof_session *s, struct pt_regs *regs)
 {
 	struct ntprof_inflight_entry *entry;
-	struct ntprof_record rec;
 	const void *key;
 	u64 kv;
 
@@ -330,10 +329,11 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	if (!(site->flags & NTPROF_USITE_F_LAST))
 		return;
 
-	if (!ntprof_inflight_take(s->inflight, entry, key, &rec))
+	if (!ntprof_inflight_take(s->inflight, entry, key))
 		return;
-	rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&rec);
+	entry->rec.cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(&entry->rec);
+	ntprof_inflight_release(s->inflight, entry);
 }
 
 /*
