@@ -24,7 +24,8 @@ struct nl_sock {
 	uint32_t family_version;	/* advertised by the kernel */
 	char extack[256];
 	size_t recv_size;		/* of each receive: see NL_QUIET_SIZE */
-	char buf[NL_MSG_SIZE];
+	/* 8-aligned: a record dump's records are read where they arrive. */
+	_Alignas(8) char buf[NL_MSG_SIZE];
 };
 
 /* What one request's receive loop needs in the libmnl callbacks. */

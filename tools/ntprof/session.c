@@ -489,8 +489,10 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 /* records-get */
 
 /*
- * Records are copied out of the message before anyone reads them: an
- * attribute's payload is only 4-byte aligned, the struct needs 8.
+ * An attribute's payload is only sure to be 4-byte aligned, the struct
+ * needs 8. The kernel's record messages keep it 8-aligned in a buffer
+ * that is (a message's header and the attribute's are 24 bytes, records
+ * 232): those are read in place; any other is copied out first.
  */
 #define RECORDS_BATCH	64
 
@@ -502,13 +504,27 @@ struct records_ctx {
 	struct ntprof_record batch[RECORDS_BATCH];
 };
 
+/* Hand @n records to the caller's function; -1 with errno on failure. */
+static int records_pass(struct records_ctx *ctx,
+			const struct ntprof_record *recs, size_t n)
+{
+	int err;
+
+	ctx->count += n;
+	err = ctx->fn(recs, n, ctx->data);
+	if (err) {
+		errno = -err;
+		return -1;
+	}
+	return 0;
+}
+
 static int records_reply(const struct nlmsghdr *nlh, void *data)
 {
 	struct records_ctx *ctx = data;
 	const struct nlattr *attr;
 	const char *p;
 	size_t len, n;
-	int err;
 
 	nl_attr_for_each(attr, nlh) {
 		if (mnl_attr_get_type(attr) != NTPROF_A_RECORDS_DATA)
@@ -519,6 +535,12 @@ static int records_reply(const struct nlmsghdr *nlh, void *data)
 			return MNL_CB_ERROR;
 		}
 		p = mnl_attr_get_payload(attr);
+		if (!((uintptr_t)p % _Alignof(struct ntprof_record))) {
+			if (records_pass(ctx, (const struct ntprof_record *)p,
+					 len / sizeof(struct ntprof_record)))
+				return MNL_CB_ERROR;
+			continue;
+		}
 		while (len) {
 			n = len / sizeof(struct ntprof_record);
 			if (n > RECORDS_BATCH)
@@ -526,12 +548,8 @@ static int records_reply(const struct nlmsghdr *nlh, void *data)
 			memcpy(ctx->batch, p, n * sizeof(struct ntprof_record));
 			p += n * sizeof(struct ntprof_record);
 			len -= n * sizeof(struct ntprof_record);
-			ctx->count += n;
-			err = ctx->fn(ctx->batch, n, ctx->data);
-			if (err) {
-				errno = -err;
+			if (records_pass(ctx, ctx->batch, n))
 				return MNL_CB_ERROR;
-			}
 		}
 	}
 	return MNL_CB_OK;
