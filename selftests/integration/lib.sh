@@ -29,9 +29,9 @@ lab_scenario_boot() {
 		[ -f "$log" ] || { ktap_fail "a guest saved its kernel log"; continue; }
 		role=$(basename "$log" .log)
 		role=${role#dmesg-}
-		if grep -E "$(lab_bad_dmesg)" "$log" > /dev/null; then
+		if lab_dmesg_unknown "$log" | grep -E "$(lab_bad_dmesg)" > /dev/null; then
 			ktap_fail "no WARNING, BUG, Oops, KASAN or hung task in the kernel log of guest '$role'"
-			grep -E -A3 "$(lab_bad_dmesg)" "$log" | head -n 40 | sed 's/^/# /'
+			lab_dmesg_unknown "$log" | grep -E -A3 "$(lab_bad_dmesg)" | head -n 40 | sed 's/^/# /'
 		else
 			ktap_pass "no WARNING, BUG, Oops, KASAN or hung task in the kernel log of guest '$role'"
 		fi
