@@ -468,11 +468,12 @@ void ntprof_analysis_free(struct ntprof_analysis *an)
 
 static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd)
 {
+	uint32_t m;
 	int c, s;
 
-	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
-		if (!(bd->has & BIT(c)))
-			continue;
+	/* Only the components and stages it has: a record has about half. */
+	for (m = bd->has; m; m &= m - 1) {
+		c = __builtin_ctz(m);
 		if (ntprof_vec_push(&acc->val[c], bd->comp[c]))
 			return -ENOMEM;
 		if (bd->merged[c]) {
@@ -480,8 +481,10 @@ static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd)
 			acc->merged_n[c]++;
 		}
 	}
-	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+	for (m = bd->stage_has; m; m &= m - 1) {
+		s = __builtin_ctz(m);
 		acc->stage_sum[s] += bd->stage[s];
+	}
 	acc->stage_has |= bd->stage_has;
 	acc->n++;
 	acc->dropped += !!bd->dropped;
@@ -492,16 +495,21 @@ static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd)
 static void span_add(struct ntprof_analysis *an, int side,
 		     const struct ntprof_record *r)
 {
+	uint64_t lo = UINT64_MAX, hi = 0, t;
 	unsigned int i;
 
+	/* Branch-free over the points (0: absent), one update at the end. */
 	for (i = 0; i < NTPROF_PT_COUNT; i++) {
-		if (!r->ts[i])
-			continue;
-		if (!an->first_ns[side] || r->ts[i] < an->first_ns[side])
-			an->first_ns[side] = r->ts[i];
-		if (r->ts[i] > an->last_ns[side])
-			an->last_ns[side] = r->ts[i];
+		t = r->ts[i];
+		lo = t && t < lo ? t : lo;
+		hi = t > hi ? t : hi;
 	}
+	if (!hi)
+		return;
+	if (!an->first_ns[side] || lo < an->first_ns[side])
+		an->first_ns[side] = lo;
+	if (hi > an->last_ns[side])
+		an->last_ns[side] = hi;
 }
 
 int ntprof_analysis_add(struct ntprof_analysis *an,

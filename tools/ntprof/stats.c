@@ -243,21 +243,19 @@ void ntprof_stats_double(double *v, size_t n, struct ntprof_stats *st)
 	st->p999 = ntprof_percentile_double(v, n, 99.9);
 }
 
-int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
+/* The room for ntprof_vec_push()'s next value; 0 or -ENOMEM. */
+int ntprof_vec_grow(struct ntprof_vec *vec)
 {
 	int64_t *v;
 	size_t cap;
 
-	if (vec->n == vec->cap) {
-		/* Doubling keeps appends amortized O(1), one realloc per 2x. */
-		cap = vec->cap ? vec->cap * 2 : 256;
-		v = realloc(vec->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		vec->v = v;
-		vec->cap = cap;
-	}
-	vec->v[vec->n++] = x;
+	/* Doubling keeps appends amortized O(1), one realloc per 2x. */
+	cap = vec->cap ? vec->cap * 2 : 256;
+	v = realloc(vec->v, cap * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	vec->v = v;
+	vec->cap = cap;
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #ifndef NTPROF_STATS_H
 #define NTPROF_STATS_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,8 +62,19 @@ struct ntprof_vec {
 	size_t cap;
 };
 
-/* Appends @x; 0 or -ENOMEM. */
-int ntprof_vec_push(struct ntprof_vec *vec, int64_t x);
+int ntprof_vec_grow(struct ntprof_vec *vec);
+
+/*
+ * Appends @x; 0 or -ENOMEM. Inline: the recorder's live table pushes a
+ * value per component of every record it drains.
+ */
+static inline int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
+{
+	if (vec->n == vec->cap && ntprof_vec_grow(vec))
+		return -ENOMEM;
+	vec->v[vec->n++] = x;
+	return 0;
+}
 void ntprof_vec_free(struct ntprof_vec *vec);
 
 #endif /* NTPROF_STATS_H */
