@@ -693,6 +693,60 @@ static void t_group(void)
 	ntprof_analysis_free(an);
 }
 
+/*
+ * record's live table (e2e_only): the same end to end and stage shares as
+ * the full analysis of the same commands, and no other component's
+ * values kept.
+ */
+static void t_e2e_only(void)
+{
+	struct ntprof_analysis_opts opts = {
+		.sample = 100,
+		.duration_ns = 10000000000ULL,
+		.host_devs = host_devs,
+		.nr_host_devs = 1,
+		.e2e_only = true,
+	};
+	struct ntprof_analysis *full = analysis_ref(1000);
+	struct ntprof_analysis *live = ntprof_analysis_new(&opts);
+	const struct ntprof_group *f, *l;
+	struct ntprof_record h, t;
+	bool same = true;
+	unsigned int i;
+	int s;
+
+	for (i = 0; live && i < 1000; i++) {
+		host_rec(&h, NTPROF_TRANSPORT_TCP, i * 100 * US,
+			 i % 2 ? 20000 : 0);
+		target_rec(&t, NTPROF_TRANSPORT_TCP, HOURS_3 + i * 100 * US,
+			   i % 2 ? 20000 : 0);
+		if (ntprof_analysis_add(live, &h, &t))
+			live = NULL;
+	}
+	if (!ok(full && live && !ntprof_analysis_finish(live) &&
+		live->nr_groups == 1 && full->nr_groups == 1,
+		"e2e only: 1000 commands, one group"))
+		return;
+	f = &full->groups[0];
+	l = &live->groups[0];
+	ok(l->n == f->n && l->n_table == f->n_table && l->kind == f->kind &&
+	   near(l->rate, f->rate) &&
+	   near(l->comp[NTPROF_COMP_E2E].mean, f->comp[NTPROF_COMP_E2E].mean) &&
+	   near(l->comp[NTPROF_COMP_E2E].p99, f->comp[NTPROF_COMP_E2E].p99),
+	   "e2e only: count, rate, end to end mean and p99 as the full analysis's");
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+		if (!(f->stage_has & (1U << s)) ? (l->stage_has & (1U << s)) :
+		    !near(l->stage_share[s], f->stage_share[s]))
+			same = false;
+	ok(same && l->stage_has == f->stage_has,
+	   "e2e only: every stage's share as the full analysis's");
+	ok(!l->comp[NTPROF_COMP_DRIVE].n && f->comp[NTPROF_COMP_DRIVE].n == 1000,
+	   "e2e only: no drive values kept (full: %llu)",
+	   (unsigned long long)f->comp[NTPROF_COMP_DRIVE].n);
+	ntprof_analysis_free(full);
+	ntprof_analysis_free(live);
+}
+
 static void t_groups_and_labels(void)
 {
 	struct ntprof_analysis_opts opts = {
@@ -1326,6 +1380,7 @@ int main(int argc, char *argv[])
 	t_missing_points();
 	t_disorder();
 	t_group();
+	t_e2e_only();
 	t_groups_and_labels();
 	t_print();
 	t_print_host_only();

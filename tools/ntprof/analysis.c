@@ -466,13 +466,15 @@ void ntprof_analysis_free(struct ntprof_analysis *an)
 	free(an);
 }
 
-static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd)
+static int acc_add(struct ntprof_acc *acc, const struct ntprof_breakdown *bd,
+		   bool e2e_only)
 {
 	uint32_t m;
 	int c, s;
 
 	/* Only the components and stages it has: a record has about half. */
-	for (m = bd->has; m; m &= m - 1) {
+	m = e2e_only ? bd->has & BIT(NTPROF_COMP_E2E) : bd->has;
+	for (; m; m &= m - 1) {
 		c = __builtin_ctz(m);
 		if (ntprof_vec_push(&acc->val[c], bd->comp[c]))
 			return -ENOMEM;
@@ -550,7 +552,8 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 	}
 	if (bd.kind == NTPROF_KIND_JOINED)
 		g->n_joined++;
-	return acc_add(&g->acc[bd.kind == NTPROF_KIND_JOINED ? 0 : 1], &bd);
+	return acc_add(&g->acc[bd.kind == NTPROF_KIND_JOINED ? 0 : 1], &bd,
+		       an->opts.e2e_only);
 }
 
 int ntprof_analysis_add_all(struct ntprof_analysis *an,

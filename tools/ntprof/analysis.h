@@ -163,6 +163,12 @@ struct ntprof_analysis_opts {
 	size_t nr_target_devs;
 	/* Recordings of both transports: groups are labelled with theirs. */
 	bool transports;
+	/*
+	 * Keep the end to end's values only, and of the other components
+	 * nothing but the stages' sums: all that record's live table
+	 * prints, at a fraction of the cost per record.
+	 */
+	bool e2e_only;
 };
 
 /* What accumulates for one kind of breakdown of a group. */

@@ -169,7 +169,8 @@ static void devmap_add(struct recorder *rec, uint32_t dev)
 
 /* Analyses */
 
-static struct ntprof_analysis *analysis_new(struct recorder *rec)
+/* @live: for an interval's line of the live table, not the summary. */
+static struct ntprof_analysis *analysis_new(struct recorder *rec, bool live)
 {
 	struct ntprof_analysis_opts opts = {
 		.sample = rec->o->cfg.sample,
@@ -178,6 +179,7 @@ static struct ntprof_analysis *analysis_new(struct recorder *rec)
 		.target_devs = rec->devs.v,
 		.nr_target_devs = rec->devs.n,
 		.transports = rec->o->cfg.transport == NTPROF_TRANSPORT_NONE,
+		.e2e_only = live,
 	};
 
 	return ntprof_analysis_new(&opts);
@@ -329,7 +331,7 @@ static int record_readback(struct recorder *rec, const char *cmd)
 	size_t i, n;
 	int ret;
 
-	rec->all = analysis_new(rec);
+	rec->all = analysis_new(rec, false);
 	if (!rec->all) {
 		rec->all_lost = true;
 		return 0;
@@ -400,7 +402,7 @@ static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
 	bool rows = false;
 	size_t i;
 
-	rec->iv = analysis_new(rec);
+	rec->iv = analysis_new(rec, true);
 	if (!an)
 		goto out;
 	an->opts.duration_ns = now - rec->iv_start;
@@ -891,8 +893,8 @@ int cmd_record(int argc, char *argv[])
 	 * end instead.
 	 */
 	rec.all_deferred = readback_possible(&rec);
-	rec.all = rec.all_deferred ? NULL : analysis_new(&rec);
-	rec.iv = o.interval_s ? analysis_new(&rec) : NULL;
+	rec.all = rec.all_deferred ? NULL : analysis_new(&rec, false);
+	rec.iv = o.interval_s ? analysis_new(&rec, true) : NULL;
 	rec.prom = o.prom ? prom_new(o.prom, o.cfg.role) : NULL;
 	if ((!rec.all_deferred && !rec.all) || (o.interval_s && !rec.iv) ||
 	    (o.prom && !rec.prom)) {
