@@ -23,6 +23,7 @@
 #include <linux/string.h>
 
 #include "buffer.h"
+#include "compat.h"
 
 static unsigned int buffer_kib = 4096;
 module_param(buffer_kib, uint, 0444);
@@ -124,6 +125,7 @@ void ntprof_buffer_exit(void)
  */
 void ntprof_buffer_emit(struct ntprof_record *rec)
 {
+	struct ring_buffer_event *event;
 	struct ntprof_buffer *b;
 	struct trace_buffer *rb;
 
@@ -138,10 +140,17 @@ void ntprof_buffer_emit(struct ntprof_record *rec)
 	if (unlikely(!rb))
 		return;
 
-	if (ring_buffer_write(rb, sizeof(*rec), rec)) {
+	event = ring_buffer_lock_reserve(rb, sizeof(*rec));
+	if (!event) {
 		this_cpu_inc(b->stats->drops);
 		return;
 	}
+	/*
+	 * A copy of a known size, where ring_buffer_write()'s memcpy() of
+	 * any length goes byte by byte (rep movsb): 29 moves, not 232.
+	 */
+	*(struct ntprof_record *)ring_buffer_event_data(event) = *rec;
+	ntprof_ring_buffer_commit(rb, event);
 
 	this_cpu_inc(b->stats->records);
 }

@@ -12,6 +12,7 @@
 #include <linux/err.h>
 #include <linux/ftrace.h>
 #include <linux/ptrace.h>
+#include <linux/ring_buffer.h>
 #include <linux/uprobes.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -310,6 +311,17 @@ static inline void ntprof_genl_strict_from(struct genl_family *family,
 {
 #if !NTPROF_KERNEL_BEFORE(6, 1, 0)
 	family->resv_start_op = cmd;
+#endif
+}
+
+/* 6.2 dropped the event from ring_buffer_unlock_commit()'s arguments. */
+static inline void ntprof_ring_buffer_commit(struct trace_buffer *rb,
+					     struct ring_buffer_event *event)
+{
+#if NTPROF_KERNEL_BEFORE(6, 2, 0)
+	ring_buffer_unlock_commit(rb, event);
+#else
+	ring_buffer_unlock_commit(rb);
 #endif
 }
 
