@@ -27,6 +27,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "debugfs.h"
+#include "draingen.h"
 #include "hooks.h"
 #include "modules.h"
 #include "ntprof.h"
@@ -271,6 +272,7 @@ void __init ntprof_debugfs_init(void)
 	if (NTPROF_HOOK_COST_BUILD)
 		debugfs_create_file("hookcost", 0400, ntprof_debugfs_dir, NULL,
 				    &ntprof_hookcost_fops);
+	ntprof_draingen_init(ntprof_debugfs_dir);
 }
 
 /**

@@ -18,6 +18,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "debugfs.h"
+#include "draingen.h"
 #include "hooks.h"
 #include "layout.h"
 #include "netlink.h"
@@ -65,6 +66,8 @@ static int __init ntprof_init(void)
 static void __exit ntprof_exit(void)
 {
 	ntprof_debugfs_exit();
+	/* A benchmark build's generator writes to the buffers: end it. */
+	ntprof_draingen_exit();
 	/* No request can start a session after this. */
 	ntprof_netlink_exit();
 	/* Detaches every hook and waits for the handlers that still run. */
