@@ -14,6 +14,8 @@
 # libraries (LLVM, clang) add some 200 MB to the image.
 # LAB_EMPTYPROBE=1: tools/bench/emptyprobe's module too (tools/bench/icount.sh).
 # LAB_HOOK_COST=1: ntprof.ko as a cost build (tools/bench/hookcost.sh).
+# LAB_DRAIN_GEN=1: ntprof.ko with the drain benchmark's load generator
+# (tools/bench/drain.sh).
 # SPDK=DIR: the SPDK build in DIR (its build/bin/nvmf_tgt and spdk_nvme_perf)
 # in /lab/spdk, for the lab-spdk-target helper (Documentation/lab.rst).
 set -euo pipefail
@@ -43,7 +45,8 @@ build_module() {
 	# In a chroot for 7.x, with gcc-12 for 5.10: lab_kmake.
 	lab_kmake "$release" "$out" -s M="$src" \
 		NTPROF_VERSION="$(ntprof_version)" \
-		NTPROF_HOOK_COST="${LAB_HOOK_COST:-0}" modules >&2
+		NTPROF_HOOK_COST="${LAB_HOOK_COST:-0}" \
+		NTPROF_DRAIN_GEN="${LAB_DRAIN_GEN:-0}" modules >&2
 	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
 	# The benchmark's empty probes (tools/bench/icount.sh), on request.
 	if [ "${LAB_EMPTYPROBE:-0}" = 1 ]; then
