@@ -15,6 +15,7 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/fs.h>
+#include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
@@ -60,12 +61,44 @@ static struct ntprof_draingen ntprof_draingen;
 /* Serializes the control file's writes with each other and with exit. */
 static DEFINE_MUTEX(ntprof_draingen_lock);
 
+/* Where a read's points fall, in ns before its last: a plausible read. */
+struct ntprof_draingen_point {
+	u8 point;
+	u16 before_ns;
+};
+
+static const struct ntprof_draingen_point ntprof_draingen_host[] = {
+	{ NTPROF_PT_HOST_BLK_START, 20000 },
+	{ NTPROF_PT_HOST_QUEUE_RQ, 19000 },
+	{ NTPROF_PT_HOST_SETUP, 18800 },
+	{ NTPROF_PT_HOST_SEND, 18000 },
+	{ NTPROF_PT_HOST_RECV, 3000 },
+	{ NTPROF_PT_HOST_DRIVER_DONE, 2500 },
+	{ NTPROF_PT_HOST_NVME_COMPLETE, 1000 },
+	{ NTPROF_PT_HOST_BLK_COMPLETE, 0 },
+};
+
+static const struct ntprof_draingen_point ntprof_draingen_target[] = {
+	{ NTPROF_PT_TARGET_RECV, 12000 },
+	{ NTPROF_PT_TARGET_INIT, 11800 },
+	{ NTPROF_PT_TARGET_EXEC, 11000 },
+	{ NTPROF_PT_TARGET_COMPLETE, 2000 },
+	{ NTPROF_PT_TARGET_QUEUE_RESP, 1800 },
+	{ NTPROF_PT_TARGET_SEND, 0 },
+};
+
 /* A read the way the stage model expects one, ending now. */
 static void ntprof_draingen_fill(struct ntprof_record *rec,
 				 enum ntprof_role role, u64 i)
 {
+	const struct ntprof_draingen_point *pt = ntprof_draingen_host;
+	size_t n = ARRAY_SIZE(ntprof_draingen_host), j;
 	u64 now = ktime_get_ns();
 
+	if (role == NTPROF_ROLE_TARGET) {
+		pt = ntprof_draingen_target;
+		n = ARRAY_SIZE(ntprof_draingen_target);
+	}
 	memset(rec, 0, sizeof(*rec));
 	rec->role = role;
 	rec->transport = NTPROF_TRANSPORT_TCP;
@@ -78,23 +111,8 @@ static void ntprof_draingen_fill(struct ntprof_record *rec,
 	rec->slba = i;
 	rec->cpu_submit = raw_smp_processor_id();
 	rec->cpu_complete = rec->cpu_submit;
-	if (role == NTPROF_ROLE_HOST) {
-		rec->ts[NTPROF_PT_HOST_BLK_START] = now - 20000;
-		rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = now - 19000;
-		rec->ts[NTPROF_PT_HOST_SETUP] = now - 18800;
-		rec->ts[NTPROF_PT_HOST_SEND] = now - 18000;
-		rec->ts[NTPROF_PT_HOST_RECV] = now - 3000;
-		rec->ts[NTPROF_PT_HOST_DRIVER_DONE] = now - 2500;
-		rec->ts[NTPROF_PT_HOST_NVME_COMPLETE] = now - 1000;
-		rec->ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
-	} else {
-		rec->ts[NTPROF_PT_TARGET_RECV] = now - 12000;
-		rec->ts[NTPROF_PT_TARGET_INIT] = now - 11800;
-		rec->ts[NTPROF_PT_TARGET_EXEC] = now - 11000;
-		rec->ts[NTPROF_PT_TARGET_COMPLETE] = now - 2000;
-		rec->ts[NTPROF_PT_TARGET_QUEUE_RESP] = now - 1800;
-		rec->ts[NTPROF_PT_TARGET_SEND] = now;
-	}
+	for (j = 0; j < n; j++)
+		rec->ts[pt[j].point] = now - pt[j].before_ns;
 }
 
 /*
