@@ -488,24 +488,8 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 
 /* records-get */
 
-/*
- * An attribute's payload is only sure to be 4-byte aligned, the struct
- * needs 8. The kernel's record messages keep it 8-aligned in a buffer
- * that is (a message's header and the attribute's are 24 bytes, records
- * 232): those are read in place; any other is copied out first.
- */
-#define RECORDS_BATCH	64
-
-struct records_ctx {
-	uint32_t role;
-	session_records_fn fn;
-	void *data;
-	uint64_t count;
-	struct ntprof_record batch[RECORDS_BATCH];
-};
-
 /* Hand @n records to the caller's function; -1 with errno on failure. */
-static int records_pass(struct records_ctx *ctx,
+static int records_pass(struct session_records_ctx *ctx,
 			const struct ntprof_record *recs, size_t n)
 {
 	int err;
@@ -519,9 +503,9 @@ static int records_pass(struct records_ctx *ctx,
 	return 0;
 }
 
-static int records_reply(const struct nlmsghdr *nlh, void *data)
+int session_records_reply(const struct nlmsghdr *nlh, void *data)
 {
-	struct records_ctx *ctx = data;
+	struct session_records_ctx *ctx = data;
 	const struct nlattr *attr;
 	const char *p;
 	size_t len, n;
@@ -543,8 +527,8 @@ static int records_reply(const struct nlmsghdr *nlh, void *data)
 		}
 		while (len) {
 			n = len / sizeof(struct ntprof_record);
-			if (n > RECORDS_BATCH)
-				n = RECORDS_BATCH;
+			if (n > SESSION_RECORDS_BATCH)
+				n = SESSION_RECORDS_BATCH;
 			memcpy(ctx->batch, p, n * sizeof(struct ntprof_record));
 			p += n * sizeof(struct ntprof_record);
 			len -= n * sizeof(struct ntprof_record);
@@ -558,13 +542,13 @@ static int records_reply(const struct nlmsghdr *nlh, void *data)
 static int records_put(struct nlmsghdr *nlh, void *data)
 {
 	return put_u32(nlh, NTPROF_A_RECORDS_ROLE,
-		       ((struct records_ctx *)data)->role);
+		       ((struct session_records_ctx *)data)->role);
 }
 
 int session_records_get(struct nl_sock *sock, uint32_t role,
 			session_records_fn fn, void *data, uint64_t *count)
 {
-	struct records_ctx *ctx;
+	struct session_records_ctx *ctx;
 	int err;
 
 	/*
@@ -580,7 +564,7 @@ int session_records_get(struct nl_sock *sock, uint32_t role,
 	ctx->count = 0;
 	/* Always with the role: the other role's records are not ours. */
 	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, records_put,
-			 records_reply, ctx);
+			 session_records_reply, ctx);
 	if (count)
 		*count = ctx->count;
 	free(ctx);

@@ -181,6 +181,27 @@ typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
 int session_records_get(struct nl_sock *sock, uint32_t role,
 			session_records_fn fn, void *data, uint64_t *count);
 
+/*
+ * The reply's parser, an mnl callback: for session_records_get(), and for
+ * tests that build replies themselves. An attribute's payload is only
+ * sure to be 4-byte aligned, the struct needs 8. The kernel's record
+ * messages keep it 8-aligned in a buffer that is (a message's header and
+ * the attribute's are 24 bytes, records 232): those records go to @fn
+ * where they are; any others are copied into @batch first, in batches.
+ * A payload that is not whole records is -EPROTO (set in errno).
+ */
+#define SESSION_RECORDS_BATCH	64
+
+struct session_records_ctx {
+	uint32_t role;
+	session_records_fn fn;
+	void *data;
+	uint64_t count;
+	struct ntprof_record batch[SESSION_RECORDS_BATCH];
+};
+
+int session_records_reply(const struct nlmsghdr *nlh, void *data);
+
 /* Names and their parsers: "host", "target"; "tcp", "rdma", "tcp,rdma". */
 const char *session_role_name(uint32_t role);
 const char *session_transport_name(uint32_t transport);
