@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds and runs the C unit tests of the ntprof tool, test_nl.c,
-# test_status.c, test_ntp.c, test_analysis.c, test_elfsite.c,
-# test_prom.c and test_kbtf.c, for selftests/run_tests.sh
+# test_status.c, test_records.c, test_ntp.c, test_analysis.c,
+# test_elfsite.c, test_prom.c and test_kbtf.c, for selftests/run_tests.sh
 # (which runs the test_*.sh here); 'make -C tools/ntprof check' runs them
 # directly.
 # Prints their TAP; exits 1 if any test failed.
@@ -12,12 +12,13 @@ set -u
 
 TOOL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/ntprof" && pwd)
 
-make -s -C "$TOOL_DIR" test_nl test_status test_ntp test_analysis \
+make -s -C "$TOOL_DIR" test_nl test_status test_records test_ntp test_analysis \
 	test_elfsite test_prom test_kbtf >&2 ||
 	{ echo "Bail out! cannot build the C unit tests"; exit 1; }
 ret=0
 "$TOOL_DIR/test_nl" || ret=1
 "$TOOL_DIR/test_status" || ret=1
+"$TOOL_DIR/test_records" || ret=1
 "$TOOL_DIR/test_ntp" || ret=1
 "$TOOL_DIR/test_analysis" || ret=1
 "$TOOL_DIR/test_elfsite" || ret=1
