@@ -154,11 +154,11 @@ static u16 ntprof_target_cntlid(void *req)
 	return ctrl ? ntprof_lf_get(ctrl, NTPROF_LF_NVMET_CTRL_CNTLID, u16) : 0;
 }
 
+/* @length: ntprof_sgl_length() of the command, which the filter needs first. */
 static void ntprof_target_rec_init(struct ntprof_record *rec,
 				   enum ntprof_transport transport,
 				   const struct ntprof_ident *id,
-				   void *req,
-				   const struct nvme_command *cmd)
+				   void *req, u32 length)
 {
 	memset(rec, 0, sizeof(*rec));
 	rec->role = NTPROF_ROLE_TARGET;
@@ -168,7 +168,7 @@ static void ntprof_target_rec_init(struct ntprof_record *rec,
 	rec->cid = id->cid;
 	rec->nsid = id->nsid;
 	rec->slba = id->slba;
-	rec->length = ntprof_sgl_length(cmd);
+	rec->length = length;
 	rec->cntlid = ntprof_target_cntlid(req);
 	rec->cpu_submit = raw_smp_processor_id();
 }
@@ -198,10 +198,12 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	struct ntprof_record *rec;
 	struct ntprof_ident id;
 	bool reused;
+	u32 length;
 	u64 now;
 
 	ntprof_ident_from_cmd(&id, qid, cmd);
-	if (!ntprof_session_filter(s, id.opcode, ntprof_sgl_length(cmd)))
+	length = ntprof_sgl_length(cmd);
+	if (!ntprof_session_filter(s, id.opcode, length))
 		return;
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
 	now = ktime_get_ns();
@@ -222,7 +224,7 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	}
 
 	rec = &entry->rec;
-	ntprof_target_rec_init(rec, transport, &id, req, cmd);
+	ntprof_target_rec_init(rec, transport, &id, req, length);
 	rec->flags = NTPROF_REC_F_SAMPLED;
 	rec->ts[NTPROF_PT_TARGET_INIT] = now;
 	rec->ts[NTPROF_PT_TARGET_RECV] = ntprof_early_to_ns(rx, now);
@@ -458,7 +460,7 @@ ntprof_target_keep_failed(struct ntprof_session *s,
 
 	/* The queue_response that emits it tells the transport. */
 	ntprof_target_rec_init(&failed->rec, s->cfg.transport, &id, req,
-			       NTPROF_REQ_CMD(req));
+			       ntprof_sgl_length(NTPROF_REQ_CMD(req)));
 	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
 		return;
 	failed->rec.flags = NTPROF_REC_F_FAILED;
