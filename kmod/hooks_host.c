@@ -417,7 +417,7 @@ static noinline void ntprof_host_nvme_done(struct ntprof_session *s,
 					   u16 status)
 {
 	struct ntprof_inflight_entry *entry;
-	struct nvme_command *key, *cmd;
+	struct nvme_command *key, *cmd, copy;
 
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
@@ -427,9 +427,10 @@ static noinline void ntprof_host_nvme_done(struct ntprof_session *s,
 		return;
 	}
 
+	/* Read through an offset: a copy, or nothing if it cannot be read. */
 	cmd = status ? NTPROF_NREQ_CMD(nreq) : NULL;
-	if (cmd)
-		ntprof_host_failed(s, rq, cmd, status);
+	if (cmd && !copy_from_kernel_nofault(&copy, cmd, sizeof(copy)))
+		ntprof_host_failed(s, rq, &copy, status);
 }
 
 /*
@@ -574,8 +575,10 @@ static void ntprof_host_rdma_recv(struct ntprof_session *s,
 		return;
 	qp = READ_ONCE(wc->qp);
 	cqe = NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe));
-	ntprof_host_rx_keep(READ_ONCE(qp->qp_context),
-			    READ_ONCE(cqe->command_id), now);
+	if (cqe)
+		ntprof_host_rx_keep(READ_ONCE(qp->qp_context),
+				    ntprof_nofault_get(&cqe->command_id, u16),
+				    now);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_recv, NTPROF_ROLE_HOST)

@@ -451,16 +451,21 @@ ntprof_target_keep_failed(struct ntprof_session *s,
 			  void *req, u16 status)
 {
 	struct ntprof_target_failed *failed = this_cpu_ptr(&ntprof_target_failed);
+	struct nvme_command *cmd, copy;
 	struct ntprof_ident id;
 	u64 now = ktime_get_ns();
 
-	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), NTPROF_REQ_CMD(req));
+	/* Read through an offset: a copy, or nothing if it cannot be read. */
+	cmd = NTPROF_REQ_CMD(req);
+	if (!cmd || copy_from_kernel_nofault(&copy, cmd, sizeof(copy)))
+		return;
+	ntprof_ident_from_cmd(&id, ntprof_target_qid(req), &copy);
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 
 	/* The queue_response that emits it tells the transport. */
 	ntprof_target_rec_init(&failed->rec, s->cfg.transport, &id, req,
-			       ntprof_sgl_length(NTPROF_REQ_CMD(req)));
+			       ntprof_sgl_length(&copy));
 	if (!ntprof_session_filter(s, failed->rec.opcode, failed->rec.length))
 		return;
 	failed->rec.flags = NTPROF_REC_F_FAILED;
@@ -508,7 +513,9 @@ static void ntprof_target_complete(void *data, void *req)
 
 	cqe = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CQE,
 			    struct nvme_completion *);
-	status = le16_to_cpu(READ_ONCE(cqe->status)) >> 1;
+	if (!cqe)
+		return;
+	status = le16_to_cpu(ntprof_nofault_get(&cqe->status, __le16)) >> 1;
 	if (status || !ntprof_inflight_empty(s->inflight))
 		ntprof_target_done(s, req, status);
 }
@@ -545,12 +552,14 @@ static noinline void ntprof_target_finish(struct ntprof_session *s,
 static bool ntprof_target_tcp_no_resp_pdu(void *req,
 					  struct ntprof_inflight_entry *entry)
 {
+	struct nvme_command *cmd = NTPROF_REQ_CMD(req);
 	void *sq = NTPROF_REQ_SQ(req);
 
-	return !nvme_is_write(NTPROF_REQ_CMD(req)) &&
+	/* nvme_is_write(), through an offset; a bool member read as a u8. */
+	return cmd && !(ntprof_nofault_get(&cmd->common.opcode, u8) & 1) &&
 	       READ_ONCE(entry->rec.length) &&
 	       !READ_ONCE(entry->rec.status) && sq &&
-	       ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, bool);
+	       ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, u8);
 }
 
 /* queue_response of a command followed, or of a failure kept. */

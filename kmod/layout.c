@@ -178,6 +178,16 @@ static int ntprof_layout_parse_one(const struct nlattr *nest,
 				    "a layout field of another size than the hooks read");
 		return -EINVAL;
 	}
+	/*
+	 * A member is aligned to its size (an embedded struct, of pointers,
+	 * to 8): another offset is no member's, and its loads would tear.
+	 */
+	if (nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]) %
+	    (ntprof_layout_size[field] ?: 8)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_LAYOUT_OFFSET],
+				    "a layout field's offset is not aligned to its size");
+		return -EINVAL;
+	}
 	layout->set |= NTPROF_LF(field);
 	layout->off[field] = nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]);
 	return 0;

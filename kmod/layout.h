@@ -13,6 +13,7 @@
 #include <linux/compiler.h>
 #include <linux/limits.h>
 #include <linux/types.h>
+#include <linux/uaccess.h>
 
 #include <uapi/linux/ntprof.h>
 
@@ -43,9 +44,30 @@ static __always_inline void *ntprof_lf_at(const void *base,
 	return (char *)base + ntprof_layout_off[f];
 }
 
-/* Read field @f, of C type @type, of the struct at @base. */
-#define ntprof_lf_get(base, f, type) \
-	READ_ONCE(*(type *)ntprof_lf_at(base, f))
+/*
+ * Read field @f, of C type @type, of the struct at @base; 0 if that
+ * address cannot be read. The offsets come from userspace (BTF as the
+ * tool read it), and so do the pointers read through them: the hooks
+ * run in softirq context, where a wrong one must cost a record, never
+ * the kernel. get_kernel_nofault() reads naturally aligned scalars in
+ * one load, as READ_ONCE() does; the offsets are checked aligned.
+ */
+#define ntprof_lf_get(base, f, type) ({				\
+	type __v;							\
+									\
+	if (get_kernel_nofault(__v, (type *)ntprof_lf_at(base, f)))	\
+		__v = (type)0;						\
+	__v;								\
+})
+
+/* Read the @type at @p, a pointer read through an offset; 0 if it fails. */
+#define ntprof_nofault_get(p, type) ({					\
+	type __v;							\
+									\
+	if (get_kernel_nofault(__v, (const type *)(p)))			\
+		__v = (type)0;						\
+	__v;								\
+})
 
 /* The struct at @p's field @f, from that field's address. */
 #define ntprof_lf_base(p, f) \

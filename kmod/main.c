@@ -48,9 +48,19 @@ static int __init ntprof_init(void)
 		return err;
 	}
 
+	/* Before the family: no session without its owner followed. */
+	err = ntprof_session_init();
+	if (err) {
+		pr_err("cannot follow the closing of netlink sockets: %d\n", err);
+		ntprof_uprobes_exit();
+		ntprof_hooks_exit();
+		return err;
+	}
+
 	err = ntprof_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
+		ntprof_session_exit();
 		ntprof_uprobes_exit();
 		ntprof_hooks_exit();
 		return err;

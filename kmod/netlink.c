@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
 #include <linux/limits.h>
@@ -50,7 +51,7 @@ static size_t ntprof_nl_status_size(void)
 	size = nla_total_size(sizeof(NTPROF_VERSION)) +
 	       nla_total_size(sizeof(u32)) +
 	       nla_total_size(sizeof_field(struct new_utsname, release)) +
-	       3 * nla_total_size(sizeof(u32)) +
+	       4 * nla_total_size(sizeof(u32)) +
 	       2 * nla_total_size_64bit(sizeof(u64));
 
 	for (i = 0; i < NTPROF_NR_MODULES; i++)
@@ -121,7 +122,9 @@ static int ntprof_nl_session_fill(struct sk_buff *msg)
 	     nla_put_u64_64bit(msg, NTPROF_A_STATUS_START_MONO, s->start_mono,
 			       NTPROF_A_STATUS_PAD) ||
 	     nla_put_u64_64bit(msg, NTPROF_A_STATUS_START_REAL, s->start_real,
-			       NTPROF_A_STATUS_PAD)))
+			       NTPROF_A_STATUS_PAD) ||
+	     (s->active &&
+	      nla_put_u32(msg, NTPROF_A_STATUS_OWNER_PID, s->owner_pid))))
 		err = -EMSGSIZE;
 	mutex_unlock(&ntprof_session_lock);
 
@@ -215,6 +218,8 @@ static const struct nla_policy ntprof_usite_nl_policy[NTPROF_A_USITE_MAX + 1] = 
 		NLA_POLICY_RANGE(NLA_U32, NTPROF_TRANSPORT_TCP,
 				 NTPROF_TRANSPORT_RDMA),
 	[NTPROF_A_USITE_TRTYPE] = NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
+	/* A descriptor is an int: checked by the parser. */
+	[NTPROF_A_USITE_FD] = { .type = NLA_U32 },
 };
 
 static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = {
@@ -234,6 +239,8 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_USITE] = NLA_POLICY_NESTED(ntprof_usite_nl_policy),
 	/* Validated by ntprof_layout_parse(), against its own policy. */
 	[NTPROF_A_START_LAYOUT] = { .type = NLA_NESTED },
+	[NTPROF_A_START_PID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NTPROF_A_START_DRAIN_PORTID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
 static int ntprof_nl_parse_fetch(const struct nlattr *nest,
@@ -309,9 +316,10 @@ static int ntprof_nl_parse_usite(struct nlattr *nest,
 	if (NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_PATH) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_OFFSET) ||
 	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_POINT) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_KEY)) {
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_KEY) ||
+	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_FD)) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "a uprobe site needs a path, an offset, a point and a key");
+				    "a uprobe site needs a path, a file descriptor, an offset, a point and a key");
 		return -EINVAL;
 	}
 
@@ -320,6 +328,12 @@ static int ntprof_nl_parse_usite(struct nlattr *nest,
 	spec->path = nla_data(tb[NTPROF_A_USITE_PATH]);
 	spec->offset = nla_get_u64(tb[NTPROF_A_USITE_OFFSET]);
 	spec->point = nla_get_u32(tb[NTPROF_A_USITE_POINT]);
+	spec->fd = nla_get_u32(tb[NTPROF_A_USITE_FD]);
+	if (spec->fd > INT_MAX) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_FD],
+				    "the file descriptor of a uprobe site is not one");
+		return -EBADF;
+	}
 	if (tb[NTPROF_A_USITE_FLAGS])
 		spec->flags = nla_get_u32(tb[NTPROF_A_USITE_FLAGS]);
 
@@ -434,6 +448,22 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 	struct ntprof_layout layout;
 	int err;
 
+	/*
+	 * A session places uprobes in any program, copies its memory into
+	 * records and sets offsets the kernel hooks follow: what the
+	 * kernel asks CAP_SYS_ADMIN for, where GENL_ADMIN_PERM checks only
+	 * CAP_NET_ADMIN (Documentation/security.rst).
+	 */
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "starting a session needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
+	cfg.owner_portid = info->snd_portid;
+	if (attrs[NTPROF_A_START_DRAIN_PORTID])
+		cfg.drain_portid =
+			nla_get_u32(attrs[NTPROF_A_START_DRAIN_PORTID]);
+
 	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
 	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
 		return -EINVAL;
@@ -457,6 +487,16 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 			return -EINVAL;
 		}
 		cfg.dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
+	}
+
+	if (attrs[NTPROF_A_START_PID]) {
+		if (!attrs[NTPROF_A_START_USITE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_PID],
+					    "the pid filter is for sessions of uprobe sites");
+			return -EINVAL;
+		}
+		cfg.pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
 	}
 
 	if (!cfg.ops) {
@@ -510,10 +550,15 @@ static int ntprof_nl_stop_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	enum ntprof_role role = NTPROF_ROLE_NONE;
 
+	if (!netlink_capable(skb, CAP_SYS_ADMIN)) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "stopping a session needs CAP_SYS_ADMIN");
+		return -EPERM;
+	}
 	if (info->attrs[NTPROF_A_START_ROLE])
 		role = nla_get_u32(info->attrs[NTPROF_A_START_ROLE]);
 
-	return ntprof_session_stop(role, info->extack);
+	return ntprof_session_stop(role, info->snd_portid, info->extack);
 }
 
 static const struct nla_policy
@@ -569,6 +614,37 @@ static int ntprof_nl_probe_get_dumpit(struct sk_buff *skb,
 }
 
 /*
+ * Why a dump is refused, in cb->args[3]: decided by its ->start(), told
+ * by the dump itself (see ntprof_nl_dump_ambiguous()).
+ */
+enum ntprof_nl_denial {
+	NTPROF_NL_ALLOWED,
+	NTPROF_NL_NOT_CAPABLE,
+	NTPROF_NL_NOT_OWNER,
+};
+
+static int ntprof_nl_dump_denied(struct netlink_callback *cb)
+{
+	if (cb->args[3] == NTPROF_NL_NOT_CAPABLE)
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "reading a session's records or counters needs CAP_SYS_ADMIN");
+	else
+		NL_SET_ERR_MSG_MOD(cb->extack,
+				   "the session belongs to another socket: only its recorder drains it");
+	return -EPERM;
+}
+
+/*
+ * Records and counters show what the probed programs did: CAP_SYS_ADMIN,
+ * as for starting the session.
+ */
+static void ntprof_nl_dump_check_capable(struct netlink_callback *cb)
+{
+	cb->args[3] = netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
+		      NTPROF_NL_ALLOWED : NTPROF_NL_NOT_CAPABLE;
+}
+
+/*
  * The role whose buffers a stats-get or records-get dump reads, kept in
  * cb->args[1]: the one the request names, else the only one that has
  * had a session since the module was loaded (the host's if none has).
@@ -620,6 +696,7 @@ ntprof_stats_get_nl_policy[NTPROF_A_STATS_MAX + 1] = {
 
 static int ntprof_nl_stats_get_start(struct netlink_callback *cb)
 {
+	ntprof_nl_dump_check_capable(cb);
 	return ntprof_nl_dump_role(cb, NTPROF_A_STATS_ROLE);
 }
 
@@ -660,6 +737,8 @@ static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
 	void *hdr;
 	int cpu;
 
+	if (cb->args[3] != NTPROF_NL_ALLOWED)
+		return ntprof_nl_dump_denied(cb);
 	if (role == NTPROF_ROLE_NONE)
 		return ntprof_nl_dump_ambiguous(cb);
 
@@ -694,9 +773,32 @@ ntprof_records_get_nl_policy[NTPROF_A_RECORDS_MAX + 1] = {
 		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
 };
 
+/*
+ * cb->args[2]: the generation of the session whose records the dump
+ * drains. Records are consumed: only the socket that owns the session
+ * (or the one it named) drains them, so that one recorder never takes
+ * another's records, and a drain under way ends where a new session
+ * starts.
+ */
 static int ntprof_nl_records_get_start(struct netlink_callback *cb)
 {
-	return ntprof_nl_dump_role(cb, NTPROF_A_RECORDS_ROLE);
+	enum ntprof_role role;
+	int err;
+
+	ntprof_nl_dump_check_capable(cb);
+	err = ntprof_nl_dump_role(cb, NTPROF_A_RECORDS_ROLE);
+	role = cb->args[1];
+	if (err || cb->args[3] != NTPROF_NL_ALLOWED ||
+	    role == NTPROF_ROLE_NONE)
+		return err;
+
+	mutex_lock(&ntprof_session_lock);
+	cb->args[2] = ntprof_sessions[role].gen;
+	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
+				      UINT_MAX))
+		cb->args[3] = NTPROF_NL_NOT_OWNER;
+	mutex_unlock(&ntprof_session_lock);
+	return 0;
 }
 
 /*
@@ -766,9 +868,18 @@ static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 	struct ntprof_buffer *b;
 	int cpu, n;
 
+	if (cb->args[3] != NTPROF_NL_ALLOWED)
+		return ntprof_nl_dump_denied(cb);
 	if (role == NTPROF_ROLE_NONE)
 		return ntprof_nl_dump_ambiguous(cb);
 
+	/* Held across: no start frees or replaces the buffers meanwhile. */
+	mutex_lock(&ntprof_session_lock);
+	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
+				      cb->args[2])) {
+		mutex_unlock(&ntprof_session_lock);
+		return 0;
+	}
 	b = ntprof_buffer_get(role);
 	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
@@ -781,6 +892,7 @@ static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 	}
 out:
 	ntprof_buffer_put(b);
+	mutex_unlock(&ntprof_session_lock);
 	cb->args[0] = cpu;
 
 	return skb->len;

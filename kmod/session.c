@@ -4,14 +4,26 @@
  * needs, publishes the session, then attaches its hooks; a stop does the
  * reverse, and waits for the hooks that are still running before it
  * frees anything they may touch.
+ *
+ * A session belongs to the netlink socket that started it: only that
+ * socket stops it or drains its records (and a second socket the start
+ * named, for the recorder's quiet drains), and when that socket closes,
+ * the session stops. A recorder that is killed leaves nothing running,
+ * and one recorder never takes another's records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/mutex.h>
 #include <linux/netlink.h>
+#include <linux/notifier.h>
 #include <linux/nvme.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <net/net_namespace.h>
 
 #include "buffer.h"
 #include "hooks.h"
@@ -56,6 +68,46 @@ bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
 	       length <= s->cfg.max_len;
 }
 
+/*
+ * The process a session's userspace sites are for, by its pid in the
+ * starter's pid namespace: a process, not one of its threads, since the
+ * sites compare it with the thread group of the task they fire in.
+ */
+static int ntprof_session_find_pid(struct ntprof_session *s, u32 nr,
+				   struct netlink_ext_ack *extack)
+{
+	struct pid *pid = NULL;
+	bool process;
+
+	if (nr <= PID_MAX_LIMIT)
+		pid = find_get_pid(nr);
+	if (!pid) {
+		NL_SET_ERR_MSG_MOD(extack, "no process has the session's pid");
+		return -ESRCH;
+	}
+	rcu_read_lock();
+	process = pid_task(pid, PIDTYPE_TGID);
+	rcu_read_unlock();
+	if (!process) {
+		put_pid(pid);
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the session's pid is a thread's, not a process's");
+		return -ESRCH;
+	}
+	s->only_pid = pid;
+	return 0;
+}
+
+/* What a session referenced of processes, once no site of it runs. */
+static void ntprof_session_put_pids(struct ntprof_session *s)
+{
+	put_pid(s->only_pid);
+	s->only_pid = NULL;
+	if (s->pid_ns)
+		put_pid_ns(s->pid_ns);
+	s->pid_ns = NULL;
+}
+
 /**
  * ntprof_session_start() - start a session
  * @cfg: what to record, validated by the caller
@@ -74,7 +126,7 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 {
 	struct ntprof_session *s = &ntprof_sessions[cfg->role];
 	struct ntprof_layout layout;
-	bool swapped = false;
+	bool swapped = false, pids = false;
 	int err;
 
 	mutex_lock(&ntprof_session_lock);
@@ -90,12 +142,22 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
+	if (cfg->pid) {
+		err = ntprof_session_find_pid(s, cfg->pid, extack);
+		if (err)
+			goto unlock;
+	}
+	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	pids = true;
+
 	/* No hook of the role runs: the last stop waited for them. */
 	if (cfg->layout) {
 		layout = *cfg->layout;
 		ntprof_layout_swap(&layout);
 		swapped = true;
 	}
+	/* A drain of the last session's records ends here. */
+	s->gen++;
 	err = ntprof_buffer_alloc(cfg->role);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
@@ -116,6 +178,7 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	memset(s->tagsets, 0, sizeof(s->tagsets));
 	s->start_mono = ktime_get_ns();
 	s->start_real = ktime_get_real_ns();
+	s->owner_pid = task_tgid_vnr(current);
 	s->ever = true;
 
 	/*
@@ -139,16 +202,18 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
-	pr_info("%s session started (%s, 1 in %u, %u uprobe sites)\n",
+	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
 		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
 		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
-		cfg->sample, cfg->nr_usites);
+		cfg->sample, cfg->nr_usites, s->owner_pid);
 
 unlock:
 	/* A start that failed leaves the offsets as they were; no hook runs. */
 	if (err && swapped)
 		ntprof_layout_swap(&layout);
+	if (err && pids)
+		ntprof_session_put_pids(s);
 	mutex_unlock(&ntprof_session_lock);
 	return err;
 }
@@ -164,6 +229,7 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 	s->discarded = ntprof_inflight_used(s->inflight);
 	ntprof_inflight_free(s->inflight);
 	s->inflight = NULL;
+	ntprof_session_put_pids(s);
 
 	pr_info("%s session stopped, %u commands in flight discarded\n",
 		s->cfg.role == NTPROF_ROLE_HOST ? "host" : "target",
@@ -173,29 +239,42 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 /**
  * ntprof_session_stop() - stop sessions
  * @role: the role of the session to stop, %NTPROF_ROLE_NONE for all
+ * @portid: the socket asking, whose sessions stop; %NTPROF_OWNER_KERNEL:
+ *	any session
  * @extack: where to say why nothing was stopped
  *
  * Detaches the hooks and discards the commands still in flight. The
- * records and counters of a stopped session stay readable until the
- * next session of its role starts, or the module unloads.
+ * records and counters of a stopped session stay readable, by its
+ * owner, until the next session of its role starts, or the module
+ * unloads.
  *
  * Context: Process context; takes the session lock, sleeps for RCU grace
  * periods.
- * Return: 0, or -ENOENT if no such session runs.
+ * Return: 0, -ENOENT if no such session runs, or -EPERM if the only
+ * ones that do are another socket's.
  */
-int ntprof_session_stop(enum ntprof_role role, struct netlink_ext_ack *extack)
+int ntprof_session_stop(enum ntprof_role role, u32 portid,
+			struct netlink_ext_ack *extack)
 {
+	struct ntprof_session *s;
+	bool others = false;
 	enum ntprof_role r;
 	int err = -ENOENT;
 
 	mutex_lock(&ntprof_session_lock);
 
 	for (r = NTPROF_ROLE_HOST; r <= NTPROF_ROLE_TARGET; r++) {
+		s = &ntprof_sessions[r];
 		if (role != NTPROF_ROLE_NONE && role != r)
 			continue;
-		if (!ntprof_sessions[r].active)
+		if (!s->active)
 			continue;
-		ntprof_session_stop_one(&ntprof_sessions[r]);
+		if (portid != NTPROF_OWNER_KERNEL &&
+		    portid != s->cfg.owner_portid) {
+			others = true;
+			continue;
+		}
+		ntprof_session_stop_one(s);
 		err = 0;
 	}
 
@@ -204,9 +283,114 @@ int ntprof_session_stop(enum ntprof_role role, struct netlink_ext_ack *extack)
 
 	mutex_unlock(&ntprof_session_lock);
 
-	if (err)
+	if (err && others) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "the session belongs to another socket: only its recorder stops it");
+		err = -EPERM;
+	} else if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "no such session is running");
+	}
 	return err;
+}
+
+/**
+ * ntprof_session_may_drain() - whether a socket may drain a role's records
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ * @portid: the socket
+ * @gen: the generation of the session the drain began with, or
+ *	%UINT_MAX for the start of a drain
+ *
+ * Context: Process context, under the session lock.
+ * Return: true if the role's last session is the socket's, and, for a
+ * drain under way, the one it began with.
+ */
+bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
+			      unsigned int gen)
+{
+	const struct ntprof_session *s = &ntprof_sessions[role];
+
+	lockdep_assert_held(&ntprof_session_lock);
+
+	if (gen != UINT_MAX && gen != s->gen)
+		return false;
+	return portid && (portid == s->cfg.owner_portid ||
+			  portid == s->cfg.drain_portid);
+}
+
+/**
+ * ntprof_session_released() - a generic-netlink socket closed
+ * @portid: its port id
+ *
+ * Stops the sessions it owns, and forgets it as an owner or drainer of
+ * past ones, whose records nobody drains any more: a socket that takes
+ * its port id later gets nothing of them.
+ *
+ * Context: Process context; takes the session lock, sleeps.
+ */
+void ntprof_session_released(u32 portid)
+{
+	struct ntprof_session *s;
+	enum ntprof_role r;
+	bool ours = false;
+
+	/*
+	 * Every generic-netlink socket of the system comes here: look
+	 * without the lock first, which a start holds for long. A socket
+	 * that closes starts nothing meanwhile, so what it owns is seen.
+	 */
+	for (r = NTPROF_ROLE_HOST; r <= NTPROF_ROLE_TARGET; r++) {
+		s = &ntprof_sessions[r];
+		ours |= READ_ONCE(s->cfg.owner_portid) == portid ||
+			READ_ONCE(s->cfg.drain_portid) == portid;
+	}
+	if (!ours)
+		return;
+
+	mutex_lock(&ntprof_session_lock);
+	for (r = NTPROF_ROLE_HOST; r <= NTPROF_ROLE_TARGET; r++) {
+		s = &ntprof_sessions[r];
+		if (s->cfg.drain_portid == portid)
+			s->cfg.drain_portid = 0;
+		if (s->cfg.owner_portid != portid)
+			continue;
+		if (s->active) {
+			pr_info("%s session: its socket closed\n",
+				r == NTPROF_ROLE_HOST ? "host" : "target");
+			ntprof_session_stop_one(s);
+		}
+		s->cfg.owner_portid = 0;
+	}
+	if (!ntprof_session_any_active())
+		ntprof_state_set(NTPROF_STATE_IDLE);
+	mutex_unlock(&ntprof_session_lock);
+}
+
+/* Called as a netlink socket of any family closes; sleeping is allowed. */
+static int ntprof_session_netlink_event(struct notifier_block *nb,
+					unsigned long event, void *ptr)
+{
+	const struct netlink_notify *n = ptr;
+
+	/* The family is not netnsok: its sockets are the initial netns's. */
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC &&
+	    net_eq(n->net, &init_net) && n->portid)
+		ntprof_session_released(n->portid);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block ntprof_session_netlink_nb = {
+	.notifier_call = ntprof_session_netlink_event,
+};
+
+/**
+ * ntprof_session_init() - follow the closing of sockets, before any start
+ *
+ * Context: Process context, module init.
+ * Return: 0, or a negative errno.
+ */
+int __init ntprof_session_init(void)
+{
+	return netlink_register_notifier(&ntprof_session_netlink_nb);
 }
 
 /**
@@ -216,5 +400,7 @@ int ntprof_session_stop(enum ntprof_role role, struct netlink_ext_ack *extack)
  */
 void ntprof_session_exit(void)
 {
-	ntprof_session_stop(NTPROF_ROLE_NONE, NULL);
+	/* Waits for a release that is stopping a session. */
+	netlink_unregister_notifier(&ntprof_session_netlink_nb);
+	ntprof_session_stop(NTPROF_ROLE_NONE, NTPROF_OWNER_KERNEL, NULL);
 }

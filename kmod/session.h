@@ -14,6 +14,8 @@
 
 struct netlink_ext_ack;
 struct blk_mq_tag_set;
+struct pid;
+struct pid_namespace;
 struct ntprof_layout;
 struct ntprof_usite_spec;
 
@@ -33,6 +35,10 @@ struct ntprof_usite_spec;
  * @layout: the offsets of private struct members it gives, or NULL
  * @usites: the userspace sites to attach, for the start request only
  * @nr_usites: how many, up to %NTPROF_USITES_MAX
+ * @pid: userspace sites fire in this process only (a pid of the
+ *	starter's pid namespace); 0: in every process of their binaries
+ * @owner_portid: the netlink socket that starts the session, which owns it
+ * @drain_portid: a second socket of the starter's that may drain it, or 0
  */
 struct ntprof_session_config {
 	enum ntprof_role role;
@@ -45,6 +51,9 @@ struct ntprof_session_config {
 	const struct ntprof_layout *layout;
 	const struct ntprof_usite_spec *usites;
 	unsigned int nr_usites;
+	u32 pid;
+	u32 owner_portid;
+	u32 drain_portid;
 };
 
 /**
@@ -58,6 +67,10 @@ struct ntprof_session_config {
  * @inflight: the commands it follows, while it records
  * @tagsets: host: tag sets seen with the session's transports, each
  *	pointer or'ed with its enum ntprof_transport (see hooks_host.c)
+ * @gen: counts the role's starts, so that a drain notices a new session
+ * @owner_pid: the starter's pid, in its own pid namespace, for status
+ * @only_pid: the process @cfg.pid names, referenced while it records
+ * @pid_ns: the starter's pid namespace, whose pids the records carry
  */
 struct ntprof_session {
 	struct ntprof_session_config cfg;
@@ -68,6 +81,10 @@ struct ntprof_session {
 	unsigned int discarded;
 	struct ntprof_inflight *inflight;
 	unsigned long tagsets[NTPROF_SESSION_TAGSETS];
+	unsigned int gen;
+	pid_t owner_pid;
+	struct pid *only_pid;
+	struct pid_namespace *pid_ns;
 };
 
 /* Indexed by enum ntprof_role; [NTPROF_ROLE_NONE] is unused. */
@@ -99,7 +116,15 @@ bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
 			   u32 length);
 int ntprof_session_start(const struct ntprof_session_config *cfg,
 			 struct netlink_ext_ack *extack);
-int ntprof_session_stop(enum ntprof_role role, struct netlink_ext_ack *extack);
+/* ntprof_session_stop()'s requester when the kernel stops sessions. */
+#define NTPROF_OWNER_KERNEL	0
+
+int ntprof_session_stop(enum ntprof_role role, u32 portid,
+			struct netlink_ext_ack *extack);
+bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
+			      unsigned int gen);
+void ntprof_session_released(u32 portid);
+int ntprof_session_init(void);
 void ntprof_session_exit(void);
 
 #endif /* _NTPROF_SESSION_H */

@@ -2,7 +2,14 @@
 /*
  * Userspace sites: a uprobe per site that a session's start request
  * names, registered by inode and file offset, so that it fires in every
- * process that maps the binary, now or later, until the session stops.
+ * process that maps the binary, now or later, until the session stops;
+ * with a pid, it records that process's commands only.
+ *
+ * The binary is the file the request's sender has open, and parsed: not
+ * whatever its path names by the time the request arrives. The site
+ * holds that file's path (its mount too) while probed, and probes the
+ * real inode behind it, the one a process maps when it runs the file
+ * from an overlay.
  *
  * A site stamps one point of its session's role into the record of the
  * command it runs for. The first site of a command fetches the command's
@@ -11,12 +18,14 @@
  * commands), and claims an in-flight slot under the command's key; the
  * other sites find the slot by the key, and a last site takes it and
  * emits the record. The values fetched are the program's and are never
- * trusted: they are read with get_user(), which fails on an address that
- * is not the process's, and are only hashed, compared and stored. A read
- * that fails drops the hit and counts a fault on the site.
+ * trusted: they are read with copy_from_user_nofault(), which fails on an
+ * address that is not the process's or not in memory, and are only
+ * hashed, compared and stored. A read that fails drops the hit and
+ * counts a fault on the site.
  *
- * Handlers run in the probed task, at the int3 of the probe, where they
- * may take page faults; they allocate nothing and take no lock.
+ * Handlers run in the probed task, at the int3 of the probe; they never
+ * wait for a page (a FUSE-backed mapping would stall them), allocate
+ * nothing and take no lock.
  *
  * Sites are configured, registered and unregistered under the session
  * lock, by session.c; the table of a role keeps the last session's sites
@@ -24,12 +33,15 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/dcache.h>
 #include <linux/errno.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
-#include <linux/namei.h>
 #include <linux/netlink.h>
+#include <linux/path.h>
+#include <linux/pid.h>
 #include <linux/percpu.h>
 #include <linux/ptrace.h>
 #include <linux/sched.h>
@@ -63,7 +75,9 @@ struct ntprof_usite_stats {
  * @uc: the consumer registered on the probe
  * @up: what the kernel's uprobe API names the probe by (compat.h)
  * @registered: @uc is registered
- * @inode: the binary, referenced while @registered may be true
+ * @file: the binary's path, the sender's open file's, held while
+ *	@registered may be true
+ * @inode: the real inode behind @file, which the probe is on
  * @path: the binary's path as the request named it, for debugfs
  * @offset: the probe's file offset
  * @role: the session's role
@@ -82,6 +96,7 @@ struct ntprof_usite {
 	struct ntprof_uprobe up;
 #endif
 	bool registered;
+	struct path file;
 	struct inode *inode;
 	char *path;
 	u64 offset;
@@ -102,54 +117,38 @@ static unsigned int ntprof_nr_usites[NTPROF_ROLE_TARGET + 1];
 
 /*
  * Read a fetch's value in the probed task. The loads go through
- * get_user(), which checks that each address is the task's (never the
- * kernel's) and returns -EFAULT on an unmapped one. The argument
- * registers are the user's, as the probe's int3 saved them: at a
- * function's entry, those of the x86-64 SysV calling convention, in
- * the order regs_get_kernel_argument() reads them.
+ * copy_from_user_nofault(), which checks that each address is the
+ * task's (never the kernel's) and fails, without waiting for a page,
+ * on one that is unmapped or not in memory. The argument registers are
+ * the user's, as the probe's int3 saved them: at a function's entry,
+ * those of the x86-64 SysV calling convention, in the order
+ * regs_get_kernel_argument() reads them.
  */
 static int ntprof_fetch_read(const struct ntprof_fetch *f,
 			     struct pt_regs *regs, u64 *val)
 {
 	unsigned long addr = regs_get_kernel_argument(regs, f->reg);
 	unsigned int i;
-	u64 v64;
-	u32 v32;
-	u16 v16;
-	u8 v8;
+	u64 v = 0;
 
 	for (i = 0; i < f->nr_derefs; i++) {
-		if (get_user(v64, (u64 __user *)(addr + f->derefs[i])))
+		if (copy_from_user_nofault(&v, (const void __user *)
+					   (addr + f->derefs[i]), sizeof(v)))
 			return -EFAULT;
-		addr = v64;
+		addr = v;
 	}
 	addr += f->offset;
 
-	switch (f->width) {
-	case 1:
-		if (get_user(v8, (u8 __user *)addr))
-			return -EFAULT;
-		*val = v8;
-		return 0;
-	case 2:
-		if (get_user(v16, (u16 __user *)addr))
-			return -EFAULT;
-		*val = v16;
-		return 0;
-	case 4:
-		if (get_user(v32, (u32 __user *)addr))
-			return -EFAULT;
-		*val = v32;
-		return 0;
-	case 8:
-		if (get_user(v64, (u64 __user *)addr))
-			return -EFAULT;
-		*val = v64;
-		return 0;
-	default:
+	if (!f->width) {
 		*val = addr;
 		return 0;
 	}
+	/* Little-endian: the low bytes of @v are the value's. */
+	v = 0;
+	if (copy_from_user_nofault(&v, (const void __user *)addr, f->width))
+		return -EFAULT;
+	*val = v;
+	return 0;
 }
 
 /*
@@ -269,6 +268,7 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	rec.cid = id.cid;
 	rec.nsid = id.nsid;
 	rec.slba = id.slba;
+	rec.pid = task_tgid_nr_ns(current, s->pid_ns);
 	rec.cpu_submit = raw_smp_processor_id();
 	rec.ts[site->point] = ktime_get_ns();
 
@@ -348,6 +348,14 @@ static int ntprof_usite_handler(struct uprobe_consumer *uc,
 
 	if (!s)
 		return 0;
+	/* Another process of the binary: not the one asked for. */
+	if (s->only_pid && task_tgid(current) != s->only_pid)
+		return 0;
+#ifdef CONFIG_X86_64
+	/* A 32-bit task's arguments are not in the registers fetched. */
+	if (!user_64bit_mode(regs))
+		return 0;
+#endif
 	this_cpu_inc(site->stats->hits);
 
 	if (site->flags & NTPROF_USITE_F_FIRST)
@@ -371,34 +379,42 @@ static void ntprof_usites_clear(enum ntprof_role role)
 	ntprof_nr_usites[role] = 0;
 }
 
-/* The binary of a site, referenced; with the reason in @extack if not. */
-static int ntprof_usite_inode(struct ntprof_usite *site,
-			      const struct ntprof_usite_spec *spec,
-			      struct netlink_ext_ack *extack)
+/*
+ * The binary of a site: the file the sender has open as @spec->fd, its
+ * path held, and the real inode behind it; with the reason in @extack
+ * if not. The request runs in the sender's context: the descriptor is
+ * the sender's.
+ */
+static int ntprof_usite_file(struct ntprof_usite *site,
+			     const struct ntprof_usite_spec *spec,
+			     struct netlink_ext_ack *extack)
 {
-	struct path path;
-	int err;
+	struct inode *inode;
+	struct file *file;
+	int err = 0;
 
-	err = kern_path(spec->path, LOOKUP_FOLLOW, &path);
-	if (err) {
+	file = fget(spec->fd);
+	if (!file) {
 		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
-				    "uprobe site: cannot find its binary");
-		return err;
+				    "uprobe site: its file descriptor is not open");
+		return -EBADF;
 	}
-
-	if (!d_is_reg(path.dentry)) {
+	inode = d_real_inode(file->f_path.dentry);
+	if (!(file->f_mode & FMODE_READ)) {
+		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
+				    "uprobe site: its file descriptor is not open for reading");
+		err = -EBADF;
+	} else if (!inode || !S_ISREG(inode->i_mode)) {
 		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
 				    "uprobe site: its binary is not a regular file");
 		err = -EINVAL;
 	} else {
-		site->inode = igrab(d_inode(path.dentry));
-		if (!site->inode) {
-			NL_SET_ERR_MSG_ATTR(extack, spec->attr,
-					    "uprobe site: its binary is going away");
-			err = -ENOENT;
-		}
+		/* Held until the probe is gone: the mount stays busy. */
+		site->file = file->f_path;
+		path_get(&site->file);
+		site->inode = inode;
 	}
-	path_put(&path);
+	fput(file);
 	return err;
 }
 
@@ -456,7 +472,7 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate a uprobe site");
 		return -ENOMEM;
 	}
-	return ntprof_usite_inode(site, spec, extack);
+	return ntprof_usite_file(site, spec, extack);
 }
 
 /**
@@ -529,10 +545,13 @@ void ntprof_uprobes_detach(enum ntprof_role role)
 		ntprof_uprobe_unregister_sync();
 #endif
 
-	/* The probes are gone: their binaries may go too. */
+	/* The probes are gone: their binaries, and mounts, may go too. */
 	for (i = 0; i < ntprof_nr_usites[role]; i++) {
 		site = &ntprof_usites[role][i];
-		iput(site->inode);
+		if (!site->inode)
+			continue;
+		path_put(&site->file);
+		site->file = (struct path){ };
 		site->inode = NULL;
 	}
 }

@@ -52,8 +52,9 @@ struct ntprof_fetch {
 /**
  * struct ntprof_usite_spec - a site as a start request asks for it
  * @attr: the request's attribute of the site, for error messages
- * @path: the binary, valid for the request only
- * @offset: the probe's file offset in @path
+ * @path: the binary's name, valid for the request only
+ * @fd: the sender's file descriptor of the binary, which is probed
+ * @offset: the probe's file offset in the binary
  * @point: the enum ntprof_point it stamps
  * @flags: NTPROF_USITE_F_*
  * @key: the command's key
@@ -65,6 +66,7 @@ struct ntprof_fetch {
 struct ntprof_usite_spec {
 	const struct nlattr *attr;
 	const char *path;
+	u32 fd;
 	u64 offset;
 	u32 point;
 	u32 flags;

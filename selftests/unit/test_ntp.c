@@ -172,7 +172,7 @@ static void put_record(struct bytes *b, const struct ntprof_record *r,
 	put_le(b, r->cpu_submit, 2);
 	put_le(b, r->cpu_complete, 2);
 	put_le(b, r->dev, 4);
-	put_le(b, r->reserved, 4);
+	put_le(b, r->pid, 4);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		put_le(b, r->ts[i], 8);
 	while (b->len < start + size)
@@ -250,7 +250,7 @@ static void rec_make(struct ntprof_record *r, uint32_t i)
 	r->cpu_submit = 0x300 + i % 13;
 	r->cpu_complete = 0x500 + i % 11;
 	r->dev = 0x10300000 | i;
-	r->reserved = 0xf0000000 | i;
+	r->pid = 0xf0000000 | i;
 	for (k = 0; k < NTPROF_RECORD_POINTS; k++)
 		r->ts[k] = 3600000000000ULL + i * 1000ULL + k * 11 +
 			   ((uint64_t)k << 56);

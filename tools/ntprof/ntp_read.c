@@ -39,7 +39,7 @@ void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 	rec->cpu_submit = get16(p + 28);
 	rec->cpu_complete = get16(p + 30);
 	rec->dev = get32(p + 32);
-	rec->reserved = get32(p + 36);
+	rec->pid = get32(p + 36);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		rec->ts[i] = get64(p + 40 + 8 * i);
 }

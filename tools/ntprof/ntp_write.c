@@ -62,7 +62,7 @@ void ntp_record_encode(void *buf, const struct ntprof_record *rec)
 	put16(p + 28, rec->cpu_submit);
 	put16(p + 30, rec->cpu_complete);
 	put32(p + 32, rec->dev);
-	put32(p + 36, rec->reserved);
+	put32(p + 36, rec->pid);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		put64(p + 40 + 8 * i, rec->ts[i]);
 }

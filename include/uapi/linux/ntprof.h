@@ -97,7 +97,7 @@ struct ntprof_record {
 	__u16 cpu_submit;
 	__u16 cpu_complete;
 	__u32 dev;		/* host: namespace, target: backing device */
-	__u32 reserved;		/* zero */
+	__u32 pid;		/* userspace sites: the process, else 0 */
 	__u64 ts[NTPROF_RECORD_POINTS];
 };
 
@@ -145,6 +145,8 @@ enum {
 	NTPROF_A_STATUS_PAD,
 	/* u64: 1 << enum ntprof_layout_field of the built-in offsets */
 	NTPROF_A_STATUS_LAYOUT_BUILTIN,
+	/* u32: the process whose socket owns the session, if one runs */
+	NTPROF_A_STATUS_OWNER_PID,
 
 	__NTPROF_A_STATUS_MAX,
 	NTPROF_A_STATUS_MAX = (__NTPROF_A_STATUS_MAX - 1)
@@ -162,6 +164,17 @@ enum {
 	NTPROF_A_START_MAX_LEN,		/* u32: only commands of <= bytes */
 	NTPROF_A_START_USITE,		/* nest, multi-attr: NTPROF_A_USITE_* */
 	NTPROF_A_START_LAYOUT,		/* nest, multi-attr: NTPROF_A_LAYOUT_* */
+	/*
+	 * u32: userspace sites fire for this process only (its pid in the
+	 * sender's pid namespace); without it, for every process that runs
+	 * the sites' binaries.
+	 */
+	NTPROF_A_START_PID,
+	/*
+	 * u32: the port id of a second socket of the sender's that may
+	 * drain the session's records too; the starting socket always may.
+	 */
+	NTPROF_A_START_DRAIN_PORTID,
 
 	__NTPROF_A_START_MAX,
 	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
@@ -274,6 +287,12 @@ enum {
 	 */
 	NTPROF_A_USITE_TRANSPORT,	/* u32: enum ntprof_transport */
 	NTPROF_A_USITE_TRTYPE,		/* nest: NTPROF_A_FETCH_* */
+	/*
+	 * u32, required: a file descriptor, in the sender, open for reading
+	 * on the binary (the file whose offsets the sender computed): the
+	 * probe goes on that file, whatever NTPROF_A_USITE_PATH names now.
+	 */
+	NTPROF_A_USITE_FD,
 
 	__NTPROF_A_USITE_MAX,
 	NTPROF_A_USITE_MAX = (__NTPROF_A_USITE_MAX - 1)
