@@ -369,7 +369,7 @@ static void build_raw(struct msg *m)
 		g->version = fversion + 1 + rnd(255);
 		break;
 	case 2:
-		g->pid = 1 + rnd(0xffff);
+		g->reserved = 1 + rnd(0xffff);
 		break;
 	case 3:		/* NLM_F_DUMP on a do, none on a dump */
 		nlh->nlmsg_flags ^= NLM_F_DUMP;

@@ -38,7 +38,7 @@ ntp_rec_at(cntlid, 26);
 ntp_rec_at(cpu_submit, 28);
 ntp_rec_at(cpu_complete, 30);
 ntp_rec_at(dev, 32);
-ntp_rec_at(reserved, 36);
+ntp_rec_at(pid, 36);
 ntp_rec_at(ts, 40);
 _Static_assert(sizeof(struct ntprof_record) == NTP_RECORD_SIZE,
 	       "struct ntprof_record changed size: a new format minor is due");
