@@ -15,18 +15,11 @@ int ntprof_connect(const char *cmd, struct nl_sock **sockp)
 	return ntprof_connect_sized(cmd, NL_MSG_SIZE, sockp);
 }
 
-int ntprof_connect_sized(const char *cmd, size_t recv_size,
-			 struct nl_sock **sockp)
+/* The family on @sock, or the reason printed and @sock closed. */
+static int family_resolve(const char *cmd, struct nl_sock *sock,
+			  struct nl_sock **sockp)
 {
-	struct nl_sock *sock;
 	int err;
-
-	err = nl_open_sized(&sock, recv_size);
-	if (err) {
-		fprintf(stderr, "ntprof: %s: cannot open a netlink socket: %s\n",
-			cmd, strerror(-err));
-		return err;
-	}
 
 	err = nl_family_resolve(sock, NTPROF_FAMILY_NAME,
 				NTPROF_FAMILY_VERSION);
@@ -55,4 +48,33 @@ int ntprof_connect_sized(const char *cmd, size_t recv_size,
 fail:
 	nl_close(sock);
 	return err;
+}
+
+int ntprof_connect_sized(const char *cmd, size_t recv_size,
+			 struct nl_sock **sockp)
+{
+	struct nl_sock *sock;
+	int err;
+
+	err = nl_open_sized(&sock, recv_size);
+	if (err) {
+		fprintf(stderr, "ntprof: %s: cannot open a netlink socket: %s\n",
+			cmd, strerror(-err));
+		return err;
+	}
+	return family_resolve(cmd, sock, sockp);
+}
+
+int ntprof_connect_fd(const char *cmd, int fd, struct nl_sock **sockp)
+{
+	struct nl_sock *sock;
+	int err;
+
+	err = nl_open_fd(&sock, fd);
+	if (err) {
+		fprintf(stderr, "ntprof: %s: cannot use netlink socket %d: %s\n",
+			cmd, fd, strerror(-err));
+		return err;
+	}
+	return family_resolve(cmd, sock, sockp);
 }

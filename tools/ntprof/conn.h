@@ -14,5 +14,7 @@ int ntprof_connect(const char *cmd, struct nl_sock **sockp);
 /* The same, for a socket whose receives are @recv_size bytes (nl.h). */
 int ntprof_connect_sized(const char *cmd, size_t recv_size,
 			 struct nl_sock **sockp);
+/* The same, on a bound socket another process handed over as @fd. */
+int ntprof_connect_fd(const char *cmd, int fd, struct nl_sock **sockp);
 
 #endif /* NTPROF_CONN_H */

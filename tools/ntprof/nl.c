@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 
@@ -41,25 +42,11 @@ int nl_open(struct nl_sock **sockp)
 	return nl_open_sized(sockp, NL_MSG_SIZE);
 }
 
-int nl_open_sized(struct nl_sock **sockp, size_t recv_size)
+/* Options and port id of @sock->mnl, bound here unless @bound. */
+static int nl_setup(struct nl_sock *sock, bool bound)
 {
-	struct nl_sock *sock;
 	int one = 1;
-	int err;
 
-	if (!recv_size || recv_size > NL_MSG_SIZE)
-		return -EINVAL;
-	sock = calloc(1, sizeof(*sock));
-	if (!sock)
-		return -ENOMEM;
-	sock->recv_size = recv_size;
-
-	sock->mnl = mnl_socket_open(NETLINK_GENERIC);
-	if (!sock->mnl) {
-		err = -errno;
-		free(sock);
-		return err;
-	}
 	/*
 	 * Ask for the kernel's error strings, and for ACKs without a copy of
 	 * our request: they would only cost receive buffer.
@@ -68,14 +55,68 @@ int nl_open_sized(struct nl_sock **sockp, size_t recv_size)
 				  sizeof(one)) < 0 ||
 	    mnl_socket_setsockopt(sock->mnl, NETLINK_CAP_ACK, &one,
 				  sizeof(one)) < 0 ||
-	    mnl_socket_bind(sock->mnl, 0, MNL_SOCKET_AUTOPID) < 0) {
+	    (!bound && mnl_socket_bind(sock->mnl, 0, MNL_SOCKET_AUTOPID) < 0))
+		return -errno;
+	sock->portid = mnl_socket_get_portid(sock->mnl);
+	/* Replies to an earlier process on a reused port id won't match. */
+	sock->seq = (uint32_t)time(NULL) ^ ((uint32_t)getpid() << 16);
+	return 0;
+}
+
+static struct nl_sock *nl_alloc(size_t recv_size)
+{
+	struct nl_sock *sock;
+
+	if (!recv_size || recv_size > NL_MSG_SIZE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	sock = calloc(1, sizeof(*sock));
+	if (sock)
+		sock->recv_size = recv_size;
+	return sock;
+}
+
+int nl_open_sized(struct nl_sock **sockp, size_t recv_size)
+{
+	struct nl_sock *sock = nl_alloc(recv_size);
+	int err;
+
+	if (!sock)
+		return -errno;
+	sock->mnl = mnl_socket_open(NETLINK_GENERIC);
+	if (!sock->mnl) {
 		err = -errno;
+		free(sock);
+		return err;
+	}
+	err = nl_setup(sock, false);
+	if (err) {
 		nl_close(sock);
 		return err;
 	}
-	sock->portid = mnl_socket_get_portid(sock->mnl);
-	/* Replies to an earlier process on a reused port id won't match. */
-	sock->seq = (uint32_t)time(NULL);
+	*sockp = sock;
+	return 0;
+}
+
+int nl_open_fd(struct nl_sock **sockp, int fd)
+{
+	struct nl_sock *sock = nl_alloc(NL_MSG_SIZE);
+	int err;
+
+	if (!sock)
+		return -errno;
+	sock->mnl = mnl_socket_fdopen(fd);
+	if (!sock->mnl) {
+		err = -errno;
+		free(sock);
+		return err;
+	}
+	err = nl_setup(sock, true);
+	if (err) {
+		nl_close(sock);
+		return err;
+	}
 	*sockp = sock;
 	return 0;
 }
@@ -87,6 +128,11 @@ void nl_close(struct nl_sock *sock)
 	if (sock->mnl)
 		mnl_socket_close(sock->mnl);
 	free(sock);
+}
+
+uint32_t nl_portid(const struct nl_sock *sock)
+{
+	return sock->portid;
 }
 
 uint32_t nl_family_version(const struct nl_sock *sock)

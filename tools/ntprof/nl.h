@@ -37,7 +37,15 @@ typedef int (*nl_put_cb)(struct nlmsghdr *nlh, void *data);
 int nl_open(struct nl_sock **sockp);
 /* A socket whose receives are @recv_size bytes, at most NL_MSG_SIZE. */
 int nl_open_sized(struct nl_sock **sockp, size_t recv_size);
+/*
+ * A bound generic-netlink socket another process handed over, as @fd
+ * (closed by nl_close()): requests go out with its port id, which the
+ * module knows a session's owner by.
+ */
+int nl_open_fd(struct nl_sock **sockp, int fd);
 void nl_close(struct nl_sock *sock);
+/* The socket's port id: the module's name for it. */
+uint32_t nl_portid(const struct nl_sock *sock);
 
 /*
  * Looks the family up by name with nlctrl; later requests go to it, with
