@@ -11,6 +11,7 @@
 #include <linux/limits.h>
 #include <linux/log2.h>
 #include <linux/mutex.h>
+#include <linux/pid.h>
 #include <linux/stddef.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -123,8 +124,9 @@ static int ntprof_nl_session_fill(struct sk_buff *msg)
 			       NTPROF_A_STATUS_PAD) ||
 	     nla_put_u64_64bit(msg, NTPROF_A_STATUS_START_REAL, s->start_real,
 			       NTPROF_A_STATUS_PAD) ||
-	     (s->active &&
-	      nla_put_u32(msg, NTPROF_A_STATUS_OWNER_PID, s->owner_pid))))
+	     (s->active && s->owner &&
+	      nla_put_u32(msg, NTPROF_A_STATUS_OWNER_PID,
+			  pid_vnr(s->owner)))))
 		err = -EMSGSIZE;
 	mutex_unlock(&ntprof_session_lock);
 

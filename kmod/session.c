@@ -103,6 +103,8 @@ static void ntprof_session_put_pids(struct ntprof_session *s)
 {
 	put_pid(s->only_pid);
 	s->only_pid = NULL;
+	put_pid(s->owner);
+	s->owner = NULL;
 	if (s->pid_ns)
 		put_pid_ns(s->pid_ns);
 	s->pid_ns = NULL;
@@ -178,7 +180,7 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	memset(s->tagsets, 0, sizeof(s->tagsets));
 	s->start_mono = ktime_get_ns();
 	s->start_real = ktime_get_real_ns();
-	s->owner_pid = task_tgid_vnr(current);
+	s->owner = get_pid(task_tgid(current));
 	s->ever = true;
 
 	/*
@@ -206,7 +208,7 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
 		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
 		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
-		cfg->sample, cfg->nr_usites, s->owner_pid);
+		cfg->sample, cfg->nr_usites, pid_nr(s->owner));
 
 unlock:
 	/* A start that failed leaves the offsets as they were; no hook runs. */

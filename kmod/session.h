@@ -68,7 +68,8 @@ struct ntprof_session_config {
  * @tagsets: host: tag sets seen with the session's transports, each
  *	pointer or'ed with its enum ntprof_transport (see hooks_host.c)
  * @gen: counts the role's starts, so that a drain notices a new session
- * @owner_pid: the starter's pid, in its own pid namespace, for status
+ * @owner: the process that started it, referenced while it records,
+ *	for status
  * @only_pid: the process @cfg.pid names, referenced while it records
  * @pid_ns: the starter's pid namespace, whose pids the records carry
  */
@@ -82,7 +83,7 @@ struct ntprof_session {
 	struct ntprof_inflight *inflight;
 	unsigned long tagsets[NTPROF_SESSION_TAGSETS];
 	unsigned int gen;
-	pid_t owner_pid;
+	struct pid *owner;
 	struct pid *only_pid;
 	struct pid_namespace *pid_ns;
 };

@@ -116,8 +116,7 @@ static int open_elf(struct elfsite *es, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: libelf: %s", es->path, elf_errmsg(-1));
 		return -ENOSYS;
 	}
-	es->fd = open(es->path, O_RDONLY | O_CLOEXEC);
-	if (es->fd < 0 || fstat(es->fd, &st)) {
+	if (fstat(es->fd, &st)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", es->path, strerror(errno));
 		return ret;
@@ -126,7 +125,11 @@ static int open_elf(struct elfsite *es, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: not a regular file", es->path);
 		return -ENOEXEC;
 	}
-	es->elf = elf_begin(es->fd, ELF_C_READ_MMAP, NULL);
+	/*
+	 * Read, not mapped: a file truncated while it is parsed (a build
+	 * writing it) gives an error here, where a mapping would SIGBUS.
+	 */
+	es->elf = elf_begin(es->fd, ELF_C_READ, NULL);
 	if (!es->elf || elf_kind(es->elf) != ELF_K_ELF ||
 	    !gelf_getehdr(es->elf, &eh)) {
 		snprintf(err, errlen, "%s is not an ELF file", es->path);
@@ -228,8 +231,8 @@ static int read_build_id(struct elfsite *es, char *err, size_t errlen)
 	return 0;
 }
 
-int elfsite_open(const char *path, struct elfsite **esp, char *err,
-		 size_t errlen)
+int elfsite_open_fd(int fd, const char *path, struct elfsite **esp,
+		    char *err, size_t errlen)
 {
 	struct elfsite *es;
 	int ret;
@@ -241,7 +244,14 @@ int elfsite_open(const char *path, struct elfsite **esp, char *err,
 		snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	es->fd = -1;
+	/* Its own descriptor of the caller's open file: closed with it. */
+	es->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (es->fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		elfsite_close(es);
+		return ret;
+	}
 	ret = open_elf(es, err, errlen);
 	if (!ret)
 		ret = read_loads(es, err, errlen);
@@ -263,6 +273,23 @@ int elfsite_open(const char *path, struct elfsite **esp, char *err,
 	}
 	*esp = es;
 	return 0;
+}
+
+int elfsite_open(const char *path, struct elfsite **esp, char *err,
+		 size_t errlen)
+{
+	int fd, ret;
+
+	*esp = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = elfsite_open_fd(fd, path, esp, err, errlen);
+	close(fd);
+	return ret;
 }
 
 static void free_func(struct es_func *f)

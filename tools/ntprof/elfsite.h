@@ -84,6 +84,9 @@ struct elfsite_member {
  */
 int elfsite_open(const char *path, struct elfsite **esp, char *err,
 		 size_t errlen);
+/* The same for the file open as @fd, named @path in messages. */
+int elfsite_open_fd(int fd, const char *path, struct elfsite **esp,
+		    char *err, size_t errlen);
 void elfsite_close(struct elfsite *es);
 
 /*

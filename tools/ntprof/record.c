@@ -834,11 +834,14 @@ static int spdk_sites(const char *cmd, struct record_opts *o,
 	}
 	o->cfg.usites = t->usites;
 	o->cfg.nr_usites = t->nr_usites;
+	/* A PID: that process's commands only, not its binary's others. */
+	if (strspn(o->spdk, "0123456789") == strlen(o->spdk))
+		o->cfg.pid = (uint32_t)strtoul(o->spdk, NULL, 10);
 	/*
-	 * The sites hold all they need; closing the binary now keeps this
-	 * process out of the lists of later probes (libelf maps the file).
+	 * The sites hold all they need but the file, which the start request
+	 * sends: the parse is freed now, the file closed at the end.
 	 */
-	spdk_prog_close(t);
+	spdk_prog_close_elf(t);
 	if (!t->nr_pids)
 		fprintf(stderr,
 			"ntprof: no process runs %s yet: its sites fire in those that start\n",
@@ -861,6 +864,7 @@ int cmd_record(int argc, char *argv[])
 	err = record_parse(argc, argv, &o);
 	if (err >= 0)
 		return err;
+	spdk.fd = -1;
 	if (o.spdk && spdk_sites(cmd, &o, &spdk))
 		return 1;
 	rec.o = &o;
@@ -872,6 +876,8 @@ int cmd_record(int argc, char *argv[])
 		return 1;
 	}
 	rec.drained_on = rec.sock;
+	/* Only the session's own sockets drain it: this one and the quiet. */
+	o.cfg.drain_portid = nl_portid(rec.quiet_sock);
 	err = out_check(o.out, &created);
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, o.out,

@@ -26,6 +26,7 @@ static const enum mnl_attr_data_type status_policy[NTPROF_A_STATUS_MAX + 1] = {
 	[NTPROF_A_STATUS_START_MONO] = MNL_TYPE_U64,
 	[NTPROF_A_STATUS_START_REAL] = MNL_TYPE_U64,
 	[NTPROF_A_STATUS_LAYOUT_BUILTIN] = MNL_TYPE_U64,
+	[NTPROF_A_STATUS_OWNER_PID] = MNL_TYPE_U32,
 };
 
 static const enum mnl_attr_data_type module_policy[NTPROF_A_MODULE_MAX + 1] = {
@@ -101,6 +102,7 @@ static int status_fill(struct session_status_ctx *ctx,
 			mnl_attr_get_u64(tb[NTPROF_A_STATUS_START_MONO]);
 		st->start_real =
 			mnl_attr_get_u64(tb[NTPROF_A_STATUS_START_REAL]);
+		st->owner_pid = attr_u32(tb[NTPROF_A_STATUS_OWNER_PID], 0);
 	}
 
 	/* nl_parse() kept only the last module: walk them all. */
@@ -338,6 +340,8 @@ static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
 		return -EMSGSIZE;
 	err = put_u32(nlh, NTPROF_A_USITE_POINT, u->point);
 	if (!err)
+		err = put_u32(nlh, NTPROF_A_USITE_FD, (uint32_t)u->fd);
+	if (!err)
 		err = put_u32(nlh, NTPROF_A_USITE_FLAGS, u->flags);
 	for (i = 0; !err && i < SESSION_F_COUNT; i++)
 		if (u->f[i].set)
@@ -395,6 +399,11 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 		err = put_u32(nlh, NTPROF_A_START_MIN_LEN, cfg->min_len);
 	if (!err && cfg->has_max_len)
 		err = put_u32(nlh, NTPROF_A_START_MAX_LEN, cfg->max_len);
+	if (!err && cfg->pid)
+		err = put_u32(nlh, NTPROF_A_START_PID, cfg->pid);
+	if (!err && cfg->drain_portid)
+		err = put_u32(nlh, NTPROF_A_START_DRAIN_PORTID,
+			      cfg->drain_portid);
 	if (!err && cfg->layout)
 		err = layout_put(nlh, cfg->layout);
 	for (i = 0; !err && i < cfg->nr_usites; i++)

@@ -45,6 +45,8 @@ struct session_status {
 	uint32_t sample;
 	uint64_t start_mono;
 	uint64_t start_real;
+	/* The recording process that owns it, 0 if none (stopped). */
+	uint32_t owner_pid;
 	/* NTPROF_LF bits of the module's built-in layout offsets. */
 	uint64_t layout_builtin;
 };
@@ -115,9 +117,14 @@ enum session_usite_field {
 	SESSION_F_COUNT,
 };
 
-/* A uprobe site of a start request; @path must outlive the request. */
+/*
+ * A uprobe site of a start request; @path must outlive the request, and
+ * @fd, the binary open for reading, must be open while it is sent: the
+ * module probes the file @fd is, the one whose offsets were computed.
+ */
 struct session_usite {
 	const char *path;
+	int fd;
 	uint64_t offset;
 	uint32_t point;		/* enum ntprof_point */
 	uint32_t flags;		/* NTPROF_USITE_F_* */
@@ -145,6 +152,10 @@ struct session_config {
 	/* Userspace sites (SPDK), sent after the kernel hooks' settings. */
 	const struct session_usite *usites;
 	size_t nr_usites;
+	/* The usites fire in this process only, or in all if 0. */
+	uint32_t pid;
+	/* A second socket that drains the session's records, or 0. */
+	uint32_t drain_portid;
 };
 
 /* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,17 +31,20 @@ static bool all_digits(const char *s)
 }
 
 /*
- * The file the uprobes name. A PID's executable by its path, if that
- * path is the same file here (the process may run in another mount
- * namespace, or from a file since replaced); else /proc/PID/exe itself,
- * which the kernel resolves to the process's very file.
+ * The program's file, opened: what the tool parses and the module
+ * probes, whatever its name points to later (Documentation/security.rst).
+ * A PID's is /proc/PID/exe, the process's very file; its name is its
+ * path if that path is the same file here (the process may run in
+ * another mount namespace, or from a file since replaced), else
+ * /proc/PID/exe. Returns the descriptor, or -errno with @err set.
  */
-static int prog_path(const char *arg, char *path, size_t size, char *err,
-		       size_t errlen)
+static int prog_open(const char *arg, char *path, size_t size, char *err,
+		     size_t errlen)
 {
 	char exe[64], link[PATH_MAX];
 	struct stat a, b;
 	ssize_t n;
+	int fd;
 
 	if (!all_digits(arg)) {
 		if (!realpath(arg, link)) {
@@ -48,21 +52,28 @@ static int prog_path(const char *arg, char *path, size_t size, char *err,
 			return -errno;
 		}
 		snprintf(path, size, "%s", link);
-		return 0;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			snprintf(err, errlen, "%s: %s", arg, strerror(errno));
+		return fd < 0 ? -errno : fd;
 	}
 	snprintf(exe, sizeof(exe), "/proc/%s/exe", arg);
-	n = readlink(exe, link, sizeof(link) - 1);
-	if (n < 0 || stat(exe, &a)) {
+	fd = open(exe, O_RDONLY | O_CLOEXEC);
+	n = fd < 0 ? -1 : readlink(exe, link, sizeof(link) - 1);
+	if (n < 0 || fstat(fd, &a)) {
 		snprintf(err, errlen, "process %s: %s", arg,
 			 errno == ENOENT ? "no such process" : strerror(errno));
-		return -errno;
+		n = -errno;
+		if (fd >= 0)
+			close(fd);
+		return n;
 	}
 	link[n] = '\0';
 	if (!stat(link, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 		snprintf(path, size, "%s", link);
 	else
 		snprintf(path, size, "%s", exe);
-	return 0;
+	return fd;
 }
 
 /* The processes that map the file at @path (any of its segments). */
@@ -83,7 +94,7 @@ static void find_pids(struct spdk_prog *p)
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		/* We map it too: libelf reads it through mmap. */
+		/* Not this process, whatever it has open. */
 		if (!all_digits(d->d_name) || atoi(d->d_name) == self)
 			continue;
 		snprintf(maps, sizeof(maps), "/proc/%s/maps", d->d_name);
@@ -119,19 +130,20 @@ int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 	memset(p, 0, sizeof(*p));
 	p->role = role;
 	p->transport = transport;
-	ret = prog_path(arg, p->path, sizeof(p->path), err, errlen);
-	if (ret)
+	p->fd = prog_open(arg, p->path, sizeof(p->path), err, errlen);
+	if (p->fd < 0)
+		return p->fd;
+	ret = elfsite_open_fd(p->fd, p->path, &p->es, err, errlen);
+	if (ret) {
+		spdk_prog_close(p);
 		return ret;
-	ret = elfsite_open(p->path, &p->es, err, errlen);
-	if (ret)
-		return ret;
+	}
 	nr_funcs = spdk_sites_funcs(p, funcs, ARRAY_SIZE(funcs));
 	nr_structs = spdk_sites_structs(p, structs, ARRAY_SIZE(structs));
 	ret = elfsite_resolve(p->es, funcs, nr_funcs, structs, nr_structs, err,
 			      errlen);
 	if (ret) {
-		elfsite_close(p->es);
-		p->es = NULL;
+		spdk_prog_close(p);
 		return ret;
 	}
 	p->build_id = elfsite_build_id(p->es);
@@ -140,13 +152,21 @@ int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 	return 0;
 }
 
-void spdk_prog_close(struct spdk_prog *p)
+void spdk_prog_close_elf(struct spdk_prog *p)
 {
 	if (p->es)
 		elfsite_close(p->es);
 	p->es = NULL;
 	/* Its string was the elfsite's; the sites and the path stay. */
 	p->build_id = NULL;
+}
+
+void spdk_prog_close(struct spdk_prog *p)
+{
+	spdk_prog_close_elf(p);
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
 }
 
 void spdk_prog_print(const struct spdk_prog *p, FILE *f)

@@ -35,7 +35,8 @@ struct spdk_func {
 struct spdk_prog {
 	uint32_t role;		/* NTPROF_ROLE_HOST or _TARGET */
 	uint32_t transport;	/* NTPROF_TRANSPORT_TCP or _RDMA */
-	char path[PATH_MAX];	/* what the uprobes name */
+	char path[PATH_MAX];	/* its name, for messages and debugfs */
+	int fd;			/* the file, parsed and probed */
 	const char *build_id;	/* or NULL */
 	struct elfsite *es;
 	struct spdk_func funcs[SPDK_FUNCS_MAX];
@@ -55,12 +56,15 @@ struct spdk_prog {
  * program or the PID of a running one (its /proc/PID/exe). Returns 0
  * with @p filled in (@p->ok may still be false: a required site missing,
  * a member not found), or -errno with one line in @err (no such
- * process, not ELF, stripped). Free with spdk_prog_close() after a 0;
- * the usites and the path stay valid after it, and a second close does
- * nothing.
+ * process, not ELF, stripped). The usites name @p->fd, the file that
+ * was parsed: spdk_prog_close_elf() frees the parse and keeps the file
+ * open for the start request; spdk_prog_close() closes both, after which
+ * the usites and the path stay valid but are not to be sent. A second
+ * close does nothing.
  */
 int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 		   struct spdk_prog *p, char *err, size_t errlen);
+void spdk_prog_close_elf(struct spdk_prog *p);
 void spdk_prog_close(struct spdk_prog *p);
 
 /* The probe's section: each site, the running processes, no verdict. */

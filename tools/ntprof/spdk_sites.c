@@ -463,7 +463,8 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 		}
 		u = &p->usites[p->nr_usites++];
 		*u = (struct session_usite){
-			.path = p->path, .offset = ef->entries[i].offset,
+			.path = p->path, .fd = p->fd,
+			.offset = ef->entries[i].offset,
 			.point = def->point, .flags = def->flags,
 			.transport = def->transport,
 		};

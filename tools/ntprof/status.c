@@ -85,6 +85,10 @@ static void status_print(const struct session_status *st)
 	       st->version[0] ? st->version : "(unknown version)",
 	       state_name(st->state, buf, sizeof(buf)),
 	       st->release[0] ? st->release : "(unknown)");
+	/* Who records: a session stops when its owner closes its socket. */
+	if (st->have_session && st->owner_pid)
+		printf("%s session recording, owned by process %u\n",
+		       role_name(st->role), st->owner_pid);
 
 	if (!st->nr_modules) {
 		puts("nvme modules: none reported");
