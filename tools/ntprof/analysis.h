@@ -147,6 +147,7 @@ struct ntprof_devname {
 #define NTPROF_BY_QUEUE		(1U << 3)	/* the queue id */
 #define NTPROF_BY_CPU		(1U << 4)	/* the submitting CPU */
 #define NTPROF_BY_CCPU		(1U << 5)	/* the completing CPU */
+#define NTPROF_BY_PID		(1U << 6)	/* the process, of userspace sites */
 #define NTPROF_BY_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
 
 struct ntprof_analysis_opts {
@@ -197,6 +198,7 @@ struct ntprof_group {
 	uint16_t qid;		/* with NTPROF_BY_QUEUE, else 0 */
 	uint16_t cpu;		/* with NTPROF_BY_CPU, else 0 */
 	uint16_t ccpu;		/* with NTPROF_BY_CCPU, else 0 */
+	uint32_t pid;		/* with NTPROF_BY_PID, else 0 */
 	uint8_t transport;	/* enum ntprof_transport; NONE when unknown */
 	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
 	char devname[64];

@@ -25,6 +25,7 @@ struct group_key {
 	uint16_t qid;
 	uint16_t cpu;
 	uint16_t ccpu;
+	uint32_t pid;
 	uint8_t transport;	/* always: its stages are named for it */
 };
 
@@ -64,6 +65,8 @@ static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 		k->cpu = r->cpu_submit;
 	if (by & NTPROF_BY_CCPU)
 		k->ccpu = r->cpu_complete;
+	if (by & NTPROF_BY_PID)
+		k->pid = r->pid;
 }
 
 static uint64_t group_hash(const struct group_key *k)
@@ -74,7 +77,8 @@ static uint64_t group_hash(const struct group_key *k)
 					   (uint64_t)k->ccpu << 16 |
 					   (uint64_t)k->op << 4 |
 					   (uint64_t)k->transport << 2 |
-					   k->spdk_ns << 1 | k->target_side));
+					   k->spdk_ns << 1 | k->target_side) ^
+			     k->pid);
 }
 
 static bool group_is(const struct ntprof_group *g, const struct group_key *k)
@@ -82,7 +86,8 @@ static bool group_is(const struct ntprof_group *g, const struct group_key *k)
 	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
 	       g->transport == k->transport &&
 	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
-	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu;
+	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu &&
+	       g->pid == k->pid;
 }
 
 static void group_key_get(const struct ntprof_group *g, struct group_key *k)
@@ -91,7 +96,7 @@ static void group_key_get(const struct ntprof_group *g, struct group_key *k)
 		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
 		.transport = g->transport, .op = g->op, .length = g->length,
 		.dev = g->dev,
-		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu,
+		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu, .pid = g->pid,
 	};
 }
 
@@ -167,6 +172,10 @@ static void group_label(const struct ntprof_analysis *an,
 		snprintf(buf, sizeof(buf), "ccpu %u", g->ccpu);
 		LABEL_ADD(buf);
 	}
+	if (by & NTPROF_BY_PID) {
+		snprintf(buf, sizeof(buf), "pid %u", g->pid);
+		LABEL_ADD(buf);
+	}
 	if (an->opts.transports && g->transport)
 		LABEL_ADD(g->transport == NTPROF_TRANSPORT_TCP ? "tcp" : "rdma");
 #undef LABEL_ADD
@@ -211,6 +220,7 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	g->qid = k.qid;
 	g->cpu = k.cpu;
 	g->ccpu = k.ccpu;
+	g->pid = k.pid;
 	g->transport = r->transport;
 	g->largest = -1;
 	map = target_side ? an->opts.target_devs : an->opts.host_devs;

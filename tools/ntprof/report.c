@@ -58,8 +58,9 @@ static void report_usage(FILE *f)
 	      "                 with inline SVG charts: stage bars, components,\n"
 	      "                 CDFs, timeline, tail\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
-	      "                 list of op, size, dev, queue, cpu (submitting)\n"
-	      "                 and ccpu (completing), as queue or op,cpu\n"
+	      "                 list of op, size, dev, queue, cpu (submitting),\n"
+	      "                 ccpu (completing) and pid (the SPDK process),\n"
+	      "                 as queue or op,cpu\n"
 	      "                 (default op,size,dev)\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
@@ -100,6 +101,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "op", NTPROF_BY_OP }, { "size", NTPROF_BY_SIZE },
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
+		{ "pid", NTPROF_BY_PID },
 	};
 	const char *end;
 	size_t i, len;
@@ -187,7 +189,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu or ccpu, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu or pid, or a list of them, not '%s'",
 						   optarg);
 			break;
 		case 'T':

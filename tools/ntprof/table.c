@@ -653,6 +653,8 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 		ntprof_json_u64(js, "cpu", g->cpu);
 	if (g->by & NTPROF_BY_CCPU)
 		ntprof_json_u64(js, "completion_cpu", g->ccpu);
+	if (g->by & NTPROF_BY_PID)
+		ntprof_json_u64(js, "pid", g->pid);
 	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
 	ntprof_json_str(js, "kind", kind_id(g->kind));
 	ntprof_json_str(js, "transport", transport_id(g->transport));
