@@ -34,7 +34,7 @@ stage="$out/stage"
 # kernel build lacks (or has built in) is skipped.
 GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
 	nvme_tcp nvme_rdma nvmet_tcp nvmet_rdma rdma_rxe rdma_ucm ib_uverbs
-	crc32_generic crc32c_generic sch_netem veth"
+	crc32_generic crc32c_generic sch_netem veth overlay"
 # Programs copied with their shared libraries; busybox supplies the rest.
 GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv"
 

@@ -5,14 +5,20 @@
  * them as tab-separated lines, and show the per-CPU counters.
  *
  *   testclient start ROLE TRANSPORT N
- *   testclient ustart ROLE TRANSPORT N SPECFILE  (with uprobe sites)
+ *   testclient ustart ROLE TRANSPORT N SPECFILE [PID]  (with uprobe sites;
+ *                                 with PID, that process's hits only)
  *   testclient pick N             (identities on stdin: those 1 in N samples)
  *   testclient stop
+ *   testclient release            (kill the holder: its sessions stop)
  *   testclient drain FILE [ROLE]  (appends struct ntprof_record[])
  *   testclient print FILE         (one line per record)
  *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
  *   testclient raw CMD [dump]     (command CMD without attributes, a dump with
  *                                  "dump"; prints "errno N", 0 when it worked)
+ *
+ * start, ustart, stop, drain and stats go through the holder's socket
+ * (holder.c), which the first start forks: a session belongs to the
+ * socket that started it. raw always opens a socket of its own.
  *
  * Each role's session has its own buffers and counters: drain and stats
  * read ROLE's (host or target), or without it the host's then the
@@ -22,7 +28,11 @@
  * A SPECFILE has a uprobe site per line ('#' starts a comment):
  *
  *   PATH OFFSET POINT first|mid|last|first,last key=FETCH [FIELD=FETCH]...
+ *       [as=NAME] [fd=N]
  *
+ * PATH is opened and its descriptor sent, the file the module probes;
+ * the path attribute says NAME if given, else PATH. fd=N sends N instead
+ * (a descriptor that is not open, to test the module's check).
  * POINT is a number or a name of the netlink spec (target-init); FIELD
  * one of qid cid opcode nsid slba nlb; a FETCH is REG[>DEREF]...[+OFF][:W]:
  * argument register REG, a pointer load at each >DEREF, then OFF added
@@ -40,7 +50,11 @@
 #include <string.h>
 #include <uapi/linux/ntprof.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "conn.h"
+#include "holder.h"
 #include "nl.h"
 
 struct start_args {
@@ -73,6 +87,8 @@ struct fetch {
 
 struct site {
 	char path[256];
+	char as[256];
+	int fd;
 	uint64_t offset;
 	uint32_t point;
 	uint32_t flags;
@@ -81,6 +97,7 @@ struct site {
 
 struct ustart_args {
 	struct start_args start;
+	uint32_t pid;
 	struct site sites[20];	/* more than the module takes: to test it */
 	int nr;
 };
@@ -128,6 +145,7 @@ static int parse_site(char *line, struct site *st)
 	int n = 0;
 
 	memset(st, 0, sizeof(*st));
+	st->fd = -1;
 	for (tok = strtok_r(line, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save), n++) {
 		if (n == 0) {
@@ -142,6 +160,10 @@ static int parse_site(char *line, struct site *st)
 		} else if (n == 3) {
 			st->flags = (strstr(tok, "first") ? NTPROF_USITE_F_FIRST : 0) |
 				    (strstr(tok, "last") ? NTPROF_USITE_F_LAST : 0);
+		} else if (!strncmp(tok, "as=", 3)) {
+			snprintf(st->as, sizeof(st->as), "%s", tok + 3);
+		} else if (!strncmp(tok, "fd=", 3)) {
+			st->fd = atoi(tok + 3);
 		} else {
 			eq = strchr(tok, '=');
 			if (!eq)
@@ -154,7 +176,19 @@ static int parse_site(char *line, struct site *st)
 				return -1;
 		}
 	}
-	return n >= 4 ? 0 : -1;
+	if (n < 4)
+		return -1;
+	/* Open here, where the request is sent from: the sender's file. */
+	if (st->fd < 0) {
+		st->fd = open(st->path, O_RDONLY | O_CLOEXEC);
+		if (st->fd < 0) {
+			perror(st->path);
+			return -1;
+		}
+	}
+	if (!st->as[0])
+		memcpy(st->as, st->path, sizeof(st->as));
+	return 0;
 }
 
 static int read_spec(const char *path, struct ustart_args *a)
@@ -208,12 +242,15 @@ static int put_ustart(struct nlmsghdr *nlh, void *data)
 	int i, j;
 
 	put_start(nlh, &a->start);
+	if (a->pid)
+		mnl_attr_put_u32(nlh, NTPROF_A_START_PID, a->pid);
 	for (i = 0; i < a->nr; i++) {
 		const struct site *st = &a->sites[i];
 
 		nest = mnl_attr_nest_start(nlh, NTPROF_A_START_USITE);
 		nest->nla_type |= NLA_F_NESTED;
-		mnl_attr_put_strz(nlh, NTPROF_A_USITE_PATH, st->path);
+		mnl_attr_put_strz(nlh, NTPROF_A_USITE_PATH, st->as);
+		mnl_attr_put_u32(nlh, NTPROF_A_USITE_FD, (uint32_t)st->fd);
 		mnl_attr_put_u64(nlh, NTPROF_A_USITE_OFFSET, st->offset);
 		mnl_attr_put_u32(nlh, NTPROF_A_USITE_POINT, st->point);
 		mnl_attr_put_u32(nlh, NTPROF_A_USITE_FLAGS, st->flags);
@@ -345,10 +382,30 @@ static int print_records(const char *path)
 		       (uint64_t)r.slba, r.length, r.flags, r.status);
 		for (i = 0; i < NTPROF_PT_COUNT; i++)
 			printf("\t%" PRIu64, (uint64_t)r.ts[i]);
-		putchar('\n');
+		printf("\t%u\n", r.pid);
 	}
 	fclose(f);
 	return 0;
+}
+
+/*
+ * The socket for @cmd: raw's own; the others' the holder's, started by
+ * the first start; without a holder (a stop or drain before any start),
+ * one of their own.
+ */
+static int connect_for(const char *cmd, struct nl_sock **sock)
+{
+	int fd = -1;
+
+	if (strcmp(cmd, "raw")) {
+		fd = holder_get(NULL);
+		if (fd < 0 && (!strcmp(cmd, "start") || !strcmp(cmd, "ustart")) &&
+		    !holder_start())
+			fd = holder_get(NULL);
+	}
+	if (fd < 0)
+		return ntprof_connect(cmd, sock);
+	return ntprof_connect_fd(cmd, fd, sock);
 }
 
 int main(int argc, char **argv)
@@ -357,7 +414,7 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 2) {
-		fputs("usage: testclient start|ustart|stop|drain|print|stats|pick|raw ...\n",
+		fputs("usage: testclient start|ustart|stop|release|drain|print|stats|pick|raw ...\n",
 		      stderr);
 		return 2;
 	}
@@ -365,7 +422,13 @@ int main(int argc, char **argv)
 		return print_records(argv[2]);
 	if (!strcmp(argv[1], "pick") && argc == 3)
 		return pick(strtoul(argv[2], NULL, 10));
-	if (ntprof_connect(argv[1], &sock))
+	if (!strcmp(argv[1], "release") && argc == 2) {
+		err = holder_release();
+		if (err)
+			fprintf(stderr, "testclient: release: %s\n", strerror(-err));
+		return err ? 1 : 0;
+	}
+	if (connect_for(argv[1], &sock))
 		return 1;
 
 	if (!strcmp(argv[1], "start") && argc == 5) {
@@ -376,12 +439,14 @@ int main(int argc, char **argv)
 		};
 
 		err = nl_request(sock, NTPROF_CMD_START, 0, put_start, NULL, &a);
-	} else if (!strcmp(argv[1], "ustart") && argc == 6) {
+	} else if (!strcmp(argv[1], "ustart") && (argc == 6 || argc == 7)) {
 		static struct ustart_args a;
 
 		a.start.role = parse_enum(argv[2], "host", "target");
 		a.start.transport = parse_enum(argv[3], "tcp", "rdma");
 		a.start.sample = strtoul(argv[4], NULL, 10);
+		if (argc == 7)
+			a.pid = strtoul(argv[6], NULL, 10);
 		if (read_spec(argv[5], &a)) {
 			nl_close(sock);
 			return 2;

@@ -2,7 +2,12 @@
 # Privileges, on one guest: a user without CAP_NET_ADMIN (uid 65534, no
 # capabilities) gets EPERM from every operation of the ntprof family, as
 # raw genl messages (testclient raw) and through the tool, and cannot read
-# the debugfs files; root's sessions work before and after.
+# the debugfs files; one with CAP_NET_ADMIN only (ambient) reads the
+# status and the hooks but gets EPERM from start, stop and the dumps of
+# counters and records, which need CAP_SYS_ADMIN; root's sessions work
+# before and after. Ownership: a session belongs to the socket that
+# started it: another root socket cannot stop or drain it, and when its
+# socket closes (the holder killed, a SIGKILLed ntprof record) it stops.
 . /lab/ktap.sh
 KTAP_PREFIX="privileges: "
 tc=testclient
@@ -29,6 +34,90 @@ for op in "1 status-get" "2 start" "3 stop" "4 probe-get dump" \
 		ktap_fail "raw $2 without CAP_NET_ADMIN: EPERM (got: $out)"
 	fi
 done
+
+# netadmin: uid 65534 holding CAP_NET_ADMIN alone, as an ambient capability.
+netadmin() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all,+net_admin --ambient-caps=-all,+net_admin \
+		--bounding-set=-all,+net_admin "$@"
+}
+
+root() { "$@"; }
+
+# raw_as WHO "NUMBER NAME [dump]" WANT: the raw request's errno is WANT,
+# sent from a socket of its own.
+raw_as() {
+	local who=$1 want=$3 out
+
+	set -- $2
+	out=$($who $tc raw "$1" ${3:-} 2>&1)
+	if [ "$out" = "errno $want" ]; then
+		ktap_pass "raw $2 as $who: errno $want"
+	else
+		ktap_fail "raw $2 as $who: errno $want (got: $out)"
+	fi
+}
+if netadmin grep -q '^CapEff:.*0000000000001000$' /proc/self/status; then
+	ktap_pass "netadmin holds CAP_NET_ADMIN alone"
+else
+	ktap_fail "netadmin holds CAP_NET_ADMIN alone ($(netadmin grep CapEff /proc/self/status))"
+fi
+raw_as netadmin "1 status-get" 0
+raw_as netadmin "2 start" 1
+raw_as netadmin "3 stop" 1
+raw_as netadmin "4 probe-get dump" 0
+raw_as netadmin "5 stats-get dump" 1
+raw_as netadmin "6 records-get dump" 1
+ktap_check "as root: a host session starts" $tc start host tcp 1
+raw_as netadmin "6 records-get dump" 1
+raw_as netadmin "5 stats-get dump" 1
+out=$(netadmin $tc raw 2 2>&1; netadmin $tc raw 6 dump 2>&1)
+if [ "$(echo "$out" | grep -c 'needs CAP_SYS_ADMIN')" = 2 ]; then
+	ktap_pass "the refusals say CAP_SYS_ADMIN is needed"
+else
+	ktap_fail "the refusals say CAP_SYS_ADMIN is needed (said: $out)"
+fi
+
+# Another root socket: neither stops nor drains the holder's session.
+raw_as root "3 stop" 1
+raw_as root "6 records-get dump" 1
+if $tc raw 6 dump 2>&1 | grep -q 'belongs to another socket'; then
+	ktap_pass "another socket's drain is told whose session it is"
+else
+	ktap_fail "another socket's drain is told whose session it is"
+fi
+ktap_check "the owner drains its session" $tc drain /tmp/own.bin host
+ktap_check "killing the owner's socket (the holder)" $tc release
+if grep -qx 'host session: stopped' /sys/kernel/debug/ntprof/status &&
+   grep -qx 'state: idle' /sys/kernel/debug/ntprof/status &&
+   dmesg | grep -q 'host session: its socket closed'; then
+	ktap_pass "the session stopped when its socket closed"
+else
+	ktap_fail "the session stopped when its socket closed"
+	sed 's/^/# /' /sys/kernel/debug/ntprof/status
+fi
+
+# A SIGKILLed recorder leaves no session running.
+ntprof record -r host -t tcp -d 120 -o /tmp/killed.ntp > /tmp/killed.out 2>&1 &
+rpid=$!
+for i in $(seq 100); do
+	grep -qx 'host session: active' /sys/kernel/debug/ntprof/status && break
+	sleep 0.1
+done
+grep -qx 'host session: active' /sys/kernel/debug/ntprof/status &&
+	ktap_pass "ntprof record runs its session" ||
+	ktap_fail "ntprof record runs its session"
+kill -KILL $rpid
+wait $rpid 2>/dev/null
+if grep -qx 'host session: stopped' /sys/kernel/debug/ntprof/status &&
+   grep -qx 'state: idle' /sys/kernel/debug/ntprof/status; then
+	ktap_pass "a SIGKILLed ntprof record leaves no session running"
+else
+	ktap_fail "a SIGKILLed ntprof record leaves no session running"
+	sed 's/^/# /' /sys/kernel/debug/ntprof/status
+fi
+ktap_check "a new session starts after the killed recorder" \
+	sh -c "$tc start host tcp 1 && $tc stop"
 
 t_tool() {
 	local out rc

@@ -7,7 +7,10 @@
 # Checks: at N=1 every job recorded once with its identity; at N=100 the
 # recorded set is ntprof_sample_hash()'s; a SIGKILLed program leaves the
 # session working and stopping; rmmod under probes leaves the program
-# running; bad sites get their extack messages.
+# running; bad sites get their extack messages; the probe is on the file
+# the sender opened, whatever the path it names; with a pid, only that
+# process's jobs are recorded, each with its pid; a binary on an overlay
+# is recorded; a binary's mount stays busy while it is probed.
 . /lab/ktap.sh
 KTAP_PREFIX="uprobe: "
 tc=testclient
@@ -154,8 +157,12 @@ bad_site() {
 	fi
 }
 last="$ut $UT_OFF_end target-complete last key=1"
-bad_site "a missing binary" "cannot find its binary" \
-	"/lab/bin/no-such-program $UT_OFF_begin target-init first key=0" "$last"
+bad_site "a descriptor that is not open" "its file descriptor is not open" \
+	"$ut $UT_OFF_begin target-init first key=0 fd=900" "$last"
+exec 9> /tmp/write-only
+bad_site "a descriptor not open for reading" "not open for reading" \
+	"/tmp/write-only $UT_OFF_begin target-init first key=0 fd=9" "$last"
+exec 9>&-
 bad_site "an offset past the end of the binary" "past the end of the binary" \
 	"$ut 0x10000000 target-init first key=0" "$last"
 bad_site "a read of 3 bytes" "a fetch reads 1, 2, 4 or 8 bytes" \
@@ -173,7 +180,7 @@ bad_site "identity on a later site" "only the first site of a command fetches" \
 	"$ut $UT_OFF_begin target-init first key=0" \
 	"$ut $UT_OFF_end target-complete last key=1 qid=1:2"
 bad_site "a relative path" "must be absolute" \
-	"bin/uprobe-target $UT_OFF_begin target-init first key=0" "$last"
+	"$ut $UT_OFF_begin target-init first key=0 as=bin/uprobe-target" "$last"
 many=()
 for i in $(seq 17); do many+=("$last"); done
 bad_site "17 sites" "at most 16 uprobe sites" \
@@ -185,5 +192,82 @@ else
 fi
 ktap_check "a good start after the bad ones" $tc ustart target tcp 1 /tmp/sites
 ktap_check "stop" $tc stop
+
+# 6. The file the sender opened is the one probed: the path the request
+# names is only a name. A symlink that points elsewhere (the shell, as an
+# attacker's swap would) by the time the request arrives changes nothing.
+ln -sf /bin/sh /tmp/swapped
+sed 's|$| as=/tmp/swapped|' /tmp/sites > /tmp/sites-as
+ktap_check "start with the sites named by a swapped symlink" \
+	$tc ustart target tcp 1 /tmp/sites-as
+out=$($ut run 50 1000)
+ktap_check "stop" $tc stop
+records > /tmp/got
+jobs 50 > /tmp/want
+if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
+	ktap_pass "the opened file is probed, not the one the path names now"
+else
+	ktap_fail "the opened file is probed, not the one the path names now (got $(wc -l < /tmp/got))"
+fi
+
+# 7. With a pid, that process's jobs only, each record with its pid.
+$ut run 0 2000 > /dev/null &
+only=$!
+ktap_check "start for one process" $tc ustart target tcp 1 /tmp/sites $only
+other=$($ut run 50 1000)
+sleep 1
+kill -KILL $only
+wait $only 2>/dev/null
+ktap_check "stop" $tc stop
+rm -f /tmp/u.bin
+$tc drain /tmp/u.bin target
+pids=$($tc print /tmp/u.bin | awk -F'\t' '$1 == 2 { print $NF }' | sort | uniq -c)
+if [ "$other" = "done 50" ] && [ "$(echo "$pids" | wc -l)" = 1 ] &&
+   echo "$pids" | grep -qE "^ *[0-9]+ $only\$"; then
+	ktap_pass "with a pid, only its records, each carrying it ($(echo $pids))"
+else
+	ktap_fail "with a pid, only its records, each carrying it (pid $only; got: $(echo $pids))"
+fi
+
+# 8. A binary on an overlay (a container's root) is recorded: the probe
+# is on the real inode, the one its process maps.
+mkdir -p /tmp/ov && mount -t tmpfs none /tmp/ov &&
+	mkdir -p /tmp/ov/lower /tmp/ov/upper /tmp/ov/work /tmp/ov/merged &&
+	cp $ut /tmp/ov/lower/ &&
+	mount -t overlay overlay -o lowerdir=/tmp/ov/lower,upperdir=/tmp/ov/upper,workdir=/tmp/ov/work /tmp/ov/merged
+ovl=/tmp/ov/merged/uprobe-target
+if [ -x $ovl ]; then
+	sed "s|^$ut |$ovl |" /tmp/sites > /tmp/sites-ovl
+	ktap_check "start with the sites in the overlay's binary" \
+		$tc ustart target tcp 1 /tmp/sites-ovl
+	out=$($ovl run 50 1000)
+	ktap_check "stop" $tc stop
+	records > /tmp/got
+	jobs 50 > /tmp/want
+	if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
+		ktap_pass "a binary run from an overlay is recorded"
+	else
+		ktap_fail "a binary run from an overlay is recorded (got $(wc -l < /tmp/got))"
+	fi
+	umount /tmp/ov/merged
+else
+	ktap_fail "mount an overlay of the program"
+fi
+
+# 9. The probed binary's mount is held: busy while the session runs,
+# free once it stops.
+mkdir -p /tmp/ov/fs && mount -t tmpfs none /tmp/ov/fs && cp $ut /tmp/ov/fs/
+sed "s|^$ut |/tmp/ov/fs/uprobe-target |" /tmp/sites > /tmp/sites-fs
+ktap_check "start with the sites in a binary of a mounted file system" \
+	$tc ustart target tcp 1 /tmp/sites-fs
+if umount /tmp/ov/fs 2> /tmp/umount.err; then
+	ktap_fail "umount under the session says busy"
+else
+	ktap_pass "umount under the session says busy: $(head -n 1 /tmp/umount.err)"
+fi
+ktap_check "stop" $tc stop
+ktap_check "umount after the stop" umount /tmp/ov/fs
+umount /tmp/ov
+
 ktap_check "rmmod ntprof" rmmod ntprof
 ktap_finished
