@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Privileges on one guest, kernel 6.12: without CAP_NET_ADMIN every
 # operation of the ntprof family is EPERM, raw and through the tool, and
-# the debugfs files are root's.
+# the debugfs files are root's; with CAP_NET_ADMIN alone, sessions and
+# their dumps are; a session is its socket's (guest/priv-host.sh).
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
 export KERNEL=6.12 TOPOLOGY=one

@@ -9,13 +9,17 @@
  * functions are in the file through /proc/self/maps (as a uprobe counts),
  * nm gives the other symbols and readelf the build-id; the code bytes at
  * an offset must be those the sample finds in memory. Then the files the
- * resolver must refuse, each with its one-line message.
+ * resolver must refuse, each with its one-line message, and a copy of
+ * the sample whose DWARF makes a struct its own anonymous member.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_elfsite   (CC: the compiler for the sample, default cc)
  */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,7 +44,7 @@ static void cleanup(void)
 {
 	static const char *const files[] = {
 		"sample", "sample-nopie", "sample-g0", "sample-stripped",
-		"sample.o", "not-elf", "build.log",
+		"sample.o", "not-elf", "build.log", "sample-selfref",
 	};
 
 	tap_rmdir(dir, files, sizeof(files) / sizeof(*files));
@@ -536,6 +540,117 @@ static void test_build_id(const char *bin)
 	elfsite_close(es);
 }
 
+/* The first DIE under @parent with @tag and @name (NULL: none), or -1. */
+static int child_named(Dwarf_Die *parent, int tag, const char *name,
+		       Dwarf_Die *die)
+{
+	const char *n;
+
+	if (dwarf_child(parent, die))
+		return -1;
+	do {
+		n = dwarf_diename(die);
+		if (dwarf_tag(die) == tag &&
+		    (name ? n && !strcmp(n, name) : !n))
+			return 0;
+	} while (!dwarf_siblingof(die, die));
+	return -1;
+}
+
+/*
+ * The file offset of the DW_AT_type reference of struct sample_req's
+ * anonymous union in @bin, and the reference that names the struct
+ * itself: what a crafted file would hold. 0, or -1 if not found.
+ */
+static int selfref_patch(const char *bin, off_t *at, uint32_t *ref)
+{
+	Dwarf_Die cudie, st, mem;
+	Dwarf_CU *cu = NULL;
+	Dwarf_Attribute attr;
+	Elf_Scn *scn = NULL;
+	Elf_Data *data;
+	GElf_Shdr sh;
+	size_t shstrndx;
+	const char *name;
+	int fd, ret = -1;
+	Dwarf *dw;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	fd = open(bin, O_RDONLY);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+	while (dw && !dwarf_get_units(dw, cu, &cu, NULL, NULL, &cudie, NULL)) {
+		if (child_named(&cudie, DW_TAG_structure_type, "sample_req", &st) ||
+		    child_named(&st, DW_TAG_member, NULL, &mem) ||
+		    !dwarf_attr(&mem, DW_AT_type, &attr) ||
+		    attr.form != DW_FORM_ref4)
+			continue;
+		/* The reference's bytes, in .debug_info as libelf read it. */
+		elf_getshdrstrndx(elf, &shstrndx);
+		while ((scn = elf_nextscn(elf, scn))) {
+			name = gelf_getshdr(scn, &sh) ?
+			       elf_strptr(elf, shstrndx, sh.sh_name) : NULL;
+			data = name && !strcmp(name, ".debug_info") ?
+			       elf_getdata(scn, NULL) : NULL;
+			if (data && attr.valp >= (unsigned char *)data->d_buf &&
+			    attr.valp + 4 <= (unsigned char *)data->d_buf + data->d_size) {
+				*at = sh.sh_offset +
+				      (attr.valp - (unsigned char *)data->d_buf);
+				*ref = dwarf_cuoffset(&st);
+				ret = 0;
+			}
+		}
+		break;
+	}
+	if (dw)
+		dwarf_end(dw);
+	elf_end(elf);
+	close(fd);
+	return ret;
+}
+
+/*
+ * A struct that is its own anonymous member: a member lookup that looks
+ * into anonymous members would recurse forever. One line, naming the
+ * member, and no crash.
+ */
+static void test_selfref(const char *bin)
+{
+	static const char *const selfref_structs[] = { "sample_req" };
+	const char *copy = tpath("sample-selfref");
+	struct elfsite_member m;
+	struct elfsite *es;
+	uint8_t le[4];
+	char err[512] = "";
+	uint32_t ref;
+	off_t at;
+	int fd, ret;
+
+	if (selfref_patch(bin, &at, &ref) ||
+	    run("cp '%s' '%s'", bin, copy) ||
+	    (fd = open(copy, O_WRONLY)) < 0)
+		bail("cannot make the self-referential copy of the sample");
+	le[0] = ref;
+	le[1] = ref >> 8;
+	le[2] = ref >> 16;
+	le[3] = ref >> 24;
+	if (pwrite(fd, le, 4, at) != 4 || close(fd))
+		bail("cannot write the self-referential copy of the sample");
+	if (elfsite_open(copy, &es, err, sizeof(err)) ||
+	    elfsite_resolve(es, NULL, 0, selfref_structs, 1, err, sizeof(err)))
+		bail("the self-referential copy does not open");
+	ret = elfsite_member(es, "sample_req", "no_such_member", &m, err,
+			     sizeof(err));
+	if (!ok(ret == -EBADMSG && strstr(err, "no_such_member") &&
+		!strchr(err, '\n'),
+		"a struct that is its own anonymous member: one line, no crash"))
+		diag("got %d: %s", ret, err);
+	else
+		diag("%s", err);
+	elfsite_close(es);
+}
+
 static void build(const char *cc)
 {
 	if (run("%s -g -O2 -Wl,--build-id -o sample %s", cc, ELFSITE_SAMPLE) ||
@@ -563,6 +678,7 @@ int main(void)
 	test_layouts(tpath("sample"));
 	test_resolve_again(tpath("sample"));
 	test_build_id(tpath("sample"));
+	test_selfref(tpath("sample"));
 	test_refused(tpath("sample-stripped"), -ENODATA,
 		     "has no debug info (stripped?): ntprof needs SPDK's default -g build",
 		     "objcopy --strip-debug");

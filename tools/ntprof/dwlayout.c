@@ -105,12 +105,20 @@ static bool is_aggregate(Dwarf_Die *type)
 }
 
 /*
+ * How deep anonymous structs and unions nest in one another. C code
+ * nests a few; damaged or crafted DWARF can make a type its own member,
+ * which without a bound would recurse until the stack ran out.
+ */
+#define ANON_DEPTH_MAX	32
+
+/*
  * The member @name (@len bytes of it) of @type, looking into anonymous
- * structs and unions too: 1 with the member in @found and the byte
- * offset of the struct or union that holds it in @base, 0 if none.
+ * structs and unions too, @depth of them deep so far: 1 with the member
+ * in @found and the byte offset of the struct or union that holds it in
+ * @base, 0 if none, -EBADMSG if the DWARF is damaged or nests too deep.
  */
 static int find_member(Dwarf_Die *type, const char *name, size_t len,
-		       Dwarf_Die *found, Dwarf_Word *base)
+		       Dwarf_Die *found, Dwarf_Word *base, unsigned int depth)
 {
 	Dwarf_Die die, raw, inner;
 	Dwarf_Word loc;
@@ -130,7 +138,9 @@ static int find_member(Dwarf_Die *type, const char *name, size_t len,
 		}
 		if (n || member_type(&die, &raw, &inner) || !is_aggregate(&inner))
 			continue;
-		ret = find_member(&inner, name, len, found, base);
+		ret = depth < ANON_DEPTH_MAX ?
+		      find_member(&inner, name, len, found, base, depth + 1) :
+		      -EBADMSG;
 		if (ret < 0 || (ret > 0 && member_location(&die, &loc)))
 			return -EBADMSG;
 		if (ret) {
@@ -232,7 +242,7 @@ int dwlayout_member(const struct dwlayout_struct *s, bool big_endian,
 	for (;;) {
 		dot = strchr(comp, '.');
 		len = dot ? (size_t)(dot - comp) : strlen(comp);
-		ret = len ? find_member(type, comp, len, &mem, &at) : 0;
+		ret = len ? find_member(type, comp, len, &mem, &at, 0) : 0;
 		if (ret <= 0) {
 			ret = ret ? -EBADMSG : -ENOENT;
 			break;

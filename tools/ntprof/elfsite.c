@@ -690,23 +690,32 @@ static int inlined_copy(struct es_pass *p, Dwarf_Die *die, const char *caller)
 			pc, caller);
 }
 
-/* The blocks and inlined copies in the body of @parent, at any depth. */
-static int walk_body(struct es_pass *p, Dwarf_Die *parent, const char *caller)
+/*
+ * How deep blocks and inlined copies nest in a function's body: far more
+ * than compilers make, and a bound on the recursion for crafted DWARF.
+ */
+#define BODY_DEPTH_MAX	256
+
+/* The blocks and inlined copies in the body of @parent, @depth deep. */
+static int walk_body(struct es_pass *p, Dwarf_Die *parent, const char *caller,
+		     unsigned int depth)
 {
 	Dwarf_Die die;
 	int ret, more;
 
 	if (!dwarf_haschildren(parent) || dwarf_child(parent, &die))
 		return 0;
+	if (depth >= BODY_DEPTH_MAX)
+		return -EBADMSG;
 	do {
 		switch (dwarf_tag(&die)) {
 		case DW_TAG_inlined_subroutine:
 			ret = inlined_copy(p, &die, caller);
 			if (!ret)
-				ret = walk_body(p, &die, caller);
+				ret = walk_body(p, &die, caller, depth + 1);
 			break;
 		case DW_TAG_lexical_block:
-			ret = walk_body(p, &die, caller);
+			ret = walk_body(p, &die, caller, depth + 1);
 			break;
 		default:
 			ret = 0;
@@ -730,7 +739,7 @@ static int walk_unit(struct es_pass *p, Dwarf_Die *cudie)
 		    (!dwarf_hasattr(&die, DW_AT_low_pc) &&
 		     !dwarf_hasattr(&die, DW_AT_ranges)))
 			continue;
-		ret = walk_body(p, &die, dwarf_diename(&die));
+		ret = walk_body(p, &die, dwarf_diename(&die), 0);
 		if (ret)
 			return ret;
 	} while ((more = dwarf_siblingof(&die, &die)) == 0);
