@@ -14,7 +14,8 @@
  *   testclient print FILE         (one line per record)
  *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
  *   testclient raw CMD [dump]     (command CMD without attributes, a dump with
- *                                  "dump"; prints "errno N", 0 when it worked)
+ *                                  "dump"; prints "errno N", 0 when it worked,
+ *                                  and the kernel's extack on stderr)
  *
  * start, ustart, stop, drain and stats go through the holder's socket
  * (holder.c), which the first start forks: a session belongs to the
@@ -489,6 +490,9 @@ int main(int argc, char **argv)
 				 argc == 4 && !strcmp(argv[3], "dump") ?
 				 NLM_F_DUMP : 0, NULL, NULL, NULL);
 		printf("errno %d\n", -err);
+		/* The kernel's reason, apart: stdout stays one line. */
+		if (*nl_extack(sock))
+			fprintf(stderr, "testclient: raw: %s\n", nl_extack(sock));
 		nl_close(sock);
 		return 0;
 	} else {
