@@ -7,13 +7,14 @@ set -euo pipefail
 
 PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc flex
 	bison libelf-dev libdw-dev libbpf-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
-	libisal-dev
+	libisal-dev libzydis-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
 	prometheus chromium fonts-dejavu-core"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
+# libzydis-dev: the SPDK agent decodes and re-encodes x86 with Zydis.
 # bc, flex, bison, libelf-dev, libssl-dev, dwarves (pahole, for BTF),
 # cpio, xz-utils, kmod: debug-kernel.sh builds the lab's debug kernel
 # from Debian's linux-source-6.12 with them.

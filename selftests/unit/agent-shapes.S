@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Prologues that compilers make rarely or never, for test_agent_patch,
+ * each one a case of the patcher's rules.
+ */
+	.text
+
+/* A rip-relative load first: relocated with its new displacement. */
+	.globl	asm_rip_first
+	.type	asm_rip_first, @function
+asm_rip_first:
+	movq	asm_data(%rip), %rax
+	addq	%rdi, %rax
+	ret
+	.size	asm_rip_first, . - asm_rip_first
+
+/* The same after endbr64, which stays in place. */
+	.globl	asm_endbr_rip
+	.type	asm_endbr_rip, @function
+asm_endbr_rip:
+	endbr64
+	movq	asm_data+8(%rip), %rax
+	xorq	%rdi, %rax
+	ret
+	.size	asm_endbr_rip, . - asm_endbr_rip
+
+/* A short conditional branch in the displaced bytes: it grows to rel32. */
+	.globl	asm_jcc_first
+	.type	asm_jcc_first, @function
+asm_jcc_first:
+	testq	%rdi, %rdi
+	je	1f
+	leaq	1(%rdi), %rax
+	ret
+1:	movl	$7, %eax
+	ret
+	.size	asm_jcc_first, . - asm_jcc_first
+
+/* A call first: it returns into the trampoline, which goes on. */
+	.globl	asm_call_first
+	.type	asm_call_first, @function
+asm_call_first:
+	call	asm_helper
+	addq	$1, %rax
+	ret
+	.size	asm_call_first, . - asm_call_first
+
+	.globl	asm_helper
+	.type	asm_helper, @function
+asm_helper:
+	leaq	5(%rdi), %rax
+	ret
+	.size	asm_helper, . - asm_helper
+
+/*
+ * A loop back to the entry itself: allowed, the jump is there; the
+ * handler runs once an iteration. rdi 0 to 15: rsi plus rdi + ... + 0.
+ */
+	.globl	asm_loop_entry
+	.type	asm_loop_entry, @function
+asm_loop_entry:
+	leaq	(%rsi,%rdi), %rsi
+	testq	%rdi, %rdi
+	leaq	-1(%rdi), %rdi
+	jne	asm_loop_entry
+	movq	%rsi, %rax
+	ret
+	.size	asm_loop_entry, . - asm_loop_entry
+
+/* A loop back into the displaced bytes: refused. */
+	.globl	asm_branch_inside
+	.type	asm_branch_inside, @function
+asm_branch_inside:
+	xorl	%eax, %eax
+1:	andl	$15, %edi
+	addq	%rdi, %rax
+	subq	$1, %rdi
+	ja	1b
+	ret
+	.size	asm_branch_inside, . - asm_branch_inside
+
+/* Three bytes: shorter than the jump, refused. */
+	.globl	asm_short
+	.type	asm_short, @function
+asm_short:
+	movl	%edi, %eax
+	ret
+	.size	asm_short, . - asm_short
+
+/* jrcxz has no rel32 form: out of reach from a trampoline, refused. */
+	.globl	asm_jrcxz_first
+	.type	asm_jrcxz_first, @function
+asm_jrcxz_first:
+	jrcxz	1f
+	movq	%rdi, %rax
+	ret
+1:	xorl	%eax, %eax
+	ret
+	.size	asm_jrcxz_first, . - asm_jrcxz_first
+
+	.data
+	.align	8
+asm_data:
+	.quad	0x1234567890abcdef, 0x0fedcba987654321
+
+	.section .note.GNU-stack, "", @progbits

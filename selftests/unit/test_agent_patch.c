@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the agent's entry patching (tools/agent/patch.c) on
+ * functions of this program: agent-shapes.c at -O2 with and without
+ * -fcf-protection, and agent-shapes.S's rarer prologues. For each
+ * function: its results over 10^6 random calls unpatched; then patched,
+ * the same results with its site off (no hit) and on (a hit a call, with
+ * the call's arguments in the registers the handler sees); then
+ * unpatched, its bytes as they were. Each function the rules refuse is
+ * refused with its reason, and left as it was.
+ * Prints TAP; exits 1 if any test failed.
+ */
+#define _GNU_SOURCE	/* dladdr1() */
+#include <dlfcn.h>
+#include <link.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agent-hit-test.h"
+#include "patch.h"
+#include "tap.h"
+
+#define CALLS	1000000
+
+typedef uint64_t (*fn6)(uint64_t, uint64_t, uint64_t, uint64_t, uint64_t,
+			uint64_t);
+
+#define SHAPES(p)							\
+	uint64_t p##add(uint64_t, uint64_t);				\
+	uint64_t p##global(uint64_t);					\
+	uint64_t p##loop(uint64_t);					\
+	uint64_t p##stack(uint64_t, uint64_t, uint64_t);		\
+	uint64_t p##tail(uint64_t);					\
+	uint64_t p##recurse(uint64_t);					\
+	uint64_t p##choose(uint64_t);					\
+	uint64_t p##six(uint64_t, uint64_t, uint64_t, uint64_t,		\
+			uint64_t, uint64_t)
+SHAPES(cf_);
+SHAPES(nocf_);
+uint64_t asm_rip_first(uint64_t);
+uint64_t asm_endbr_rip(uint64_t);
+uint64_t asm_jcc_first(uint64_t);
+uint64_t asm_call_first(uint64_t);
+uint64_t asm_loop_entry(uint64_t, uint64_t);
+uint64_t asm_branch_inside(uint64_t);
+uint64_t asm_short(uint64_t);
+uint64_t asm_jrcxz_first(uint64_t);
+
+/* Hits a call: exactly one, or at least one (loops, recursion). */
+enum hits { ONE, SOME };
+
+struct shape {
+	const char *name;
+	void *fn;
+	uint64_t mask0;		/* the first argument's bits */
+	enum agent_refusal want;
+	enum hits hits;
+};
+
+#define S(f, mask, want, hits) { #f, (void *)f, mask, want, hits }
+#define C_SHAPES(p)							\
+	S(p##add, ~0ULL, AGENT_PATCHED, ONE),				\
+	S(p##global, ~0ULL, AGENT_PATCHED, ONE),			\
+	S(p##loop, ~0ULL, AGENT_PATCHED, ONE),				\
+	S(p##stack, ~0ULL, AGENT_PATCHED, ONE),				\
+	S(p##tail, ~0ULL, AGENT_PATCHED, ONE),				\
+	S(p##recurse, ~0ULL, AGENT_PATCHED, SOME),			\
+	S(p##choose, ~0ULL, AGENT_PATCHED, ONE),			\
+	S(p##six, ~0ULL, AGENT_PATCHED, ONE)
+
+static const struct shape shapes[] = {
+	C_SHAPES(cf_),
+	C_SHAPES(nocf_),
+	S(asm_rip_first, ~0ULL, AGENT_PATCHED, ONE),
+	S(asm_endbr_rip, ~0ULL, AGENT_PATCHED, ONE),
+	S(asm_jcc_first, 3, AGENT_PATCHED, ONE),
+	S(asm_call_first, ~0ULL, AGENT_PATCHED, ONE),
+	S(asm_loop_entry, 15, AGENT_PATCHED, SOME),
+	S(asm_branch_inside, ~0ULL, AGENT_BRANCH_INTO_PATCH, ONE),
+	S(asm_short, ~0ULL, AGENT_TOO_SHORT, ONE),
+	S(asm_jrcxz_first, ~0ULL, AGENT_UNRELOCATABLE, ONE),
+};
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	/* xorshift64*: the same calls in every run of a shape */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/*
+ * CALLS calls of @s with the same arguments each time: a digest of the
+ * results, and the last call's arguments in @last.
+ */
+static uint64_t run(const struct shape *s, uint64_t last[6])
+{
+	fn6 f = (fn6)s->fn;
+	uint64_t a[6], digest = 0;
+	int i, k;
+
+	rng_state = 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < CALLS; i++) {
+		for (k = 0; k < 6; k++)
+			a[k] = rng();
+		a[0] &= s->mask0;
+		digest = (digest ^ f(a[0], a[1], a[2], a[3], a[4], a[5])) *
+			 0x100000001b3ULL;
+	}
+	memcpy(last, a, sizeof(a));
+	return digest;
+}
+
+/* The function's size, from its dynamic symbol (-rdynamic). */
+static size_t size_of(void *fn)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+	    info.dli_saddr != fn)
+		return 0;
+	return sym->st_size;
+}
+
+static bool regs_are(const struct agent_regs *r, const uint64_t a[6])
+{
+	return r->rdi == a[0] && r->rsi == a[1] && r->rdx == a[2] &&
+	       r->rcx == a[3] && r->r8 == a[4] && r->r9 == a[5];
+}
+
+static void test_shape(const struct shape *s, uint32_t site)
+{
+	uint8_t before[32];
+	uint64_t want, got, last[6];
+	size_t size = size_of(s->fn);
+	struct agent_patch p;
+	enum agent_refusal r;
+
+	if (!ok(size > 0, "%s: its size from the symbol table", s->name))
+		return;
+	want = run(s, last);
+	memcpy(before, s->fn, size < sizeof(before) ? size : sizeof(before));
+	r = agent_patch((uintptr_t)s->fn, size, site, &p);
+	if (!ok(r == s->want, "%s (%zu bytes): %s", s->name, size,
+		agent_refusal_str(s->want)))
+		diag("got: %s", agent_refusal_str(r));
+	if (r != AGENT_PATCHED) {
+		ok(!memcmp(before, s->fn, size < sizeof(before) ? size : sizeof(before)) &&
+		   run(s, last) == want,
+		   "%s: refused, its bytes and results as they were", s->name);
+		return;
+	}
+	diag("%s: %zu bytes displaced at +%zu", s->name, p.len,
+	     (size_t)(p.at - p.entry));
+
+	test_hits[site] = 0;
+	got = run(s, last);
+	ok(got == want && test_hits[site] == 0,
+	   "%s: patched and off, the same results over %d calls, no hit",
+	   s->name, CALLS);
+
+	*p.on = 1;
+	got = run(s, last);
+	*p.on = 0;
+	if (!ok(got == want && (s->hits == ONE ? test_hits[site] == CALLS :
+				test_hits[site] >= CALLS),
+		"%s: on, the same results and %s hit a call", s->name,
+		s->hits == ONE ? "one" : "at least one"))
+		diag("%lu hits", (unsigned long)test_hits[site]);
+	if (s->hits == ONE)
+		ok(regs_are(&test_last[site], last),
+		   "%s: the handler saw the last call's six argument registers",
+		   s->name);
+
+	ok(!agent_unpatch(&p) &&
+	   !memcmp(before, s->fn, size < sizeof(before) ? size : sizeof(before)) &&
+	   run(s, last) == want,
+	   "%s: unpatched, its bytes and results as they were", s->name);
+}
+
+int main(void)
+{
+	size_t i;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		test_shape(&shapes[i], i);
+	return tap_done("test_agent_patch");
+}

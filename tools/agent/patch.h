@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entry patching: a function's first instructions replaced by a 5-byte
+ * jump to a trampoline of its own, which calls the agent's handler
+ * (when its site is on) and then runs the displaced instructions,
+ * relocated, and jumps back. Decoding and re-encoding are Zydis's.
+ * Documentation/agent.rst has the design.
+ */
+#ifndef NTPROF_AGENT_PATCH_H
+#define NTPROF_AGENT_PATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Why a function was not patched; AGENT_PATCHED if it was. */
+enum agent_refusal {
+	AGENT_PATCHED,
+	AGENT_TOO_SHORT,	/* fewer than 5 bytes after an endbr64 */
+	AGENT_UNDECODABLE,	/* bytes of the body that are no instruction */
+	AGENT_BRANCH_INTO_PATCH,/* a branch of the body lands in the patch */
+	AGENT_UNRELOCATABLE,	/* a displaced instruction cannot move */
+	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
+	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
+};
+
+const char *agent_refusal_str(enum agent_refusal r);
+
+/* Most bytes displaced: a 5-byte jump over instructions of up to 15. */
+#define AGENT_DISPLACED_MAX	19
+
+/**
+ * struct agent_patch - a patched function
+ * @entry: the function's address
+ * @at: where the jump is: @entry, or after its endbr64
+ * @len: the bytes displaced from @at, at least 5
+ * @saved: those bytes as they were
+ * @tramp: the function's trampoline
+ * @site: the site id the trampoline hands the handler
+ * @on: the byte the trampoline tests; the handler runs while it is not 0
+ */
+struct agent_patch {
+	uintptr_t entry;
+	uintptr_t at;
+	size_t len;
+	uint8_t saved[AGENT_DISPLACED_MAX];
+	uint8_t *tramp;
+	uint32_t site;
+	volatile uint8_t *on;
+};
+
+/*
+ * Patches the function at @entry, @size bytes long (its symbol's size),
+ * for site @site: AGENT_PATCHED with @p filled in, or the reason it was
+ * not, with the function left as it was. The caller makes sure no other
+ * thread runs meanwhile (the agent patches before main). The site starts
+ * off.
+ */
+enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
+			       struct agent_patch *p);
+
+/* Puts the displaced bytes back; the trampoline stays, unused. 0 or -errno. */
+int agent_unpatch(const struct agent_patch *p);
+
+#endif /* NTPROF_AGENT_PATCH_H */

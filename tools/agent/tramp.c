@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trampoline memory. A function's 5-byte jump reaches 2 GiB either
+ * way, so its trampoline lives in an area mapped near it: 64 KiB whose
+ * last page holds data (the pointer to the register-saving stub, which
+ * may be farther away, in the agent's own library, and each site's
+ * on/off byte) and the rest code. Code pages are read and execute only,
+ * writable for the moment of a write.
+ */
+#define _GNU_SOURCE	/* MAP_FIXED_NOREPLACE */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tramp.h"
+
+#define AREA_SIZE	(64 * 1024)
+#define AREA_DATA	4096		/* the last page: slot and site bytes */
+#define AREA_CODE	(AREA_SIZE - AREA_DATA)
+#define AREAS_MAX	256
+/* rel32 reaches +-2 GiB; an area must be in reach as a whole. */
+#define REACH		((uintptr_t)1 << 31)
+
+struct area {
+	uint8_t *base;
+	size_t code_used;
+	size_t sites;
+};
+
+static struct area areas[AREAS_MAX];
+static size_t nr_areas;
+
+/* The stub that saves the registers and calls the handler (stub.S). */
+void agent_stub(void);
+
+static bool in_reach(uintptr_t from, uintptr_t base)
+{
+	uintptr_t d = base > from ? base + AREA_SIZE - from : from - base;
+
+	return d < REACH - AREA_SIZE;
+}
+
+/* An area near @near: the free address space closest to it first. */
+static struct area *area_new(uintptr_t near)
+{
+	uintptr_t at = near & ~(uintptr_t)(AREA_SIZE - 1), hint, step;
+	struct area *a;
+	void *p;
+	int dir;
+
+	if (nr_areas == AREAS_MAX)
+		return NULL;
+	for (step = AREA_SIZE; step < REACH / 2; step *= 2) {
+		for (dir = -1; dir <= 1; dir += 2) {
+			if (dir < 0 && at < step + AREA_SIZE)
+				continue;
+			hint = dir < 0 ? at - step : at + step;
+			/* Taken as a hint by kernels before 4.17: checked. */
+			p = mmap((void *)hint, AREA_SIZE, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+				 -1, 0);
+			if (p == MAP_FAILED)
+				continue;
+			if (!in_reach(near, (uintptr_t)p) ||
+			    mprotect(p, AREA_CODE, PROT_READ | PROT_EXEC)) {
+				munmap(p, AREA_SIZE);
+				continue;
+			}
+			a = &areas[nr_areas++];
+			a->base = p;
+			a->code_used = 0;
+			a->sites = 0;
+			*(void **)(a->base + AREA_CODE) = (void *)agent_stub;
+			return a;
+		}
+	}
+	return NULL;
+}
+
+int agent_tramp_get(uintptr_t near, size_t len, struct agent_tramp *t)
+{
+	/* Site bytes after the stub's slot, one each. */
+	const size_t sites_max = AREA_DATA - sizeof(void *);
+	struct area *a = NULL;
+	size_t i;
+
+	/* Trampolines start on 16 bytes, as functions do. */
+	len = (len + 15) & ~(size_t)15;
+	for (i = 0; i < nr_areas && !a; i++)
+		if (in_reach(near, (uintptr_t)areas[i].base) &&
+		    areas[i].code_used + len <= AREA_CODE &&
+		    areas[i].sites < sites_max)
+			a = &areas[i];
+	if (!a)
+		a = area_new(near);
+	if (!a)
+		return -ENOMEM;
+	t->code = a->base + a->code_used;
+	t->len = len;
+	t->stub_slot = (void *const *)(a->base + AREA_CODE);
+	t->on = a->base + AREA_CODE + sizeof(void *) + a->sites;
+	a->code_used += len;
+	a->sites++;
+	return 0;
+}
+
+/* The protections of the mapping that holds @addr, from /proc/self/maps. */
+static int prot_of(uintptr_t addr)
+{
+	unsigned long start, end;
+	char perms[8], line[512];
+	int prot = -1;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "re");
+	if (!f)
+		return -1;
+	while (prot < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 ||
+		    addr < start || addr >= end)
+			continue;
+		prot = (perms[0] == 'r' ? PROT_READ : 0) |
+		       (perms[1] == 'w' ? PROT_WRITE : 0) |
+		       (perms[2] == 'x' ? PROT_EXEC : 0);
+	}
+	fclose(f);
+	return prot;
+}
+
+int agent_code_write(void *dst, const void *src, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)dst & ~(page - 1);
+	uintptr_t end = ((uintptr_t)dst + len + page - 1) & ~(page - 1);
+	int prot = prot_of((uintptr_t)dst), prot_end = prot_of(end - 1);
+
+	/* One mapping's protections to give back, or no write. */
+	if (prot < 0 || prot != prot_end)
+		return -EFAULT;
+	/* Executable meanwhile: the writer may run from the same page. */
+	if (mprotect((void *)start, end - start,
+		     PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -errno;
+	memcpy(dst, src, len);
+	if (mprotect((void *)start, end - start, prot))
+		return -errno;
+	return 0;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Memory for trampolines, within reach of a rel32 from the functions
+ * they serve, and writes to code: pages made writable for the write and
+ * given their protections back after it.
+ */
+#ifndef NTPROF_AGENT_TRAMP_H
+#define NTPROF_AGENT_TRAMP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * A trampoline's room: @code, @len bytes to write it in (with
+ * agent_code_write()); @on, its site's byte, which the code tests with
+ * a rip-relative load; @stub_slot, a pointer to the register-saving
+ * stub that the code calls through. All three within 2 GiB of the
+ * address the room was asked near.
+ */
+struct agent_tramp {
+	uint8_t *code;
+	size_t len;
+	volatile uint8_t *on;
+	void *const *stub_slot;
+};
+
+/* A room of @len bytes near @near. 0, or -ENOMEM if no memory is in reach. */
+int agent_tramp_get(uintptr_t near, size_t len, struct agent_tramp *t);
+
+/*
+ * Copies @len bytes to code at @dst, its pages writable meanwhile and
+ * then given back the protections they had. 0 or -errno.
+ */
+int agent_code_write(void *dst, const void *src, size_t len);
+
+#endif /* NTPROF_AGENT_TRAMP_H */
