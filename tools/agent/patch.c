@@ -277,7 +277,7 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 	if (ret)
 		return ret < 0 ? AGENT_UNDECODABLE : AGENT_BRANCH_INTO_PATCH;
 
-	if (agent_tramp_get(entry, TRAMP_MAX, &t))
+	if (agent_tramp_get(entry, TRAMP_MAX, site, &t))
 		return AGENT_NO_TRAMPOLINE;
 	p->tramp = t.code;
 	p->on = t.on;

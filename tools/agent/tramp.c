@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Trampoline memory. A function's 5-byte jump reaches 2 GiB either
- * way, so its trampoline lives in an area mapped near it: 64 KiB whose
- * last page holds data (the pointer to the register-saving stub, which
- * may be farther away, in the agent's own library, and each site's
- * on/off byte) and the rest code. Code pages are read and execute only,
- * writable for the moment of a write.
+ * way, so its trampoline lives in an area mapped near it, 64 KiB: code,
+ * then a private page with the pointer to the register-saving stub
+ * (which may be farther away, in the agent's own library), then a view
+ * of the control page that the agent shares with its recorder, which
+ * holds each site's on/off byte (shm.h). Code pages are read and
+ * execute only, writable for the moment of a write.
  */
 #define _GNU_SOURCE	/* MAP_FIXED_NOREPLACE */
 #include <errno.h>
@@ -16,11 +17,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "shm.h"
 #include "tramp.h"
 
 #define AREA_SIZE	(64 * 1024)
-#define AREA_DATA	4096		/* the last page: slot and site bytes */
-#define AREA_CODE	(AREA_SIZE - AREA_DATA)
+#define AREA_CODE	(AREA_SIZE - 2 * AGENT_PAGE)
+#define AREA_SLOT	AREA_CODE			/* the stub's address */
+#define AREA_CTL	(AREA_SIZE - AGENT_PAGE)	/* the control page */
 #define AREAS_MAX	256
 /* rel32 reaches +-2 GiB; an area must be in reach as a whole. */
 #define REACH		((uintptr_t)1 << 31)
@@ -28,11 +31,17 @@
 struct area {
 	uint8_t *base;
 	size_t code_used;
-	size_t sites;
 };
 
 static struct area areas[AREAS_MAX];
 static size_t nr_areas;
+/* The memfd whose first page the areas' control views map, or -1. */
+static int ctl_fd = -1;
+
+void agent_tramp_ctl(int fd)
+{
+	ctl_fd = fd;
+}
 
 /* The stub that saves the registers and calls the handler (stub.S). */
 void agent_stub(void);
@@ -66,45 +75,49 @@ static struct area *area_new(uintptr_t near)
 			if (p == MAP_FAILED)
 				continue;
 			if (!in_reach(near, (uintptr_t)p) ||
-			    mprotect(p, AREA_CODE, PROT_READ | PROT_EXEC)) {
+			    mprotect(p, AREA_CODE, PROT_READ | PROT_EXEC) ||
+			    (ctl_fd >= 0 &&
+			     mmap((char *)p + AREA_CTL, AGENT_PAGE,
+				  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+				  ctl_fd, 0) == MAP_FAILED)) {
 				munmap(p, AREA_SIZE);
 				continue;
 			}
 			a = &areas[nr_areas++];
 			a->base = p;
 			a->code_used = 0;
-			a->sites = 0;
-			*(void **)(a->base + AREA_CODE) = (void *)agent_stub;
+			*(void **)(a->base + AREA_SLOT) = (void *)agent_stub;
 			return a;
 		}
 	}
 	return NULL;
 }
 
-int agent_tramp_get(uintptr_t near, size_t len, struct agent_tramp *t)
+int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
+		    struct agent_tramp *t)
 {
-	/* Site bytes after the stub's slot, one each. */
-	const size_t sites_max = AREA_DATA - sizeof(void *);
+	struct agent_shm_ctl *ctl;
 	struct area *a = NULL;
 	size_t i;
 
+	if (site >= AGENT_SITES_MAX)
+		return -EINVAL;
 	/* Trampolines start on 16 bytes, as functions do. */
 	len = (len + 15) & ~(size_t)15;
 	for (i = 0; i < nr_areas && !a; i++)
 		if (in_reach(near, (uintptr_t)areas[i].base) &&
-		    areas[i].code_used + len <= AREA_CODE &&
-		    areas[i].sites < sites_max)
+		    areas[i].code_used + len <= AREA_CODE)
 			a = &areas[i];
 	if (!a)
 		a = area_new(near);
 	if (!a)
 		return -ENOMEM;
+	ctl = (struct agent_shm_ctl *)(a->base + AREA_CTL);
 	t->code = a->base + a->code_used;
 	t->len = len;
-	t->stub_slot = (void *const *)(a->base + AREA_CODE);
-	t->on = a->base + AREA_CODE + sizeof(void *) + a->sites;
+	t->stub_slot = (void *const *)(a->base + AREA_SLOT);
+	t->on = &ctl->site_on[site];
 	a->code_used += len;
-	a->sites++;
 	return 0;
 }
 

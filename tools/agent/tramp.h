@@ -12,10 +12,11 @@
 
 /*
  * A trampoline's room: @code, @len bytes to write it in (with
- * agent_code_write()); @on, its site's byte, which the code tests with
- * a rip-relative load; @stub_slot, a pointer to the register-saving
- * stub that the code calls through. All three within 2 GiB of the
- * address the room was asked near.
+ * agent_code_write()); @on, its site's byte in the area's view of the
+ * control page, which the code tests with a rip-relative load;
+ * @stub_slot, a pointer to the register-saving stub that the code calls
+ * through. All three within 2 GiB of the address the room was asked
+ * near.
  */
 struct agent_tramp {
 	uint8_t *code;
@@ -24,8 +25,19 @@ struct agent_tramp {
 	void *const *stub_slot;
 };
 
-/* A room of @len bytes near @near. 0, or -ENOMEM if no memory is in reach. */
-int agent_tramp_get(uintptr_t near, size_t len, struct agent_tramp *t);
+/*
+ * A room of @len bytes near @near for site @site: 0, -EINVAL for a site
+ * past AGENT_SITES_MAX, or -ENOMEM if no memory is in reach.
+ */
+int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
+		    struct agent_tramp *t);
+
+/*
+ * The memfd whose control page the areas mapped from now on view (the
+ * site bytes the recorder sets); without one, each area has a private
+ * page of its own.
+ */
+void agent_tramp_ctl(int fd);
 
 /*
  * Copies @len bytes to code at @dst, its pages writable meanwhile and

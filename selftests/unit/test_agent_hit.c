@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the agent's handler (tools/agent/hit.c) behind real
+ * patches: agent-cmd.c's three functions of a command's path patched as
+ * a target map's sites (first with the identity, one through a pointer;
+ * a middle; a last), the shared memory made as the agent makes it, and
+ * its rings read as a recorder would. Checks: off, no record; at -s 1
+ * every command recorded once, with its identity, length and pid, its
+ * three stamps in order; at -s 7 exactly the commands that the uapi's
+ * ntprof_sample_hash() picks; a second thread gets a ring of its own;
+ * a full ring counts drops and writes nothing past the recorder's tail;
+ * a command that never reaches its last site ends partial when its
+ * request comes back.
+ * Prints TAP; exits 1 if any test failed.
+ */
+#define _GNU_SOURCE	/* dladdr1() */
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent-cmd.h"
+#include "hit.h"
+#include "patch.h"
+#include "tap.h"
+#include "tramp.h"
+
+#define FIELD(f, member, w)						\
+	{ .set = 1, .reg = 0, .offset = offsetof(struct tcmd, member),	\
+	  .width = w }
+
+static const struct agent_site sites[] = {
+	{
+		.point = NTPROF_PT_TARGET_INIT,
+		.flags = NTPROF_USITE_F_FIRST,
+		.role = NTPROF_ROLE_TARGET,
+		.transport = NTPROF_TRANSPORT_TCP,
+		.f = {
+			[AGENT_F_KEY] = { .set = 1, .reg = 0 },
+			[AGENT_F_QID] = FIELD(AGENT_F_QID, qid, 2),
+			[AGENT_F_CID] = FIELD(AGENT_F_CID, cid, 2),
+			[AGENT_F_OPCODE] = FIELD(AGENT_F_OPCODE, opcode, 1),
+			[AGENT_F_NSID] = {
+				.set = 1, .reg = 0, .nr_derefs = 1,
+				.derefs = { offsetof(struct tcmd, ns) },
+				.offset = offsetof(struct tcmd_ns, id), .width = 4,
+			},
+			[AGENT_F_SLBA] = FIELD(AGENT_F_SLBA, slba, 8),
+			[AGENT_F_NLB] = FIELD(AGENT_F_NLB, nlb, 2),
+			[AGENT_F_LENGTH] = FIELD(AGENT_F_LENGTH, length, 4),
+		},
+	},
+	{
+		.point = NTPROF_PT_TARGET_EXEC,
+		.role = NTPROF_ROLE_TARGET,
+		.transport = NTPROF_TRANSPORT_TCP,
+		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
+	},
+	{
+		.point = NTPROF_PT_TARGET_COMPLETE,
+		.flags = NTPROF_USITE_F_LAST,
+		.role = NTPROF_ROLE_TARGET,
+		.transport = NTPROF_TRANSPORT_TCP,
+		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
+	},
+};
+
+static void *const funcs[] = {
+	(void *)tcmd_begin, (void *)tcmd_work, (void *)tcmd_end,
+};
+
+static struct agent_patch patches[3];
+static struct agent_shm_ctl *ctl;
+static void *shm;
+static struct tcmd_ns spaces[2] = { { 0, 7 }, { 0, 9 } };
+
+static size_t size_of(void *fn)
+{
+	const ElfW(Sym) *sym = NULL;
+	Dl_info info;
+
+	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+		return 0;
+	return sym->st_size;
+}
+
+/* Command @i's identity: a function of @i alone. */
+static void cmd_make(struct tcmd *c, uint32_t i)
+{
+	memset(c, 0, sizeof(*c));
+	c->ns = &spaces[i % 2];
+	c->qid = 1 + i % 4;
+	c->cid = i & 0xffff;
+	c->opcode = i % 3 ? 2 : 1;
+	c->slba = 1000ULL * i;
+	c->nlb = i % 8;
+	c->length = 512 * (c->nlb + 1);
+}
+
+static bool picked(uint32_t i, uint32_t n)
+{
+	struct tcmd c;
+
+	cmd_make(&c, i);
+	return ntprof_sample_hash(c.qid, c.cid, c.opcode, c.ns->id, c.slba,
+				  c.nlb) % n == 0;
+}
+
+/* Runs commands [@from, @to) through their path, in one request each. */
+static void run(uint32_t from, uint32_t to)
+{
+	struct tcmd c;
+	uint32_t i;
+
+	for (i = from; i < to; i++) {
+		cmd_make(&c, i);
+		tcmd_begin(&c);
+		tcmd_work(&c);
+		tcmd_end(&c);
+	}
+}
+
+static void set_on(uint32_t sample)
+{
+	unsigned int i;
+
+	ctl->sample = sample;
+	for (i = 0; i < 3; i++)
+		*patches[i].on = !!sample;
+}
+
+/* Takes ring @r's records, as a recorder does; how many into @out. */
+static size_t drain(unsigned int r, struct ntprof_record *out, size_t max)
+{
+	struct agent_shm_ring *ring = agent_shm_ring(shm, r);
+	uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	while (ring->tail < head) {
+		if (n < max)
+			out[n++] = ring->recs[ring->tail % AGENT_RING_RECORDS];
+		__atomic_store_n(&ring->tail, ring->tail + 1, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+/* Each record is command i's, once, whole, its stamps in order. */
+static bool records_are(const struct ntprof_record *recs, size_t n,
+			uint32_t from, uint32_t to, uint32_t sample)
+{
+	static uint8_t seen[4096];
+	const struct ntprof_record *r;
+	struct tcmd c;
+	uint32_t i, want = 0;
+	size_t k;
+
+	memset(seen, 0, sizeof(seen));
+	for (k = 0; k < n; k++) {
+		r = &recs[k];
+		i = r->slba / 1000;
+		cmd_make(&c, i);
+		if (i < from || i >= to || seen[i]++ || r->qid != c.qid ||
+		    r->cid != c.cid || r->opcode != c.opcode ||
+		    r->nsid != c.ns->id || r->length != c.length ||
+		    r->pid != (uint32_t)getpid() ||
+		    r->flags != (NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER) ||
+		    !r->ts[NTPROF_PT_TARGET_INIT] ||
+		    r->ts[NTPROF_PT_TARGET_INIT] > r->ts[NTPROF_PT_TARGET_EXEC] ||
+		    r->ts[NTPROF_PT_TARGET_EXEC] > r->ts[NTPROF_PT_TARGET_COMPLETE]) {
+			diag("record %zu (command %u) is not right", k, i);
+			return false;
+		}
+	}
+	for (i = from; i < to; i++)
+		want += picked(i, sample);
+	if (n != want)
+		diag("%zu records, %u commands picked", n, want);
+	return n == want;
+}
+
+static void *thread_run(void *arg)
+{
+	(void)arg;
+	run(0, 100);
+	return NULL;
+}
+
+int main(void)
+{
+	static struct ntprof_record recs[AGENT_RING_RECORDS];
+	struct agent_shm_ring *ring;
+	enum agent_refusal r;
+	pthread_t th;
+	unsigned int i;
+	size_t n;
+	int fd;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	fd = agent_shm_create(&shm);
+	if (!ok(fd >= 0, "the shared memory is made, off"))
+		return tap_done("test_agent_hit");
+	ctl = shm;
+	agent_tramp_ctl(fd);
+	ok(!agent_hit_setup(shm, sites, 3, getpid()), "the sites are taken");
+	for (i = 0; i < 3; i++) {
+		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
+				&patches[i]);
+		if (!ok(r == AGENT_PATCHED, "site %u patched", i))
+			diag("%s", agent_refusal_str(r));
+	}
+	if (r != AGENT_PATCHED)
+		return tap_done("test_agent_hit");
+
+	run(0, 500);
+	ok(!ctl->rings_claimed && !drain(0, recs, AGENT_RING_RECORDS),
+	   "off: 500 commands, no record, no ring claimed");
+
+	set_on(1);
+	ok(ctl->site_on[0] && ctl->site_on[1] && ctl->site_on[2],
+	   "the trampolines' site bytes are the shared control page's");
+	run(0, 500);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	ok(records_are(recs, n, 0, 500, 1),
+	   "-s 1: each of 500 commands recorded once, whole, in order");
+
+	set_on(7);
+	run(500, 1500);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	ok(records_are(recs, n, 500, 1500, 7),
+	   "-s 7: the %zu commands ntprof_sample_hash() picks, no other", n);
+
+	set_on(1);
+	pthread_create(&th, NULL, thread_run, NULL);
+	pthread_join(th, NULL);
+	n = drain(1, recs, AGENT_RING_RECORDS);
+	ok(ctl->rings_claimed == 2 && records_are(recs, n, 0, 100, 1) &&
+	   !drain(0, recs, AGENT_RING_RECORDS),
+	   "a second thread's 100 records in a ring of its own");
+
+	ring = agent_shm_ring(shm, 0);
+	run(0, AGENT_RING_RECORDS + 100);
+	ok(ring->head - ring->tail == AGENT_RING_RECORDS && ring->drops == 100,
+	   "a full ring: %d records kept, 100 counted as drops",
+	   AGENT_RING_RECORDS);
+	drain(0, recs, AGENT_RING_RECORDS);
+	ring->tail = ring->head + 5;	/* a recorder's wrong tail */
+	run(0, 10);
+	ok(ring->drops == 110, "a tail past the head: no write, drops counted");
+	ring->tail = ring->head;
+
+	/* A command whose last site never runs: its request comes back. */
+	{
+		struct tcmd c;
+
+		cmd_make(&c, 3);
+		tcmd_begin(&c);
+		tcmd_work(&c);
+		tcmd_begin(&c);
+		tcmd_work(&c);
+		tcmd_end(&c);
+		n = drain(0, recs, AGENT_RING_RECORDS);
+		ok(n == 2 && (recs[0].flags & NTPROF_REC_F_PARTIAL) &&
+		   !recs[0].ts[NTPROF_PT_TARGET_COMPLETE] &&
+		   !(recs[1].flags & NTPROF_REC_F_PARTIAL) &&
+		   recs[1].ts[NTPROF_PT_TARGET_COMPLETE],
+		   "a request reused before its last site: a partial record, then the new one");
+	}
+
+	set_on(0);
+	run(0, 100);
+	ok(!drain(0, recs, AGENT_RING_RECORDS), "off again: no record");
+	return tap_done("test_agent_hit");
+}

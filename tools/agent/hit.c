@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The handler. Built with -mgeneral-regs-only: the stub saved the
+ * general registers only. No lock, no system call, no allocation, never
+ * a wait: a thread's in-flight table and ring are its own (the ring is
+ * claimed once, with one atomic add), a full ring or table is a count.
+ *
+ * A first site reads the command's identity and decides with the
+ * kernel's sampling hash (the uapi header's ntprof_sample_hash()), so
+ * that an SPDK side and a kernel side sample the same commands; a
+ * sampled command gets a slot under its key (the request's address) in
+ * the thread's table, later sites stamp it, and a last site writes its
+ * record to the ring. SPDK completes a request on the thread of its poll
+ * group, where it started: one thread's table sees all its sites.
+ * Stamps are the TSC, read with rdtscp, which also tells the CPU.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "hit.h"
+#include "regs.h"
+
+/* Sampled commands in flight on one thread: a power of two. */
+#define INFLIGHT	256
+#define PROBES		8
+
+struct slot {
+	uint64_t key;		/* 0: free */
+	struct ntprof_record rec;
+};
+
+struct thread_state {
+	struct agent_shm_ring *ring;
+	bool no_ring;		/* every ring was taken: records are drops */
+	unsigned int used;
+	struct slot slots[INFLIGHT];
+};
+
+static __thread struct thread_state self __attribute__((tls_model("initial-exec")));
+
+static struct agent_shm_ctl *ctl;
+static void *shm_base;
+static struct agent_site sites[AGENT_SITES_MAX];
+static unsigned int nr_sites;
+static uint32_t agent_pid;
+/* Records lost because no ring was left for their thread. */
+static uint64_t ringless_drops;
+
+/* What the handler indexes or reads with, within bounds. */
+static bool site_valid(const struct agent_site *s)
+{
+	const struct agent_fetch *f;
+	unsigned int i;
+
+	if (s->point >= NTPROF_RECORD_POINTS || !s->f[AGENT_F_KEY].set)
+		return false;
+	for (i = 0; i < AGENT_F_COUNT; i++) {
+		f = &s->f[i];
+		if (f->set && (f->reg > 5 || f->nr_derefs > AGENT_DEREFS_MAX ||
+			       (f->width & (f->width - 1)) || f->width > 8))
+			return false;
+	}
+	return true;
+}
+
+int agent_hit_setup(void *shm, const struct agent_site *s, unsigned int n,
+		    uint32_t pid)
+{
+	unsigned int i;
+
+	if (n > AGENT_SITES_MAX)
+		return -EINVAL;
+	for (i = 0; i < n; i++)
+		if (!site_valid(&s[i]))
+			return -EINVAL;
+	shm_base = shm;
+	ctl = shm;
+	memcpy(sites, s, n * sizeof(*s));
+	nr_sites = n;
+	agent_pid = pid;
+	return 0;
+}
+
+static inline uint64_t tsc_cpu(uint16_t *cpu)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	/* Linux keeps the CPU number in TSC_AUX's low 12 bits. */
+	*cpu = aux & 0xfff;
+	return (uint64_t)hi << 32 | lo;
+}
+
+static uint64_t arg(const struct agent_regs *r, unsigned int reg)
+{
+	switch (reg) {
+	case 0: return r->rdi;
+	case 1: return r->rsi;
+	case 2: return r->rdx;
+	case 3: return r->rcx;
+	case 4: return r->r8;
+	case 5: return r->r9;
+	}
+	return 0;
+}
+
+/*
+ * A fetch's value. Its offsets are the program's own DWARF's; a null
+ * pointer on the way (a request not set up yet) is a failed read.
+ */
+static bool fetch(const struct agent_fetch *f, const struct agent_regs *r,
+		  uint64_t *v)
+{
+	uintptr_t addr = arg(r, f->reg);
+	unsigned int i;
+
+	for (i = 0; i < f->nr_derefs && i < AGENT_DEREFS_MAX; i++) {
+		if (addr < 4096)
+			return false;
+		addr = *(const uintptr_t *)(addr + f->derefs[i]);
+	}
+	addr += f->offset;
+	if (!f->width) {
+		*v = addr;
+		return true;
+	}
+	if (addr < 4096)
+		return false;
+	switch (f->width) {
+	case 1: *v = *(const uint8_t *)addr; return true;
+	case 2: *v = *(const uint16_t *)addr; return true;
+	case 4: *v = *(const uint32_t *)addr; return true;
+	case 8: *v = *(const uint64_t *)addr; return true;
+	}
+	return false;
+}
+
+/* The thread's ring, claimed at its first record; NULL if none is left. */
+static struct agent_shm_ring *ring_of_thread(void)
+{
+	unsigned int i;
+
+	if (self.ring || self.no_ring)
+		return self.ring;
+	i = __atomic_fetch_add(&ctl->rings_claimed, 1, __ATOMIC_RELAXED);
+	if (i >= AGENT_RINGS_MAX) {
+		self.no_ring = true;
+		return NULL;
+	}
+	self.ring = agent_shm_ring(shm_base, i);
+	return self.ring;
+}
+
+static void emit(const struct ntprof_record *rec)
+{
+	struct agent_shm_ring *ring = ring_of_thread();
+	uint64_t head, tail;
+
+	if (!ring) {
+		__atomic_fetch_add(&ringless_drops, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	head = ring->head;
+	/* The recorder's tail, bounded: whatever it wrote, no overrun. */
+	tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+	if (head - tail >= AGENT_RING_RECORDS || tail > head) {
+		ring->drops++;
+		return;
+	}
+	ring->recs[head & (AGENT_RING_RECORDS - 1)] = *rec;
+	__atomic_store_n(&ring->head, head + 1, __ATOMIC_RELEASE);
+}
+
+static struct slot *slot_find(uint64_t key, bool claim)
+{
+	uint64_t h = ntprof_fmix64(key);
+	struct slot *s;
+	unsigned int i;
+
+	for (i = 0; i < PROBES; i++) {
+		s = &self.slots[(h + i) & (INFLIGHT - 1)];
+		if (s->key == key)
+			return s;
+		if (claim && !s->key) {
+			s->key = key;
+			self.used++;
+			return s;
+		}
+	}
+	return NULL;
+}
+
+static void slot_free(struct slot *s)
+{
+	s->key = 0;
+	self.used--;
+}
+
+static void first(const struct agent_site *site, const struct agent_regs *r,
+		  uint32_t sample)
+{
+	uint64_t v[AGENT_F_COUNT] = { 0 };
+	struct ntprof_record rec;
+	struct slot *s;
+	uint16_t cpu;
+	unsigned int i;
+
+	for (i = AGENT_F_QID; i < AGENT_F_LENGTH; i++)
+		if (site->f[i].set && !fetch(&site->f[i], r, &v[i]))
+			return;
+	/* I/O commands only, as the kernel's hooks: no admin, no Connect. */
+	if (!v[AGENT_F_QID] || v[AGENT_F_OPCODE] == 0x7f)
+		return;
+	if (ntprof_sample_hash(v[AGENT_F_QID], v[AGENT_F_CID],
+			       v[AGENT_F_OPCODE], v[AGENT_F_NSID],
+			       v[AGENT_F_SLBA], v[AGENT_F_NLB]) % sample)
+		return;
+	if ((site->f[AGENT_F_LENGTH].set &&
+	     !fetch(&site->f[AGENT_F_LENGTH], r, &v[AGENT_F_LENGTH])) ||
+	    !fetch(&site->f[AGENT_F_KEY], r, &v[AGENT_F_KEY]))
+		return;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.role = site->role;
+	rec.transport = site->transport;
+	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	rec.opcode = v[AGENT_F_OPCODE];
+	rec.qid = v[AGENT_F_QID];
+	rec.cid = v[AGENT_F_CID];
+	rec.nsid = v[AGENT_F_NSID];
+	rec.slba = v[AGENT_F_SLBA];
+	rec.length = v[AGENT_F_LENGTH];
+	rec.pid = agent_pid;
+	rec.ts[site->point] = tsc_cpu(&cpu);
+	rec.cpu_submit = cpu;
+	if (site->flags & NTPROF_USITE_F_LAST) {
+		rec.cpu_complete = cpu;
+		emit(&rec);
+		return;
+	}
+
+	s = slot_find(v[AGENT_F_KEY], false);
+	if (s) {
+		/* The key of a command lost on the way: it ends partial. */
+		s->rec.flags |= NTPROF_REC_F_PARTIAL;
+		emit(&s->rec);
+	} else {
+		s = slot_find(v[AGENT_F_KEY], true);
+	}
+	if (s)
+		s->rec = rec;
+}
+
+static void next(const struct agent_site *site, const struct agent_regs *r)
+{
+	struct slot *s;
+	uint64_t key;
+	uint16_t cpu;
+
+	/* Most hits are of commands not sampled: no read, no lookup. */
+	if (!self.used || !fetch(&site->f[AGENT_F_KEY], r, &key))
+		return;
+	s = slot_find(key, false);
+	if (!s)
+		return;
+	if (!s->rec.ts[site->point])
+		s->rec.ts[site->point] = tsc_cpu(&cpu);
+	if (!(site->flags & NTPROF_USITE_F_LAST))
+		return;
+	tsc_cpu(&cpu);
+	s->rec.cpu_complete = cpu;
+	emit(&s->rec);
+	slot_free(s);
+}
+
+void agent_hit(uint32_t id, const struct agent_regs *r)
+{
+	const struct agent_site *site;
+	uint32_t sample;
+
+	if (id >= nr_sites || !ctl)
+		return;
+	site = &sites[id];
+	/* The recorder's, bounded: 0 or past the uapi's range is off. */
+	sample = __atomic_load_n(&ctl->sample, __ATOMIC_RELAXED);
+	if (!sample || sample > 1000000)
+		return;
+	if (site->flags & NTPROF_USITE_F_FIRST)
+		first(site, r, sample);
+	else
+		next(site, r);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The memory an agent shares with its recorder: a memfd of the SPDK
+ * process's, mode 0600. Its first page is the control page, which the
+ * agent also maps next to each trampoline area so that a trampoline
+ * tests its site's byte with one rip-relative load; then one ring of
+ * records per thread that stamps. The agent never trusts what the
+ * recorder writes here: it bounds every index and size it reads.
+ */
+#ifndef NTPROF_AGENT_SHM_H
+#define NTPROF_AGENT_SHM_H
+
+#include <stdint.h>
+#include <uapi/linux/ntprof.h>
+
+#define AGENT_SHM_MAGIC		0x746e656761706e74ULL	/* "tnpagent" */
+#define AGENT_SHM_VERSION	1
+#define AGENT_PAGE		4096
+#define AGENT_SITES_MAX		64
+#define AGENT_RINGS_MAX		64
+/* Records a ring holds: a power of two. */
+#define AGENT_RING_RECORDS	1024
+
+/**
+ * struct agent_shm_ctl - the control page
+ * @magic: AGENT_SHM_MAGIC
+ * @version: AGENT_SHM_VERSION
+ * @nr_sites: the sites the agent patched
+ * @sample: record one command in @sample (the recorder's -s), 0 off
+ * @rings_claimed: rings threads took, up to AGENT_RINGS_MAX
+ * @site_on: a site's byte, which its trampoline tests: the recorder
+ *	sets them all to turn the agent on, clears them to turn it off
+ */
+struct agent_shm_ctl {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t nr_sites;
+	uint32_t sample;
+	uint32_t rings_claimed;
+	uint8_t site_on[AGENT_SITES_MAX];
+};
+
+/**
+ * struct agent_shm_ring - a thread's records, single producer
+ * @head: records written, by the ring's thread only
+ * @tail: records taken, by the recorder only
+ * @drops: records lost to a full ring
+ * @tid: the thread's id
+ * @recs: the records, ts[] in TSC ticks, @head and @tail modulo the size
+ */
+struct agent_shm_ring {
+	uint64_t head;
+	uint64_t tail;
+	uint64_t drops;
+	uint32_t tid;
+	uint32_t pad;
+	struct ntprof_record recs[AGENT_RING_RECORDS];
+};
+
+/* The ring @i of a mapping of the whole memfd at @base. */
+static inline struct agent_shm_ring *agent_shm_ring(void *base, unsigned int i)
+{
+	return (struct agent_shm_ring *)((char *)base + AGENT_PAGE +
+					 (size_t)i * sizeof(struct agent_shm_ring));
+}
+
+#define AGENT_SHM_SIZE \
+	(AGENT_PAGE + AGENT_RINGS_MAX * sizeof(struct agent_shm_ring))
+
+/*
+ * The agent's side (shm.c): a new memfd of AGENT_SHM_SIZE bytes, named
+ * "ntprof-agent", mode 0600, mapped at *@base and off. Its descriptor,
+ * or -errno.
+ */
+int agent_shm_create(void **base);
+
+#endif /* NTPROF_AGENT_SHM_H */
