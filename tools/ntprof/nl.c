@@ -63,62 +63,49 @@ static int nl_setup(struct nl_sock *sock, bool bound)
 	return 0;
 }
 
-static struct nl_sock *nl_alloc(size_t recv_size)
+/* A struct nl_sock around @mnl, set up; @mnl is closed on failure. */
+static int nl_wrap(struct mnl_socket *mnl, size_t recv_size, bool bound,
+		   struct nl_sock **sockp)
 {
 	struct nl_sock *sock;
+	int err;
 
-	if (!recv_size || recv_size > NL_MSG_SIZE) {
-		errno = EINVAL;
-		return NULL;
-	}
+	if (!mnl)
+		return -errno;
 	sock = calloc(1, sizeof(*sock));
-	if (sock)
-		sock->recv_size = recv_size;
-	return sock;
+	if (!sock) {
+		mnl_socket_close(mnl);
+		return -ENOMEM;
+	}
+	sock->mnl = mnl;
+	sock->recv_size = recv_size;
+	err = nl_setup(sock, bound);
+	if (err) {
+		nl_close(sock);
+		return err;
+	}
+	*sockp = sock;
+	return 0;
 }
 
 int nl_open_sized(struct nl_sock **sockp, size_t recv_size)
 {
-	struct nl_sock *sock = nl_alloc(recv_size);
-	int err;
-
-	if (!sock)
-		return -errno;
-	sock->mnl = mnl_socket_open(NETLINK_GENERIC);
-	if (!sock->mnl) {
-		err = -errno;
-		free(sock);
-		return err;
-	}
-	err = nl_setup(sock, false);
-	if (err) {
-		nl_close(sock);
-		return err;
-	}
-	*sockp = sock;
-	return 0;
+	if (!recv_size || recv_size > NL_MSG_SIZE)
+		return -EINVAL;
+	return nl_wrap(mnl_socket_open(NETLINK_GENERIC), recv_size, false,
+		       sockp);
 }
 
 int nl_open_fd(struct nl_sock **sockp, int fd)
 {
-	struct nl_sock *sock = nl_alloc(NL_MSG_SIZE);
-	int err;
+	struct mnl_socket *mnl = mnl_socket_fdopen(fd);
+	int err = -errno;
 
-	if (!sock)
-		return -errno;
-	sock->mnl = mnl_socket_fdopen(fd);
-	if (!sock->mnl) {
-		err = -errno;
-		free(sock);
+	if (!mnl) {
+		close(fd);
 		return err;
 	}
-	err = nl_setup(sock, true);
-	if (err) {
-		nl_close(sock);
-		return err;
-	}
-	*sockp = sock;
-	return 0;
+	return nl_wrap(mnl, NL_MSG_SIZE, true, sockp);
 }
 
 void nl_close(struct nl_sock *sock)

@@ -39,8 +39,8 @@ int nl_open(struct nl_sock **sockp);
 int nl_open_sized(struct nl_sock **sockp, size_t recv_size);
 /*
  * A bound generic-netlink socket another process handed over, as @fd
- * (closed by nl_close()): requests go out with its port id, which the
- * module knows a session's owner by.
+ * (closed by nl_close(), or at once if this fails): requests go out
+ * with its port id, which the module knows a session's owner by.
  */
 int nl_open_fd(struct nl_sock **sockp, int fd);
 void nl_close(struct nl_sock *sock);
