@@ -47,6 +47,23 @@ jobs() {
 	$ut list "$1" | $tc pick "${2:-1}" | awk '{ print $1, $2, $3, $4, $5 }' | sort
 }
 
+# fifty_jobs SPEC PROGRAM WHAT: a session of SPEC's sites records each of
+# the 50 jobs PROGRAM runs once, with its identity.
+fifty_jobs() {
+	local out
+
+	ktap_check "$3: start" $tc ustart target tcp 1 "$1"
+	out=$($2 run 50 1000)
+	ktap_check "$3: stop" $tc stop
+	records > /tmp/got
+	jobs 50 > /tmp/want
+	if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
+		ktap_pass "$3"
+	else
+		ktap_fail "$3 (got $(wc -l < /tmp/got))"
+	fi
+}
+
 # 1. N=1: each job once, with its identity and its points in order.
 ktap_check "start a target session with three uprobe sites" \
 	$tc ustart target tcp 1 /tmp/sites
@@ -198,17 +215,8 @@ ktap_check "stop" $tc stop
 # attacker's swap would) by the time the request arrives changes nothing.
 ln -sf /bin/sh /tmp/swapped
 sed 's|$| as=/tmp/swapped|' /tmp/sites > /tmp/sites-as
-ktap_check "start with the sites named by a swapped symlink" \
-	$tc ustart target tcp 1 /tmp/sites-as
-out=$($ut run 50 1000)
-ktap_check "stop" $tc stop
-records > /tmp/got
-jobs 50 > /tmp/want
-if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
-	ktap_pass "the opened file is probed, not the one the path names now"
-else
-	ktap_fail "the opened file is probed, not the one the path names now (got $(wc -l < /tmp/got))"
-fi
+fifty_jobs /tmp/sites-as $ut \
+	"the opened file is probed, not the one the path names now"
 
 # 7. With a pid, that process's jobs only, each record with its pid.
 $ut run 0 2000 > /dev/null &
@@ -238,17 +246,7 @@ mkdir -p /tmp/ov && mount -t tmpfs none /tmp/ov &&
 ovl=/tmp/ov/merged/uprobe-target
 if [ -x $ovl ]; then
 	sed "s|^$ut |$ovl |" /tmp/sites > /tmp/sites-ovl
-	ktap_check "start with the sites in the overlay's binary" \
-		$tc ustart target tcp 1 /tmp/sites-ovl
-	out=$($ovl run 50 1000)
-	ktap_check "stop" $tc stop
-	records > /tmp/got
-	jobs 50 > /tmp/want
-	if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
-		ktap_pass "a binary run from an overlay is recorded"
-	else
-		ktap_fail "a binary run from an overlay is recorded (got $(wc -l < /tmp/got))"
-	fi
+	fifty_jobs /tmp/sites-ovl $ovl "a binary run from an overlay is recorded"
 	umount /tmp/ov/merged
 else
 	ktap_fail "mount an overlay of the program"
