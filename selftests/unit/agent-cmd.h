@@ -22,6 +22,9 @@ struct tcmd {
 	uint32_t length;
 };
 
+/* Command @i's identity: a function of @i alone (slba is 1000 i). */
+void tcmd_make(struct tcmd *c, uint32_t i);
+
 uint64_t tcmd_begin(struct tcmd *c);
 uint64_t tcmd_work(struct tcmd *c);
 uint64_t tcmd_end(struct tcmd *c);

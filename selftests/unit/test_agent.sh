@@ -2,16 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds and runs the unit tests of the SPDK agent: entry patching
-# (test_agent_patch.c) and the handler behind it (test_agent_hit.c), for
+# (test_agent_patch.c), the handler behind it (test_agent_hit.c), and
+# libntprof-agent.so in a process of its own (test_agent_run.c), for
 # selftests/run_tests.sh; 'make -C tools/agent check' runs it directly.
 # Prints its TAP; exits 1 if any test failed.
 set -u
 
 AGENT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/agent" && pwd)
 
-make -s -C "$AGENT_DIR" test_agent_patch test_agent_hit >&2 ||
+make -s -C "$AGENT_DIR" test_agent_patch test_agent_hit test_agent_run \
+	agent-run-target libntprof-agent.so >&2 ||
 	{ echo "Bail out! cannot build the agent's unit test"; exit 1; }
 ret=0
 "$AGENT_DIR/test_agent_patch" || ret=1
 "$AGENT_DIR/test_agent_hit" || ret=1
+"$AGENT_DIR/test_agent_run" "$AGENT_DIR/libntprof-agent.so" \
+	"$AGENT_DIR/agent-run-target" || ret=1
 exit $ret

@@ -75,7 +75,6 @@ static void *const funcs[] = {
 static struct agent_patch patches[3];
 static struct agent_shm_ctl *ctl;
 static void *shm;
-static struct tcmd_ns spaces[2] = { { 0, 7 }, { 0, 9 } };
 
 static size_t size_of(void *fn)
 {
@@ -87,24 +86,11 @@ static size_t size_of(void *fn)
 	return sym->st_size;
 }
 
-/* Command @i's identity: a function of @i alone. */
-static void cmd_make(struct tcmd *c, uint32_t i)
-{
-	memset(c, 0, sizeof(*c));
-	c->ns = &spaces[i % 2];
-	c->qid = 1 + i % 4;
-	c->cid = i & 0xffff;
-	c->opcode = i % 3 ? 2 : 1;
-	c->slba = 1000ULL * i;
-	c->nlb = i % 8;
-	c->length = 512 * (c->nlb + 1);
-}
-
 static bool picked(uint32_t i, uint32_t n)
 {
 	struct tcmd c;
 
-	cmd_make(&c, i);
+	tcmd_make(&c, i);
 	return ntprof_sample_hash(c.qid, c.cid, c.opcode, c.ns->id, c.slba,
 				  c.nlb) % n == 0;
 }
@@ -116,7 +102,7 @@ static void run(uint32_t from, uint32_t to)
 	uint32_t i;
 
 	for (i = from; i < to; i++) {
-		cmd_make(&c, i);
+		tcmd_make(&c, i);
 		tcmd_begin(&c);
 		tcmd_work(&c);
 		tcmd_end(&c);
@@ -161,7 +147,7 @@ static bool records_are(const struct ntprof_record *recs, size_t n,
 	for (k = 0; k < n; k++) {
 		r = &recs[k];
 		i = r->slba / 1000;
-		cmd_make(&c, i);
+		tcmd_make(&c, i);
 		if (i < from || i >= to || seen[i]++ || r->qid != c.qid ||
 		    r->cid != c.cid || r->opcode != c.opcode ||
 		    r->nsid != c.ns->id || r->length != c.length ||
@@ -256,7 +242,7 @@ int main(void)
 	{
 		struct tcmd c;
 
-		cmd_make(&c, 3);
+		tcmd_make(&c, 3);
 		tcmd_begin(&c);
 		tcmd_work(&c);
 		tcmd_begin(&c);

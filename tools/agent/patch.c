@@ -53,6 +53,8 @@ const char *agent_refusal_str(enum agent_refusal r)
 		return "no memory for a trampoline within 2 GiB of it";
 	case AGENT_NO_WRITE:
 		return "its code cannot be made writable";
+	case AGENT_NOT_LOADED:
+		return "its executable or library is not loaded in the process";
 	}
 	return "unknown";
 }

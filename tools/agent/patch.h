@@ -21,6 +21,7 @@ enum agent_refusal {
 	AGENT_UNRELOCATABLE,	/* a displaced instruction cannot move */
 	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
 	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
+	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
 };
 
 const char *agent_refusal_str(enum agent_refusal r);

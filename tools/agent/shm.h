@@ -30,6 +30,7 @@
  * @rings_claimed: rings threads took, up to AGENT_RINGS_MAX
  * @site_on: a site's byte, which its trampoline tests: the recorder
  *	sets them all to turn the agent on, clears them to turn it off
+ * @site_state: AGENT_STATE() of how each listed site's patch went
  */
 struct agent_shm_ctl {
 	uint64_t magic;
@@ -38,7 +39,11 @@ struct agent_shm_ctl {
 	uint32_t sample;
 	uint32_t rings_claimed;
 	uint8_t site_on[AGENT_SITES_MAX];
+	uint8_t site_state[AGENT_SITES_MAX];
 };
+
+/* A site's state: 0 not listed, else 1 + its enum agent_refusal (patch.h). */
+#define AGENT_STATE(refusal)	((uint8_t)(1 + (refusal)))
 
 /**
  * struct agent_shm_ring - a thread's records, single producer

@@ -9,6 +9,7 @@
 #define NTPROF_AGENT_SITE_H
 
 #include <stdint.h>
+#include <uapi/linux/ntprof.h>
 
 #define AGENT_DEREFS_MAX	4
 

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of libntprof-agent.so in a process of its own: agent-run-
+ * target started with LD_PRELOAD and a site list of its three command
+ * functions (their symbols from nm), the agent's shared memory found in
+ * /proc/PID/fd and mapped as a recorder would, the agent turned on and
+ * off between runs of the program's commands. Checks: every site
+ * patched; the program's results the same off, on and without the
+ * agent; on, a record a command with the process's pid; off, none; a
+ * program without a site list, or with a bad one, runs as without the
+ * agent and exits 0.
+ * Prints TAP; exits 1 if any test failed.
+ *
+ * usage: test_agent_run LIBRARY TARGET
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent-cmd.h"
+#include "patch.h"
+#include "shm.h"
+#include "tap.h"
+
+struct child {
+	pid_t pid;
+	FILE *in;
+	FILE *out;
+	FILE *err;
+};
+
+static const char *lib, *target;
+static char sites_path[] = "/tmp/test_agent_run.XXXXXX";
+
+/* @name's "VADDR SIZE" from nm -S, or -1. */
+static int symbol(const char *name, unsigned long long *vaddr,
+		  unsigned long long *size)
+{
+	char cmd[512], line[256], sym[128], type;
+	unsigned long long v, n;
+	int ret = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", target);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %c %127s", &v, &n, &type, sym) == 4 &&
+		    !strcmp(sym, name)) {
+			*vaddr = v;
+			*size = n;
+			ret = 0;
+		}
+	if (f)
+		pclose(f);
+	return ret;
+}
+
+/* The site list: begin (first, the identity), work, end (last). */
+static int write_sites(void)
+{
+	static const char *const names[] = { "tcmd_begin", "tcmd_work", "tcmd_end" };
+	static const unsigned int points[] = {
+		NTPROF_PT_TARGET_INIT, NTPROF_PT_TARGET_EXEC,
+		NTPROF_PT_TARGET_COMPLETE,
+	};
+	static const char *const flags[] = { "first", "mid", "last" };
+	unsigned long long vaddr, size;
+	char exe[4096];
+	unsigned int i;
+	FILE *f;
+	int fd;
+
+	fd = mkstemp(sites_path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f || !realpath(target, exe))
+		return -1;
+	fprintf(f, "# test_agent_run's sites\n");
+	for (i = 0; i < 3; i++) {
+		if (symbol(names[i], &vaddr, &size))
+			return -1;
+		fprintf(f, "site %s %#llx %llu %u %s %u %u key=0", exe, vaddr,
+			size, points[i], flags[i], NTPROF_ROLE_TARGET,
+			NTPROF_TRANSPORT_TCP);
+		if (!i)
+			fprintf(f, " qid=0+%zu:2 cid=0+%zu:2 opcode=0+%zu:1 nsid=0>%zu+%zu:4 slba=0+%zu:8 nlb=0+%zu:2 length=0+%zu:4",
+				offsetof(struct tcmd, qid), offsetof(struct tcmd, cid),
+				offsetof(struct tcmd, opcode), offsetof(struct tcmd, ns),
+				offsetof(struct tcmd_ns, id), offsetof(struct tcmd, slba),
+				offsetof(struct tcmd, nlb), offsetof(struct tcmd, length));
+		fputc('\n', f);
+	}
+	return fclose(f);
+}
+
+/* Starts the target with the agent and @sites (NULL: no site list). */
+static int start(struct child *c, const char *sites)
+{
+	int in[2], out[2], err[2];
+	char line[64];
+
+	if (pipe(in) || pipe(out) || pipe(err))
+		return -1;
+	c->pid = fork();
+	if (c->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		setenv("LD_PRELOAD", lib, 1);
+		if (sites)
+			setenv("NTPROF_AGENT_SITES", sites, 1);
+		else
+			unsetenv("NTPROF_AGENT_SITES");
+		execl(target, target, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	close(err[1]);
+	c->in = fdopen(in[1], "w");
+	c->out = fdopen(out[0], "r");
+	c->err = fdopen(err[0], "r");
+	setvbuf(c->in, NULL, _IOLBF, 0);
+	return fgets(line, sizeof(line), c->out) && !strcmp(line, "ready\n") ?
+	       0 : -1;
+}
+
+/* Runs commands [@from, @to) in the child: their results' sum. */
+static unsigned long long run(struct child *c, unsigned int from,
+			      unsigned int to)
+{
+	unsigned long long sum = 0;
+	char line[64];
+
+	fprintf(c->in, "run %u %u\n", from, to);
+	if (!fgets(line, sizeof(line), c->out) ||
+	    sscanf(line, "done %llu", &sum) != 1)
+		return 0;
+	return sum;
+}
+
+/* Ends the child: its exit status, and its stderr's first line. */
+static int finish(struct child *c, char *err, size_t len)
+{
+	int status;
+
+	fputs("quit\n", c->in);
+	fclose(c->in);
+	if (!fgets(err, len, c->err))
+		*err = '\0';
+	err[strcspn(err, "\n")] = '\0';
+	fclose(c->out);
+	fclose(c->err);
+	waitpid(c->pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* The agent's memfd in process @pid, mapped; NULL if it has none. */
+static void *attach(pid_t pid)
+{
+	char dir[64], path[600], link[256];
+	struct dirent *d;
+	void *shm = NULL;
+	DIR *dp;
+	ssize_t n;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
+	dp = opendir(dir);
+	while (dp && !shm && (d = readdir(dp))) {
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
+			continue;
+		link[n] = '\0';
+		if (strncmp(link, "/memfd:ntprof-agent", 19))
+			continue;
+		fd = open(path, O_RDWR);
+		if (fd < 0)
+			continue;
+		shm = mmap(NULL, AGENT_SHM_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_SHARED, fd, 0);
+		close(fd);
+		if (shm == MAP_FAILED)
+			shm = NULL;
+	}
+	if (dp)
+		closedir(dp);
+	return shm;
+}
+
+static void set_on(struct agent_shm_ctl *ctl, uint32_t sample)
+{
+	unsigned int i;
+
+	ctl->sample = sample;
+	for (i = 0; i < ctl->nr_sites && i < AGENT_SITES_MAX; i++)
+		__atomic_store_n(&ctl->site_on[i], !!sample, __ATOMIC_RELEASE);
+}
+
+static size_t drain(void *shm, struct ntprof_record *out, size_t max)
+{
+	struct agent_shm_ring *ring = agent_shm_ring(shm, 0);
+	uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+	size_t n = 0;
+
+	while (ring->tail < head) {
+		if (n < max)
+			out[n++] = ring->recs[ring->tail % AGENT_RING_RECORDS];
+		__atomic_store_n(&ring->tail, ring->tail + 1, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	static struct ntprof_record recs[AGENT_RING_RECORDS];
+	unsigned long long plain, sum;
+	struct agent_shm_ctl *ctl;
+	struct child c;
+	char err[256];
+	size_t n, k, bad = 0;
+	struct tcmd cmd;
+	void *shm;
+	FILE *f;
+
+	if (argc != 3) {
+		fputs("usage: test_agent_run LIBRARY TARGET\n", stderr);
+		return 2;
+	}
+	lib = argv[1];
+	target = argv[2];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	if (write_sites()) {
+		printf("Bail out! cannot write the site list\n");
+		return 1;
+	}
+
+	if (start(&c, NULL))
+		return printf("Bail out! the target does not start\n"), 1;
+	plain = run(&c, 0, 500);
+	ok(!attach(c.pid) && finish(&c, err, sizeof(err)) == 0 && !*err,
+	   "without a site list: no shared memory, no word, exit 0");
+
+	if (start(&c, sites_path))
+		return printf("Bail out! the target does not start with the agent\n"), 1;
+	shm = attach(c.pid);
+	if (!ok(shm != NULL, "the agent's memfd found in /proc/PID/fd and mapped"))
+		return tap_done("test_agent_run");
+	ctl = shm;
+	ok(ctl->magic == AGENT_SHM_MAGIC && ctl->version == AGENT_SHM_VERSION &&
+	   ctl->nr_sites == 3 &&
+	   ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
+	   ctl->site_state[1] == AGENT_STATE(AGENT_PATCHED) &&
+	   ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
+	   "the control page says the three sites are patched");
+	sum = run(&c, 0, 500);
+	ok(sum == plain && !drain(shm, recs, AGENT_RING_RECORDS),
+	   "off: the program's results as without the agent, no record");
+	set_on(ctl, 1);
+	sum = run(&c, 0, 500);
+	n = drain(shm, recs, AGENT_RING_RECORDS);
+	for (k = 0; k < n; k++) {
+		tcmd_make(&cmd, recs[k].slba / 1000);
+		bad += recs[k].pid != (uint32_t)c.pid || recs[k].qid != cmd.qid ||
+		       recs[k].nsid != cmd.ns->id ||
+		       recs[k].flags != (NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER) ||
+		       !recs[k].ts[NTPROF_PT_TARGET_INIT] ||
+		       recs[k].ts[NTPROF_PT_TARGET_INIT] > recs[k].ts[NTPROF_PT_TARGET_EXEC] ||
+		       recs[k].ts[NTPROF_PT_TARGET_EXEC] > recs[k].ts[NTPROF_PT_TARGET_COMPLETE];
+	}
+	if (!ok(sum == plain && n == 500 && !bad,
+	   "on at -s 1: the same results, 500 whole records with the process's pid"))
+		diag("sum %llu (%llu), %zu records, %zu wrong", sum, plain, n, bad);
+	set_on(ctl, 0);
+	sum = run(&c, 0, 500);
+	ok(sum == plain && !drain(shm, recs, AGENT_RING_RECORDS),
+	   "off again: the same results, no record");
+	ok(finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
+	   "the program exits 0; the agent said one line: %s", err);
+	munmap(shm, AGENT_SHM_SIZE);
+
+	f = fopen(sites_path, "w");
+	fputs("site nonsense\n", f);
+	fclose(f);
+	if (start(&c, sites_path))
+		return printf("Bail out! the target does not start with a bad list\n"), 1;
+	sum = run(&c, 0, 500);
+	ok(sum == plain && !attach(c.pid) && finish(&c, err, sizeof(err)) == 0 &&
+	   strstr(err, "line 1: not a site: the agent stays off"),
+	   "a bad site list: the agent says so and stays off, the program runs: %s",
+	   err);
+	unlink(sites_path);
+	return tap_done("test_agent_run");
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libntprof-agent.so's start-up. Loaded into an SPDK program when it
+ * starts (ntprof run, or LD_PRELOAD in a container's spec), it reads the
+ * site list NTPROF_AGENT_SITES names, makes the shared memory and
+ * patches each site's function, before main, while the process has one
+ * thread. Each site's outcome is in the control page, where probe and
+ * the recorder read it. Without NTPROF_AGENT_SITES it does nothing: a
+ * process with the agent and no recorder runs as without it. Nothing
+ * here may stop the program: a site that cannot be patched is left as
+ * it was, and any failure leaves the agent off with one line on stderr.
+ */
+#define _GNU_SOURCE	/* dl_iterate_phdr() */
+#include <errno.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hit.h"
+#include "patch.h"
+#include "sitelist.h"
+#include "tramp.h"
+
+struct object_find {
+	dev_t dev;
+	ino_t ino;
+	uintptr_t base;
+	int found;
+};
+
+/* The load address of the object that is file @f->dev, @f->ino. */
+static int object_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct object_find *f = data;
+	const char *name = info->dlpi_name;
+	struct stat st;
+
+	(void)size;
+	/* The executable has no name here: /proc/self/exe is its file. */
+	if (!name || !*name)
+		name = "/proc/self/exe";
+	if (stat(name, &st) || st.st_dev != f->dev || st.st_ino != f->ino)
+		return 0;
+	f->base = info->dlpi_addr;
+	f->found = 1;
+	return 1;
+}
+
+static int site_address(const struct agent_listed *l, uintptr_t *addr)
+{
+	struct object_find f = { 0 };
+	struct stat st;
+
+	if (stat(l->object, &st))
+		return -1;
+	f.dev = st.st_dev;
+	f.ino = st.st_ino;
+	dl_iterate_phdr(object_cb, &f);
+	if (!f.found)
+		return -1;
+	*addr = f.base + l->vaddr;
+	return 0;
+}
+
+static struct agent_listed listed[AGENT_SITES_MAX];
+static struct agent_site sites[AGENT_SITES_MAX];
+static struct agent_patch patches[AGENT_SITES_MAX];
+
+__attribute__((constructor)) static void agent_start(void)
+{
+	const char *path = getenv("NTPROF_AGENT_SITES");
+	unsigned int i, n, bad, patched = 0;
+	struct agent_shm_ctl *ctl;
+	enum agent_refusal r;
+	uintptr_t addr;
+	void *shm;
+	int fd, err;
+
+	if (!path || !*path)
+		return;
+	err = agent_sitelist_read(path, listed, AGENT_SITES_MAX, &n, &bad);
+	if (err == -EINVAL) {
+		fprintf(stderr, "ntprof-agent: %s, line %u: not a site: the agent stays off\n",
+			path, bad);
+		return;
+	}
+	if (err) {
+		fprintf(stderr, "ntprof-agent: %s: %s: the agent stays off\n",
+			path, strerror(-err));
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sites[i] = listed[i].site;
+	fd = agent_shm_create(&shm);
+	if (fd < 0 || agent_hit_setup(shm, sites, n, getpid())) {
+		fprintf(stderr, "ntprof-agent: cannot set up (%s): the agent stays off\n",
+			fd < 0 ? strerror(-fd) : "a site out of range");
+		return;
+	}
+	agent_tramp_ctl(fd);
+	ctl = shm;
+	ctl->nr_sites = n;
+	for (i = 0; i < n; i++) {
+		if (site_address(&listed[i], &addr))
+			r = AGENT_NOT_LOADED;
+		else
+			r = agent_patch(addr, listed[i].size, i, &patches[i]);
+		ctl->site_state[i] = AGENT_STATE(r);
+		patched += r == AGENT_PATCHED;
+	}
+	fprintf(stderr, "ntprof-agent: %u of %u sites patched\n", patched, n);
+}

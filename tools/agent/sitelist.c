@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The site list the recorder hands the agent (Documentation/agent.rst,
+ * "The site list"): a text file, a site a line,
+ *
+ *   site OBJECT VADDR SIZE POINT FLAGS ROLE TRANSPORT key=FETCH [F=FETCH]...
+ *
+ * OBJECT the file whose function it is (the executable or a shared
+ * library), VADDR and SIZE the function's symbol as linked, POINT,
+ * ROLE and TRANSPORT the uapi's numbers, FLAGS first, mid, last or
+ * first,last, each F one of qid cid opcode nsid slba nlb length, and a
+ * FETCH REG[>DEREF]...[+OFF|-OFF][:WIDTH]. Read once, at start-up.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sitelist.h"
+
+static const char *const field_names[AGENT_F_COUNT] = {
+	"key", "qid", "cid", "opcode", "nsid", "slba", "nlb", "length",
+};
+
+static int parse_fetch(const char *s, struct agent_fetch *f)
+{
+	char *end;
+	long v;
+
+	memset(f, 0, sizeof(*f));
+	f->set = 1;
+	v = strtol(s, &end, 10);
+	if (end == s || v < 0 || v > 5)
+		return -1;
+	f->reg = v;
+	while (*end) {
+		s = end;
+		if (*s == '>' && f->nr_derefs < AGENT_DEREFS_MAX) {
+			f->derefs[f->nr_derefs++] = strtol(s + 1, &end, 0);
+		} else if (*s == '+' || *s == '-') {
+			f->offset = strtol(s, &end, 0);
+		} else if (*s == ':') {
+			v = strtol(s + 1, &end, 10);
+			if (v != 1 && v != 2 && v != 4 && v != 8)
+				return -1;
+			f->width = v;
+		} else {
+			return -1;
+		}
+		/* A sign or a '>' or ':' with no number: no fetch. */
+		if (end <= s + 1)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_site(char *line, struct agent_listed *l)
+{
+	char *tok[8], *save, *t, *eq;
+	unsigned int i, n;
+
+	memset(l, 0, sizeof(*l));
+	for (n = 0, t = strtok_r(line, " \t\n", &save); t && n < 8;
+	     t = strtok_r(NULL, " \t\n", &save))
+		tok[n++] = t;
+	if (n < 8 || strcmp(tok[0], "site") ||
+	    strlen(tok[1]) >= sizeof(l->object))
+		return -1;
+	strcpy(l->object, tok[1]);
+	l->vaddr = strtoull(tok[2], NULL, 0);
+	l->size = strtoull(tok[3], NULL, 0);
+	l->site.point = strtoul(tok[4], NULL, 10);
+	l->site.flags = (strstr(tok[5], "first") ? NTPROF_USITE_F_FIRST : 0) |
+			(strstr(tok[5], "last") ? NTPROF_USITE_F_LAST : 0);
+	l->site.role = strtoul(tok[6], NULL, 10);
+	l->site.transport = strtoul(tok[7], NULL, 10);
+	for (; t; t = strtok_r(NULL, " \t\n", &save)) {
+		eq = strchr(t, '=');
+		if (!eq)
+			return -1;
+		*eq = '\0';
+		for (i = 0; i < AGENT_F_COUNT; i++)
+			if (!strcmp(t, field_names[i]))
+				break;
+		if (i == AGENT_F_COUNT || parse_fetch(eq + 1, &l->site.f[i]))
+			return -1;
+	}
+	return l->site.f[AGENT_F_KEY].set ? 0 : -1;
+}
+
+int agent_sitelist_read(const char *path, struct agent_listed *sites,
+			unsigned int max, unsigned int *nr, unsigned int *bad_line)
+{
+	char line[1024], *p;
+	unsigned int lineno = 0;
+	FILE *f;
+
+	*nr = 0;
+	*bad_line = 0;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		lineno++;
+		p = line + strspn(line, " \t");
+		if (*p == '#' || *p == '\n' || !*p)
+			continue;
+		if (*nr == max || parse_site(p, &sites[*nr])) {
+			*bad_line = lineno;
+			fclose(f);
+			return -EINVAL;
+		}
+		(*nr)++;
+	}
+	fclose(f);
+	return 0;
+}
