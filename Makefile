@@ -31,12 +31,14 @@ modules:
 tools:
 	$(MAKE) -C tools/ntprof
 	$(MAKE) -C tools/ntpgen
+	$(MAKE) -C tools/agent
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || \
 		rm -f kmod/*.o kmod/*.ko kmod/*.mod* kmod/.*.cmd
 	$(MAKE) -C tools/ntprof clean
 	$(MAKE) -C tools/ntpgen clean
+	$(MAKE) -C tools/agent clean
 
 modules_install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

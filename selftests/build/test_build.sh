@@ -3,8 +3,9 @@
 #
 # The module builds with zero warnings at W=1 and zero sparse reports (C=2)
 # against each kernel of the matrix, the kernel sources are checkpatch
-# --strict clean, the tool builds without warnings, and DKMS adds, builds
-# and installs the module for each kernel of the matrix, as a user would.
+# --strict clean, the tool and the SPDK agent's library build without
+# warnings, and DKMS adds, builds and installs the module for each kernel
+# of the matrix, as a user would.
 #
 # CHECK_KERNELS="5.10 6.1 6.12 7.2 7.3" names the kernel matrix: Debian's
 # bullseye, bookworm and its backports, trixie's backports. The kernels of
@@ -138,6 +139,13 @@ if out=$(make -s -C tools/ntprof clean all 2>&1) && ! grep -q 'warning:' <<< "$o
 else
 	ktap_fail "the tool builds without warnings"
 	printf '%s\n' "$out" | head -n 30 | sed 's/^/# /'
+fi
+
+if out=$(make -s -C tools/agent clean all 2>&1) && ! grep -q 'warning:' <<< "$out"; then
+	ktap_pass "the SPDK agent's library builds without warnings"
+else
+	ktap_fail "the SPDK agent's library builds without warnings"
+	printf '%s\n' "$out" | head -n 40 | sed 's/^/# /'
 fi
 
 # The releases dkms.conf builds for: every one from 5.10 on.
