@@ -294,6 +294,9 @@ static void test_entry(struct elfsite *es, const struct view *v,
 		label, name, f->entries[0].offset, f->entries[0].vaddr))
 		diag("elfsite %#" PRIx64 ", maps %#" PRIx64 ", nm+maps %#" PRIx64,
 		     f->entries[0].offset, want->a, nm_off);
+	ok(f->entries[0].size == sym->b,
+	   "%s: %s: its symbol's size %" PRIu64 ", as nm has it", label, name,
+	   f->entries[0].size);
 	n = sym->b < 16 ? sym->b : 16;
 	file_bytes(bin, f->entries[0].offset, n, hex);
 	if (!ok(n && !strncmp(hex, want->bytes, 2 * n),

@@ -65,6 +65,7 @@ struct elfsite {
 struct es_sym {
 	const char *name;
 	uint64_t vaddr;
+	uint64_t size;
 	struct es_func *f;
 };
 
@@ -480,7 +481,8 @@ static int scan_symtab(struct es_pass *p)
 		if (GROW(p->syms, p->nr_syms, p->cap_syms))
 			return -ENOMEM;
 		p->syms[p->nr_syms++] = (struct es_sym){
-			.name = name, .vaddr = sym.st_value, .f = f,
+			.name = name, .vaddr = sym.st_value, .size = sym.st_size,
+			.f = f,
 		};
 	}
 	return 0;
@@ -842,6 +844,7 @@ static int finish_func(struct es_pass *p, struct es_func *f)
 		if (!sym)
 			continue;
 		pub->entries[i].symbol = sym->name;
+		pub->entries[i].size = sym->size;
 		pub->entries[i].partial = clone_has(sym->name, "part");
 		if (strcmp(sym->name, pub->name))
 			pub->clone = true;

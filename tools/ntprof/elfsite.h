@@ -34,6 +34,8 @@ struct elfsite_site {
 	 * Inlined copies: NULL.
 	 */
 	const char *symbol;
+	/* That symbol's size, the body the agent decodes; 0 without one. */
+	uint64_t size;
 	/*
 	 * The entry is "name.part.N", the rest of a function whose head GCC
 	 * inlined into its callers: it runs only when an inlined head calls
