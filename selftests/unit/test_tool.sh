@@ -28,7 +28,7 @@ COMPLETION=$TOOL_DIR/completion/ntprof.bash
 
 # Every subcommand; t_command_list fails when ntprof --help disagrees, so a
 # new one cannot slip past the --help, man page and completion tests.
-COMMANDS=(status probe record report compare version help)
+COMMANDS=(status probe record report compare run version help)
 
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -454,6 +454,31 @@ t_compare_usage() {
 	usage_fails compare "unexpected argument 'c.ntp'" a.ntp b.ntp c.ntp &&
 	usage_fails compare "an empty file name in a list of recordings" \
 		a.ntp, b.ntp
+}
+
+t_run_usage() {
+	desc="run without a program, with a bad option or transport: usage errors, exit 1"
+	usage_fails run "which program?*" &&
+	usage_fails run "which program?*" -t tcp &&
+	usage_fails run "unknown option '--bogus'" --bogus -- /bin/true &&
+	usage_fails run "-t takes tcp or rdma" -t tcp,rdma -- /bin/true &&
+	usage_fails run "a host's sites need -t tcp or -t rdma" -r host -- "$NTPROF"
+}
+
+t_run_not_spdk() {
+	desc="run of a program that is not SPDK, or not there: one line why, nothing started, exit 1"
+	run run -- "$TMP/no-such-program"
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[ "$err" = "ntprof: run: $TMP/no-such-program: No such file or directory" ] ||
+		{ diag; return 1; }
+	run run --agent "$TMP/no-such-lib.so" -- "$NTPROF"
+	[ "$rc" = 1 ] && [[ $err == *"the agent's library $TMP/no-such-lib.so: No such file or directory" ]] ||
+		{ diag; return 1; }
+	# The tool itself has DWARF but no SPDK function: named, not started.
+	run run --agent /dev/null -- "$NTPROF" version
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[[ $err == *"the required site spdk_nvmf_request_exec is missing in this binary"* ]] ||
+		{ diag; return 1; }
 }
 
 t_report_missing_file() {

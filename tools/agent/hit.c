@@ -202,6 +202,7 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 		  uint32_t sample)
 {
 	uint64_t v[AGENT_F_COUNT] = { 0 };
+	uint32_t transport;
 	struct ntprof_record rec;
 	struct slot *s;
 	uint16_t cpu;
@@ -221,10 +222,26 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 	     !fetch(&site->f[AGENT_F_LENGTH], r, &v[AGENT_F_LENGTH])) ||
 	    !fetch(&site->f[AGENT_F_KEY], r, &v[AGENT_F_KEY]))
 		return;
+	transport = site->transport;
+	if (!transport && site->f[AGENT_F_TRTYPE].set) {
+		if (!fetch(&site->f[AGENT_F_TRTYPE], r, &v[AGENT_F_TRTYPE]))
+			return;
+		/* NVMe-oF's transport types: 1 RDMA, 3 TCP. */
+		switch (v[AGENT_F_TRTYPE] & 0xff) {
+		case 1:
+			transport = NTPROF_TRANSPORT_RDMA;
+			break;
+		case 3:
+			transport = NTPROF_TRANSPORT_TCP;
+			break;
+		default:
+			return;
+		}
+	}
 
 	memset(&rec, 0, sizeof(rec));
 	rec.role = site->role;
-	rec.transport = site->transport;
+	rec.transport = transport;
 	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
 	rec.opcode = v[AGENT_F_OPCODE];
 	rec.qid = v[AGENT_F_QID];

@@ -22,10 +22,15 @@ struct agent_fetch {
 	int32_t offset;
 };
 
-/* The fetches of a site, in the order of the uapi's NTPROF_A_USITE_KEY on. */
+/*
+ * The fetches of a site, in the order of the uapi's NTPROF_A_USITE_KEY
+ * on; then the NVMe-oF transport type (1 RDMA, 3 TCP, low 8 bits) of a
+ * first site whose transport is not fixed.
+ */
 enum agent_field {
 	AGENT_F_KEY, AGENT_F_QID, AGENT_F_CID, AGENT_F_OPCODE, AGENT_F_NSID,
-	AGENT_F_SLBA, AGENT_F_NLB, AGENT_F_LENGTH, AGENT_F_COUNT,
+	AGENT_F_SLBA, AGENT_F_NLB, AGENT_F_LENGTH, AGENT_F_TRTYPE,
+	AGENT_F_COUNT,
 };
 
 /**
@@ -33,8 +38,9 @@ enum agent_field {
  * @point: the enum ntprof_point it stamps
  * @flags: NTPROF_USITE_F_FIRST, NTPROF_USITE_F_LAST
  * @role: NTPROF_ROLE_HOST or NTPROF_ROLE_TARGET
- * @transport: its commands' enum ntprof_transport
- * @f: the key, and on a first site the identity and length
+ * @transport: its commands' enum ntprof_transport, or 0: the trtype
+ *	fetch's
+ * @f: the key, and on a first site the identity, length and trtype
  */
 struct agent_site {
 	uint32_t point;

@@ -8,7 +8,7 @@
  * OBJECT the file whose function it is (the executable or a shared
  * library), VADDR and SIZE the function's symbol as linked, POINT,
  * ROLE and TRANSPORT the uapi's numbers, FLAGS first, mid, last or
- * first,last, each F one of qid cid opcode nsid slba nlb length, and a
+ * first,last, each F one of qid cid opcode nsid slba nlb length trtype, and a
  * FETCH REG[>DEREF]...[+OFF|-OFF][:WIDTH]. Read once, at start-up.
  */
 #include <errno.h>
@@ -20,6 +20,7 @@
 
 static const char *const field_names[AGENT_F_COUNT] = {
 	"key", "qid", "cid", "opcode", "nsid", "slba", "nlb", "length",
+	"trtype",
 };
 
 static int parse_fetch(const char *s, struct agent_fetch *f)

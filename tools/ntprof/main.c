@@ -39,6 +39,8 @@ static const struct subcommand {
 	  "join recordings and show where the latency went, stage by stage" },
 	{ "compare", cmd_compare,
 	  "compare two runs stage by stage (latency amplification)" },
+	{ "run", cmd_run,
+	  "start an SPDK program with the in-process agent" },
 	{ "version", cmd_version, "print the version of this tool" },
 	{ "help", cmd_help, "show this help, or a command's" },
 };

@@ -125,6 +125,9 @@ enum session_usite_field {
 struct session_usite {
 	const char *path;
 	int fd;
+	/* The function's symbol as linked, where the agent patches it. */
+	uint64_t vaddr;
+	uint64_t size;
 	uint64_t offset;
 	uint32_t point;		/* enum ntprof_point */
 	uint32_t flags;		/* NTPROF_USITE_F_* */

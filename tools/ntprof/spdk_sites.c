@@ -465,6 +465,8 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 		*u = (struct session_usite){
 			.path = p->path, .fd = p->fd,
 			.offset = ef->entries[i].offset,
+			.vaddr = ef->entries[i].vaddr,
+			.size = ef->entries[i].size,
 			.point = def->point, .flags = def->flags,
 			.transport = def->transport,
 		};

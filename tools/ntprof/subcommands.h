@@ -13,6 +13,7 @@ int cmd_probe(int argc, char *argv[]);
 int cmd_record(int argc, char *argv[]);
 int cmd_report(int argc, char *argv[]);
 int cmd_compare(int argc, char *argv[]);
+int cmd_run(int argc, char *argv[]);
 
 /* This tool's version, for what it writes into recordings. */
 extern const char ntprof_version[];

@@ -6,7 +6,7 @@ _ntprof()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local prev=${COMP_WORDS[COMP_CWORD - 1]}
-	local commands="status probe record report compare version help"
+	local commands="status probe record report compare run version help"
 	local words
 
 	if ((COMP_CWORD == 1)); then
@@ -57,6 +57,24 @@ _ntprof()
 				mapfile -t COMPREPLY < <(compgen -f -X '!*.ntp' -- "$cur"; compgen -d -- "$cur")
 				return
 			fi
+			;;
+		run)
+			case $prev in
+			-r|--role)
+				words="host target"
+				;;
+			-t|--transport)
+				words="tcp rdma"
+				;;
+			--agent|--print-env)
+				compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				return
+				;;
+			*)
+				words="-r -t -h --role --transport --agent --print-env --help"
+				;;
+			esac
 			;;
 		help)
 			((COMP_CWORD == 2)) || return
