@@ -256,6 +256,22 @@ int main(void)
 		   "a request reused before its last site: a partial record, then the new one");
 	}
 
+	/* 300 requests in flight on one thread: the table keeps 256 at most. */
+	{
+		static struct tcmd many[300];
+
+		for (i = 0; i < 300; i++) {
+			tcmd_make(&many[i], i);
+			tcmd_begin(&many[i]);
+		}
+		for (i = 0; i < 300; i++)
+			tcmd_end(&many[i]);
+		n = drain(0, recs, AGENT_RING_RECORDS);
+		ok(ctl->evicted && n + ctl->evicted == 300,
+		   "300 in flight on one thread: %zu recorded, %lu counted as evicted",
+		   n, (unsigned long)ctl->evicted);
+	}
+
 	set_on(0);
 	run(0, 100);
 	ok(!drain(0, recs, AGENT_RING_RECORDS), "off again: no record");

@@ -268,6 +268,8 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 	}
 	if (s)
 		s->rec = rec;
+	else
+		__atomic_fetch_add(&ctl->evicted, 1, __ATOMIC_RELAXED);
 }
 
 static void next(const struct agent_site *site, const struct agent_regs *r)

@@ -159,6 +159,8 @@ int agent_code_write(void *dst, const void *src, size_t len)
 		     PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -errno;
 	memcpy(dst, src, len);
+	/* Nothing on x86, whose caches are coherent: the intent, written. */
+	__builtin___clear_cache((char *)dst, (char *)dst + len);
 	if (mprotect((void *)start, end - start, prot))
 		return -errno;
 	return 0;
