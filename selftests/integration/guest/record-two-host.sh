@@ -302,5 +302,5 @@ killed_reads_back() {
 		{ cat /tmp/killed-report.out; return 1; }
 }
 ktap_check "the killed recording reads back up to its last whole block" killed_reads_back
-ktap_check "rmmod ntprof with the killed recorder's session running" rmmod ntprof
+ktap_check "rmmod ntprof after the killed recorder" rmmod ntprof
 ktap_finished
