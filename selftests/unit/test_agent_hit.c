@@ -121,16 +121,7 @@ static void set_on(uint32_t sample)
 /* Takes ring @r's records, as a recorder does; how many into @out. */
 static size_t drain(unsigned int r, struct ntprof_record *out, size_t max)
 {
-	struct agent_shm_ring *ring = agent_shm_ring(shm, r);
-	uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-	size_t n = 0;
-
-	while (ring->tail < head) {
-		if (n < max)
-			out[n++] = ring->recs[ring->tail % AGENT_RING_RECORDS];
-		__atomic_store_n(&ring->tail, ring->tail + 1, __ATOMIC_RELEASE);
-	}
-	return n;
+	return agent_ring_take(agent_shm_ring(shm, r), out, max);
 }
 
 /* Each record is command i's, once, whole, its stamps in order. */

@@ -207,16 +207,7 @@ static void set_on(struct agent_shm_ctl *ctl, uint32_t sample)
 
 static size_t drain(void *shm, struct ntprof_record *out, size_t max)
 {
-	struct agent_shm_ring *ring = agent_shm_ring(shm, 0);
-	uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-	size_t n = 0;
-
-	while (ring->tail < head) {
-		if (n < max)
-			out[n++] = ring->recs[ring->tail % AGENT_RING_RECORDS];
-		__atomic_store_n(&ring->tail, ring->tail + 1, __ATOMIC_RELEASE);
-	}
-	return n;
+	return agent_ring_take(agent_shm_ring(shm, 0), out, max);
 }
 
 int main(int argc, char **argv)

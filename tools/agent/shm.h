@@ -10,6 +10,7 @@
 #ifndef NTPROF_AGENT_SHM_H
 #define NTPROF_AGENT_SHM_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <uapi/linux/ntprof.h>
 
@@ -69,6 +70,27 @@ static inline struct agent_shm_ring *agent_shm_ring(void *base, unsigned int i)
 {
 	return (struct agent_shm_ring *)((char *)base + AGENT_PAGE +
 					 (size_t)i * sizeof(struct agent_shm_ring));
+}
+
+/*
+ * The recorder's side of a ring: takes up to @max of the records its
+ * thread published into @out, and gives their slots back. A head that
+ * the agent could not have written (more than a ring ahead) is not
+ * followed: nothing is taken.
+ */
+static inline size_t agent_ring_take(struct agent_shm_ring *ring,
+				     struct ntprof_record *out, size_t max)
+{
+	uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+	uint64_t tail = ring->tail;
+	size_t n = 0;
+
+	if (head - tail > AGENT_RING_RECORDS)
+		return 0;
+	while (tail < head && n < max)
+		out[n++] = ring->recs[tail++ % AGENT_RING_RECORDS];
+	__atomic_store_n(&ring->tail, tail, __ATOMIC_RELEASE);
+	return n;
 }
 
 #define AGENT_SHM_SIZE \
