@@ -304,7 +304,8 @@ int ntprof_session_stop(enum ntprof_role role, u32 portid,
  *
  * Context: Process context, under the session lock.
  * Return: true if the role's last session is the socket's, and, for a
- * drain under way, the one it began with.
+ * drain under way, the one it began with; true too for a role that has
+ * had no session since the module loaded, whose buffers are empty.
  */
 bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
 			      unsigned int gen)
@@ -315,6 +316,9 @@ bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
 
 	if (gen != UINT_MAX && gen != s->gen)
 		return false;
+	/* A role that never had a session has nothing to take: empty. */
+	if (!s->ever)
+		return true;
 	return portid && (portid == s->cfg.owner_portid ||
 			  portid == s->cfg.drain_portid);
 }
