@@ -45,8 +45,6 @@ static void *shm_base;
 static struct agent_site sites[AGENT_SITES_MAX];
 static unsigned int nr_sites;
 static uint32_t agent_pid;
-/* Records lost because no ring was left for their thread. */
-static uint64_t ringless_drops;
 
 /* What the handler indexes or reads with, within bounds. */
 static bool site_valid(const struct agent_site *s)
@@ -159,7 +157,7 @@ static void emit(const struct ntprof_record *rec)
 	uint64_t head, tail;
 
 	if (!ring) {
-		__atomic_fetch_add(&ringless_drops, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&ctl->ringless, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	head = ring->head;

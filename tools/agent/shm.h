@@ -30,6 +30,7 @@
  * @sample: record one command in @sample (the recorder's -s), 0 off
  * @rings_claimed: rings threads took, up to AGENT_RINGS_MAX
  * @evicted: sampled commands not followed: their thread's table was full
+ * @ringless: records lost because every ring was taken by other threads
  * @site_on: a site's byte, which its trampoline tests: the recorder
  *	sets them all to turn the agent on, clears them to turn it off
  * @site_state: AGENT_STATE() of how each listed site's patch went
@@ -41,6 +42,7 @@ struct agent_shm_ctl {
 	uint32_t sample;
 	uint32_t rings_claimed;
 	uint64_t evicted;
+	uint64_t ringless;
 	uint8_t site_on[AGENT_SITES_MAX];
 	uint8_t site_state[AGENT_SITES_MAX];
 };
