@@ -3,29 +3,32 @@
  * Unit tests of libntprof-agent.so in a process of its own: agent-run-
  * target started with LD_PRELOAD and a site list of its three command
  * functions (their symbols from nm), the agent's shared memory found in
- * /proc/PID/fd and mapped as a recorder would, the agent turned on and
- * off between runs of the program's commands. Checks: every site
- * patched; the program's results the same off, on and without the
- * agent; on, a record a command with the process's pid; off, none; a
- * program without a site list, or with a bad one, runs as without the
- * agent and exits 0.
+ * /proc/PID/fd and mapped as the recorder does, the agent turned on and
+ * off between runs of the program's commands, through the recorder's
+ * side (tools/ntprof/agent_attach.c). Checks: every site patched; the
+ * program's results the same off, on and without the agent; on, a
+ * record a command with the process's pid, its TSC stamps made
+ * CLOCK_MONOTONIC within the run; off, none; a program without a site
+ * list, or with a bad one, runs as without the agent and exits 0.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
  */
 #define _GNU_SOURCE
-#include <dirent.h>
-#include <fcntl.h>
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <stdbool.h>
+#include <time.h>
+
 #include "agent-cmd.h"
+#include "agent_attach.h"
 #include "patch.h"
 #include "shm.h"
 #include "tap.h"
@@ -162,64 +165,37 @@ static int finish(struct child *c, char *err, size_t len)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-/* The agent's memfd in process @pid, mapped; NULL if it has none. */
-static void *attach(pid_t pid)
+static uint64_t mono_ns(void)
 {
-	char dir[64], path[600], link[256];
-	struct dirent *d;
-	void *shm = NULL;
-	DIR *dp;
-	ssize_t n;
-	int fd;
+	struct timespec ts;
 
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
-	dp = opendir(dir);
-	while (dp && !shm && (d = readdir(dp))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (strncmp(link, "/memfd:ntprof-agent", 19))
-			continue;
-		fd = open(path, O_RDWR);
-		if (fd < 0)
-			continue;
-		shm = mmap(NULL, AGENT_SHM_SIZE, PROT_READ | PROT_WRITE,
-			   MAP_SHARED, fd, 0);
-		close(fd);
-		if (shm == MAP_FAILED)
-			shm = NULL;
-	}
-	if (dp)
-		closedir(dp);
-	return shm;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void set_on(struct agent_shm_ctl *ctl, uint32_t sample)
+/* Whether process @pid runs an agent that can be attached to. */
+static bool has_agent(pid_t pid)
 {
-	unsigned int i;
+	struct agent_attach a;
+	char err[256];
 
-	ctl->sample = sample;
-	for (i = 0; i < ctl->nr_sites && i < AGENT_SITES_MAX; i++)
-		__atomic_store_n(&ctl->site_on[i], !!sample, __ATOMIC_RELEASE);
-}
-
-static size_t drain(void *shm, struct ntprof_record *out, size_t max)
-{
-	return agent_ring_take(agent_shm_ring(shm, 0), out, max);
+	if (agent_attach(pid, &a, err, sizeof(err)))
+		return false;
+	agent_detach(&a);
+	return true;
 }
 
 int main(int argc, char **argv)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	unsigned long long plain, sum;
-	struct agent_shm_ctl *ctl;
+	const struct agent_shm_ctl *ctl;
+	uint64_t before, after;
+	struct agent_attach a;
 	struct child c;
 	char err[256];
-	size_t n, k, bad = 0;
+	size_t n, k, bad = 0, outside = 0;
 	struct tcmd cmd;
-	void *shm;
 	FILE *f;
 
 	if (argc != 3) {
@@ -238,27 +214,30 @@ int main(int argc, char **argv)
 	if (start(&c, NULL))
 		return printf("Bail out! the target does not start\n"), 1;
 	plain = run(&c, 0, 500);
-	ok(!attach(c.pid) && finish(&c, err, sizeof(err)) == 0 && !*err,
-	   "without a site list: no shared memory, no word, exit 0");
+	ok(agent_attach(c.pid, &a, err, sizeof(err)) == -ENOENT &&
+	   strstr(err, "no ntprof agent") &&
+	   finish(&c, err, sizeof(err)) == 0 && !*err,
+	   "without a site list: no agent to attach to, no word, exit 0");
 
 	if (start(&c, sites_path))
 		return printf("Bail out! the target does not start with the agent\n"), 1;
-	shm = attach(c.pid);
-	if (!ok(shm != NULL, "the agent's memfd found in /proc/PID/fd and mapped"))
-		return tap_done("test_agent_run");
-	ctl = shm;
-	ok(ctl->magic == AGENT_SHM_MAGIC && ctl->version == AGENT_SHM_VERSION &&
-	   ctl->nr_sites == 3 &&
+	if (!ok(!agent_attach(c.pid, &a, err, sizeof(err)),
+		"the agent's memfd found in /proc/PID/fd and attached"))
+		return diag("%s", err), tap_done("test_agent_run");
+	ctl = a.shm;
+	ok(a.nr_sites == 3 &&
 	   ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[1] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
 	   "the control page says the three sites are patched");
 	sum = run(&c, 0, 500);
-	ok(sum == plain && !drain(shm, recs, AGENT_RING_RECORDS),
+	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off: the program's results as without the agent, no record");
-	set_on(ctl, 1);
+	agent_attach_set(&a, 1);
+	before = mono_ns();
 	sum = run(&c, 0, 500);
-	n = drain(shm, recs, AGENT_RING_RECORDS);
+	after = mono_ns();
+	n = agent_attach_take(&a, recs, AGENT_RING_RECORDS);
 	for (k = 0; k < n; k++) {
 		tcmd_make(&cmd, recs[k].slba / 1000);
 		bad += recs[k].pid != (uint32_t)c.pid || recs[k].qid != cmd.qid ||
@@ -267,18 +246,23 @@ int main(int argc, char **argv)
 		       !recs[k].ts[NTPROF_PT_TARGET_INIT] ||
 		       recs[k].ts[NTPROF_PT_TARGET_INIT] > recs[k].ts[NTPROF_PT_TARGET_EXEC] ||
 		       recs[k].ts[NTPROF_PT_TARGET_EXEC] > recs[k].ts[NTPROF_PT_TARGET_COMPLETE];
+		/* TSC made CLOCK_MONOTONIC: within the run, give or take 1 ms. */
+		outside += recs[k].ts[NTPROF_PT_TARGET_INIT] + 1000000 < before ||
+			   recs[k].ts[NTPROF_PT_TARGET_COMPLETE] > after + 1000000;
 	}
 	if (!ok(sum == plain && n == 500 && !bad,
-	   "on at -s 1: the same results, 500 whole records with the process's pid"))
+		"on at -s 1: the same results, 500 whole records with the process's pid"))
 		diag("sum %llu (%llu), %zu records, %zu wrong", sum, plain, n, bad);
-	set_on(ctl, 0);
+	ok(n && !outside,
+	   "their stamps are CLOCK_MONOTONIC, within the run (%zu outside)", outside);
+	agent_attach_set(&a, 0);
 	sum = run(&c, 0, 500);
-	ok(sum == plain && !drain(shm, recs, AGENT_RING_RECORDS),
+	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off again: the same results, no record");
+	agent_detach(&a);
 	ok(finish(&c, err, sizeof(err)) == 0 &&
 	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
 	   "the program exits 0; the agent said one line: %s", err);
-	munmap(shm, AGENT_SHM_SIZE);
 
 	f = fopen(sites_path, "w");
 	fputs("site nonsense\n", f);
@@ -286,7 +270,7 @@ int main(int argc, char **argv)
 	if (start(&c, sites_path))
 		return printf("Bail out! the target does not start with a bad list\n"), 1;
 	sum = run(&c, 0, 500);
-	ok(sum == plain && !attach(c.pid) && finish(&c, err, sizeof(err)) == 0 &&
+	ok(sum == plain && !has_agent(c.pid) && finish(&c, err, sizeof(err)) == 0 &&
 	   strstr(err, "line 1: not a site: the agent stays off"),
 	   "a bad site list: the agent says so and stays off, the program runs: %s",
 	   err);
