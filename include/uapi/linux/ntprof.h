@@ -145,7 +145,7 @@ enum {
 	NTPROF_A_STATUS_PAD,
 	/* u64: 1 << enum ntprof_layout_field of the built-in offsets */
 	NTPROF_A_STATUS_LAYOUT_BUILTIN,
-	/* u32: the process whose socket owns the session, if one runs */
+	/* u32: the process that started the running session, as the asker sees it */
 	NTPROF_A_STATUS_OWNER_PID,
 
 	__NTPROF_A_STATUS_MAX,
