@@ -71,7 +71,12 @@ cut_mid_session() {
 		--direct=1 --ioengine=libaio --iodepth=4 --runtime=10 --time_based \
 		--size=256m > /dev/null 2>&1 &
 	fio=$!
-	sleep 2
+	# Mid-session means after commands were recorded: the debug kernel
+	# can take seconds to start fio.
+	for c in $(seq 1 600); do
+		[ "$($tc stats host | awk '{ print $6 }')" -gt 0 ] 2>/dev/null && break
+		sleep 0.1
+	done
 	ctrl=
 	for c in /sys/class/nvme/nvme*; do
 		grep -q "$nqn" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
