@@ -87,6 +87,19 @@ asm_short:
 	ret
 	.size	asm_short, . - asm_short
 
+/*
+ * An int3 in the first bytes, as a uprobe leaves one: refused before
+ * anything else. The jump over it keeps the function callable.
+ */
+	.globl	asm_breakpoint
+	.type	asm_breakpoint, @function
+asm_breakpoint:
+	jmp	1f
+	int3
+1:	leaq	2(%rdi), %rax
+	ret
+	.size	asm_breakpoint, . - asm_breakpoint
+
 /* jrcxz has no rel32 form: out of reach from a trampoline, refused. */
 	.globl	asm_jrcxz_first
 	.type	asm_jrcxz_first, @function

@@ -109,10 +109,25 @@ static void run(uint32_t from, uint32_t to)
 	}
 }
 
+static uint64_t tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* On for every command, a heartbeat far away, as a new session. */
 static void set_on(uint32_t sample)
 {
 	unsigned int i;
 
+	ctl->deadline = UINT64_MAX;
+	ctl->ops = NTPROF_OP_READ | NTPROF_OP_WRITE | NTPROF_OP_OTHER;
+	ctl->min_len = 0;
+	ctl->max_len = UINT32_MAX;
+	ctl->transport = 0;
+	ctl->session++;
 	ctl->sample = sample;
 	for (i = 0; i < 3; i++)
 		*patches[i].on = !!sample;
@@ -262,6 +277,60 @@ int main(void)
 		   "300 in flight on one thread: %zu recorded, %lu counted as evicted",
 		   n, (unsigned long)ctl->evicted);
 	}
+
+	/* The recorder's filters: reads (every third command writes). */
+	set_on(1);
+	ctl->ops = NTPROF_OP_READ;
+	run(0, 300);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	for (i = 0; i < n && recs[i].opcode == 2; i++)
+		;
+	ok(n == 200 && i == n, "reads only: the 200 reads of 300 commands");
+	set_on(1);
+	ctl->min_len = 2048;
+	ctl->max_len = 4096;
+	run(0, 300);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	{
+		struct tcmd c;
+		size_t want = 0;
+
+		for (i = 0; i < 300; i++) {
+			tcmd_make(&c, i);
+			want += c.length >= 2048 && c.length <= 4096;
+		}
+		for (i = 0; i < n && recs[i].length >= 2048 &&
+			    recs[i].length <= 4096; i++)
+			;
+		ok(n == want && i == n && want && want < 300,
+		   "2048 to 4096 bytes: the %zu commands of those lengths", want);
+	}
+
+	/* A command begun for an earlier recorder: never finished. */
+	{
+		struct tcmd c;
+
+		set_on(1);
+		tcmd_make(&c, 5);
+		tcmd_begin(&c);
+		set_on(1);
+		tcmd_work(&c);
+		tcmd_end(&c);
+		ok(!drain(0, recs, AGENT_RING_RECORDS),
+		   "a command begun in the last session: no record in this one");
+	}
+
+	/* The recorder's heartbeat past: off at the next look. */
+	set_on(1);
+	ctl->deadline = tsc() - 1;
+	run(0, 10);
+	drain(0, recs, AGENT_RING_RECORDS);
+	ok(!ctl->sample && !ctl->site_on[0] && !ctl->site_on[1] &&
+	   !ctl->site_on[2] && ctl->expired == 1,
+	   "no heartbeat: the agent turned itself off, and counted it");
+	run(0, 100);
+	ok(!drain(0, recs, AGENT_RING_RECORDS) && ctl->expired == 1,
+	   "then 100 commands: no record, off once");
 
 	set_on(0);
 	run(0, 100);

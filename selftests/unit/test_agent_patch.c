@@ -47,6 +47,7 @@ uint64_t asm_loop_entry(uint64_t, uint64_t);
 uint64_t asm_branch_inside(uint64_t);
 uint64_t asm_short(uint64_t);
 uint64_t asm_jrcxz_first(uint64_t);
+uint64_t asm_breakpoint(uint64_t);
 
 /* Hits a call: exactly one, or at least one (loops, recursion). */
 enum hits { ONE, SOME };
@@ -81,6 +82,7 @@ static const struct shape shapes[] = {
 	S(asm_branch_inside, ~0ULL, AGENT_BRANCH_INTO_PATCH, ONE),
 	S(asm_short, ~0ULL, AGENT_TOO_SHORT, ONE),
 	S(asm_jrcxz_first, ~0ULL, AGENT_UNRELOCATABLE, ONE),
+	S(asm_breakpoint, ~0ULL, AGENT_BREAKPOINT, ONE),
 };
 
 static uint64_t rng_state;

@@ -233,7 +233,9 @@ int main(int argc, char **argv)
 	sum = run(&c, 0, 500);
 	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off: the program's results as without the agent, no record");
-	agent_attach_set(&a, 1);
+	agent_attach_on(&a, &(struct agent_filter){
+		.sample = 1, .ops = NTPROF_OP_READ | NTPROF_OP_WRITE | NTPROF_OP_OTHER,
+		.max_len = UINT32_MAX });
 	before = mono_ns();
 	sum = run(&c, 0, 500);
 	after = mono_ns();
@@ -255,7 +257,7 @@ int main(int argc, char **argv)
 		diag("sum %llu (%llu), %zu records, %zu wrong", sum, plain, n, bad);
 	ok(n && !outside,
 	   "their stamps are CLOCK_MONOTONIC, within the run (%zu outside)", outside);
-	agent_attach_set(&a, 0);
+	agent_attach_off(&a);
 	sum = run(&c, 0, 500);
 	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off again: the same results, no record");

@@ -28,11 +28,16 @@
 
 struct slot {
 	uint64_t key;		/* 0: free */
+	uint32_t session;	/* the control page's when it was taken */
 	struct ntprof_record rec;
 };
 
+/* Hits between two looks at the recorder's heartbeat: a power of two. */
+#define BEAT_HITS	16
+
 struct thread_state {
 	struct agent_shm_ring *ring;
+	unsigned int hits;
 	bool no_ring;		/* every ring was taken: records are drops */
 	unsigned int used;
 	struct slot slots[INFLIGHT];
@@ -79,6 +84,14 @@ int agent_hit_setup(void *shm, const struct agent_site *s, unsigned int n,
 	nr_sites = n;
 	agent_pid = pid;
 	return 0;
+}
+
+static inline uint64_t tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
 }
 
 static inline uint64_t tsc_cpu(uint16_t *cpu)
@@ -196,11 +209,35 @@ static void slot_free(struct slot *s)
 	self.used--;
 }
 
+/* The recorder's filter of commands by their kind, as the kernel's. */
+static bool wanted(uint8_t opcode)
+{
+	uint32_t op = opcode == 0x02 ? NTPROF_OP_READ :
+		      opcode == 0x01 ? NTPROF_OP_WRITE : NTPROF_OP_OTHER;
+
+	return __atomic_load_n(&ctl->ops, __ATOMIC_RELAXED) & op;
+}
+
+/*
+ * Off for want of a heartbeat: the recorder died or hangs. Its sites'
+ * bytes cleared, every site costs one load and one branch again.
+ */
+static void expire(void)
+{
+	unsigned int i;
+
+	if (!__atomic_exchange_n(&ctl->sample, 0, __ATOMIC_RELAXED))
+		return;
+	for (i = 0; i < nr_sites; i++)
+		__atomic_store_n(&ctl->site_on[i], 0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ctl->expired, 1, __ATOMIC_RELAXED);
+}
+
 static void first(const struct agent_site *site, const struct agent_regs *r,
 		  uint32_t sample)
 {
 	uint64_t v[AGENT_F_COUNT] = { 0 };
-	uint32_t transport;
+	uint32_t transport, want, session;
 	struct ntprof_record rec;
 	struct slot *s;
 	uint16_t cpu;
@@ -212,6 +249,8 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 	/* I/O commands only, as the kernel's hooks: no admin, no Connect. */
 	if (!v[AGENT_F_QID] || v[AGENT_F_OPCODE] == 0x7f)
 		return;
+	if (!wanted(v[AGENT_F_OPCODE]))
+		return;
 	if (ntprof_sample_hash(v[AGENT_F_QID], v[AGENT_F_CID],
 			       v[AGENT_F_OPCODE], v[AGENT_F_NSID],
 			       v[AGENT_F_SLBA], v[AGENT_F_NLB]) % sample)
@@ -219,6 +258,9 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 	if ((site->f[AGENT_F_LENGTH].set &&
 	     !fetch(&site->f[AGENT_F_LENGTH], r, &v[AGENT_F_LENGTH])) ||
 	    !fetch(&site->f[AGENT_F_KEY], r, &v[AGENT_F_KEY]))
+		return;
+	if (v[AGENT_F_LENGTH] < __atomic_load_n(&ctl->min_len, __ATOMIC_RELAXED) ||
+	    v[AGENT_F_LENGTH] > __atomic_load_n(&ctl->max_len, __ATOMIC_RELAXED))
 		return;
 	transport = site->transport;
 	if (!transport && site->f[AGENT_F_TRTYPE].set) {
@@ -236,6 +278,9 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 			return;
 		}
 	}
+	want = __atomic_load_n(&ctl->transport, __ATOMIC_RELAXED);
+	if (want && transport && want != transport)
+		return;
 
 	memset(&rec, 0, sizeof(rec));
 	rec.role = site->role;
@@ -256,17 +301,19 @@ static void first(const struct agent_site *site, const struct agent_regs *r,
 		return;
 	}
 
+	session = __atomic_load_n(&ctl->session, __ATOMIC_RELAXED);
 	s = slot_find(v[AGENT_F_KEY], false);
-	if (s) {
+	if (s && s->session == session) {
 		/* The key of a command lost on the way: it ends partial. */
 		s->rec.flags |= NTPROF_REC_F_PARTIAL;
 		emit(&s->rec);
-	} else {
+	} else if (!s) {
 		s = slot_find(v[AGENT_F_KEY], true);
 	}
-	if (s)
+	if (s) {
+		s->session = session;
 		s->rec = rec;
-	else
+	} else
 		__atomic_fetch_add(&ctl->evicted, 1, __ATOMIC_RELAXED);
 }
 
@@ -282,6 +329,11 @@ static void next(const struct agent_site *site, const struct agent_regs *r)
 	s = slot_find(key, false);
 	if (!s)
 		return;
+	/* Followed for a recorder that is gone: not this one's. */
+	if (s->session != __atomic_load_n(&ctl->session, __ATOMIC_RELAXED)) {
+		slot_free(s);
+		return;
+	}
 	if (!s->rec.ts[site->point])
 		s->rec.ts[site->point] = tsc_cpu(&cpu);
 	if (!(site->flags & NTPROF_USITE_F_LAST))
@@ -304,6 +356,11 @@ void agent_hit(uint32_t id, const struct agent_regs *r)
 	sample = __atomic_load_n(&ctl->sample, __ATOMIC_RELAXED);
 	if (!sample || sample > 1000000)
 		return;
+	if (!(++self.hits & (BEAT_HITS - 1)) &&
+	    tsc() > __atomic_load_n(&ctl->deadline, __ATOMIC_RELAXED)) {
+		expire();
+		return;
+	}
 	if (site->flags & NTPROF_USITE_F_FIRST)
 		first(site, r, sample);
 	else

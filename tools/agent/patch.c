@@ -55,6 +55,8 @@ const char *agent_refusal_str(enum agent_refusal r)
 		return "its code cannot be made writable";
 	case AGENT_NOT_LOADED:
 		return "its executable or library is not loaded in the process";
+	case AGENT_BREAKPOINT:
+		return "a breakpoint is in its first bytes (a uprobe or a debugger's)";
 	}
 	return "unknown";
 }
@@ -273,6 +275,13 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 			return AGENT_TOO_SHORT;
 		if (decode(p->at + p->len, end - p->at - p->len, &in))
 			return AGENT_UNDECODABLE;
+		/*
+		 * A uprobe's int3 (a session of uprobes placed it when the
+		 * program was mapped): moved, it would trap where no uprobe
+		 * is, and the trap would kill the process.
+		 */
+		if (in.i.mnemonic == ZYDIS_MNEMONIC_INT3)
+			return AGENT_BREAKPOINT;
 		p->len += in.i.length;
 	}
 	ret = branch_into(entry, end, p->at, p->len);

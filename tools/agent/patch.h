@@ -22,6 +22,7 @@ enum agent_refusal {
 	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
 	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
 	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
+	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
 };
 
 const char *agent_refusal_str(enum agent_refusal r);

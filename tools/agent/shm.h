@@ -15,7 +15,7 @@
 #include <uapi/linux/ntprof.h>
 
 #define AGENT_SHM_MAGIC		0x746e656761706e74ULL	/* "tnpagent" */
-#define AGENT_SHM_VERSION	1
+#define AGENT_SHM_VERSION	2
 #define AGENT_PAGE		4096
 #define AGENT_SITES_MAX		64
 #define AGENT_RINGS_MAX		64
@@ -31,6 +31,17 @@
  * @rings_claimed: rings threads took, up to AGENT_RINGS_MAX
  * @evicted: sampled commands not followed: their thread's table was full
  * @ringless: records lost because every ring was taken by other threads
+ * @deadline: the recorder's heartbeat, a TSC value: the agent turns
+ *	itself off at a hit after it, so that a recorder that died leaves
+ *	it off; the recorder moves it on as it takes the records
+ * @expired: times the agent turned itself off for want of a heartbeat
+ * @ops: the NTPROF_OP_* a recorder wants (read, write, other)
+ * @min_len: the shortest command it wants, in bytes
+ * @max_len: the longest
+ * @transport: the transport it wants, NTPROF_TRANSPORT_NONE: both
+ * @session: the recorder's session, a number it changes each time it
+ *	turns the agent on: commands still followed from an earlier one
+ *	are dropped, never finished with a later session's stamps
  * @site_on: a site's byte, which its trampoline tests: the recorder
  *	sets them all to turn the agent on, clears them to turn it off
  * @site_state: AGENT_STATE() of how each listed site's patch went
@@ -43,6 +54,14 @@ struct agent_shm_ctl {
 	uint32_t rings_claimed;
 	uint64_t evicted;
 	uint64_t ringless;
+	uint64_t deadline;
+	uint64_t expired;
+	uint32_t ops;
+	uint32_t min_len;
+	uint32_t max_len;
+	uint32_t transport;
+	uint32_t session;
+	uint32_t pad;
 	uint8_t site_on[AGENT_SITES_MAX];
 	uint8_t site_state[AGENT_SITES_MAX];
 };

@@ -131,16 +131,91 @@ int agent_attach(pid_t pid, struct agent_attach *a, char *err, size_t len)
 	return 0;
 }
 
-void agent_attach_set(struct agent_attach *a, uint32_t sample)
+/* The TSC value @ns from now, on the line of the clocks. */
+static uint64_t tsc_in(const struct agent_attach *a, uint64_t ns)
+{
+	return tsc() + (uint64_t)((double)ns / a->ns_per_tick);
+}
+
+void agent_attach_on(struct agent_attach *a, const struct agent_filter *f)
 {
 	struct agent_shm_ctl *ctl = a->shm;
 	unsigned int i;
 
-	/* The rate first: a site turned on never reads an old one. */
-	__atomic_store_n(&ctl->sample, sample, __ATOMIC_RELEASE);
+	a->filter = *f;
+	a->expired = __atomic_load_n(&ctl->expired, __ATOMIC_ACQUIRE);
+	/* Everything the sites read first: a site turned on sees it all. */
+	__atomic_store_n(&ctl->deadline, tsc_in(a, AGENT_HEARTBEAT_NS),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->ops, f->ops, __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->min_len, f->min_len, __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->max_len, f->max_len, __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->transport, f->transport, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&ctl->session, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->sample, f->sample, __ATOMIC_RELEASE);
 	for (i = 0; i < a->nr_sites; i++)
-		__atomic_store_n(&ctl->site_on[i], sample ? 1 : 0,
+		__atomic_store_n(&ctl->site_on[i], f->sample ? 1 : 0,
 				 __ATOMIC_RELEASE);
+}
+
+void agent_attach_off(struct agent_attach *a)
+{
+	struct agent_shm_ctl *ctl = a->shm;
+	unsigned int i;
+
+	for (i = 0; i < a->nr_sites; i++)
+		__atomic_store_n(&ctl->site_on[i], 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&ctl->sample, 0, __ATOMIC_RELEASE);
+}
+
+bool agent_attach_beat(struct agent_attach *a)
+{
+	struct agent_shm_ctl *ctl = a->shm;
+
+	if (__atomic_load_n(&ctl->expired, __ATOMIC_ACQUIRE) != a->expired) {
+		agent_attach_on(a, &a->filter);
+		return true;
+	}
+	__atomic_store_n(&ctl->deadline, tsc_in(a, AGENT_HEARTBEAT_NS),
+			 __ATOMIC_RELEASE);
+	return false;
+}
+
+bool agent_attach_is_on(const struct agent_attach *a)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+
+	return __atomic_load_n(&ctl->sample, __ATOMIC_ACQUIRE) &&
+	       tsc() <= __atomic_load_n(&ctl->deadline, __ATOMIC_ACQUIRE);
+}
+
+void agent_attach_counters(const struct agent_attach *a,
+			   struct agent_counters *c)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+	unsigned int r;
+
+	memset(c, 0, sizeof(*c));
+	c->evicted = __atomic_load_n(&ctl->evicted, __ATOMIC_RELAXED);
+	c->ringless = __atomic_load_n(&ctl->ringless, __ATOMIC_RELAXED);
+	c->expired = __atomic_load_n(&ctl->expired, __ATOMIC_RELAXED);
+	c->rings = __atomic_load_n(&ctl->rings_claimed, __ATOMIC_RELAXED);
+	if (c->rings > AGENT_RINGS_MAX)
+		c->rings = AGENT_RINGS_MAX;
+	for (r = 0; r < c->rings; r++)
+		c->drops += __atomic_load_n(&agent_shm_ring(a->shm, r)->drops,
+					    __ATOMIC_RELAXED);
+}
+
+int agent_attach_site_state(const struct agent_attach *a, unsigned int i)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+	uint8_t st;
+
+	if (i >= a->nr_sites)
+		return -1;
+	st = __atomic_load_n(&ctl->site_state[i], __ATOMIC_RELAXED);
+	return st ? st - 1 : -1;
 }
 
 static uint64_t to_ns(const struct agent_attach *a, uint64_t ticks)
@@ -176,7 +251,7 @@ void agent_detach(struct agent_attach *a)
 {
 	if (!a->shm)
 		return;
-	agent_attach_set(a, 0);
+	agent_attach_off(a);
 	munmap(a->shm, AGENT_SHM_SIZE);
 	a->shm = NULL;
 }
