@@ -10,9 +10,12 @@
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/err.h>
+#include <linux/fs.h>
 #include <linux/ftrace.h>
+#include <linux/mm.h>
 #include <linux/ptrace.h>
 #include <linux/ring_buffer.h>
+#include <linux/string.h>
 #include <linux/uprobes.h>
 #include <linux/version.h>
 #include <net/genetlink.h>
@@ -205,6 +208,52 @@ static int _handler##_uprobe(struct uprobe_consumer *uc,		\
 	return _handler(uc, regs);					\
 }
 #endif
+
+/*
+ * A consumer's filter, which tells in which processes the breakpoint
+ * goes: up to 6.11 filter(uc, ctx, mm), since 6.12 filter(uc, mm).
+ * NTPROF_UPROBE_FILTER(FILTER) defines FILTER_uprobe, which calls
+ * FILTER(uc, mm). The kernel calls it with the mm's mmap_lock held
+ * (registering, unregistering, mapping), and from a hit only when every
+ * consumer's handler asked for its removal, which ntprof's never does.
+ */
+#if NTPROF_KERNEL_BEFORE(6, 12, 0)
+#define NTPROF_UPROBE_FILTER(_filter)					\
+static bool _filter##_uprobe(struct uprobe_consumer *uc,		\
+			     enum uprobe_filter_ctx ctx,		\
+			     struct mm_struct *mm)			\
+{									\
+	return _filter(uc, mm);						\
+}
+#else
+#define NTPROF_UPROBE_FILTER(_filter)					\
+static bool _filter##_uprobe(struct uprobe_consumer *uc,		\
+			     struct mm_struct *mm)			\
+{									\
+	return _filter(uc, mm);						\
+}
+#endif
+
+/*
+ * Whether @mm maps a file whose dentry is named @name; the caller holds
+ * its mmap_lock. The mappings are a list up to 6.0, a maple tree since.
+ */
+static inline bool ntprof_mm_maps_name(struct mm_struct *mm, const char *name)
+{
+	struct vm_area_struct *vma;
+#if NTPROF_KERNEL_BEFORE(6, 1, 0)
+
+	for (vma = mm->mmap; vma; vma = vma->vm_next)
+#else
+	VMA_ITERATOR(vmi, mm, 0);
+
+	for_each_vma(vmi, vma)
+#endif
+		if (vma->vm_file &&
+		    !strcmp(vma->vm_file->f_path.dentry->d_name.name, name))
+			return true;
+	return false;
+}
 
 #if NTPROF_KERNEL_BEFORE(6, 12, 0)
 struct ntprof_uprobe {

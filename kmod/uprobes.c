@@ -27,6 +27,12 @@
  * wait for a page (a FUSE-backed mapping would stall them), allocate
  * nothing and take no lock.
  *
+ * A process that runs ntprof's in-process agent (tools/agent/) gets no
+ * breakpoint: the agent replaced the entries with jumps, and an int3
+ * put over one would run the entry's first instruction, copied from the
+ * file, then land inside the jump. The consumer's filter finds the
+ * agent by its shared memory, a memfd "ntprof-agent" that it maps.
+ *
  * Sites are configured, registered and unregistered under the session
  * lock, by session.c; the table of a role keeps the last session's sites
  * (without their inodes) for debugfs until the role's next start.
@@ -37,7 +43,9 @@
 #include <linux/errno.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mm_types.h>
+#include <linux/mmap_lock.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/path.h>
@@ -367,6 +375,22 @@ static int ntprof_usite_handler(struct uprobe_consumer *uc,
 
 NTPROF_UPROBE_HANDLER(ntprof_usite_handler)
 
+#define NTPROF_AGENT_MEMFD	"memfd:ntprof-agent"
+
+/*
+ * The consumer's filter: whether the breakpoints go into @mm. Not into a
+ * process that runs the agent (the top of this file). The kernel holds
+ * @mm's mmap_lock (compat.h), so its mappings hold still.
+ */
+static bool ntprof_usite_filter(struct uprobe_consumer *uc,
+				struct mm_struct *mm)
+{
+	mmap_assert_locked(mm);
+	return !ntprof_mm_maps_name(mm, NTPROF_AGENT_MEMFD);
+}
+
+NTPROF_UPROBE_FILTER(ntprof_usite_filter)
+
 /* Forget the sites of a role's last session, detached already. */
 static void ntprof_usites_clear(enum ntprof_role role)
 {
@@ -466,6 +490,7 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 	site->transport = spec->transport;
 	site->trtype = spec->trtype;
 	site->uc.handler = ntprof_usite_handler_uprobe;
+	site->uc.filter = ntprof_usite_filter_uprobe;
 
 	site->path = kstrdup(spec->path, GFP_KERNEL);
 	if (!site->path) {
