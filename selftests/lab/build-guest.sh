@@ -142,6 +142,11 @@ stage_userland() {
 	# The uprobe sites' test program: the very file whose offsets the
 	# lab tests take with nm and readelf on this machine.
 	copy_program "$TOP_DIR/selftests/tools/uprobe-target" /lab/bin/uprobe-target
+	# The agent where 'make install' puts it, and the SPDK model it is
+	# tested on without SPDK.
+	copy_program "$TOP_DIR/tools/agent/libntprof-agent.so" \
+		/usr/local/lib/ntprof/libntprof-agent.so
+	copy_program "$TOP_DIR/selftests/tools/spdk-model" /lab/bin/spdk-model
 	# The netlink fuzzer (libyaml comes along), and the spec it reads.
 	copy_program "$TOP_DIR/selftests/tools/nlfuzz" /lab/bin/nlfuzz
 	cp "$TOP_DIR/Documentation/netlink/specs/ntprof.yaml" "$stage/lab/ntprof.yaml"
@@ -177,6 +182,10 @@ main() {
 		lab_die "the test client is not built (make -C selftests/tools)"
 	[ -x "$TOP_DIR/selftests/tools/uprobe-target" ] ||
 		lab_die "the uprobe test program is not built (make -C selftests/tools)"
+	[ -x "$TOP_DIR/selftests/tools/spdk-model" ] ||
+		lab_die "the SPDK model is not built (make -C selftests/tools)"
+	[ -f "$TOP_DIR/tools/agent/libntprof-agent.so" ] ||
+		lab_die "the SPDK agent is not built (make tools)"
 	[ -x "$TOP_DIR/selftests/tools/nlfuzz" ] ||
 		lab_die "the netlink fuzzer is not built (make -C selftests/tools)"
 	mkdir -p "$out"

@@ -60,6 +60,7 @@ esac
 
 release=$(bash "$LAB_DIR/fetch-kernel.sh")
 make -s -C "$TOP_DIR/tools/ntprof" >&2
+make -s -C "$TOP_DIR/tools/agent" libntprof-agent.so >&2
 make -s -C "$TOP_DIR/selftests/tools" >&2
 vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
 # A kernel's own parameters (the debug kernel's: debug-kernel.sh).

@@ -109,6 +109,7 @@ __attribute__((constructor)) static void agent_start(void)
 		else
 			r = agent_patch(addr, listed[i].size, i, &patches[i]);
 		ctl->site_state[i] = AGENT_STATE(r);
+		ctl->site_vaddr[i] = listed[i].vaddr;
 		patched += r == AGENT_PATCHED;
 	}
 	fprintf(stderr, "ntprof-agent: %u of %u sites patched\n", patched, n);

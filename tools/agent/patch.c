@@ -36,31 +36,6 @@
 /* cmp 7, je 6, push 5, call 6, lea 5, displaced (each may grow), jmp 5 */
 #define TRAMP_MAX	(34 + 2 * AGENT_DISPLACED_MAX + 5)
 
-const char *agent_refusal_str(enum agent_refusal r)
-{
-	switch (r) {
-	case AGENT_PATCHED:
-		return "patched";
-	case AGENT_TOO_SHORT:
-		return "the function is shorter than the 5-byte jump";
-	case AGENT_UNDECODABLE:
-		return "its body has bytes that decode as no instruction";
-	case AGENT_BRANCH_INTO_PATCH:
-		return "a branch of its body lands inside the patched bytes";
-	case AGENT_UNRELOCATABLE:
-		return "a displaced instruction cannot be relocated";
-	case AGENT_NO_TRAMPOLINE:
-		return "no memory for a trampoline within 2 GiB of it";
-	case AGENT_NO_WRITE:
-		return "its code cannot be made writable";
-	case AGENT_NOT_LOADED:
-		return "its executable or library is not loaded in the process";
-	case AGENT_BREAKPOINT:
-		return "a breakpoint is in its first bytes (a uprobe or a debugger's)";
-	}
-	return "unknown";
-}
-
 struct insn {
 	ZydisDecodedInstruction i;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];

@@ -20,7 +20,7 @@
 #define AGENT_SITES_MAX		64
 #define AGENT_RINGS_MAX		64
 /* Records a ring holds: a power of two. */
-#define AGENT_RING_RECORDS	1024
+#define AGENT_RING_RECORDS	4096
 
 /**
  * struct agent_shm_ctl - the control page
@@ -45,6 +45,7 @@
  * @site_on: a site's byte, which its trampoline tests: the recorder
  *	sets them all to turn the agent on, clears them to turn it off
  * @site_state: AGENT_STATE() of how each listed site's patch went
+ * @site_vaddr: each listed site's address as linked, which names it
  */
 struct agent_shm_ctl {
 	uint64_t magic;
@@ -64,6 +65,7 @@ struct agent_shm_ctl {
 	uint32_t pad;
 	uint8_t site_on[AGENT_SITES_MAX];
 	uint8_t site_state[AGENT_SITES_MAX];
+	uint64_t site_vaddr[AGENT_SITES_MAX];
 };
 
 /* A site's state: 0 not listed, else 1 + its enum agent_refusal (patch.h). */

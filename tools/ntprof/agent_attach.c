@@ -143,6 +143,7 @@ void agent_attach_on(struct agent_attach *a, const struct agent_filter *f)
 	unsigned int i;
 
 	a->filter = *f;
+	a->owner = true;
 	a->expired = __atomic_load_n(&ctl->expired, __ATOMIC_ACQUIRE);
 	/* Everything the sites read first: a site turned on sees it all. */
 	__atomic_store_n(&ctl->deadline, tsc_in(a, AGENT_HEARTBEAT_NS),
@@ -218,6 +219,14 @@ int agent_attach_site_state(const struct agent_attach *a, unsigned int i)
 	return st ? st - 1 : -1;
 }
 
+uint64_t agent_attach_site_vaddr(const struct agent_attach *a, unsigned int i)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+
+	return i < a->nr_sites ?
+	       __atomic_load_n(&ctl->site_vaddr[i], __ATOMIC_RELAXED) : 0;
+}
+
 static uint64_t to_ns(const struct agent_attach *a, uint64_t ticks)
 {
 	return ticks ? a->mono0 + (uint64_t)((double)(int64_t)(ticks - a->tsc0) *
@@ -251,7 +260,9 @@ void agent_detach(struct agent_attach *a)
 {
 	if (!a->shm)
 		return;
-	agent_attach_off(a);
+	/* Not another recorder's: only an agent this one turned on. */
+	if (a->owner)
+		agent_attach_off(a);
 	munmap(a->shm, AGENT_SHM_SIZE);
 	a->shm = NULL;
 }

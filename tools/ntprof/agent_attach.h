@@ -61,6 +61,7 @@ struct agent_counters {
  * @ns_per_tick: the TSC's rate, measured against CLOCK_MONOTONIC
  * @filter: what it was turned on with, to turn it back on
  * @expired: ctl's count when it was last turned on
+ * @owner: this recorder turned it on
  */
 struct agent_attach {
 	pid_t pid;
@@ -71,6 +72,7 @@ struct agent_attach {
 	double ns_per_tick;
 	struct agent_filter filter;
 	uint64_t expired;
+	bool owner;
 };
 
 /*
@@ -106,6 +108,8 @@ void agent_attach_counters(const struct agent_attach *a,
  * (AGENT_PATCHED), or -1 for a site it did not list.
  */
 int agent_attach_site_state(const struct agent_attach *a, unsigned int i);
+/* Listed site @i's address as linked (its site list's VADDR), or 0. */
+uint64_t agent_attach_site_vaddr(const struct agent_attach *a, unsigned int i);
 
 /*
  * Takes up to @max finished records of every thread into @out, their
@@ -114,7 +118,7 @@ int agent_attach_site_state(const struct agent_attach *a, unsigned int i);
 size_t agent_attach_take(struct agent_attach *a, struct ntprof_record *out,
 			 size_t max);
 
-/* Turns the agent off and unmaps it. */
+/* Turns the agent off, if this recorder turned it on, and unmaps it. */
 void agent_detach(struct agent_attach *a);
 
 #endif /* NTPROF_AGENT_ATTACH_H */

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "conn.h"
 #include "session.h"
 #include "spdk.h"
+#include "spdk_agent.h"
 #include "subcommands.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -421,30 +423,54 @@ static bool probe_verdict(const struct session_status *st,
 
 /*
  * --spdk-target, --spdk-host: SPDK has no kernel hook in its path, so
- * the section is its uprobe sites and the processes that run it. Returns
- * the exit status.
+ * the section is its sites and the processes that run it, each through
+ * its agent or through uprobes (which need the module). Returns the
+ * exit status.
  */
 static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
-		      uint32_t transport, bool busy)
+		      uint32_t transport, bool module, bool busy)
 {
+	struct spdk_procs ps;
 	struct spdk_prog t;
 	char err[512];
+	pid_t only = 0;
+	int ret;
 
 	if (spdk_prog_open(arg, role, transport, &t, err, sizeof(err))) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
 		return 1;
 	}
+	if (strspn(arg, "0123456789") == strlen(arg))
+		only = (pid_t)strtoul(arg, NULL, 10);
+	ret = spdk_procs_find(&t, only, &ps, err, sizeof(err));
 	putchar('\n');
 	spdk_prog_print(&t, stdout);
-	if (busy)
-		printf("  load: no, a %s session is already running (another ntprof record?)\n",
-		       session_role_name(role));
+	if (ret)
+		printf("  load: no, %s\n", err);
 	else if (!t.ok)
 		printf("  load: no, %s\n", t.why);
-	else
+	spdk_procs_print(&t, &ps, stdout);
+	if (ret || !t.ok) {
+		ret = 1;
+	} else if (ps.nr_agents == ps.n && ps.n) {
+		/* Agents alone: no session of the module's is needed. */
+		printf("  load: ok, through the agent%s\n",
+		       ps.n > 1 ? "s" : "");
+		ret = 0;
+	} else if (!module) {
+		printf("  load: no, uprobes need the ntprof module (modprobe ntprof), or start the program with 'ntprof run'\n");
+		ret = 1;
+	} else if (busy) {
+		printf("  load: no, a %s session is already running (another ntprof record?)\n",
+		       session_role_name(role));
+		ret = 1;
+	} else {
 		printf("  load: ok\n");
+		ret = 0;
+	}
+	spdk_procs_detach(&ps);
 	spdk_prog_close(&t);
-	return !busy && t.ok ? 0 : 1;
+	return ret;
 }
 
 int cmd_probe(int argc, char *argv[])
@@ -512,6 +538,11 @@ int cmd_probe(int argc, char *argv[])
 	if (ret >= 0)
 		return ret;
 
+	/* The agent needs no module: SPDK's section without it. */
+	if (spdk && access("/sys/module/ntprof", F_OK)) {
+		puts("ntprof module: not loaded (uprobes need it; the agent does not)");
+		return probe_spdk(cmd, spdk, role, transport, false, false);
+	}
 	if (ntprof_connect(cmd, &sock))
 		return 1;
 	err = session_status_get(sock, &st);
@@ -539,7 +570,7 @@ int cmd_probe(int argc, char *argv[])
 	print_modules(&st, role, transport);
 	if (spdk) {
 		session_hooks_free(&hooks);
-		return probe_spdk(cmd, spdk, role, transport, busy);
+		return probe_spdk(cmd, spdk, role, transport, true, busy);
 	}
 
 	kbtf_layout_read(kbtf_sys_dir(), role, &layout);

@@ -384,11 +384,22 @@ fail:
 static int record_drain(struct recorder *rec, uint64_t *count)
 {
 	struct nl_sock *sock = rec->busy ? rec->sock : rec->quiet_sock;
-	int err;
+	uint64_t n = 0;
+	int err = 0;
 
-	rec->drained_on = sock;
-	err = session_records_get(sock, rec->o->cfg.role, record_take, rec,
-				  count);
+	*count = 0;
+	if (rec->spdk) {
+		err = record_spdk_take(rec->spdk, rec->cmd, record_take, rec,
+				       count);
+		if (err)
+			return err;
+	}
+	if (rec->kernel) {
+		rec->drained_on = sock;
+		err = session_records_get(sock, rec->o->cfg.role, record_take,
+					  rec, &n);
+		*count += n;
+	}
 	if (!err)
 		rec->busy = *count >= DRAIN_QUIET;
 	return err;
@@ -475,7 +486,8 @@ static struct ntp_hook *record_header(struct recorder *rec,
 	snprintf(hdr->tool_version, sizeof(hdr->tool_version), "%s",
 		 ntprof_version);
 
-	if (!session_hooks_get(rec->sock, o->cfg.role, o->cfg.transport,
+	if (rec->kernel &&
+	    !session_hooks_get(rec->sock, o->cfg.role, o->cfg.transport,
 			       &hooks) && hooks.n) {
 		if (hooks.n > NTP_HOOKS_MAX)
 			hooks.n = NTP_HOOKS_MAX;
@@ -485,6 +497,14 @@ static struct ntp_hook *record_header(struct recorder *rec,
 		hdr->nr_hooks = h ? hooks.n : 0;
 	}
 	session_hooks_free(&hooks);
+	/* The SPDK sites: each agent's, and the uprobes'; all or none. */
+	if (rec->spdk &&
+	    spdk_procs_hooks(&rec->spdk->prog, &rec->spdk->procs,
+			     rec->spdk->uprobes, &h, &hdr->nr_hooks)) {
+		free(h);
+		h = NULL;
+		hdr->nr_hooks = 0;
+	}
 	hdr->hooks = h;
 	hdr->nr_devs = rec->devs.ntab;
 	hdr->devs = rec->devs.tab;
@@ -693,8 +713,10 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 
 	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
+	if (rec->spdk)
+		record_spdk_stop(rec->spdk);
 	/* Without the module there is no session left to stop. */
-	stop_err = module_gone(rec->drained_on, err) ? 0 :
+	stop_err = !rec->kernel || module_gone(rec->drained_on, err) ? 0 :
 		   session_stop(rec->sock, o->cfg.role);
 	if (module_gone(rec->sock, stop_err)) {
 		fprintf(stderr,
@@ -725,11 +747,15 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 		if (!n)
 			break;
 	}
-	if (!err && !session_stats_get(rec->sock, o->cfg.role, &st)) {
+	if (!err && rec->kernel &&
+	    !session_stats_get(rec->sock, o->cfg.role, &st))
 		have_stats = true;
-		tr.drops = st.drops;
-		tr.evictions = st.evicted;
+	if (!err && rec->spdk && rec->spdk->procs.nr_agents) {
+		spdk_procs_lost(&rec->spdk->procs, &st.drops, &st.evicted);
+		have_stats = true;
 	}
+	tr.drops = st.drops;
+	tr.evictions = st.evicted;
 	late = late_devs(rec, &tr.nr_late_devs);
 	tr.late_devs = late;
 	/* The last records and counters, whatever ended the recording. */
@@ -784,7 +810,8 @@ static void record_start_times(struct recorder *rec)
 	 */
 	rec->start_mono = clock_ns(CLOCK_MONOTONIC);
 	rec->start_real = clock_ns(CLOCK_REALTIME);
-	if (!session_status_get(rec->sock, &st) && st.have_session &&
+	if (rec->kernel && !session_status_get(rec->sock, &st) &&
+	    st.have_session &&
 	    st.state == NTPROF_STATE_RECORDING &&
 	    st.role == rec->o->cfg.role && st.start_mono) {
 		rec->start_mono = st.start_mono;
@@ -811,44 +838,6 @@ static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 	}
 }
 
-/*
- * --spdk-target: nvmf_tgt's uprobe sites join the session. The kernel
- * target's hooks stay: a machine may serve through nvmet and SPDK at
- * once, and with no nvmet command they record nothing. Returns 0, or 1
- * with the reason printed.
- */
-static int spdk_sites(const char *cmd, struct record_opts *o,
-		      struct spdk_prog *t)
-{
-	char err[512];
-
-	if (spdk_prog_open(o->spdk, o->cfg.role, o->cfg.transport, t, err,
-			   sizeof(err))) {
-		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
-		return 1;
-	}
-	if (!t->ok) {
-		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, t->path, t->why);
-		spdk_prog_close(t);
-		return 1;
-	}
-	o->cfg.usites = t->usites;
-	o->cfg.nr_usites = t->nr_usites;
-	/* A PID: that process's commands only, not its binary's others. */
-	if (strspn(o->spdk, "0123456789") == strlen(o->spdk))
-		o->cfg.pid = (uint32_t)strtoul(o->spdk, NULL, 10);
-	/*
-	 * The sites hold all they need but the file, which the start request
-	 * sends: the parse is freed now, the file closed at the end.
-	 */
-	spdk_prog_close_elf(t);
-	if (!t->nr_pids)
-		fprintf(stderr,
-			"ntprof: no process runs %s yet: its sites fire in those that start\n",
-			t->path);
-	return 0;
-}
-
 int cmd_record(int argc, char *argv[])
 {
 	const char *cmd = argv[0];
@@ -856,7 +845,7 @@ int cmd_record(int argc, char *argv[])
 	struct ntp_hook *hooks = NULL;
 	struct record_opts o;
 	struct kbtf_layout layout;
-	static struct spdk_prog spdk;
+	static struct record_spdk spdk;
 	struct ntp_header hdr;
 	bool created;
 	int err;
@@ -864,27 +853,34 @@ int cmd_record(int argc, char *argv[])
 	err = record_parse(argc, argv, &o);
 	if (err >= 0)
 		return err;
-	spdk.fd = -1;
-	if (o.spdk && spdk_sites(cmd, &o, &spdk))
-		return 1;
+	if (o.spdk) {
+		if (record_spdk_open(cmd, &o, &spdk))
+			return 1;
+		rec.spdk = &spdk;
+	}
 	rec.o = &o;
+	rec.cmd = cmd;
+	/* Agents alone need no module: their records come from memory. */
+	rec.kernel = !rec.spdk || spdk.uprobes;
 
-	if (ntprof_connect(cmd, &rec.sock))
-		return 1;
-	if (ntprof_connect_sized(cmd, NL_QUIET_SIZE, &rec.quiet_sock)) {
+	if (rec.kernel && ntprof_connect(cmd, &rec.sock))
+		goto fail_spdk;
+	if (rec.kernel &&
+	    ntprof_connect_sized(cmd, NL_QUIET_SIZE, &rec.quiet_sock)) {
 		nl_close(rec.sock);
-		return 1;
+		goto fail_spdk;
 	}
 	rec.drained_on = rec.sock;
 	/* Only the session's own sockets drain it: this one and the quiet. */
-	o.cfg.drain_portid = nl_portid(rec.quiet_sock);
+	if (rec.kernel)
+		o.cfg.drain_portid = nl_portid(rec.quiet_sock);
 	err = out_check(o.out, &created);
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, o.out,
 			strerror(-err));
 		nl_close(rec.quiet_sock);
 		nl_close(rec.sock);
-		return 1;
+		goto fail_spdk;
 	}
 	err = signals_set();
 	if (err) {
@@ -908,14 +904,18 @@ int cmd_record(int argc, char *argv[])
 		goto fail_unlink;
 	}
 
-	/* The private structs' layouts, as this kernel's BTF has them. */
-	kbtf_layout_read(kbtf_sys_dir(), o.cfg.role, &layout);
-	o.cfg.layout = &layout;
-	err = session_start(rec.sock, &o.cfg);
-	if (err) {
-		start_error(rec.sock, cmd, &o.cfg, err);
-		goto fail_unlink;
+	if (rec.kernel) {
+		/* The private structs' layouts, as this kernel's BTF has them. */
+		kbtf_layout_read(kbtf_sys_dir(), o.cfg.role, &layout);
+		o.cfg.layout = &layout;
+		err = session_start(rec.sock, &o.cfg);
+		if (err) {
+			start_error(rec.sock, cmd, &o.cfg, err);
+			goto fail_unlink;
+		}
 	}
+	if (rec.spdk)
+		record_spdk_start(&spdk, &o.cfg);
 	record_start_times(&rec);
 
 	rec.devs.ntab = devs_gather(o.cfg.role, &rec.devs.tab);
@@ -940,13 +940,17 @@ int cmd_record(int argc, char *argv[])
 		else
 			fprintf(stderr, "ntprof: %s: cannot write %s: %s\n",
 				cmd, o.out, strerror(-err));
-		session_stop(rec.sock, o.cfg.role);
+		if (rec.spdk)
+			record_spdk_stop(&spdk);
+		if (rec.kernel)
+			session_stop(rec.sock, o.cfg.role);
 		fprintf(stderr, "ntprof: %s: the session is stopped\n", cmd);
 		goto fail_unlink;
 	}
 
 	profiling_line(&o);
-	modules_note(rec.sock, &o.cfg);
+	if (rec.kernel)
+		modules_note(rec.sock, &o.cfg);
 	err = record_loop(&rec, cmd);
 	err = record_finish(&rec, cmd, err);
 
@@ -954,16 +958,23 @@ int cmd_record(int argc, char *argv[])
 	ntprof_analysis_free(rec.iv);
 	prom_free(rec.prom);
 	free(rec.devs.tab);
-	spdk_prog_close(&spdk);
+	if (rec.spdk)
+		record_spdk_close(&spdk);
 	free(rec.ctrls);
 	nl_close(rec.quiet_sock);
 	nl_close(rec.sock);
 	return err;
 
+fail_spdk:
+	if (rec.spdk)
+		record_spdk_close(&spdk);
+	return 1;
+
 fail_unlink:
 	if (created)
 		unlink(o.out);
-	spdk_prog_close(&spdk);
+	if (rec.spdk)
+		record_spdk_close(&spdk);
 	free(rec.devs.tab);
 	free(rec.ctrls);
 	ntprof_analysis_free(rec.all);

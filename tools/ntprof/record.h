@@ -18,6 +18,7 @@
 #include "analysis.h"
 #include "ntp.h"
 #include "session.h"
+#include "spdk_agent.h"
 
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
@@ -51,8 +52,36 @@ struct devmap {
 	size_t n;
 };
 
+/* record_spdk.c: --spdk-target and --spdk-host. */
+struct record_spdk {
+	struct spdk_prog prog;
+	struct spdk_procs procs;
+	bool uprobes;		/* the module's session has the sites */
+	struct ntprof_record *buf;
+};
+
+/*
+ * Resolves @o->spdk's sites and sorts its processes into agents and
+ * uprobes, setting @o->cfg's sites for the latter. Returns 0, or 1 with
+ * the reason printed.
+ */
+int record_spdk_open(const char *cmd, struct record_opts *o,
+		     struct record_spdk *rs);
+void record_spdk_close(struct record_spdk *rs);
+/* Turns the agents on for @cfg's commands and says who records what. */
+void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg);
+void record_spdk_stop(struct record_spdk *rs);
+/* The agents' heartbeats, then their records to @fn, as a drain. */
+int record_spdk_take(struct record_spdk *rs, const char *cmd,
+		     int (*fn)(const struct ntprof_record *, size_t, void *),
+		     void *data, uint64_t *count);
+
 struct recorder {
 	const struct record_opts *o;
+	/* The module's session: not for agents alone. */
+	bool kernel;
+	struct record_spdk *spdk;	/* or NULL */
+	const char *cmd;
 	struct nl_sock *sock;
 	/*
 	 * Drains while they bring fewer than DRAIN_QUIET records, on a

@@ -535,6 +535,44 @@ void recording_run_print_records(FILE *f, const struct recording_run *run)
 				     run->matched);
 }
 
+/*
+ * How a recording saw SPDK, from its header's sites: "t.ntp: SPDK pid
+ * 3767 through the agent (4 of 4 sites patched), the others through
+ * uprobes". Each agent's sites are together, in order.
+ */
+static void print_spdk_ways(FILE *f, const struct recording *rec)
+{
+	const struct ntp_header *h = rec->hdr;
+	unsigned int pid = 0, last = 0, sites = 0, patched = 0;
+	bool uprobes = false, any = false;
+	uint32_t i;
+
+	for (i = 0; i <= h->nr_hooks; i++) {
+		if (i < h->nr_hooks && h->hooks[i].kind == NTPROF_HOOK_UPROBE)
+			uprobes = true;
+		if (i < h->nr_hooks && (h->hooks[i].kind != NTPROF_HOOK_AGENT ||
+					sscanf(h->hooks[i].name, "pid %u:", &pid) != 1))
+			continue;
+		if (sites && (i == h->nr_hooks || pid != last)) {
+			fprintf(f, "%s pid %u through the agent (%u of %u sites patched)",
+				any ? "," : "note: SPDK in", last, patched, sites);
+			any = true;
+			sites = 0;
+			patched = 0;
+		}
+		if (i == h->nr_hooks)
+			break;
+		last = pid;
+		sites++;
+		patched += h->hooks[i].state == NTPROF_HOOK_ATTACHED;
+	}
+	if (uprobes)
+		fprintf(f, "%s", any ? ", the others through uprobes" :
+				       "note: SPDK through uprobes");
+	if (any || uprobes)
+		fprintf(f, " (%s)\n", rec->path);
+}
+
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			       bool detail)
 {
@@ -544,6 +582,7 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
+		print_spdk_ways(f, rec);
 		if (rec->cut_short)
 			fprintf(f,
 				"note: %s ends early (its recorder did not finish it): %zu records read%s\n",
@@ -551,7 +590,7 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 				rec->discarded ? ", a partial block after them ignored" : "");
 		if (rec->drops)
 			fprintf(f,
-				"WARNING: %s: the kernel dropped %" PRIu64 " records (its buffers were full): those commands are missing\n",
+				"WARNING: %s: %" PRIu64 " records were dropped (the buffers were full): those commands are missing\n",
 				rec->path, rec->drops);
 		if (rec->evictions)
 			fprintf(f,

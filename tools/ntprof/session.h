@@ -123,6 +123,7 @@ enum session_usite_field {
  * module probes the file @fd is, the one whose offsets were computed.
  */
 struct session_usite {
+	const char *func;	/* the function's name, for messages */
 	const char *path;
 	int fd;
 	/* The function's symbol as linked, where the agent patches it. */

@@ -178,7 +178,7 @@ void spdk_prog_print(const struct spdk_prog *p, FILE *f)
 	fprintf(f, "SPDK %s %s%s%s\n",
 		p->role == NTPROF_ROLE_HOST ? "host" : "target", p->path,
 		p->build_id ? ", build-id " : "", p->build_id ? p->build_id : "");
-	fprintf(f, "  uprobe sites (the key: the %s request's address):\n",
+	fprintf(f, "  sites (the key: the %s request's address):\n",
 		p->role == NTPROF_ROLE_HOST ? "driver's" : "target's");
 	for (i = 0; i < p->nr_funcs; i++) {
 		fn = &p->funcs[i];

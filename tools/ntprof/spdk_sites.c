@@ -463,7 +463,7 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 		}
 		u = &p->usites[p->nr_usites++];
 		*u = (struct session_usite){
-			.path = p->path, .fd = p->fd,
+			.func = def->func, .path = p->path, .fd = p->fd,
 			.offset = ef->entries[i].offset,
 			.vaddr = ef->entries[i].vaddr,
 			.size = ef->entries[i].size,

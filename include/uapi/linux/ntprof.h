@@ -110,6 +110,9 @@ struct ntprof_record {
 enum ntprof_hook_kind {
 	NTPROF_HOOK_TRACEPOINT,
 	NTPROF_HOOK_KPROBE,
+	/* Userspace sites, which only .ntp headers name: not the module's. */
+	NTPROF_HOOK_UPROBE,
+	NTPROF_HOOK_AGENT,	/* patched by the in-process agent */
 };
 
 /* Where a hook stands. */

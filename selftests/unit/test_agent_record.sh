@@ -1,0 +1,165 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ntprof record and probe through the in-process agent, on this machine,
+# with no kernel module: selftests/tools/spdk-model (nvmf_tgt's command
+# path under SPDK's names) started with 'ntprof run', then probed,
+# recorded, filtered, recorded twice at once, recorded by a recorder
+# killed with SIGKILL, and ended while recorded. Checks what a user
+# would: every record is a command the model ran, whole and in order;
+# the model's results are the same as without the agent; a killed
+# recorder leaves the agent off by itself.
+set -u
+cd "$(dirname "$0")" || exit 1
+. ../ktap.sh
+
+TOP=$(cd ../.. && pwd)
+NTPROF=$TOP/tools/ntprof/ntprof
+LIB=$TOP/tools/agent/libntprof-agent.so
+MODEL=$TOP/selftests/tools/spdk-model
+TMP=$(mktemp -d)
+MODEL_PID=
+trap 'kill -9 $MODEL_PID 2>/dev/null; jobs -p | xargs -r kill -9 2>/dev/null; rm -rf "$TMP"' EXIT
+
+ktap_header
+make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
+	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
+	make -s -C "$TOP/selftests/tools" spdk-model >&2 ||
+	{ echo "Bail out! cannot build the tool, the agent or the model"; exit 1; }
+
+# record_csv NTP: the CSV rows of a recording, no header.
+record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
+
+# rows_are_commands CSV: each row is a command of the model's list, with
+# TARGET_INIT <= TARGET_EXEC <= TARGET_COMPLETE; prints the first bad row.
+rows_are_commands() {
+	"$MODEL" list 2000000 > "$TMP/list" || return 1
+	awk -F, 'NR == FNR { want[NR - 1] = $0; next }
+		{
+			i = $8 / 1000
+			split(want[i], w, " ")
+			if ($4 != w[1] || $5 != w[2] || $6 != w[3] ||
+			    $7 != w[4] || $8 != w[5] || $9 != w[6] ||
+			    $29 == "" || $32 == "" || $35 == "" ||
+			    $29 > $32 || $32 > $35) { print "bad: " $0; exit 1 }
+		}' "$TMP/list" "$1"
+}
+
+"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 300 > "$TMP/model.out" \
+	2> "$TMP/model.err" &
+MODEL_PID=$!
+for _ in $(seq 50); do
+	grep -q "sites patched" "$TMP/model.err" && break
+	sleep 0.1
+done
+if grep -q "ntprof-agent: 4 of 4 sites patched" "$TMP/model.err"; then
+	ktap_pass "ntprof run: the model's 4 sites patched before main"
+else
+	ktap_fail "ntprof run: the model's 4 sites patched before main"
+	cat "$TMP/model.err" | sed 's/^/# /'
+fi
+
+out=$("$NTPROF" probe --spdk-target "$MODEL_PID" 2>&1)
+if grep -q "process $MODEL_PID: agent, 4 of 4 sites patched, off" <<< "$out" &&
+   grep -q "load: ok, through the agent" <<< "$out" &&
+   [ "$(grep -c '^    patched  ' <<< "$out")" = 4 ]; then
+	ktap_pass "probe: the process's agent, its 4 sites patched, off, no module needed"
+else
+	ktap_fail "probe: the process's agent, its 4 sites patched, off, no module needed"
+	sed 's/^/# /' <<< "$out"
+fi
+
+out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 2 \
+	-o "$TMP/all.ntp" 2>&1)
+rc=$?
+n=$(record_csv "$TMP/all.ntp" | wc -l)
+if [ $rc = 0 ] && grep -q "SPDK pid $MODEL_PID through the agent" <<< "$out" &&
+   [ "$n" -gt 500 ]; then
+	ktap_pass "record -s 1 -d 2: $n records through the agent"
+else
+	ktap_fail "record -s 1 -d 2 through the agent (rc $rc, $n records)"
+	sed 's/^/# /' <<< "$out"
+fi
+record_csv "$TMP/all.ntp" > "$TMP/all.csv"
+if out=$(rows_are_commands "$TMP/all.csv"); then
+	ktap_pass "each record is a command the model ran, whole, its stamps in order"
+else
+	ktap_fail "each record is a command the model ran, whole, its stamps in order"
+	ktap_diag "$out"
+fi
+if "$NTPROF" report "$TMP/all.ntp" 2>&1 |
+   grep -q "SPDK in pid $MODEL_PID through the agent (4 of 4 sites patched)"; then
+	ktap_pass "report: the file's header says the process went through the agent"
+else
+	ktap_fail "report: the file's header says the process went through the agent"
+fi
+
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 1 --op write \
+	-o "$TMP/writes.ntp" > /dev/null 2>&1
+record_csv "$TMP/writes.ntp" > "$TMP/writes.csv"
+n=$(wc -l < "$TMP/writes.csv")
+if [ "$n" -gt 100 ] && awk -F, '$6 != 1 { exit 1 }' "$TMP/writes.csv"; then
+	ktap_pass "--op write: the agent records the $n writes only"
+else
+	ktap_fail "--op write: the agent records writes only ($n records)"
+fi
+
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -o "$TMP/killed.ntp" \
+	> "$TMP/killed.out" 2>&1 &
+rec=$!
+sleep 1
+out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 1 \
+	-o "$TMP/second.ntp" 2>&1)
+rc=$?
+if [ $rc != 0 ] && grep -q "its agent is on for another recorder" <<< "$out" &&
+   [ ! -e "$TMP/second.ntp" ]; then
+	ktap_pass "a second recorder is refused while the first has the agent"
+else
+	ktap_fail "a second recorder is refused while the first has the agent (rc $rc)"
+	sed 's/^/# /' <<< "$out"
+fi
+kill -9 $rec
+wait $rec 2>/dev/null
+# The heartbeat's 5 s, and the hits that see it.
+sleep 6
+out=$("$NTPROF" probe --spdk-target "$MODEL_PID" 2>&1)
+if grep -q "process $MODEL_PID: agent, 4 of 4 sites patched, off (it turned itself off 1 time" <<< "$out"; then
+	ktap_pass "a recorder killed with SIGKILL: the agent turned itself off"
+else
+	ktap_fail "a recorder killed with SIGKILL: the agent turned itself off"
+	sed 's/^/# /' <<< "$out"
+fi
+n=$(record_csv "$TMP/killed.ntp" | wc -l)
+if [ "$n" -gt 0 ]; then
+	ktap_pass "the killed recorder's file keeps its $n records"
+else
+	ktap_fail "the killed recorder's file keeps its records"
+fi
+
+# The model ends in the middle of a recording.
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 3 -o "$TMP/end.ntp" \
+	> "$TMP/end.out" 2>&1 &
+rec=$!
+sleep 1
+kill -TERM "$MODEL_PID"
+wait "$MODEL_PID"
+model_rc=$?
+wait $rec
+rc=$?
+n=$(record_csv "$TMP/end.ntp" | wc -l)
+if [ $rc = 0 ] && [ "$n" -gt 0 ] &&
+   grep -q "process $MODEL_PID (through the agent) exited" "$TMP/end.out"; then
+	ktap_pass "the program exits mid-recording: said, and its $n records kept"
+else
+	ktap_fail "the program exits mid-recording (rc $rc, $n records)"
+	sed 's/^/# /' "$TMP/end.out"
+fi
+
+read -r _ count sum < "$TMP/model.out"
+plain=$("$MODEL" run "${count:-0}" 0)
+if [ "$model_rc" = 0 ] && [ "$plain" = "done $count $sum" ]; then
+	ktap_pass "the model's $count commands: the same results as without the agent"
+else
+	ktap_fail "the model's results: '$(cat "$TMP/model.out")' with the agent, '$plain' without"
+fi
+ktap_finished

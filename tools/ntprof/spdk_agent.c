@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An SPDK program's processes, each recorded through its agent or
+ * through uprobes. An agent is found by its shared memory among the
+ * process's files (agent_attach.c); a process without one is left to the
+ * uprobe sites. An agent that cannot be used (another ntprof's version,
+ * no permission) stops the recording: uprobes are kept out of it too,
+ * and a recording that silently missed it would mislead.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../agent/patch.h"
+#include "spdk_agent.h"
+
+static void proc_add(struct spdk_procs *ps, pid_t pid)
+{
+	struct spdk_proc *pr = &ps->v[ps->n++];
+
+	memset(pr, 0, sizeof(*pr));
+	pr->pid = pid;
+}
+
+int spdk_procs_find(const struct spdk_prog *p, pid_t only,
+		    struct spdk_procs *ps, char *err, size_t len)
+{
+	struct spdk_proc *pr;
+	size_t i;
+	int ret;
+
+	memset(ps, 0, sizeof(*ps));
+	/* A PID: that process, whatever else runs the binary. */
+	if (only)
+		proc_add(ps, only);
+	for (i = 0; !only && i < p->nr_pids; i++)
+		proc_add(ps, p->pids[i]);
+	for (i = 0; i < ps->n; i++) {
+		pr = &ps->v[i];
+		ret = agent_attach(pr->pid, &pr->a, err, len);
+		if (ret == -ENOENT)
+			continue;
+		if (ret) {
+			spdk_procs_detach(ps);
+			return ret;
+		}
+		pr->agent = true;
+		ps->nr_agents++;
+		/* Two recorders would take each other's records. */
+		if (agent_attach_is_on(&pr->a)) {
+			snprintf(err, len,
+				 "process %d: its agent is on for another recorder (another ntprof record?)",
+				 (int)pr->pid);
+			spdk_procs_detach(ps);
+			return -EBUSY;
+		}
+		agent_attach_counters(&pr->a, &pr->base);
+	}
+	return 0;
+}
+
+void spdk_procs_detach(struct spdk_procs *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].agent)
+			agent_detach(&ps->v[i].a);
+	ps->nr_agents = 0;
+	ps->n = 0;
+}
+
+/* The function of the site the agent lists at @vaddr, from the map. */
+static const char *site_func(const struct spdk_prog *p, uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < p->nr_usites; i++)
+		if (p->usites[i].vaddr == vaddr && p->usites[i].func)
+			return p->usites[i].func;
+	return NULL;
+}
+
+static unsigned int patched(const struct agent_attach *a)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < a->nr_sites; i++)
+		n += agent_attach_site_state(a, i) == AGENT_PATCHED;
+	return n;
+}
+
+void spdk_procs_print(const struct spdk_prog *p, const struct spdk_procs *ps,
+		      FILE *f)
+{
+	const struct spdk_proc *pr;
+	struct agent_counters c;
+	const char *func;
+	unsigned int k;
+	char addr[32];
+	size_t i;
+	int st;
+
+	for (i = 0; i < ps->n; i++) {
+		pr = &ps->v[i];
+		if (!pr->agent) {
+			fprintf(f, "  process %d: uprobes (no agent: it was not started with ntprof run)\n",
+				(int)pr->pid);
+			continue;
+		}
+		agent_attach_counters(&pr->a, &c);
+		fprintf(f, "  process %d: agent, %u of %u sites patched, %s",
+			(int)pr->pid, patched(&pr->a), pr->a.nr_sites,
+			agent_attach_is_on(&pr->a) ? "on (a recorder has it)" : "off");
+		if (c.expired)
+			fprintf(f, " (it turned itself off %llu time%s: a recorder stopped beating)",
+				(unsigned long long)c.expired,
+				c.expired == 1 ? "" : "s");
+		fputc('\n', f);
+		for (k = 0; k < pr->a.nr_sites; k++) {
+			st = agent_attach_site_state(&pr->a, k);
+			func = site_func(p, agent_attach_site_vaddr(&pr->a, k));
+			snprintf(addr, sizeof(addr), "%#llx", (unsigned long long)
+				 agent_attach_site_vaddr(&pr->a, k));
+			if (st == AGENT_PATCHED)
+				fprintf(f, "    patched  %s\n", func ? func : addr);
+			else
+				fprintf(f, "    refused  %-36s %s\n",
+					func ? func : addr, st < 0 ?
+					"not listed" : agent_refusal_str(st));
+		}
+	}
+}
+
+void spdk_procs_line(const struct spdk_procs *ps, FILE *f)
+{
+	size_t i;
+
+	if (!ps->n)
+		return;
+	fputs("ntprof: SPDK", f);
+	for (i = 0; i < ps->n; i++)
+		fprintf(f, "%s pid %d through %s", i ? "," : "",
+			(int)ps->v[i].pid,
+			ps->v[i].agent ? "the agent" : "uprobes");
+	fputc('\n', f);
+}
+
+void spdk_procs_on(struct spdk_procs *ps, const struct agent_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].agent)
+			agent_attach_on(&ps->v[i].a, f);
+}
+
+void spdk_procs_off(struct spdk_procs *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].agent)
+			agent_attach_off(&ps->v[i].a);
+}
+
+void spdk_procs_beat(struct spdk_procs *ps, const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].agent && agent_attach_beat(&ps->v[i].a))
+			fprintf(stderr,
+				"ntprof: %s: the agent of process %d had turned itself off (no heartbeat for %llu s: was this recorder stopped?); it is on again, its commands meanwhile are not recorded\n",
+				cmd, (int)ps->v[i].pid,
+				AGENT_HEARTBEAT_NS / 1000000000ULL);
+}
+
+int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
+		    size_t max,
+		    int (*fn)(const struct ntprof_record *, size_t, void *),
+		    void *data, uint64_t *count)
+{
+	size_t i, n;
+	int err;
+
+	*count = 0;
+	for (i = 0; i < ps->n; i++) {
+		if (!ps->v[i].agent)
+			continue;
+		while ((n = agent_attach_take(&ps->v[i].a, buf, max))) {
+			*count += n;
+			err = fn(buf, n, data);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
+		     uint64_t *evicted)
+{
+	const struct spdk_proc *pr;
+	struct agent_counters c;
+	size_t i;
+
+	for (i = 0; i < ps->n; i++) {
+		pr = &ps->v[i];
+		if (!pr->agent)
+			continue;
+		agent_attach_counters(&pr->a, &c);
+		*drops += c.drops - pr->base.drops + c.ringless -
+			  pr->base.ringless;
+		*evicted += c.evicted - pr->base.evicted;
+	}
+}
+
+static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n)
+{
+	struct ntp_hook *v;
+
+	if (*n >= NTP_HOOKS_MAX)
+		return NULL;
+	v = realloc(*hooks, (*n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	*hooks = v;
+	memset(&v[*n], 0, sizeof(v[*n]));
+	return &v[(*n)++];
+}
+
+static void hook_fill(struct ntp_hook *h, const struct spdk_prog *p,
+		      const struct session_usite *u)
+{
+	h->role = p->role;
+	h->transport = u->transport;
+	h->point = u->point;
+	h->required = !!(u->flags & (NTPROF_USITE_F_FIRST |
+				     NTPROF_USITE_F_LAST));
+}
+
+int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
+		     bool uprobes, struct ntp_hook **hooks, uint32_t *n)
+{
+	const struct session_usite *u;
+	const struct spdk_proc *pr;
+	struct ntp_hook *h;
+	unsigned int k;
+	size_t i, j;
+	int st;
+
+	for (i = 0; i < ps->n; i++) {
+		pr = &ps->v[i];
+		for (k = 0; pr->agent && k < pr->a.nr_sites; k++) {
+			for (j = 0; j < p->nr_usites; j++)
+				if (p->usites[j].vaddr ==
+				    agent_attach_site_vaddr(&pr->a, k))
+					break;
+			if (j == p->nr_usites)
+				continue;
+			u = &p->usites[j];
+			h = hook_add(hooks, n);
+			if (!h)
+				return -ENOMEM;
+			hook_fill(h, p, u);
+			h->kind = NTPROF_HOOK_AGENT;
+			st = agent_attach_site_state(&pr->a, k);
+			h->state = st == AGENT_PATCHED ? NTPROF_HOOK_ATTACHED :
+							 NTPROF_HOOK_MISSING;
+			snprintf(h->name, sizeof(h->name), "pid %d: %s",
+				 (int)pr->pid, u->func ? u->func : "?");
+		}
+	}
+	for (j = 0; uprobes && j < p->nr_usites; j++) {
+		u = &p->usites[j];
+		h = hook_add(hooks, n);
+		if (!h)
+			return -ENOMEM;
+		hook_fill(h, p, u);
+		h->kind = NTPROF_HOOK_UPROBE;
+		h->state = NTPROF_HOOK_ATTACHED;
+		snprintf(h->name, sizeof(h->name), "%s", u->func ? u->func : "?");
+	}
+	return 0;
+}
