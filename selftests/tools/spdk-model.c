@@ -13,9 +13,18 @@
  *                                      "done N SUM" (the results' sum)
  *   spdk-model list COUNT              each command's identity, one a line:
  *                                      qid cid opcode nsid slba length
+ *   spdk-model bench COUNT             "ready"; after a line on stdin COUNT
+ *                                      commands back to back to warm up,
+ *                                      "warm"; after another line COUNT
+ *                                      more, timed: "done N SUM NS", NS
+ *                                      the loop's CLOCK_MONOTONIC time
+ *                                      (instructions under icount:
+ *                                      tools/bench/agent-icount.sh)
  *
- * Built with -g -O2; the functions are noinline and use their arguments,
- * so that each has an entry of its own, as SPDK's. The sum that "run"
+ * Built with -g -O2; the functions are noipa (no inlining, and no
+ * caller that knows what they read: GCC's mod/ref analysis would drop
+ * the stores of members they do not use) and read what ntprof reads at
+ * their entries, as SPDK's do. The sum that "run"
  * prints depends on the commands only: the same with the agent, on or
  * off, as without it.
  */
@@ -100,7 +109,7 @@ static void make(struct spdk_nvmf_request *req, union nvmf_h2c_msg *msg,
 	req->result = 0;
 }
 
-__attribute__((noinline)) int
+__attribute__((noipa)) int
 nvmf_bdev_ctrlr_read_cmd(void *bdev, void *desc, void *ch,
 			 struct spdk_nvmf_request *req)
 {
@@ -108,7 +117,7 @@ nvmf_bdev_ctrlr_read_cmd(void *bdev, void *desc, void *ch,
 	return 1;
 }
 
-__attribute__((noinline)) int
+__attribute__((noipa)) int
 nvmf_bdev_ctrlr_write_cmd(void *bdev, void *desc, void *ch,
 			  struct spdk_nvmf_request *req)
 {
@@ -116,7 +125,7 @@ nvmf_bdev_ctrlr_write_cmd(void *bdev, void *desc, void *ch,
 	return 1;
 }
 
-__attribute__((noinline)) int _nvmf_request_complete(void *arg)
+__attribute__((noipa)) int _nvmf_request_complete(void *arg)
 {
 	struct spdk_nvmf_request *req = arg;
 
@@ -124,11 +133,16 @@ __attribute__((noinline)) int _nvmf_request_complete(void *arg)
 	return 0;
 }
 
-__attribute__((noinline)) void spdk_nvmf_request_exec(struct spdk_nvmf_request *req)
+__attribute__((noipa)) void spdk_nvmf_request_exec(struct spdk_nvmf_request *req)
 {
 	static char bdev, desc, ch;
+	const struct spdk_nvme_cmd *c = &req->cmd->nvme_cmd;
 
-	if (req->cmd->nvme_cmd.opc == 0x02)
+	/* What SPDK's reads too: the queue, the transport, the command. */
+	if (!req->qpair->qid || req->qpair->transport->ops->type != 3 ||
+	    !c->nsid || req->length != 512 * ((c->cdw12 & 0xffff) + 1))
+		abort();
+	if (c->opc == 0x02)
 		nvmf_bdev_ctrlr_read_cmd(&bdev, &desc, &ch, req);
 	else
 		nvmf_bdev_ctrlr_write_cmd(&bdev, &desc, &ch, req);
@@ -168,6 +182,49 @@ static int run(unsigned long count, unsigned long interval_us)
 	return 0;
 }
 
+/* The commands alone, back to back: what the bench times. */
+__attribute__((noipa)) uint64_t bench_loop(unsigned long count)
+{
+	struct spdk_nvmf_request req;
+	union nvmf_h2c_msg msg;
+	unsigned long i;
+	uint64_t sum = 0;
+
+	for (i = 0; i < count; i++) {
+		make(&req, &msg, i);
+		spdk_nvmf_request_exec(&req);
+		sum += req.result;
+	}
+	return sum;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int bench(unsigned long count)
+{
+	uint64_t t0, sum;
+	char line[16];
+
+	puts("ready");
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	bench_loop(count);
+	puts("warm");
+	if (!fgets(line, sizeof(line), stdin))
+		return 1;
+	t0 = mono_ns();
+	sum = bench_loop(count);
+	printf("done %lu %llu %llu\n", count, (unsigned long long)sum,
+	       (unsigned long long)(mono_ns() - t0));
+	return 0;
+}
+
 static int list(unsigned long count)
 {
 	struct spdk_nvmf_request req;
@@ -196,6 +253,8 @@ int main(int argc, char *argv[])
 		return run(strtoul(argv[2], NULL, 0), strtoul(argv[3], NULL, 0));
 	if (argc == 3 && !strcmp(argv[1], "list"))
 		return list(strtoul(argv[2], NULL, 0));
-	fprintf(stderr, "usage: spdk-model run COUNT INTERVAL_US | list COUNT\n");
+	if (argc == 3 && !strcmp(argv[1], "bench"))
+		return bench(strtoul(argv[2], NULL, 0));
+	fprintf(stderr, "usage: spdk-model run COUNT INTERVAL_US | list COUNT | bench COUNT\n");
 	return 2;
 }

@@ -49,3 +49,45 @@ bench_run() {
 	bash "$BENCH_DIR/$table" "$dir"
 	return $rc
 }
+
+# bench_hit_table TSV BASE HITS: the table of a site-cost run (columns
+# rep, mode, N, guest ns, ...: uprobe-icount.sh, agent-icount.sh): per
+# mode, each repetition's instructions an iteration (4 ns each at -icount
+# shift=2), what the median adds to BASE's, and that over HITS hits.
+bench_hit_table() {
+	awk -F'\t' -v base="$2" -v hits="$3" '
+	NR > 1 { v[$2] = v[$2] " " $4 / $3 / 4; m[++n] = $2 }
+	function median(list,   k, a, i, j, t) {
+		k = split(list, a, " ")
+		for (i = 2; i <= k; i++)
+			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+			}
+		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+	}
+	END {
+		b = median(v[base])
+		printf "%-10s %-44s %10s %10s\n", "mode", "instructions an iteration, each rep", "added", "a hit"
+		for (i = 1; i <= n; i++) {
+			if (m[i] in done) continue
+			done[m[i]] = 1
+			x = median(v[m[i]])
+			printf "%-10s %-44s %10.1f %10.1f\n", m[i], v[m[i]], x - b, (x - b) / hits
+		}
+	}' "$1"
+}
+
+# bench_hit_run NAME RUN_DIR SCRIPT BASE: a site-cost run, the one-guest
+# lab under icount on one vCPU with SCRIPT as the guest's part, then
+# bench_hit_table of RUN_DIR/share/xfer/NAME/runs.tsv against mode BASE,
+# three hits an iteration. Returns the lab run's status.
+bench_hit_run() {
+	local name=$1 run_dir=$2 script=$3 base=$4 rc=0
+
+	TOPOLOGY=one LAB_ONE_SMP=1 LAB_ACCEL=icount LAB_TIMEOUT=1800 \
+		LAB_RUN_DIR=$run_dir bash "$TOP/selftests/lab/lab-run.sh" \
+		--host "$script" || rc=$?
+	[ $rc = 0 ] || echo "$name: the lab run failed ($rc)" >&2
+	bench_hit_table "$run_dir/share/xfer/$name/runs.tsv" "$base" 3
+	return $rc
+}
