@@ -462,7 +462,7 @@ static struct ntp_hook *record_header(struct recorder *rec,
 				      struct ntp_header *hdr)
 {
 	const struct record_opts *o = rec->o;
-	struct session_hooks hooks;
+	struct session_hooks hooks = { 0 };
 	struct ntp_hook *h = NULL;
 	struct utsname uts;
 	long cpus;
