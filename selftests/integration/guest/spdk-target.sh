@@ -6,7 +6,10 @@
 # joins all the host's records.
 . /lab/ktap.sh
 . /lab/tests/records.sh
-KTAP_PREFIX="spdk target: "
+KTAP_PREFIX=${KTAP_PREFIX:-"spdk target: "}
+# What probe says of a target ready to record: through uprobes, or
+# (spdk-agent-target.sh) through the agent of an nvmf_tgt under ntprof run.
+load_ok=${SPDK_LOAD_OK:-'^  load: ok$'}
 share=$NTPROF_LAB_SHARE
 tgt=$NTPROF_LAB_SPDK_TGT
 ktap_header
@@ -28,14 +31,14 @@ pid=$(cat /run/lab-spdk-target.pid)
 ntprof probe -r target -t tcp --spdk-target "$tgt" > "$share/spdk-probe.txt" 2>&1
 rc=$?
 sed 's/^/# /' "$share/spdk-probe.txt"
-if [ $rc -eq 0 ] && grep -q '^  load: ok$' "$share/spdk-probe.txt" &&
+if [ $rc -eq 0 ] && grep -q "$load_ok" "$share/spdk-probe.txt" &&
    grep -q "^  running processes:.* $pid\b" "$share/spdk-probe.txt" &&
    [ "$(grep -cE '^  ok .*\(required\)' "$share/spdk-probe.txt")" -eq 2 ]; then
 	ktap_pass "probe --spdk-target $tgt: the required sites ok, process $pid, load: ok"
 else
 	ktap_fail "probe --spdk-target $tgt: the required sites ok, process $pid, load: ok (rc $rc)"
 fi
-if ntprof probe -r target -t tcp --spdk-target "$pid" 2>&1 | grep -q '^  load: ok$'; then
+if ntprof probe -r target -t tcp --spdk-target "$pid" 2>&1 | grep -q "$load_ok"; then
 	ktap_pass "probe --spdk-target $pid (a PID): load: ok"
 else
 	ktap_fail "probe --spdk-target $pid (a PID): load: ok"
