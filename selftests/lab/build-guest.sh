@@ -183,7 +183,7 @@ main() {
 	[ -x "$TOP_DIR/selftests/tools/uprobe-target" ] ||
 		lab_die "the uprobe test program is not built (make -C selftests/tools)"
 	[ -x "$TOP_DIR/selftests/tools/spdk-model" ] ||
-		lab_die "the SPDK model is not built (make -C selftests/tools)"
+		lab_die "selftests/tools/spdk-model is missing (make -C selftests/tools)"
 	[ -f "$TOP_DIR/tools/agent/libntprof-agent.so" ] ||
 		lab_die "the SPDK agent is not built (make tools)"
 	[ -x "$TOP_DIR/selftests/tools/nlfuzz" ] ||
