@@ -107,7 +107,8 @@ fi
 "$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -o "$TMP/killed.ntp" \
 	> "$TMP/killed.out" 2>&1 &
 rec=$!
-sleep 1
+# Long enough for a whole block (1,024 records) to reach the file.
+sleep 2
 out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 1 \
 	-o "$TMP/second.ntp" 2>&1)
 rc=$?
