@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <uapi/linux/ntprof.h>
 
 #include "conn.h"
@@ -77,4 +78,9 @@ int ntprof_connect_fd(const char *cmd, int fd, struct nl_sock **sockp)
 		return err;
 	}
 	return family_resolve(cmd, sock, sockp);
+}
+
+bool ntprof_module_loaded(void)
+{
+	return !access("/sys/module/ntprof", F_OK);
 }

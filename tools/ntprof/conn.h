@@ -3,6 +3,8 @@
 #ifndef NTPROF_CONN_H
 #define NTPROF_CONN_H
 
+#include <stdbool.h>
+
 #include "nl.h"
 
 /*
@@ -16,5 +18,8 @@ int ntprof_connect_sized(const char *cmd, size_t recv_size,
 			 struct nl_sock **sockp);
 /* The same, on a bound socket another process handed over as @fd. */
 int ntprof_connect_fd(const char *cmd, int fd, struct nl_sock **sockp);
+
+/* Whether the module is loaded (/sys/module says), without a word. */
+bool ntprof_module_loaded(void);
 
 #endif /* NTPROF_CONN_H */

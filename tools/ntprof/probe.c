@@ -539,7 +539,7 @@ int cmd_probe(int argc, char *argv[])
 		return ret;
 
 	/* The agent needs no module: SPDK's section without it. */
-	if (spdk && access("/sys/module/ntprof", F_OK)) {
+	if (spdk && !ntprof_module_loaded()) {
 		puts("ntprof module: not loaded (uprobes need it; the agent does not)");
 		return probe_spdk(cmd, spdk, role, transport, false, false);
 	}

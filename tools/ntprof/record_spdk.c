@@ -16,17 +16,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "conn.h"
 #include "record.h"
 
 /* Records taken from the agents at a time: one ring's. */
 #define TAKE_MAX	4096
-
-static bool module_loaded(void)
-{
-	return !access("/sys/module/ntprof", F_OK);
-}
 
 int record_spdk_open(const char *cmd, struct record_opts *o,
 		     struct record_spdk *rs)
@@ -60,7 +55,7 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 
 	if (only) {
 		rs->uprobes = !rs->procs.nr_agents;
-	} else if (module_loaded() || !rs->procs.nr_agents) {
+	} else if (ntprof_module_loaded() || !rs->procs.nr_agents) {
 		rs->uprobes = true;
 	} else {
 		fprintf(stderr,

@@ -70,15 +70,23 @@ void spdk_procs_detach(struct spdk_procs *ps)
 	ps->n = 0;
 }
 
-/* The function of the site the agent lists at @vaddr, from the map. */
-static const char *site_func(const struct spdk_prog *p, uint64_t vaddr)
+/* The map's site that the agent lists at @vaddr, or NULL. */
+static const struct session_usite *site_at(const struct spdk_prog *p,
+					   uint64_t vaddr)
 {
 	size_t i;
 
 	for (i = 0; i < p->nr_usites; i++)
-		if (p->usites[i].vaddr == vaddr && p->usites[i].func)
-			return p->usites[i].func;
+		if (p->usites[i].vaddr == vaddr)
+			return &p->usites[i];
 	return NULL;
+}
+
+static const char *site_func(const struct spdk_prog *p, uint64_t vaddr)
+{
+	const struct session_usite *u = site_at(p, vaddr);
+
+	return u ? u->func : NULL;
 }
 
 static unsigned int patched(const struct agent_attach *a)
@@ -216,9 +224,12 @@ void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 	}
 }
 
-static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n)
+/* A hook entry of @u's, of @kind, appended to *@hooks; NULL: no memory. */
+static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n,
+				 const struct spdk_prog *p,
+				 const struct session_usite *u, uint8_t kind)
 {
-	struct ntp_hook *v;
+	struct ntp_hook *v, *h;
 
 	if (*n >= NTP_HOOKS_MAX)
 		return NULL;
@@ -226,18 +237,16 @@ static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n)
 	if (!v)
 		return NULL;
 	*hooks = v;
-	memset(&v[*n], 0, sizeof(v[*n]));
-	return &v[(*n)++];
-}
-
-static void hook_fill(struct ntp_hook *h, const struct spdk_prog *p,
-		      const struct session_usite *u)
-{
+	h = &v[(*n)++];
+	memset(h, 0, sizeof(*h));
+	h->kind = kind;
 	h->role = p->role;
 	h->transport = u->transport;
 	h->point = u->point;
 	h->required = !!(u->flags & (NTPROF_USITE_F_FIRST |
 				     NTPROF_USITE_F_LAST));
+	h->state = NTPROF_HOOK_ATTACHED;
+	return h;
 }
 
 int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
@@ -247,39 +256,28 @@ int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
 	const struct spdk_proc *pr;
 	struct ntp_hook *h;
 	unsigned int k;
-	size_t i, j;
-	int st;
+	size_t i;
 
 	for (i = 0; i < ps->n; i++) {
 		pr = &ps->v[i];
 		for (k = 0; pr->agent && k < pr->a.nr_sites; k++) {
-			for (j = 0; j < p->nr_usites; j++)
-				if (p->usites[j].vaddr ==
-				    agent_attach_site_vaddr(&pr->a, k))
-					break;
-			if (j == p->nr_usites)
+			u = site_at(p, agent_attach_site_vaddr(&pr->a, k));
+			if (!u)
 				continue;
-			u = &p->usites[j];
-			h = hook_add(hooks, n);
+			h = hook_add(hooks, n, p, u, NTPROF_HOOK_AGENT);
 			if (!h)
 				return -ENOMEM;
-			hook_fill(h, p, u);
-			h->kind = NTPROF_HOOK_AGENT;
-			st = agent_attach_site_state(&pr->a, k);
-			h->state = st == AGENT_PATCHED ? NTPROF_HOOK_ATTACHED :
-							 NTPROF_HOOK_MISSING;
+			if (agent_attach_site_state(&pr->a, k) != AGENT_PATCHED)
+				h->state = NTPROF_HOOK_MISSING;
 			snprintf(h->name, sizeof(h->name), "pid %d: %s",
 				 (int)pr->pid, u->func ? u->func : "?");
 		}
 	}
-	for (j = 0; uprobes && j < p->nr_usites; j++) {
-		u = &p->usites[j];
-		h = hook_add(hooks, n);
+	for (i = 0; uprobes && i < p->nr_usites; i++) {
+		u = &p->usites[i];
+		h = hook_add(hooks, n, p, u, NTPROF_HOOK_UPROBE);
 		if (!h)
 			return -ENOMEM;
-		hook_fill(h, p, u);
-		h->kind = NTPROF_HOOK_UPROBE;
-		h->state = NTPROF_HOOK_ATTACHED;
 		snprintf(h->name, sizeof(h->name), "%s", u->func ? u->func : "?");
 	}
 	return 0;
