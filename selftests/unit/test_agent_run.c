@@ -9,7 +9,9 @@
  * program's results the same off, on and without the agent; on, a
  * record a command with the process's pid, its TSC stamps made
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
- * list, or with a bad one, runs as without the agent and exits 0.
+ * list, with a bad one, or with one of another build of it (its build
+ * ID not the same: every site refused as such), runs as without the
+ * agent and exits 0.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
@@ -66,8 +68,31 @@ static int symbol(const char *name, unsigned long long *vaddr,
 	return ret;
 }
 
-/* The site list: begin (first, the identity), work, end (last). */
-static int write_sites(void)
+/* The target's GNU build ID from readelf -n, as hex, or -1. */
+static int build_id(char *id, size_t len)
+{
+	char cmd[512], line[256], hex[129];
+	int ret = -1;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s'", target);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, " Build ID: %128s", hex) == 1 &&
+		    strlen(hex) < len) {
+			strcpy(id, hex);
+			ret = 0;
+		}
+	if (f)
+		pclose(f);
+	return ret;
+}
+
+/*
+ * The site list: begin (first, the identity), work, end (last), of the
+ * target's build, or of another one if @other.
+ */
+static int write_sites(bool other)
 {
 	static const char *const names[] = { "tcmd_begin", "tcmd_work", "tcmd_end" };
 	static const unsigned int points[] = {
@@ -76,16 +101,17 @@ static int write_sites(void)
 	};
 	static const char *const flags[] = { "first", "mid", "last" };
 	unsigned long long vaddr, size;
-	char exe[4096];
+	char exe[4096], id[129];
 	unsigned int i;
 	FILE *f;
-	int fd;
 
-	fd = mkstemp(sites_path);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f || !realpath(target, exe))
+	f = fopen(sites_path, "w");
+	if (!f || !realpath(target, exe) || build_id(id, sizeof(id)))
 		return -1;
-	fprintf(f, "# test_agent_run's sites\n");
+	/* Another build: the same ID but its first byte. */
+	if (other)
+		id[0] = id[0] == '0' ? '1' : '0';
+	fprintf(f, "# test_agent_run's sites\nobject %s build-id %s\n", exe, id);
 	for (i = 0; i < 3; i++) {
 		if (symbol(names[i], &vaddr, &size))
 			return -1;
@@ -206,7 +232,7 @@ int main(int argc, char **argv)
 	target = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	if (write_sites()) {
+	if (mkstemp(sites_path) < 0 || write_sites(false)) {
 		printf("Bail out! cannot write the site list\n");
 		return 1;
 	}
@@ -265,6 +291,20 @@ int main(int argc, char **argv)
 	ok(finish(&c, err, sizeof(err)) == 0 &&
 	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
 	   "the program exits 0; the agent said one line: %s", err);
+
+	if (write_sites(true) || start(&c, sites_path))
+		return printf("Bail out! the target does not start with another build's list\n"), 1;
+	sum = run(&c, 0, 500);
+	ok(!agent_attach(c.pid, &a, err, sizeof(err)) && a.nr_sites == 3 &&
+	   ((struct agent_shm_ctl *)a.shm)->site_state[0] ==
+	   AGENT_STATE(AGENT_OTHER_BUILD) &&
+	   ((struct agent_shm_ctl *)a.shm)->site_state[2] ==
+	   AGENT_STATE(AGENT_OTHER_BUILD),
+	   "a list of another build: every site refused as such");
+	agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 0 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
 
 	f = fopen(sites_path, "w");
 	fputs("site nonsense\n", f);

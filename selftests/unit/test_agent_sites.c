@@ -4,14 +4,18 @@
  * program's resolved sites (tools/ntprof/agent_sites.c) is what the
  * agent reads (tools/agent/sitelist.c), field for field: derefs,
  * negative offsets, widths, the address-only key, trtype, each kind of
- * site; and a site without a symbol size is refused at the writing.
+ * site, the object's build (its build ID, or its file's size and time);
+ * a site of no named object is no site, and a site without a symbol
+ * size is refused at the writing.
  * Prints TAP; exits 1 if any test failed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "agent_sites.h"
@@ -54,6 +58,7 @@ int main(void)
 	const struct session_usite *u;
 	unsigned int n, bad_line, k;
 	bool good = true;
+	struct stat st;
 	size_t i;
 	FILE *f;
 	int fd;
@@ -62,6 +67,7 @@ int main(void)
 	printf("TAP version 13\n");
 	prog.role = NTPROF_ROLE_TARGET;
 	strcpy(prog.path, "/opt/spdk/build/bin/nvmf_tgt");
+	prog.build_id = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567";
 	prog.nr_usites = 3;
 	prog.usites[0] = (struct session_usite){
 		.vaddr = 0x4a1230, .size = 312, .point = NTPROF_PT_TARGET_INIT,
@@ -106,6 +112,34 @@ int main(void)
 		ok(good, "site %zu: object, symbol, point, flags, role, transport and every fetch",
 		   i);
 	}
+	ok(n && got[0].build.id_len == 20 && got[0].build.id[0] == 0x0a &&
+	   got[0].build.id[19] == 0x67 && got[2].build.id_len == 20,
+	   "each site has its object's build ID");
+
+	/* No build ID: the file's size and time, from the parsed file. */
+	prog.build_id = NULL;
+	prog.fd = open("/proc/self/exe", O_RDONLY);
+	f = fopen(path, "w");
+	ok(prog.fd >= 0 && fstat(prog.fd, &st) == 0 && f &&
+	   !agent_sites_write(f, &prog, prog.path) && !fclose(f) &&
+	   !agent_sitelist_read(path, got, 8, &n, &bad_line) && n == 3 &&
+	   !got[1].build.id_len && got[1].build.size == (uint64_t)st.st_size &&
+	   got[1].build.mtime_sec == st.st_mtim.tv_sec &&
+	   got[1].build.mtime_nsec == st.st_mtim.tv_nsec,
+	   "without a build ID, each site has its object's file size and time");
+	close(prog.fd);
+
+	f = fopen(path, "w");
+	fprintf(f, "object /bin/a build-id 00ff\n"
+		"site /bin/b 0x10 20 1 first 2 3 key=0\n");
+	fclose(f);
+	ok(agent_sitelist_read(path, got, 8, &n, &bad_line) == -EINVAL &&
+	   bad_line == 2, "a site of an object no object line names is no site");
+	f = fopen(path, "w");
+	fprintf(f, "object /bin/a build-id 0f0\n");
+	fclose(f);
+	ok(agent_sitelist_read(path, got, 8, &n, &bad_line) == -EINVAL &&
+	   bad_line == 1, "a build ID of an odd number of digits is refused");
 
 	prog.usites[1].size = 0;
 	f = fopen(path, "w");

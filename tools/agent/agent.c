@@ -13,6 +13,7 @@
 #define _GNU_SOURCE	/* dl_iterate_phdr() */
 #include <errno.h>
 #include <link.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,47 @@ struct object_find {
 	dev_t dev;
 	ino_t ino;
 	uintptr_t base;
+	const uint8_t *id;	/* its GNU build ID as loaded, or NULL */
+	size_t id_len;
 	int found;
 };
+
+static size_t note_align(size_t n, size_t align)
+{
+	return (n + align - 1) & ~(align - 1);
+}
+
+/* The GNU build ID in a loaded object's notes, as the linker put it. */
+static void build_id_of(const struct dl_phdr_info *info, struct object_find *f)
+{
+	const ElfW(Phdr) *ph;
+	const ElfW(Nhdr) *nh;
+	const uint8_t *p, *end;
+	size_t align;
+	int i;
+
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_NOTE)
+			continue;
+		align = ph->p_align == 8 ? 8 : 4;
+		p = (const uint8_t *)(info->dlpi_addr + ph->p_vaddr);
+		end = p + ph->p_memsz;
+		while (p + sizeof(*nh) <= end) {
+			nh = (const ElfW(Nhdr) *)p;
+			p += sizeof(*nh) + note_align(nh->n_namesz, align);
+			if (p + nh->n_descsz > end)
+				break;
+			if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+			    !memcmp(nh + 1, "GNU", 4)) {
+				f->id = p;
+				f->id_len = nh->n_descsz;
+				return;
+			}
+			p += note_align(nh->n_descsz, align);
+		}
+	}
+}
 
 /* The load address of the object that is file @f->dev, @f->ino. */
 static int object_cb(struct dl_phdr_info *info, size_t size, void *data)
@@ -45,24 +85,40 @@ static int object_cb(struct dl_phdr_info *info, size_t size, void *data)
 	if (stat(name, &st) || st.st_dev != f->dev || st.st_ino != f->ino)
 		return 0;
 	f->base = info->dlpi_addr;
+	build_id_of(info, f);
 	f->found = 1;
 	return 1;
 }
 
-static int site_address(const struct agent_listed *l, uintptr_t *addr)
+/* Whether the loaded object is the build the list was made from. */
+static bool same_build(const struct agent_build *b, const struct object_find *f,
+		       const struct stat *st)
+{
+	if (b->id_len)
+		return f->id && f->id_len == b->id_len &&
+		       !memcmp(f->id, b->id, b->id_len);
+	return !f->id && (uint64_t)st->st_size == b->size &&
+	       st->st_mtim.tv_sec == b->mtime_sec &&
+	       st->st_mtim.tv_nsec == b->mtime_nsec;
+}
+
+static enum agent_refusal site_address(const struct agent_listed *l,
+				       uintptr_t *addr)
 {
 	struct object_find f = { 0 };
 	struct stat st;
 
 	if (stat(l->object, &st))
-		return -1;
+		return AGENT_NOT_LOADED;
 	f.dev = st.st_dev;
 	f.ino = st.st_ino;
 	dl_iterate_phdr(object_cb, &f);
 	if (!f.found)
-		return -1;
+		return AGENT_NOT_LOADED;
+	if (!same_build(&l->build, &f, &st))
+		return AGENT_OTHER_BUILD;
 	*addr = f.base + l->vaddr;
-	return 0;
+	return AGENT_PATCHED;
 }
 
 static struct agent_listed listed[AGENT_SITES_MAX];
@@ -104,9 +160,8 @@ __attribute__((constructor)) static void agent_start(void)
 	ctl = shm;
 	ctl->nr_sites = n;
 	for (i = 0; i < n; i++) {
-		if (site_address(&listed[i], &addr))
-			r = AGENT_NOT_LOADED;
-		else
+		r = site_address(&listed[i], &addr);
+		if (r == AGENT_PATCHED)
 			r = agent_patch(addr, listed[i].size, i, &patches[i]);
 		ctl->site_state[i] = AGENT_STATE(r);
 		ctl->site_vaddr[i] = listed[i].vaddr;

@@ -23,6 +23,7 @@ enum agent_refusal {
 	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
 	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
 	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
+	AGENT_OTHER_BUILD,	/* the list is of another build of its object */
 };
 
 const char *agent_refusal_str(enum agent_refusal r);

@@ -26,6 +26,8 @@ const char *agent_refusal_str(enum agent_refusal r)
 		return "its executable or library is not loaded in the process";
 	case AGENT_BREAKPOINT:
 		return "a breakpoint is in its first bytes (a uprobe or a debugger's)";
+	case AGENT_OTHER_BUILD:
+		return "the site list was made from another build of its program or library";
 	}
 	return "unknown";
 }

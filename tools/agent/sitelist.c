@@ -3,14 +3,17 @@
  * The site list the recorder hands the agent (Documentation/agent.rst,
  * "The site list"): a text file, a site a line,
  *
+ *   object OBJECT build-id HEX | object OBJECT file SIZE SEC.NSEC
  *   site OBJECT VADDR SIZE POINT FLAGS ROLE TRANSPORT key=FETCH [F=FETCH]...
  *
- * OBJECT the file whose function it is (the executable or a shared
- * library), VADDR and SIZE the function's symbol as linked, POINT,
+ * An object line says which build of OBJECT (the executable or a shared
+ * library) the sites that follow were found in. A site's OBJECT is the
+ * file whose function it is, VADDR and SIZE the function's symbol as linked, POINT,
  * ROLE and TRANSPORT the uapi's numbers, FLAGS first, mid, last or
  * first,last, each F one of qid cid opcode nsid slba nlb length trtype, and a
  * FETCH REG[>DEREF]...[+OFF|-OFF][:WIDTH]. Read once, at start-up.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +58,61 @@ static int parse_fetch(const char *s, struct agent_fetch *f)
 	return 0;
 }
 
-static int parse_site(char *line, struct agent_listed *l)
+/* Objects named in one list: an SPDK program and its SPDK libraries. */
+#define OBJECTS_MAX	16
+
+struct object_line {
+	char path[PATH_MAX];
+	struct agent_build build;
+};
+
+static int parse_hex(const char *s, struct agent_build *b)
+{
+	size_t n = strlen(s), i;
+	unsigned int byte;
+
+	if (!n || n % 2 || n / 2 > AGENT_BUILD_ID_MAX)
+		return -1;
+	for (i = 0; i < n / 2; i++) {
+		if (!isxdigit((unsigned char)s[2 * i]) ||
+		    !isxdigit((unsigned char)s[2 * i + 1]) ||
+		    sscanf(s + 2 * i, "%2x", &byte) != 1)
+			return -1;
+		b->id[i] = byte;
+	}
+	b->id_len = n / 2;
+	return 0;
+}
+
+static int parse_object(char *line, struct object_line *o)
+{
+	char *tok[5], *save, *t, *end;
+	unsigned int n;
+
+	memset(o, 0, sizeof(*o));
+	for (n = 0, t = strtok_r(line, " \t\n", &save); t && n < 5;
+	     t = strtok_r(NULL, " \t\n", &save))
+		tok[n++] = t;
+	if (n < 3 || strlen(tok[1]) >= sizeof(o->path))
+		return -1;
+	strcpy(o->path, tok[1]);
+	if (n == 4 && !strcmp(tok[2], "build-id"))
+		return parse_hex(tok[3], &o->build);
+	if (n != 5 || strcmp(tok[2], "file"))
+		return -1;
+	o->build.size = strtoull(tok[3], &end, 10);
+	if (end == tok[3] || *end)
+		return -1;
+	o->build.mtime_sec = strtoll(tok[4], &end, 10);
+	if (*end != '.')
+		return -1;
+	t = end + 1;
+	o->build.mtime_nsec = strtoll(t, &end, 10);
+	return end == t || *end ? -1 : 0;
+}
+
+static int parse_site(char *line, struct agent_listed *l,
+		      const struct object_line *objects, unsigned int nr_objects)
 {
 	char *tok[8], *save, *t, *eq;
 	unsigned int i, n;
@@ -68,6 +125,12 @@ static int parse_site(char *line, struct agent_listed *l)
 	    strlen(tok[1]) >= sizeof(l->object))
 		return -1;
 	strcpy(l->object, tok[1]);
+	for (i = 0; i < nr_objects; i++)
+		if (!strcmp(objects[i].path, l->object))
+			break;
+	if (i == nr_objects)
+		return -1;
+	l->build = objects[i].build;
 	l->vaddr = strtoull(tok[2], NULL, 0);
 	l->size = strtoull(tok[3], NULL, 0);
 	l->site.point = strtoul(tok[4], NULL, 10);
@@ -92,8 +155,10 @@ static int parse_site(char *line, struct agent_listed *l)
 int agent_sitelist_read(const char *path, struct agent_listed *sites,
 			unsigned int max, unsigned int *nr, unsigned int *bad_line)
 {
+	static struct object_line objects[OBJECTS_MAX];
+	unsigned int lineno = 0, nr_objects = 0;
 	char line[1024], *p;
-	unsigned int lineno = 0;
+	int bad;
 	FILE *f;
 
 	*nr = 0;
@@ -106,12 +171,20 @@ int agent_sitelist_read(const char *path, struct agent_listed *sites,
 		p = line + strspn(line, " \t");
 		if (*p == '#' || *p == '\n' || !*p)
 			continue;
-		if (*nr == max || parse_site(p, &sites[*nr])) {
+		if (!strncmp(p, "object", 6) && isspace((unsigned char)p[6])) {
+			bad = nr_objects == OBJECTS_MAX ||
+			      parse_object(p, &objects[nr_objects]);
+			nr_objects += !bad;
+		} else {
+			bad = *nr == max ||
+			      parse_site(p, &sites[*nr], objects, nr_objects);
+			*nr += !bad;
+		}
+		if (bad) {
 			*bad_line = lineno;
 			fclose(f);
 			return -EINVAL;
 		}
-		(*nr)++;
 	}
 	fclose(f);
 	return 0;

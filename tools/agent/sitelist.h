@@ -8,9 +8,25 @@
 
 #include "site.h"
 
+#define AGENT_BUILD_ID_MAX	64
+
+/*
+ * The build of an object the list was made from: its GNU build ID, or
+ * for an object without one its file's size and modification time. A
+ * site's address is only good in that build.
+ */
+struct agent_build {
+	uint8_t id[AGENT_BUILD_ID_MAX];
+	unsigned int id_len;	/* 0: no build ID, the file's size and time */
+	uint64_t size;
+	int64_t mtime_sec;
+	int64_t mtime_nsec;
+};
+
 /* A site as listed: where its function is, and what it stamps. */
 struct agent_listed {
 	char object[PATH_MAX];
+	struct agent_build build;
 	uint64_t vaddr;
 	uint64_t size;
 	struct agent_site site;
@@ -19,7 +35,8 @@ struct agent_listed {
 /*
  * Reads up to @max sites of the list at @path into @sites: 0 with *@nr
  * set, -errno for a file that cannot be read, or -EINVAL with the first
- * line that is no site in *@bad_line.
+ * line that is no site in *@bad_line (a site of an object that no
+ * earlier "object" line names is none).
  */
 int agent_sitelist_read(const char *path, struct agent_listed *sites,
 			unsigned int max, unsigned int *nr,

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <sys/stat.h>
 
 #include "agent_sites.h"
 
@@ -33,10 +34,21 @@ int agent_sites_write(FILE *f, const struct spdk_prog *p, const char *object)
 {
 	const struct session_usite *u;
 	unsigned int k;
+	struct stat st;
 	size_t i;
 
 	fprintf(f, "# ntprof agent sites: %s %s\n",
 		p->role == NTPROF_ROLE_HOST ? "host" : "target", object);
+	/* The build whose addresses these are: the agent checks it. */
+	if (p->build_id) {
+		fprintf(f, "object %s build-id %s\n", object, p->build_id);
+	} else {
+		if (fstat(p->fd, &st))
+			return -errno;
+		fprintf(f, "object %s file %" PRIu64 " %lld.%09ld\n", object,
+			(uint64_t)st.st_size, (long long)st.st_mtim.tv_sec,
+			st.st_mtim.tv_nsec);
+	}
 	for (i = 0; i < p->nr_usites; i++) {
 		u = &p->usites[i];
 		if (!u->size)
