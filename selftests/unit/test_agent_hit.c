@@ -200,6 +200,8 @@ int main(void)
 	ok(!agent_hit_setup(shm, sites, 3, getpid()), "the sites are taken");
 	for (i = 0; i < 3; i++) {
 		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
+				(sites[i].flags & NTPROF_USITE_F_FIRST) ?
+				AGENT_STUB_ALL : AGENT_STUB_FOLLOW,
 				&patches[i]);
 		if (!ok(r == AGENT_PATCHED, "site %u patched", i))
 			diag("%s", agent_refusal_str(r));

@@ -6,7 +6,9 @@
  * function: its results over 10^6 random calls unpatched; then patched,
  * the same results with its site off (no hit) and on (a hit a call, with
  * the call's arguments in the registers the handler sees); then
- * unpatched, its bytes as they were. Each function the rules refuse is
+ * unpatched, its bytes as they were; then patched as a site that only
+ * follows commands, whose stub calls the handler only while the thread
+ * has a sampled command in flight. Each function the rules refuse is
  * refused with its reason, and left as it was.
  * Prints TAP; exits 1 if any test failed.
  */
@@ -136,6 +138,41 @@ static bool regs_are(const struct agent_regs *r, const uint64_t a[6])
 	       r->rcx == a[3] && r->r8 == a[4] && r->r9 == a[5];
 }
 
+/*
+ * Patched as a site that starts no command: on, no hit while the thread
+ * has no sampled command in flight, a hit a call while it has one; the
+ * same results either way.
+ */
+static void test_follow(const struct shape *s, uint32_t site, size_t size,
+			uint64_t want)
+{
+	struct agent_patch p;
+	uint64_t got, last[6];
+
+	if (!ok(agent_patch((uintptr_t)s->fn, size, site, AGENT_STUB_FOLLOW,
+			    &p) == AGENT_PATCHED,
+		"%s: patched again, to follow commands", s->name))
+		return;
+	*p.on = 1;
+	test_hits[site] = 0;
+	agent_inflight = 0;
+	got = run(s, last);
+	ok(got == want && test_hits[site] == 0,
+	   "%s: following, on, nothing in flight: the same results, no hit",
+	   s->name);
+	agent_inflight = 1;
+	got = run(s, last);
+	agent_inflight = 0;
+	*p.on = 0;
+	ok(got == want && (s->hits == ONE ? test_hits[site] == CALLS &&
+			   regs_are(&test_last[site], last) :
+			   test_hits[site] >= CALLS),
+	   "%s: following, on, a command in flight: the same results, the hits and their registers",
+	   s->name);
+	ok(!agent_unpatch(&p) && run(s, last) == want,
+	   "%s: unpatched again, its results as they were", s->name);
+}
+
 static void test_shape(const struct shape *s, uint32_t site)
 {
 	uint8_t before[32];
@@ -148,7 +185,7 @@ static void test_shape(const struct shape *s, uint32_t site)
 		return;
 	want = run(s, last);
 	memcpy(before, s->fn, size < sizeof(before) ? size : sizeof(before));
-	r = agent_patch((uintptr_t)s->fn, size, site, &p);
+	r = agent_patch((uintptr_t)s->fn, size, site, AGENT_STUB_ALL, &p);
 	if (!ok(r == s->want, "%s (%zu bytes): %s", s->name, size,
 		agent_refusal_str(s->want)))
 		diag("got: %s", agent_refusal_str(r));
@@ -184,6 +221,7 @@ static void test_shape(const struct shape *s, uint32_t site)
 	   !memcmp(before, s->fn, size < sizeof(before) ? size : sizeof(before)) &&
 	   run(s, last) == want,
 	   "%s: unpatched, its bytes and results as they were", s->name);
+	test_follow(s, site, size, want);
 }
 
 int main(void)

@@ -162,7 +162,10 @@ __attribute__((constructor)) static void agent_start(void)
 	for (i = 0; i < n; i++) {
 		r = site_address(&listed[i], &addr);
 		if (r == AGENT_PATCHED)
-			r = agent_patch(addr, listed[i].size, i, &patches[i]);
+			r = agent_patch(addr, listed[i].size, i,
+					(sites[i].flags & NTPROF_USITE_F_FIRST) ?
+					AGENT_STUB_ALL : AGENT_STUB_FOLLOW,
+					&patches[i]);
 		ctl->site_state[i] = AGENT_STATE(r);
 		ctl->site_vaddr[i] = listed[i].vaddr;
 		patched += r == AGENT_PATCHED;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hit.h"
+#include "ident.h"
 #include "regs.h"
 
 /* Sampled commands in flight on one thread: a power of two. */
@@ -39,7 +40,6 @@ struct thread_state {
 	struct agent_shm_ring *ring;
 	unsigned int hits;
 	bool no_ring;		/* every ring was taken: records are drops */
-	unsigned int used;
 	struct slot slots[INFLIGHT];
 };
 
@@ -48,6 +48,8 @@ static __thread struct thread_state self __attribute__((tls_model("initial-exec"
 static struct agent_shm_ctl *ctl;
 static void *shm_base;
 static struct agent_site sites[AGENT_SITES_MAX];
+/* The identity plans of first sites, by site id. */
+static struct agent_ident idents[AGENT_SITES_MAX];
 static unsigned int nr_sites;
 static uint32_t agent_pid;
 
@@ -81,6 +83,8 @@ int agent_hit_setup(void *shm, const struct agent_site *s, unsigned int n,
 	shm_base = shm;
 	ctl = shm;
 	memcpy(sites, s, n * sizeof(*s));
+	for (i = 0; i < n; i++)
+		agent_ident_plan(&s[i], &idents[i]);
 	nr_sites = n;
 	agent_pid = pid;
 	return 0;
@@ -105,24 +109,13 @@ static inline uint64_t tsc_cpu(uint16_t *cpu)
 }
 
 /*
- * Where the stub saved argument register 0..5 (rdi, rsi, rdx, rcx, r8,
- * r9) in struct agent_regs, read as an array: one load, no branch.
- */
-static const uint8_t reg_slot[6] = {
-	offsetof(struct agent_regs, rdi) / 8, offsetof(struct agent_regs, rsi) / 8,
-	offsetof(struct agent_regs, rdx) / 8, offsetof(struct agent_regs, rcx) / 8,
-	offsetof(struct agent_regs, r8) / 8, offsetof(struct agent_regs, r9) / 8,
-};
-
-/*
  * A fetch's value. Its offsets are the program's own DWARF's; a null
- * pointer on the way (a request not set up yet) is a failed read.
- * Inlined: a first site makes six of them for every command.
+ * pointer on the way (a request not set up yet) is a failed read. The
+ * identity's are agent_ident_read()'s; these come after the sampling.
  */
-static inline __attribute__((always_inline)) bool
-fetch(const struct agent_fetch *f, const struct agent_regs *r, uint64_t *v)
+static bool fetch(const struct agent_fetch *f, const struct agent_regs *r, uint64_t *v)
 {
-	uintptr_t addr = ((const uint64_t *)r)[reg_slot[f->reg]];
+	uintptr_t addr = ((const uint64_t *)r)[agent_reg_slot[f->reg]];
 	unsigned int i;
 
 	for (i = 0; i < f->nr_derefs; i++) {
@@ -194,7 +187,7 @@ static struct slot *slot_find(uint64_t key, bool claim)
 			return s;
 		if (claim && !s->key) {
 			s->key = key;
-			self.used++;
+			agent_inflight++;
 			return s;
 		}
 	}
@@ -204,7 +197,7 @@ static struct slot *slot_find(uint64_t key, bool claim)
 static void slot_free(struct slot *s)
 {
 	s->key = 0;
-	self.used--;
+	agent_inflight--;
 }
 
 /* The recorder's filter of commands by their kind, as the kernel's. */
@@ -231,21 +224,41 @@ static void expire(void)
 	__atomic_fetch_add(&ctl->expired, 1, __ATOMIC_RELAXED);
 }
 
-static void first(const struct agent_site *site, const struct agent_regs *r,
-		  uint32_t sample)
+/*
+ * A first site's identity into @v: by its plan, or field by field where
+ * the plan cannot (a field at the end of its page, an address as a
+ * field, a null pointer on the way, which fails here too).
+ */
+static inline __attribute__((always_inline)) bool
+identity(uint32_t id, const struct agent_regs *r, uint64_t *v)
 {
+	const struct agent_site *site = &sites[id];
+	unsigned int i;
+
+	if (idents[id].fast &&
+	    agent_ident_read(&idents[id], (const uint64_t *)r, &v[AGENT_F_QID]))
+		return true;
+	for (i = AGENT_F_QID; i <= AGENT_F_NLB; i++) {
+		v[i] = 0;
+		if (site->f[i].set && !fetch(&site->f[i], r, &v[i]))
+			return false;
+	}
+	return true;
+}
+
+static void first(uint32_t id, const struct agent_regs *r, uint32_t sample)
+{
+	const struct agent_site *site = &sites[id];
 	uint64_t v[AGENT_F_COUNT];
 	uint32_t transport, want, session;
 	struct ntprof_record rec;
 	struct slot *s;
 	uint16_t cpu;
-	unsigned int i;
 
-	for (i = AGENT_F_QID; i <= AGENT_F_TRTYPE; i++)
-		v[i] = 0;
-	for (i = AGENT_F_QID; i < AGENT_F_LENGTH; i++)
-		if (site->f[i].set && !fetch(&site->f[i], r, &v[i]))
-			return;
+	if (!identity(id, r, v))
+		return;
+	v[AGENT_F_LENGTH] = 0;
+	v[AGENT_F_TRTYPE] = 0;
 	/* I/O commands only, as the kernel's hooks: no admin, no Connect. */
 	if (!v[AGENT_F_QID] || v[AGENT_F_OPCODE] == 0x7f)
 		return;
@@ -324,7 +337,7 @@ static void next(const struct agent_site *site, const struct agent_regs *r)
 	uint16_t cpu;
 
 	/* Most hits are of commands not sampled: no read, no lookup. */
-	if (!self.used || !fetch(&site->f[AGENT_F_KEY], r, &key))
+	if (!agent_inflight || !fetch(&site->f[AGENT_F_KEY], r, &key))
 		return;
 	s = slot_find(key, false);
 	if (!s)
@@ -362,7 +375,7 @@ void agent_hit(uint32_t id, const struct agent_regs *r)
 		return;
 	}
 	if (site->flags & NTPROF_USITE_F_FIRST)
-		first(site, r, sample);
+		first(id, r, sample);
 	else
 		next(site, r);
 }

@@ -9,6 +9,7 @@
  *	je	displaced
  *	push	site				; on: the stub saves the
  *	call	qword ptr [rip + stub_slot]	; registers, calls agent_hit()
+ *						; (tramp.h: which stub)
  *	lea	rsp, [rsp + 8]			; (no flags: cmp's are dead)
  *   displaced:
  *	<the displaced instructions, relocated>
@@ -226,7 +227,7 @@ static size_t tramp_build(const struct agent_patch *p,
 }
 
 enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
-			       struct agent_patch *p)
+			       enum agent_stub_kind stub, struct agent_patch *p)
 {
 	uint8_t tramp[TRAMP_MAX], jump[AGENT_DISPLACED_MAX];
 	uintptr_t end = entry + size;
@@ -263,7 +264,7 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 	if (ret)
 		return ret < 0 ? AGENT_UNDECODABLE : AGENT_BRANCH_INTO_PATCH;
 
-	if (agent_tramp_get(entry, TRAMP_MAX, site, &t))
+	if (agent_tramp_get(entry, TRAMP_MAX, site, stub, &t))
 		return AGENT_NO_TRAMPOLINE;
 	p->tramp = t.code;
 	p->on = t.on;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tramp.h"
+
 /* Why a function was not patched; AGENT_PATCHED if it was. */
 enum agent_refusal {
 	AGENT_PATCHED,
@@ -53,13 +55,13 @@ struct agent_patch {
 
 /*
  * Patches the function at @entry, @size bytes long (its symbol's size),
- * for site @site: AGENT_PATCHED with @p filled in, or the reason it was
+ * for site @site, its trampoline calling @stub: AGENT_PATCHED with @p filled in, or the reason it was
  * not, with the function left as it was. The caller makes sure no other
  * thread runs meanwhile (the agent patches before main). The site starts
  * off.
  */
 enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
-			       struct agent_patch *p);
+			       enum agent_stub_kind stub, struct agent_patch *p);
 
 /* Puts the displaced bytes back; the trampoline stays, unused. 0 or -errno. */
 int agent_unpatch(const struct agent_patch *p);

@@ -14,11 +14,25 @@ struct agent_regs {
 };
 
 /*
+ * Where the stub saved argument register 0..5 (rdi, rsi, rdx, rcx, r8,
+ * r9), in struct agent_regs read as an array: one load, no branch.
+ */
+extern const uint8_t agent_reg_slot[6];
+
+/*
  * The handler: called from the stub with the site's id and the saved
  * registers (the function's arguments are rdi, rsi, rdx, rcx, r8, r9).
  * It must be built with -mgeneral-regs-only: the vector registers are
  * not saved.
  */
 void agent_hit(uint32_t site, const struct agent_regs *regs);
+
+/*
+ * The thread's sampled commands in flight, which the handler keeps and
+ * stub.S's agent_stub_follow tests: at 0, a site that starts no command
+ * costs no call.
+ */
+extern __thread unsigned int agent_inflight
+	__attribute__((tls_model("initial-exec")));
 
 #endif /* NTPROF_AGENT_REGS_H */

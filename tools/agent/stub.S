@@ -43,4 +43,37 @@ agent_stub:
 	ret
 	.size	agent_stub, . - agent_stub
 
+/*
+ * The stub of a site that follows commands and starts none (no first
+ * site). A thread with no sampled command in flight, which is almost
+ * every thread at almost every hit when few commands are sampled, has
+ * nothing for it to stamp: it returns at once, saving no register but
+ * r11 (which it only borrows) and calling nothing. Else it is
+ * agent_stub, with the stack as agent_stub takes it.
+ */
+	.globl	agent_stub_follow
+	.hidden	agent_stub_follow
+	.type	agent_stub_follow, @function
+agent_stub_follow:
+	pushq	%r11
+	movq	agent_inflight@gottpoff(%rip), %r11
+	cmpl	$0, %fs:(%r11)
+	popq	%r11
+	jne	agent_stub
+	ret
+	.size	agent_stub_follow, . - agent_stub_follow
+
+/*
+ * The handler's count of the thread's sampled commands in flight (regs.h),
+ * initial-exec: at a fixed offset from %fs in every thread.
+ */
+	.section .tbss, "awT", @nobits
+	.globl	agent_inflight
+	.hidden	agent_inflight
+	.type	agent_inflight, @object
+	.size	agent_inflight, 4
+	.balign	4
+agent_inflight:
+	.zero	4
+
 	.section .note.GNU-stack, "", @progbits

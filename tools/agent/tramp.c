@@ -2,8 +2,8 @@
 /*
  * Trampoline memory. A function's 5-byte jump reaches 2 GiB either
  * way, so its trampoline lives in an area mapped near it, 64 KiB: code,
- * then a private page with the pointer to the register-saving stub
- * (which may be farther away, in the agent's own library), then a view
+ * then a private page with the pointers to the stubs (which may be
+ * farther away, in the agent's own library; stub.S), then a view
  * of the control page that the agent shares with its recorder, which
  * holds each site's on/off byte (shm.h). Code pages are read and
  * execute only, writable for the moment of a write.
@@ -22,7 +22,7 @@
 
 #define AREA_SIZE	(64 * 1024)
 #define AREA_CODE	(AREA_SIZE - 2 * AGENT_PAGE)
-#define AREA_SLOT	AREA_CODE			/* the stub's address */
+#define AREA_SLOTS	AREA_CODE			/* the stubs' addresses */
 #define AREA_CTL	(AREA_SIZE - AGENT_PAGE)	/* the control page */
 #define AREAS_MAX	256
 /* rel32 reaches +-2 GiB; an area must be in reach as a whole. */
@@ -43,8 +43,9 @@ void agent_tramp_ctl(int fd)
 	ctl_fd = fd;
 }
 
-/* The stub that saves the registers and calls the handler (stub.S). */
+/* The stubs (stub.S), by enum agent_stub_kind. */
 void agent_stub(void);
+void agent_stub_follow(void);
 
 static bool in_reach(uintptr_t from, uintptr_t base)
 {
@@ -58,7 +59,7 @@ static struct area *area_new(uintptr_t near)
 {
 	uintptr_t at = near & ~(uintptr_t)(AREA_SIZE - 1), hint, step;
 	struct area *a;
-	void *p;
+	void *p, **slots;
 	int dir;
 
 	if (nr_areas == AREAS_MAX)
@@ -86,7 +87,9 @@ static struct area *area_new(uintptr_t near)
 			a = &areas[nr_areas++];
 			a->base = p;
 			a->code_used = 0;
-			*(void **)(a->base + AREA_SLOT) = (void *)agent_stub;
+			slots = (void **)(a->base + AREA_SLOTS);
+			slots[AGENT_STUB_ALL] = (void *)agent_stub;
+			slots[AGENT_STUB_FOLLOW] = (void *)agent_stub_follow;
 			return a;
 		}
 	}
@@ -94,13 +97,13 @@ static struct area *area_new(uintptr_t near)
 }
 
 int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
-		    struct agent_tramp *t)
+		    enum agent_stub_kind stub, struct agent_tramp *t)
 {
 	struct agent_shm_ctl *ctl;
 	struct area *a = NULL;
 	size_t i;
 
-	if (site >= AGENT_SITES_MAX)
+	if (site >= AGENT_SITES_MAX || stub > AGENT_STUB_FOLLOW)
 		return -EINVAL;
 	/* Trampolines start on 16 bytes, as functions do. */
 	len = (len + 15) & ~(size_t)15;
@@ -115,7 +118,7 @@ int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
 	ctl = (struct agent_shm_ctl *)(a->base + AREA_CTL);
 	t->code = a->base + a->code_used;
 	t->len = len;
-	t->stub_slot = (void *const *)(a->base + AREA_SLOT);
+	t->stub_slot = (void *const *)(a->base + AREA_SLOTS) + stub;
 	t->on = &ctl->site_on[site];
 	a->code_used += len;
 	return 0;

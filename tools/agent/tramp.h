@@ -11,11 +11,21 @@
 #include <stdint.h>
 
 /*
+ * The stub a trampoline calls while its site is on (stub.S): the one
+ * that saves the registers and calls the handler, or, for a site that
+ * starts no command, the one that first tests whether the thread has a
+ * sampled command in flight.
+ */
+enum agent_stub_kind {
+	AGENT_STUB_ALL,
+	AGENT_STUB_FOLLOW,
+};
+
+/*
  * A trampoline's room: @code, @len bytes to write it in (with
  * agent_code_write()); @on, its site's byte in the area's view of the
  * control page, which the code tests with a rip-relative load;
- * @stub_slot, a pointer to the register-saving stub that the code calls
- * through. All three within 2 GiB of the address the room was asked
+ * @stub_slot, a pointer to the stub that the code calls through. All three within 2 GiB of the address the room was asked
  * near.
  */
 struct agent_tramp {
@@ -26,11 +36,12 @@ struct agent_tramp {
 };
 
 /*
- * A room of @len bytes near @near for site @site: 0, -EINVAL for a site
- * past AGENT_SITES_MAX, or -ENOMEM if no memory is in reach.
+ * A room of @len bytes near @near for site @site, whose code calls
+ * @stub: 0, -EINVAL for a site past AGENT_SITES_MAX, or -ENOMEM if no
+ * memory is in reach.
  */
 int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
-		    struct agent_tramp *t);
+		    enum agent_stub_kind stub, struct agent_tramp *t);
 
 /*
  * The memfd whose control page the areas mapped from now on view (the
