@@ -5,7 +5,8 @@
 # (test_agent_patch.c), the handler behind it (test_agent_hit.c), and
 # libntprof-agent.so in a process of its own (test_agent_run.c), and the
 # site list as the tool writes it and the agent reads it
-# (test_agent_sites.c), for
+# (test_agent_sites.c), and a first site's identity plan
+# (test_agent_ident.c), for
 # selftests/run_tests.sh; 'make -C tools/agent check' runs it directly.
 # Prints its TAP; exits 1 if any test failed.
 set -u
@@ -13,7 +14,7 @@ set -u
 AGENT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/agent" && pwd)
 
 make -s -C "$AGENT_DIR" test_agent_patch test_agent_hit test_agent_run \
-	agent-run-target libntprof-agent.so test_agent_sites >&2 ||
+	agent-run-target libntprof-agent.so test_agent_sites test_agent_ident >&2 ||
 	{ echo "Bail out! cannot build the agent's unit test"; exit 1; }
 ret=0
 "$AGENT_DIR/test_agent_patch" || ret=1
@@ -21,4 +22,5 @@ ret=0
 "$AGENT_DIR/test_agent_run" "$AGENT_DIR/libntprof-agent.so" \
 	"$AGENT_DIR/agent-run-target" || ret=1
 "$AGENT_DIR/test_agent_sites" || ret=1
+"$AGENT_DIR/test_agent_ident" || ret=1
 exit $ret
