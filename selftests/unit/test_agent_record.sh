@@ -163,4 +163,47 @@ if [ "$model_rc" = 0 ] && [ "$plain" = "done $count $sum" ]; then
 else
 	ktap_fail "the model's results: '$(cat "$TMP/model.out")' with the agent, '$plain' without"
 fi
+
+# --wait-recorder: held before main until a recorder is on, then every
+# command recorded; with no recorder, started when the wait is over.
+"$NTPROF" run --agent "$LIB" --wait-recorder 60 -- "$MODEL" run 300 1000 \
+	> "$TMP/wait.out" 2> "$TMP/wait.err" &
+MODEL_PID=$!
+sleep 1.5
+if [ ! -s "$TMP/wait.out" ] && grep -q "sites patched" "$TMP/wait.err"; then
+	"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -o "$TMP/wait.ntp" \
+		> "$TMP/wait-rec.out" 2>&1 &
+	rec=$!
+	wait "$MODEL_PID"
+	kill -INT $rec
+	wait $rec
+	n=$(record_csv "$TMP/wait.ntp" | wc -l)
+	if grep -q "^done 300 " "$TMP/wait.out" && [ "$n" = 300 ] &&
+	   grep -q "a recorder is on after" "$TMP/wait.err"; then
+		ktap_pass "run --wait-recorder: held until record is on, then all 300 commands recorded"
+	else
+		ktap_fail "run --wait-recorder: all 300 commands recorded ($n records)"
+		sed 's/^/# /' "$TMP/wait.err" "$TMP/wait-rec.out"
+	fi
+else
+	ktap_fail "run --wait-recorder: the program held before main"
+	sed 's/^/# /' "$TMP/wait.out" "$TMP/wait.err"
+fi
+start=$(date +%s%N)
+out=$("$NTPROF" run --agent "$LIB" --wait-recorder 1 -- "$MODEL" run 10 0 2>&1)
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+if grep -q "^done 10 " <<< "$out" && [ "$ms" -ge 1000 ] &&
+   grep -q "no recorder within 1 s: the program starts" <<< "$out"; then
+	ktap_pass "run --wait-recorder 1 with no recorder: the program starts after 1 s"
+else
+	ktap_fail "run --wait-recorder 1 with no recorder: the program starts after 1 s ($ms ms)"
+	sed 's/^/# /' <<< "$out"
+fi
+out=$("$NTPROF" run --wait-recorder 0 -- "$MODEL" run 1 0 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q "wait-recorder takes 1 to 3600 seconds" <<< "$out"; then
+	ktap_pass "run --wait-recorder 0 is refused, nothing started"
+else
+	ktap_fail "run --wait-recorder 0 is refused (rc $rc)"
+fi
 ktap_finished

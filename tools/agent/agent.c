@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hit.h"
@@ -121,6 +122,38 @@ static enum agent_refusal site_address(const struct agent_listed *l,
 	return AGENT_PATCHED;
 }
 
+/*
+ * NTPROF_AGENT_WAIT=SECONDS (ntprof run --wait-recorder): the program
+ * held before its main until a recorder turns the agent on, or for that
+ * long at most, so that a recording has its every command.
+ */
+static void wait_recorder(const struct agent_shm_ctl *ctl)
+{
+	const char *s = getenv("NTPROF_AGENT_WAIT");
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	unsigned long secs, i;
+	char *end;
+
+	if (!s || !*s)
+		return;
+	secs = strtoul(s, &end, 10);
+	if (*end || !secs || secs > 3600) {
+		fprintf(stderr, "ntprof-agent: NTPROF_AGENT_WAIT=%s: not 1 to 3600 seconds: no wait\n",
+			s);
+		return;
+	}
+	for (i = 0; i < secs * 100; i++) {
+		if (__atomic_load_n(&ctl->sample, __ATOMIC_ACQUIRE)) {
+			fprintf(stderr, "ntprof-agent: a recorder is on after %.2f s\n",
+				i / 100.0);
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+	fprintf(stderr, "ntprof-agent: no recorder within %lu s: the program starts\n",
+		secs);
+}
+
 static struct agent_listed listed[AGENT_SITES_MAX];
 static struct agent_site sites[AGENT_SITES_MAX];
 static struct agent_patch patches[AGENT_SITES_MAX];
@@ -171,4 +204,6 @@ __attribute__((constructor)) static void agent_start(void)
 		patched += r == AGENT_PATCHED;
 	}
 	fprintf(stderr, "ntprof-agent: %u of %u sites patched\n", patched, n);
+	if (patched)
+		wait_recorder(ctl);
 }

@@ -7,12 +7,15 @@
  * /proc/self/fd/N), and libntprof-agent.so goes into LD_PRELOAD; then
  * the program replaces this process. --print-env writes the list to a
  * file instead and prints the two variables, for a container's spec.
+ * --wait-recorder holds the program before its main until a recorder
+ * turns its agent on, so that a recording has its every command.
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +33,8 @@
 static void run_usage(FILE *f)
 {
 	fputs("usage: ntprof run [-r target|host] [-t tcp|rdma] [--agent LIB]\n"
-	      "                  [--print-env FILE] -- PROGRAM [ARG]...\n"
+	      "                  [--wait-recorder SECONDS] [--print-env FILE]\n"
+	      "                  -- PROGRAM [ARG]...\n"
 	      "\n"
 	      "Start an SPDK program (nvmf_tgt, spdk_tgt, spdk_nvme_perf...) with\n"
 	      "ntprof's in-process agent, which stamps its commands without a trap\n"
@@ -41,6 +45,11 @@ static void run_usage(FILE *f)
 	      "  -t, --transport T     tcp or rdma: the host's sites depend on it\n"
 	      "      --agent LIB       the agent's library (default: beside this\n"
 	      "                        tool in its build tree, or " NTPROF_AGENT_LIB ")\n"
+	      "      --wait-recorder SECONDS\n"
+	      "                        hold PROGRAM before its main until a\n"
+	      "                        recorder turns the agent on, at most\n"
+	      "                        SECONDS (1 to 3600): a recording of its\n"
+	      "                        every command\n"
 	      "      --print-env FILE  write the site list to FILE and print the\n"
 	      "                        environment that starts PROGRAM with the\n"
 	      "                        agent, instead of starting it\n"
@@ -48,9 +57,22 @@ static void run_usage(FILE *f)
 	      "\n"
 	      "examples:\n"
 	      "  ntprof run -- ./build/bin/nvmf_tgt -m 0x2\n"
-	      "  ntprof run -t rdma -- ./build/bin/spdk_nvme_perf -q 1 -o 4096 ...\n"
+	      "  ntprof run -t rdma --wait-recorder 60 -- ./build/bin/spdk_nvme_perf ...\n"
 	      "  ntprof run --print-env /srv/ntprof-sites -- /usr/local/bin/spdk_tgt\n",
 	      f);
+}
+
+/* --wait-recorder's whole seconds, 1 to 3600, as the agent reads them. */
+static bool wait_seconds(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !*end && !errno && v >= 1 && v <= 3600;
 }
 
 /* @name as execvp() would find it, into @path; -ENOENT if nowhere. */
@@ -196,10 +218,12 @@ int cmd_run(int argc, char *argv[])
 		{ "transport", required_argument, NULL, 't' },
 		{ "agent", required_argument, NULL, 'A' },
 		{ "print-env", required_argument, NULL, 'P' },
+		{ "wait-recorder", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cmd = argv[0], *given_lib = NULL, *env_file = NULL, *pre;
+	const char *wait = NULL;
 	char program[PATH_MAX], lib[PATH_MAX], sites[64];
 	char preload[2 * PATH_MAX];
 	uint32_t role = NTPROF_ROLE_NONE, transport = NTPROF_TRANSPORT_NONE;
@@ -228,6 +252,11 @@ int cmd_run(int argc, char *argv[])
 			break;
 		case 'P':
 			env_file = optarg;
+			break;
+		case 'W':
+			if (!wait_seconds(optarg))
+				return usage_error(cmd, "--wait-recorder takes 1 to 3600 seconds");
+			wait = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -272,7 +301,8 @@ int cmd_run(int argc, char *argv[])
 	snprintf(preload, sizeof(preload), "%s%s%s", lib, pre && *pre ? ":" : "",
 		 pre ? pre : "");
 	if (setenv("LD_PRELOAD", preload, 1) ||
-	    setenv("NTPROF_AGENT_SITES", sites, 1))
+	    setenv("NTPROF_AGENT_SITES", sites, 1) ||
+	    (wait && setenv("NTPROF_AGENT_WAIT", wait, 1)))
 		return fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(errno)), 1;
 	execv(program, argv + optind);
 	fprintf(stderr, "ntprof: %s: cannot run %s: %s\n", cmd, program,
