@@ -102,7 +102,7 @@ stage_modules() {
 }
 
 # The SPDK build in $SPDK (a user's, never built here): its NVMe-oF target
-# and perf tool, their system libraries, and what SPDK opens at run time
+# (and spdk_tgt if it has one) and perf tool, their system libraries, and what SPDK opens at run time
 # without naming it to ldd: soft-RoCE's libibverbs provider with its driver
 # file, and an OpenSSL configuration (SPDK's env init fails without one).
 stage_spdk() {
@@ -113,6 +113,9 @@ stage_spdk() {
 			lab_die "SPDK=$SPDK has no build/bin/$p (give an SPDK build's top directory)"
 		copy_program "$SPDK/build/bin/$p" "/lab/spdk/$p"
 	done
+	# spdk_tgt, SPDK's all-in-one target (Longhorn's), where the build has it.
+	[ ! -x "$SPDK/build/bin/spdk_tgt" ] ||
+		copy_program "$SPDK/build/bin/spdk_tgt" /lab/spdk/spdk_tgt
 	[ -e "$prov" ] || lab_die "SPDK over RDMA needs $prov (apt-get install ibverbs-providers)"
 	copy_program "$prov"
 	copy_file /etc/libibverbs.d/rxe.driver

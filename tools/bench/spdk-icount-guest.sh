@@ -11,9 +11,14 @@
 # order rotated from one repetition to the next:
 #   off   no profiler
 #   sN    ntprof record -s N with --spdk-target and with --spdk-host
+# With AGENT=1 both sides go through the in-process agent: nvmf_tgt under
+# ntprof run (its agent off in the off runs), perf under ntprof run
+# --wait-recorder in the recorded runs, held until its recorder (by PID)
+# is on, so that the recording has each of its reads.
 # Each run adds a line to runs.tsv: repetition, transport, mode, perf's
-# IOPS and Average (us, guest time), and the uprobe hits of the host's and
-# the target's sites.
+# IOPS and Average (us, guest time), the uprobe hits of the host's and
+# the target's sites (0 through the agent), and ntprof's read mean (us)
+# of the joined recordings.
 
 B=$NTPROF_LAB_SHARE/spdk-icount
 mkdir -p "$B"
@@ -38,44 +43,78 @@ address() {
 	fi
 }
 
+# started NAME PID: until record's output says it profiles.
+started() {
+	until grep -q 'profiling as' "/tmp/bench-$1.out" 2>/dev/null; do
+		kill -0 "$2" 2>/dev/null ||
+			{ log "the $1 recording did not start"; cat "/tmp/bench-$1.out"; return 1; }
+		sleep 0.2
+	done
+}
+
+# read_mean: ntprof's mean read latency (us) of the run's two recordings.
+read_mean() {
+	ntprof report /tmp/bench-host.ntp /tmp/bench-target.ntp 2>/dev/null |
+		awk '/^== read / { r = 1 } r && /latency \(us\): mean/ {
+			sub(/.*mean /, ""); sub(/,.*/, ""); print; exit }'
+}
+
 # run REP TRANSPORT MODE
 run() {
-	local rep=$1 t=$2 mode=$3 n rt rh iops avg
+	local rep=$1 t=$2 mode=$3 n rt rh p iops avg mean=0
+	local args=(-q "$QD" -o 4096 -w randread -t "$SECONDS_PER_RUN" -c 0x2
+		-s 128 -r "$(address "$t")")
 
 	rt= rh=
-	if [ "$mode" != off ]; then
+	if [ "$mode" = off ]; then
+		"$perf" "${args[@]}" > /tmp/bench-perf.out 2>&1 ||
+			{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
+	else
 		n=${mode#s}
 		ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
 			-o /tmp/bench-target.ntp > /tmp/bench-rt.out 2>&1 &
 		rt=$!
-		ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
-			-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
-		rh=$!
-		until grep -q 'profiling as' /tmp/bench-rt.out 2>/dev/null &&
-		      grep -q 'profiling as' /tmp/bench-rh.out 2>/dev/null; do
-			kill -0 $rt 2>/dev/null && kill -0 $rh 2>/dev/null ||
-				{ log "$mode: a recording did not start"; cat /tmp/bench-r?.out; return 1; }
-			sleep 0.2
-		done
-	fi
-	"$perf" -q 1 -o 4096 -w randread -t "$SECONDS_PER_RUN" -c 0x2 -s 128 \
-		-r "$(address "$t")" > /tmp/bench-perf.out 2>&1 ||
-		{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
-	if [ -n "$rt" ]; then
+		started rt $rt || return 1
+		if [ "$AGENT" = 1 ]; then
+			ntprof run -t "$t" --wait-recorder 600 -- "$perf" "${args[@]}" \
+				> /tmp/bench-perf.out 2>&1 &
+			p=$!
+			until ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent'; do
+				kill -0 $p 2>/dev/null || break
+				sleep 0.1
+			done
+			ntprof record -t "$t" -s "$n" --spdk-host "$p" \
+				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
+			rh=$!
+		else
+			ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
+				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
+			rh=$!
+			started rh $rh || return 1
+			"$perf" "${args[@]}" > /tmp/bench-perf.out 2>&1 &
+			p=$!
+		fi
+		wait $p || { log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
 		kill -INT $rh $rt
 		wait $rh $rt
+		mean=$(read_mean)
 	fi
 	set -- $(awk -F: '/^Total/ { split($2, f, " "); print f[1], f[3] }' \
 		/tmp/bench-perf.out)
 	iops=${1:-0} avg=${2:-0}
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$t" "$mode" "${iops:-0}" \
-		"${avg:-0}" "$([ -n "$rh" ] && usite_hits host || echo 0)" \
-		"$([ -n "$rt" ] && usite_hits target || echo 0)" >> "$B/runs.tsv"
-	log "rep $rep $t $mode: ${iops:-?} IOPS, ${avg:-?} us"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$rep" "$t" "$mode" "${iops:-0}" \
+		"${avg:-0}" "$([ -n "$rh" ] && [ "$AGENT" != 1 ] && usite_hits host || echo 0)" \
+		"$([ -n "$rt" ] && [ "$AGENT" != 1 ] && usite_hits target || echo 0)" \
+		"${mean:-0}" >> "$B/runs.tsv"
+	log "rep $rep $t $mode: ${iops:-?} IOPS, ${avg:-?} us, ntprof ${mean:-?} us"
 }
 
-lab-spdk-target start 4096 || exit 1
-printf 'rep\txport\tmode\tiops\tavg_us\thost_hits\ttarget_hits\n' > "$B/runs.tsv"
+if [ "$AGENT" = 1 ]; then
+	LAB_SPDK_AGENT=1 lab-spdk-target start 4096 || exit 1
+else
+	lab-spdk-target start 4096 || exit 1
+fi
+printf 'rep\txport\tmode\tiops\tavg_us\thost_hits\ttarget_hits\tmean_us\n' > "$B/runs.tsv"
 # rotate K WORD...: the words from the K-th on, then the first K.
 rotate() {
 	local k=$1

@@ -10,7 +10,9 @@
 # 1e9 / (4 * IOPS) instructions of the two vCPUs together. What a mode
 # adds per read, divided by the uprobe hits per read (both sides), is the
 # cost of one hit in those instructions: the trap on one vCPU, and what
-# the other executed while it waited for it.
+# the other executed while it waited for it. The last column: how far
+# ntprof's read mean (column 8 of runs.tsv, the joined recordings') is
+# below perf's Average, median over the repetitions, in %.
 set -euo pipefail
 
 dir=${1:?usage: spdk-icount-table.sh DIR}
@@ -36,10 +38,13 @@ $4 + 0 <= 0 { next }
 	reps[$1] = 1
 	if ($6 + $7 > 0) hits[$2, $3] = hits[$2, $3] " " ($6 + $7)
 	iol[$2, $3] = iol[$2, $3] " " $4
+	if ($8 + 0 > 0 && $5 + 0 > 0)
+		gaps[$2, $3] = gaps[$2, $3] " " 100 * ($5 - $8) / $5
 }
 END {
-	printf "%-6s %-6s %-36s %22s %10s %10s %9s %10s\n", "xport", "mode", "IOPS",
-		"ratio to off", "instr/rd", "added", "hits/rd", "added/hit"
+	printf "%-6s %-6s %-36s %22s %10s %10s %9s %10s %9s\n", "xport", "mode", "IOPS",
+		"ratio to off", "instr/rd", "added", "hits/rd", "added/hit",
+		"mean gap"
 	for (x = 1; x <= nx; x++) {
 		t = xports[x]
 		offl = ""
@@ -69,9 +74,12 @@ END {
 					if (h / n > 0) aph = sprintf("%.0f", added / (h / n))
 				}
 			}
-			printf "%-6s %-6s %-36s %8.3f [%.3f, %.3f] %10.0f %10.0f %9s %10s\n",
+			gap = "-"
+			if ((t, mode) in gaps)
+				gap = sprintf("%.2f %%", median(gaps[t, mode]))
+			printf "%-6s %-6s %-36s %8.3f [%.3f, %.3f] %10.0f %10.0f %9s %10s %9s\n",
 				t, mode, substr(iol[t, mode], 2), ratio, rmin, rmax, ins,
-				added, hpr, aph
+				added, hpr, aph, gap
 		}
 	}
 }' SECS="${SECONDS_PER_RUN:-5}" "$dir/runs.tsv"

@@ -6,6 +6,7 @@
 # SPDK's, and ntprof's mean read latency is close to perf's Average.
 . /lab/ktap.sh
 . /lab/tests/records.sh
+. /lab/tests/spdk-perf-lib.sh
 KTAP_PREFIX="spdk perf: "
 share=$NTPROF_LAB_SHARE
 perf=$NTPROF_LAB_SPDK_PERF
@@ -32,26 +33,14 @@ fi
 # run_perf TRTYPE ADDR PORT NQN SECONDS: spdk_nvme_perf's QD1 4 KiB reads
 # on core 1 (nvmf_tgt polls core 0), its output in /tmp/perf.out.
 run_perf() {
-	"$perf" -q 1 -o 4096 -w randread -t "$5" -c 0x2 -s 128 \
-		-r "trtype:$1 adrfam:IPv4 traddr:$2 trsvcid:$3 subnqn:$4" \
-		> /tmp/perf.out 2>&1
-}
-
-# perf_field N: field N of perf's Total line (1 IOPS, 2 MiB/s, 3 Average).
-perf_field() {
-	awk -F: -v n="$1" '/^Total/ { split($2, f, " "); print f[n] }' /tmp/perf.out
-}
-
-# read_mean FILE: the mean latency (us) of the report's first read group.
-read_mean() {
-	awk '/^== read / { r = 1 } r && /latency \(us\): mean/ {
-		sub(/.*mean /, ""); sub(/,.*/, ""); print; exit }' "$1"
+	perf_args "$@"
+	"$perf" "${PERF_ARGS[@]}" > /tmp/perf.out 2>&1
 }
 
 # pairing NAME TRANSPORT TARGET ADDR PORT NQN: TARGET is spdk or nvmet.
 pairing() {
 	local name=$1 t=$2 kind=$3 addr=$4 port=$5 nqn=$6 rt rh rc line
-	local host target matched pct iops avg mean ok gap n
+	local host iops avg ok
 	local trtype
 
 	trtype=$(echo "$t" | tr a-z A-Z)
@@ -108,50 +97,16 @@ pairing() {
 		"$share/$name-target.ntp" > "$share/$name-report.txt" 2>&1
 	rc=$?
 	sed 's/^/# /' "$share/$name-report.txt" | tail -n 40
-	line=$(grep '^records: ' "$share/$name-report.txt" | tail -n 1)
-	set -- $(echo "$line" | sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/')
-	host=${1:-0} target=${2:-0} matched=${3:-0} pct=${4:-0}
-	if [ $rc -eq 0 ] && [ "$host" -gt 0 ] && [ "$pct" = 100 ] &&
-	   [ "$matched" -eq "$host" ]; then
-		ktap_pass "$name: report joins every host record ($line)"
-	else
-		ktap_fail "$name: report joins every host record (rc $rc: ${line:-no records line})"
-	fi
-
-	# perf's reads in its 5 s against the host's: the read group's n.
-	n=$(sed -nE 's/^== read [^:]*: ([0-9]+) commands.*/\1/p' \
-		"$share/$name-report.txt" | head -n 1)
-	ok=$(awk -v n="${n:-0}" -v i="${iops:-0}" 'BEGIN {
-		e = i * 5; print (e > 0 && n >= e - 2 && n <= 1.02 * e + 2) ? 1 : 0 }')
-	[ "$ok" = 1 ] &&
-		ktap_pass "$name: the host recorded each of perf's reads (${n:-?} for $iops IOPS x 5 s)" ||
-		ktap_fail "$name: the host recorded each of perf's reads (${n:-?} for ${iops:-?} IOPS x 5 s)"
-
-	# ntprof's window, from the transport's submit to the parsed
-	# completion, lies inside perf's, which adds the driver's code
-	# around it and, under TCG, most of a uprobe trap's ~50 us
-	# (Documentation/spdk.rst, Accuracy): at most perf's, within 10 %.
-	mean=$(read_mean "$share/$name-report.txt")
-	gap=$(awk -v m="${mean:-0}" -v a="${avg:-0}" 'BEGIN {
-		printf "%.1f", (a > 0 ? 100 * (a - m) / a : 100) }')
-	ok=$(awk -v g="$gap" 'BEGIN { print (g >= -0.5 && g <= 10) ? 1 : 0 }')
-	[ "$ok" = 1 ] &&
-		ktap_pass "$name: ntprof's read mean is perf's Average, at most, within 10 % (${mean} us, ${avg} us: $gap % below)" ||
-		ktap_fail "$name: ntprof's read mean is perf's Average, at most, within 10 % (${mean:-?} us, ${avg:-?} us: $gap % below)"
+	check_joined "$name" "$share/$name-report.txt" $rc
+	host=$HOST_RECORDS
+	# perf's reads in its 5 s; a recording that began before perf.
+	check_reads "$name" "$share/$name-report.txt" "$iops" 5 1.02
+	# Under TCG, perf's window holds most of a uprobe trap's ~50 us too
+	# (Documentation/spdk.rst, Accuracy).
+	check_mean "$name" "$share/$name-report.txt" "$avg" 10
 
 	ok=1
-	grep -q '^  host driver (SPDK) ' "$share/$name-report.txt" || ok=0
-	if [ "$t" = rdma ]; then
-		grep -q '^  network (RDMA, NICs, wire) ' "$share/$name-report.txt" || ok=0
-	else
-		grep -q '^  network (TCP/IP, NICs, wire) ' "$share/$name-report.txt" || ok=0
-	fi
-	if [ "$kind" = spdk ]; then
-		grep -q '^  target driver (SPDK) ' "$share/$name-report.txt" || ok=0
-		grep -q '^  storage (SPDK bdev, drive) ' "$share/$name-report.txt" || ok=0
-	else
-		grep -q '^  target driver (nvmet-tcp) ' "$share/$name-report.txt" || ok=0
-	fi
+	stages_named "$share/$name-report.txt" "$t" "$kind" || ok=0
 	[ $ok = 1 ] && ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
 		ktap_fail "$name: the stages are named for SPDK's side and the transport"
 
@@ -213,7 +168,7 @@ kill -INT $rt 2>/dev/null
 wait $rt
 ntprof report /tmp/late-host.ntp /tmp/late-target.ntp > /tmp/late-report.txt 2>&1
 line=$(grep '^records: ' /tmp/late-report.txt | tail -n 1)
-set -- $(echo "$line" | sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/')
+set -- $(records_line /tmp/late-report.txt)
 if [ $rc -eq 0 ] && [ "${1:-0}" -gt 0 ] && [ "${4:-0}" = 100 ]; then
 	ktap_pass "record --spdk-host PID joins a running perf: $line"
 else

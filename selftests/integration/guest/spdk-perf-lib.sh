@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the spdk_nvme_perf lab tests (spdk-perf-host.sh with
+# uprobes, spdk-agent-perf-host.sh with the agent): perf's run, its
+# figures, and the report's.
+
+# perf_args TRTYPE ADDR PORT NQN SECONDS: spdk_nvme_perf's options for
+# QD1 4 KiB reads on core 1 (the target polls core 0), in PERF_ARGS.
+perf_args() {
+	PERF_ARGS=(-q 1 -o 4096 -w randread -t "$5" -c 0x2 -s 128
+		-r "trtype:$1 adrfam:IPv4 traddr:$2 trsvcid:$3 subnqn:$4")
+}
+
+# perf_field N [FILE]: field N of perf's Total line (1 IOPS, 2 MiB/s,
+# 3 Average), in /tmp/perf.out by default.
+perf_field() {
+	awk -F: -v n="$1" '/^Total/ { split($2, f, " "); print f[n] }' \
+		"${2:-/tmp/perf.out}"
+}
+
+# read_mean FILE: the mean latency (us) of the report's first read group.
+read_mean() {
+	awk '/^== read / { r = 1 } r && /latency \(us\): mean/ {
+		sub(/.*mean /, ""); sub(/,.*/, ""); print; exit }' "$1"
+}
+
+# records_line FILE: "HOST TARGET MATCHED PCT" of a report's records line.
+records_line() {
+	grep '^records: ' "$1" | tail -n 1 |
+		sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/'
+}
+
+# read_count FILE: the commands of the report's first read group.
+read_count() {
+	sed -nE 's/^== read [^:]*: ([0-9]+) commands.*/\1/p' "$1" | head -n 1
+}
+
+# stages_named REPORT TRANSPORT KIND: the report's stages are SPDK's host
+# driver, the transport's network, and KIND's (spdk or nvmet) target.
+stages_named() {
+	grep -q '^  host driver (SPDK) ' "$1" || return 1
+	if [ "$2" = rdma ]; then
+		grep -q '^  network (RDMA, NICs, wire) ' "$1" || return 1
+	else
+		grep -q '^  network (TCP/IP, NICs, wire) ' "$1" || return 1
+	fi
+	if [ "$3" = spdk ]; then
+		grep -q '^  target driver (SPDK) ' "$1" &&
+			grep -q '^  storage (SPDK bdev, drive) ' "$1"
+	else
+		grep -q '^  target driver (nvmet-tcp) ' "$1"
+	fi
+}
+
+# check_joined NAME REPORT RC: report (exit RC) joined every host record;
+# HOST_RECORDS is the host's count.
+check_joined() {
+	local line host matched pct
+
+	line=$(grep '^records: ' "$2" | tail -n 1)
+	set -- "$1" "$2" "$3" $(records_line "$2")
+	host=${4:-0} matched=${6:-0} pct=${7:-0}
+	HOST_RECORDS=$host
+	if [ "$3" -eq 0 ] && [ "$host" -gt 0 ] && [ "$pct" = 100 ] &&
+	   [ "$matched" -eq "$host" ]; then
+		ktap_pass "$1: report joins every host record ($line)"
+	else
+		ktap_fail "$1: report joins every host record (rc $3: ${line:-no records line})"
+	fi
+}
+
+# check_reads NAME REPORT IOPS SECONDS OVER: the report's read group has
+# perf's reads of SECONDS at IOPS (rounded to 0.01), and at most OVER
+# times that (a recording that began before perf, or after).
+check_reads() {
+	local n ok
+
+	n=$(read_count "$2")
+	ok=$(awk -v n="${n:-0}" -v i="${3:-0}" -v s="$4" -v o="$5" 'BEGIN {
+		e = i * s; print (e > 0 && n >= e - 2 && n <= o * e + 2) ? 1 : 0 }')
+	[ "$ok" = 1 ] &&
+		ktap_pass "$1: the host recorded each of perf's reads (${n:-?} for $3 IOPS x $4 s)" ||
+		ktap_fail "$1: the host recorded each of perf's reads (${n:-?} for ${3:-?} IOPS x $4 s)"
+}
+
+# check_mean NAME REPORT AVERAGE MAX: ntprof's read mean is perf's
+# Average at most, and below it by MAX % at most. ntprof's window, from
+# the transport's submit to the parsed completion, lies inside perf's,
+# which adds the driver's code around it.
+check_mean() {
+	local mean gap ok
+
+	mean=$(read_mean "$2")
+	gap=$(awk -v m="${mean:-0}" -v a="${3:-0}" 'BEGIN {
+		printf "%.1f", (a > 0 ? 100 * (a - m) / a : 100) }')
+	ok=$(awk -v g="$gap" -v x="$4" 'BEGIN { print (g >= -0.5 && g <= x) ? 1 : 0 }')
+	[ "$ok" = 1 ] &&
+		ktap_pass "$1: ntprof's read mean is perf's Average, at most, within $4 % (${mean} us, $3 us: $gap % below)" ||
+		ktap_fail "$1: ntprof's read mean is perf's Average, at most, within $4 % (${mean:-?} us, ${3:-?} us: $gap % below)"
+}
