@@ -113,7 +113,8 @@ static inline uint64_t tsc_cpu(uint16_t *cpu)
  * pointer on the way (a request not set up yet) is a failed read. The
  * identity's are agent_ident_read()'s; these come after the sampling.
  */
-static bool fetch(const struct agent_fetch *f, const struct agent_regs *r, uint64_t *v)
+static bool fetch(const struct agent_fetch *f, const struct agent_regs *r,
+		  uint64_t *v)
 {
 	uintptr_t addr = ((const uint64_t *)r)[agent_reg_slot[f->reg]];
 	unsigned int i;
