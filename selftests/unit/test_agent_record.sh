@@ -199,6 +199,30 @@ else
 	ktap_fail "run --wait-recorder 1 with no recorder: the program starts after 1 s ($ms ms)"
 	sed 's/^/# /' <<< "$out"
 fi
+# A program recorded by its path before it starts: record finds its
+# process with the agent when it comes, and its sites go in the trailer.
+"$NTPROF" record --spdk-target "$MODEL" -s 1 -o "$TMP/late.ntp" \
+	> "$TMP/late-rec.out" 2>&1 &
+rec=$!
+sleep 1
+"$NTPROF" run --agent "$LIB" --wait-recorder 30 -- "$MODEL" run 300 1000 \
+	> "$TMP/late-model.out" 2> "$TMP/late-model.err"
+late_pid=$(sed -n 's/.*process \([0-9]*\) of .* started: through its agent$/\1/p' \
+	"$TMP/late-rec.out")
+sleep 1.5
+kill -INT $rec
+wait $rec
+rc=$?
+n=$(record_csv "$TMP/late.ntp" | wc -l)
+note=$("$NTPROF" report "$TMP/late.ntp" 2>&1 | grep '^note: SPDK')
+if [ $rc = 0 ] && [ -n "$late_pid" ] && [ "$n" = 300 ] &&
+   [ "$note" = "note: SPDK in pid $late_pid through the agent (4 of 4 sites patched) ($TMP/late.ntp)" ]; then
+	ktap_pass "record by path, no module: a process started later with the agent, its 300 commands, its sites in the report"
+else
+	ktap_fail "record by path, no module: a process started later with the agent (rc $rc, $n records, ${note:-no note})"
+	sed 's/^/# /' "$TMP/late-rec.out" "$TMP/late-model.err"
+fi
+
 out=$("$NTPROF" run --wait-recorder 0 -- "$MODEL" run 1 0 2>&1)
 rc=$?
 if [ $rc = 1 ] && grep -q "wait-recorder takes 1 to 3600 seconds" <<< "$out"; then

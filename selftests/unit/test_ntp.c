@@ -614,8 +614,8 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 1 && buf[9] == 0 &&
-	   buf[10] == 2 && buf[11] == 0,
-	   "the file starts with the magic and version 1.2, little-endian");
+	   buf[10] == 3 && buf[11] == 0,
+	   "the file starts with the magic and version 1.3, little-endian");
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + 4 +
 			(10 + 14) + (10 + 17) + (10 + 255) + 4 +
 			(8 + 7) + (8 + 9) + (8 + 63) + 4 +
@@ -716,6 +716,60 @@ static void test_late_devs(void)
 	free(recs);
 }
 
+/*
+ * Since 1.3: the hooks of processes found after the start, in the
+ * trailer after its device table; with no late device, a table of 0.
+ */
+static void test_late_hooks(void)
+{
+	const char *path = tpath("late-hooks.ntp");
+	struct ntprof_record *recs = recs_make(1);
+	struct ntp_hook late[2] = {
+		{ .kind = NTPROF_HOOK_AGENT, .role = NTPROF_ROLE_TARGET,
+		  .transport = NTPROF_TRANSPORT_TCP,
+		  .point = NTPROF_PT_TARGET_INIT, .required = 1,
+		  .state = NTPROF_HOOK_ATTACHED,
+		  .name = "pid 4242: spdk_nvmf_request_exec" },
+		{ .kind = NTPROF_HOOK_AGENT, .role = NTPROF_ROLE_TARGET,
+		  .point = NTPROF_PT_TARGET_COMPLETE,
+		  .state = NTPROF_HOOK_MISSING },
+	};
+	struct ntp_trailer t = trailer_in;
+	const struct ntp_trailer *got;
+	struct ntprof_record *back;
+	struct ntp_header h;
+	struct ntp_writer *w;
+	struct ntp_file *f;
+	char err[256];
+	size_t n;
+	int ret;
+
+	memset(late[1].name, 'y', NTP_HOOK_NAME_MAX);
+	t.late_hooks = late;
+	t.nr_late_hooks = 2;
+	hdr_make(&h);
+	ret = ntp_writer_open(path, &h, &w);
+	if (!ret) {
+		ret = ntp_writer_append(w, recs, 1);
+		ret = ntp_writer_close(w, &t) ?: ret;
+	}
+	ok(ret == 0, "a trailer with two hooks found late is written (%d)", ret);
+	ret = ntp_open(path, &f, err, sizeof(err));
+	if (!ok(!ret, "it opens (%s)", ret ? err : ""))
+		return;
+	ret = ntp_read_all(f, &back, &n);
+	got = ntp_trailer(f);
+	ok(!ret && n == 1 && got && got->nr_late_devs == 0 &&
+	   got->nr_late_hooks == 2 &&
+	   !memcmp(&got->late_hooks[0], &late[0], sizeof(late[0])) &&
+	   !memcmp(&got->late_hooks[1], &late[1], sizeof(late[1])),
+	   "they come back after an empty device table, a name of %d bytes too",
+	   NTP_HOOK_NAME_MAX);
+	free(back);
+	ntp_close(f);
+	free(recs);
+}
+
 /* A file of format 1.7, with everything a newer minor may add. */
 static void test_newer_minor(void)
 {
@@ -790,6 +844,11 @@ static void test_newer_minor(void)
 	put_le(&p, 259 << 8 | 3, 4);
 	put_str(&p, "nvme5n1");
 	put(&p, "new", 3);
+	put_le(&p, 1, 4);		/* 1.3's hooks found late */
+	put_le(&p, 10 + 13 + 2, 2);	/* 2 bytes after the name */
+	put(&p, "\x03\x02\x02\x11\x01\x01", 6);
+	put_str(&p, "pid 7: submit");
+	put(&p, "nu", 2);
 	put(&p, "sixteen more....", 16);
 	put_unit(&b, "NTPE", 3, 0, p.p, p.len);
 	spit(path, b.p, b.len);
@@ -808,7 +867,7 @@ static void test_newer_minor(void)
 		ok(r.n == 3 && same_records(r.recs, recs, 3) && r.has_trailer &&
 		   r.trailer.records == 3 && r.trailer.drops == 4 &&
 		   r.trailer.end_real_ns == 44 &&
-		   r.trailer.nr_late_devs == 1,
+		   r.trailer.nr_late_devs == 1 && r.trailer.nr_late_hooks == 1,
 		   "%s: 240-byte records, an unknown unit and a longer trailer read (%zu)",
 		   all ? "ntp_read_all" : "ntp_next_block", r.n);
 		free(r.recs);
@@ -1701,6 +1760,7 @@ int main(int argc, char *argv[])
 	test_round_trip();
 	test_layout();
 	test_late_devs();
+	test_late_hooks();
 	test_newer_minor();
 	test_minor_zero();
 	test_cut_short();

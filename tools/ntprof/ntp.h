@@ -21,7 +21,7 @@
 
 /* The format this code writes; it reads every minor of its major. */
 #define NTP_VERSION_MAJOR	1
-#define NTP_VERSION_MINOR	2
+#define NTP_VERSION_MINOR	3
 
 /* The on-disk size of a record in format 1.0: struct ntprof_record's. */
 #define NTP_RECORD_SIZE		232
@@ -155,6 +155,12 @@ struct ntp_trailer {
 	 */
 	const struct ntp_dev *late_devs;
 	uint32_t nr_late_devs;
+	/*
+	 * Since 1.3: the hooks of processes found after the start (an SPDK
+	 * program started with the agent while record ran); those that fit.
+	 */
+	const struct ntp_hook *late_hooks;
+	uint32_t nr_late_hooks;
 };
 
 /* Writer. Each call returns 0 or -errno. */

@@ -59,6 +59,7 @@ struct ntp_file {
 	struct ntp_hook *hooks;
 	struct ntp_dev *devs;
 	struct ntp_dev *late_devs;	/* the trailer's (since 1.2) */
+	struct ntp_hook *late_hooks;	/* the trailer's (since 1.3) */
 	struct ntp_ctrl *ctrls;
 	struct ntp_trailer trailer;
 	uint8_t *buf;		/* a block's payload */
@@ -161,55 +162,64 @@ static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
 	return 0;
 }
 
-static int hooks_parse(struct ntp_file *f, struct cursor *c)
+/*
+ * A hook table at @c, of the header or (since 1.3) the trailer: @where
+ * names it in messages; the entries go to *@out, their count to *@nr.
+ */
+static int hooks_parse(struct ntp_file *f, struct cursor *c, const char *where,
+		       struct ntp_hook **out, uint32_t *nr_out)
 {
 	const uint8_t *p = take(c, 4);
 	uint32_t i, nr, entry, name;
 	struct ntp_hook *h;
 
 	if (!p)
-		return fail(f, -EBADMSG,
-			    "header: hook count overruns the header");
+		return fail(f, -EBADMSG, "%s: hook count overruns the %s",
+			    where, where);
 	nr = get32(p);
 	if (nr > NTP_HOOKS_MAX)
-		return fail(f, -EBADMSG, "header: %u hooks, more than %u",
-			    nr, NTP_HOOKS_MAX);
+		return fail(f, -EBADMSG, "%s: %u hooks, more than %u",
+			    where, nr, NTP_HOOKS_MAX);
 	/* Check the count against the bytes before allocating for it. */
 	if ((uint64_t)nr * HOOK_FIXED > c->left)
-		return fail(f, -EBADMSG, "header: %u hooks overrun the header",
-			    nr);
+		return fail(f, -EBADMSG, "%s: %u hooks overrun the %s",
+			    where, nr, where);
 	if (!nr)
 		return 0;
-	f->hooks = calloc(nr, sizeof(*f->hooks));
-	if (!f->hooks)
+	*out = calloc(nr, sizeof(**out));
+	if (!*out)
 		return fail(f, -ENOMEM, "out of memory");
 	for (i = 0; i < nr; i++) {
-		h = &f->hooks[i];
+		h = &(*out)[i];
 		p = take(c, 2);
 		if (!p)
 			return fail(f, -EBADMSG,
-				    "header: hook %u overruns the header", i);
+				    "%s: hook %u overruns the %s", where, i,
+				    where);
 		entry = get16(p);
 		if (entry < HOOK_FIXED)
 			return fail(f, -EBADMSG,
-				    "header: hook %u: entry length %u is too short",
-				    i, entry);
+				    "%s: hook %u: entry length %u is too short",
+				    where, i, entry);
 		/* The entry's own length field is already taken. */
 		p = take(c, entry - 2);
 		if (!p)
 			return fail(f, -EBADMSG,
-				    "header: hook %u overruns the header", i);
+				    "%s: hook %u overruns the %s", where, i,
+				    where);
 		name = get16(p + 6);
 		if (name > entry - HOOK_FIXED)
 			return fail(f, -EBADMSG,
-				    "header: hook %u: name overruns its entry", i);
+				    "%s: hook %u: name overruns its entry",
+				    where, i);
 		if (name > NTP_HOOK_NAME_MAX)
 			return fail(f, -EBADMSG,
-				    "header: hook %u: name is %u bytes, more than %u",
-				    i, name, NTP_HOOK_NAME_MAX);
+				    "%s: hook %u: name is %u bytes, more than %u",
+				    where, i, name, NTP_HOOK_NAME_MAX);
 		if (memchr(p + 8, 0, name))
 			return fail(f, -EBADMSG,
-				    "header: hook %u: name contains a NUL byte", i);
+				    "%s: hook %u: name contains a NUL byte",
+				    where, i);
 		h->kind = p[0];
 		h->role = p[1];
 		h->transport = p[2];
@@ -219,8 +229,7 @@ static int hooks_parse(struct ntp_file *f, struct cursor *c)
 		memcpy(h->name, p + 8, name);
 		/* Bytes after the name are a newer minor's fields: skipped. */
 	}
-	f->hdr.nr_hooks = nr;
-	f->hdr.hooks = f->hooks;
+	*nr_out = nr;
 	return 0;
 }
 
@@ -430,7 +439,9 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 		ret = get_str(f, &c, "tool version", h->tool_version,
 			      NTP_TOOL_VERSION_MAX);
 	if (!ret)
-		ret = hooks_parse(f, &c);
+		ret = hooks_parse(f, &c, "header", &f->hooks,
+				  &f->hdr.nr_hooks);
+	f->hdr.hooks = f->hooks;
 	/* 1.0 ends here: a 1.0 file's later bytes are not a device table. */
 	if (!ret && h->version_minor >= 1)
 		ret = devs_parse(f, &c);
@@ -672,6 +683,14 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 		if (ret)
 			return ret;
 		t->late_devs = f->late_devs;
+		/* Since 1.3: the hooks of processes found after the start. */
+		if (f->hdr.version_minor >= 3 && c.left) {
+			ret = hooks_parse(f, &c, "trailer", &f->late_hooks,
+					  &t->nr_late_hooks);
+			if (ret)
+				return ret;
+			t->late_hooks = f->late_hooks;
+		}
 	}
 	if (t->records != f->records)
 		return fail(f, -EBADMSG,
@@ -863,6 +882,7 @@ void ntp_close(struct ntp_file *f)
 	free(f->hooks);
 	free(f->devs);
 	free(f->late_devs);
+	free(f->late_hooks);
 	free(f->ctrls);
 	free(f->buf);
 	free(f->recs);

@@ -131,6 +131,19 @@ static uint8_t *put_str(uint8_t *p, const char *s)
 	return p + 2 + len;
 }
 
+/* A hook entry at @p, as the header and (since 1.3) the trailer have them. */
+static uint8_t *hook_put(uint8_t *p, const struct ntp_hook *h)
+{
+	put16(p, HOOK_FIXED + strlen(h->name));
+	p[2] = h->kind;
+	p[3] = h->role;
+	p[4] = h->transport;
+	p[5] = h->point;
+	p[6] = h->required;
+	p[7] = h->state;
+	return put_str(p + 8, h->name);
+}
+
 /* The encoded header, or NULL with errno set; its length in @lenp. */
 static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 {
@@ -214,18 +227,8 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 		p = put_str(p, strs[i]);
 	put32(p, hdr->nr_hooks);
 	p += 4;
-	for (i = 0; i < hdr->nr_hooks; i++) {
-		const struct ntp_hook *h = &hdr->hooks[i];
-
-		put16(p, HOOK_FIXED + strlen(h->name));
-		p[2] = h->kind;
-		p[3] = h->role;
-		p[4] = h->transport;
-		p[5] = h->point;
-		p[6] = h->required;
-		p[7] = h->state;
-		p = put_str(p + 8, h->name);
-	}
+	for (i = 0; i < hdr->nr_hooks; i++)
+		p = hook_put(p, &hdr->hooks[i]);
 	put32(p, hdr->nr_devs);
 	p += 4;
 	for (i = 0; i < hdr->nr_devs; i++) {
@@ -365,6 +368,29 @@ static size_t late_devs_encode(uint8_t *p, size_t room,
 	return len;
 }
 
+/*
+ * The trailer's hook table (since 1.3) at @p, of the @t->late_hooks that
+ * fit in @room bytes; returns its length.
+ */
+static size_t late_hooks_encode(uint8_t *p, size_t room,
+				const struct ntp_trailer *t)
+{
+	uint32_t i, n = 0;
+	size_t len = 4, l;
+
+	for (i = 0; i < t->nr_late_hooks; i++) {
+		l = HOOK_FIXED + strnlen(t->late_hooks[i].name,
+					 NTP_HOOK_NAME_MAX);
+		if (len + l > room)
+			break;
+		hook_put(p + len, &t->late_hooks[i]);
+		len += l;
+		n++;
+	}
+	put32(p, n);
+	return len;
+}
+
 int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 {
 	uint8_t unit[UNIT_HDR + TRAILER_MAX];
@@ -378,11 +404,14 @@ int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 		put64(unit + UNIT_HDR + 16, t->evictions);
 		put64(unit + UNIT_HDR + 24, t->end_mono_ns);
 		put64(unit + UNIT_HDR + 32, t->end_real_ns);
-		/* 40 bytes, as in 1.0 and 1.1, without late devices. */
+		/* 40 bytes, as in 1.0 and 1.1, without late devices or hooks. */
 		len = TRAILER_SIZE;
-		if (t->nr_late_devs)
-			len += late_devs_encode(unit + UNIT_HDR + TRAILER_SIZE,
-						TRAILER_MAX - TRAILER_SIZE, t);
+		if (t->nr_late_devs || t->nr_late_hooks)
+			len += late_devs_encode(unit + UNIT_HDR + len,
+						TRAILER_MAX - len, t);
+		if (t->nr_late_hooks)
+			len += late_hooks_encode(unit + UNIT_HDR + len,
+						 TRAILER_MAX - len, t);
 		unit_seal(unit, tag_end, w->seq, 0, (uint32_t)len);
 		ret = write_full(w->fd, unit, UNIT_HDR + len);
 	}

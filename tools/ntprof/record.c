@@ -78,7 +78,7 @@ static void record_on_signal(int sig)
 	record_signal = sig;
 }
 
-static uint64_t clock_ns(clockid_t id)
+uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
@@ -500,7 +500,7 @@ static struct ntp_hook *record_header(struct recorder *rec,
 	/* The SPDK sites: each agent's, and the uprobes'; all or none. */
 	if (rec->spdk &&
 	    spdk_procs_hooks(&rec->spdk->prog, &rec->spdk->procs,
-			     rec->spdk->uprobes, &h, &hdr->nr_hooks)) {
+			     rec->spdk->uprobes, false, &h, &hdr->nr_hooks)) {
 		free(h);
 		h = NULL;
 		hdr->nr_hooks = 0;
@@ -707,6 +707,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	struct ntp_trailer tr = { 0 };
 	struct session_stats st = { 0 };
 	bool have_stats = false;
+	struct ntp_hook *late_hooks = NULL;
 	struct ntp_dev *late;
 	uint64_t n = 0;
 	int stop_err, i, ret, err2;
@@ -758,6 +759,15 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	tr.evictions = st.evicted;
 	late = late_devs(rec, &tr.nr_late_devs);
 	tr.late_devs = late;
+	/* The agents found after the start: their sites, as the header's. */
+	if (rec->spdk &&
+	    spdk_procs_hooks(&rec->spdk->prog, &rec->spdk->procs, false,
+			     true, &late_hooks, &tr.nr_late_hooks)) {
+		free(late_hooks);
+		late_hooks = NULL;
+		tr.nr_late_hooks = 0;
+	}
+	tr.late_hooks = late_hooks;
 	/* The last records and counters, whatever ended the recording. */
 	if (rec->prom) {
 		err2 = prom_write(rec->prom, have_stats ? &st : NULL);
@@ -773,6 +783,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	ret = ntp_writer_close(rec->w, err ? NULL : &tr);
 	rec->w = NULL;
 	free(late);
+	free(late_hooks);
 	if (ret && !err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
 			o->out, strerror(-ret));

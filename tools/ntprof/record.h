@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "analysis.h"
 #include "ntp.h"
@@ -22,6 +23,9 @@
 
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
+
+/* @id's time now, in ns. */
+uint64_t clock_ns(clockid_t id);
 /* --prom without -i: how often the file is rewritten. */
 #define PROM_DEFAULT_S	10
 
@@ -57,6 +61,9 @@ struct record_spdk {
 	struct spdk_prog prog;
 	struct spdk_procs procs;
 	bool uprobes;		/* the module's session has the sites */
+	bool by_pid;		/* one process, not the program's every one */
+	struct agent_filter filter;	/* the agents', once started */
+	uint64_t next_scan_ns;	/* for processes started since */
 	struct ntprof_record *buf;
 };
 

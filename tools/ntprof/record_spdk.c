@@ -8,9 +8,11 @@
  * at the start.
  *
  * With a PID, that process alone: the agent if it has one, else uprobes.
- * With a program's path, uprobes cover its processes without an agent
- * and those that start later; without the module loaded, the agents
- * alone are recorded, and the note says what that leaves out.
+ * With a program's path, uprobes cover its processes without an agent,
+ * those that start later too; the processes that start later are looked
+ * for every SCAN_MS, and those with an agent recorded through it (their
+ * sites go in the file's trailer). Without the module loaded, the agents
+ * alone are recorded, and the notes say what that leaves out.
  */
 #include <errno.h>
 #include <signal.h>
@@ -22,6 +24,8 @@
 
 /* Records taken from the agents at a time: one ring's. */
 #define TAKE_MAX	4096
+/* How often a program's new processes are looked for, in /proc. */
+#define SCAN_MS		1000
 
 int record_spdk_open(const char *cmd, struct record_opts *o,
 		     struct record_spdk *rs)
@@ -43,6 +47,7 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 	}
 	if (strspn(o->spdk, "0123456789") == strlen(o->spdk))
 		only = (pid_t)strtoul(o->spdk, NULL, 10);
+	rs->by_pid = only;
 	if (spdk_procs_find(p, only, &rs->procs, err, sizeof(err))) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
 		goto fail;
@@ -55,11 +60,13 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 
 	if (only) {
 		rs->uprobes = !rs->procs.nr_agents;
-	} else if (ntprof_module_loaded() || !rs->procs.nr_agents) {
+	} else if (ntprof_module_loaded() ||
+		   (rs->procs.n && !rs->procs.nr_agents)) {
+		/* Without the module, that start says why nothing can be. */
 		rs->uprobes = true;
 	} else {
 		fprintf(stderr,
-			"ntprof: the ntprof module is not loaded: only the processes with the agent are recorded, not %s's others, nor those that start later\n",
+			"ntprof: the ntprof module is not loaded: only the processes with the agent are recorded, those running and those that start, not %s's others\n",
 			p->path);
 	}
 	if (rs->uprobes) {
@@ -103,6 +110,7 @@ void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg)
 		.transport = cfg->transport,
 	};
 
+	rs->filter = f;
 	spdk_procs_on(&rs->procs, &f);
 	spdk_procs_line(&rs->procs, stdout);
 }
@@ -129,7 +137,17 @@ int record_spdk_take(struct record_spdk *rs, const char *cmd,
 		     int (*fn)(const struct ntprof_record *, size_t, void *),
 		     void *data, uint64_t *count)
 {
+	uint64_t now;
+
 	*count = 0;
+	if (!rs->by_pid) {
+		now = clock_ns(CLOCK_MONOTONIC);
+		if (now >= rs->next_scan_ns) {
+			spdk_procs_rescan(&rs->prog, &rs->procs, &rs->filter,
+					  rs->uprobes, cmd);
+			rs->next_scan_ns = now + SCAN_MS * NSEC_PER_MSEC;
+		}
+	}
 	if (!rs->procs.nr_agents)
 		return 0;
 	gone_check(rs, cmd);

@@ -535,36 +535,49 @@ void recording_run_print_records(FILE *f, const struct recording_run *run)
 				     run->matched);
 }
 
+/* Hook @i of a recording: its header's, then its trailer's late ones. */
+static const struct ntp_hook *hook_at(const struct recording *rec, uint32_t i)
+{
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
+
+	if (i < rec->hdr->nr_hooks)
+		return &rec->hdr->hooks[i];
+	return &t->late_hooks[i - rec->hdr->nr_hooks];
+}
+
 /*
- * How a recording saw SPDK, from its header's sites: "t.ntp: SPDK pid
+ * How a recording saw SPDK, from its sites (the header's, and since 1.3
+ * the trailer's of processes found after the start): "t.ntp: SPDK pid
  * 3767 through the agent (4 of 4 sites patched), the others through
  * uprobes". Each agent's sites are together, in order.
  */
 static void print_spdk_ways(FILE *f, const struct recording *rec)
 {
-	const struct ntp_header *h = rec->hdr;
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
 	unsigned int pid = 0, last = 0, sites = 0, patched = 0;
+	uint32_t i, n = rec->hdr->nr_hooks + (t ? t->nr_late_hooks : 0);
 	bool uprobes = false, any = false;
-	uint32_t i;
+	const struct ntp_hook *h = NULL;
 
-	for (i = 0; i <= h->nr_hooks; i++) {
-		if (i < h->nr_hooks && h->hooks[i].kind == NTPROF_HOOK_UPROBE)
+	for (i = 0; i <= n; i++) {
+		h = i < n ? hook_at(rec, i) : NULL;
+		if (h && h->kind == NTPROF_HOOK_UPROBE)
 			uprobes = true;
-		if (i < h->nr_hooks && (h->hooks[i].kind != NTPROF_HOOK_AGENT ||
-					sscanf(h->hooks[i].name, "pid %u:", &pid) != 1))
+		if (h && (h->kind != NTPROF_HOOK_AGENT ||
+			  sscanf(h->name, "pid %u:", &pid) != 1))
 			continue;
-		if (sites && (i == h->nr_hooks || pid != last)) {
+		if (sites && (!h || pid != last)) {
 			fprintf(f, "%s pid %u through the agent (%u of %u sites patched)",
 				any ? "," : "note: SPDK in", last, patched, sites);
 			any = true;
 			sites = 0;
 			patched = 0;
 		}
-		if (i == h->nr_hooks)
+		if (!h)
 			break;
 		last = pid;
 		sites++;
-		patched += h->hooks[i].state == NTPROF_HOOK_ATTACHED;
+		patched += h->state == NTPROF_HOOK_ATTACHED;
 	}
 	if (uprobes)
 		fprintf(f, "%s", any ? ", the others through uprobes" :

@@ -76,8 +76,7 @@ static int prog_open(const char *arg, char *path, size_t size, char *err,
 	return fd;
 }
 
-/* The processes that map the file at @path (any of its segments). */
-static void find_pids(struct spdk_prog *p)
+void spdk_prog_find_pids(struct spdk_prog *p)
 {
 	char maps[sizeof(((struct dirent *)0)->d_name) + 16];
 	char line[PATH_MAX + 128];
@@ -88,6 +87,8 @@ static void find_pids(struct spdk_prog *p)
 	DIR *dir;
 	FILE *f;
 
+	p->nr_pids = 0;
+	p->more_pids = false;
 	if (stat(p->path, &st))
 		return;
 	dir = opendir("/proc");
@@ -148,7 +149,7 @@ int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 	}
 	p->build_id = elfsite_build_id(p->es);
 	spdk_sites_resolve(p);
-	find_pids(p);
+	spdk_prog_find_pids(p);
 	return 0;
 }
 

@@ -67,6 +67,9 @@ int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 void spdk_prog_close_elf(struct spdk_prog *p);
 void spdk_prog_close(struct spdk_prog *p);
 
+/* Finds again the processes that map @p's program (any of its segments). */
+void spdk_prog_find_pids(struct spdk_prog *p);
+
 /* The probe's section: each site, the running processes, no verdict. */
 void spdk_prog_print(const struct spdk_prog *p, FILE *f);
 

@@ -59,6 +59,58 @@ int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 	return 0;
 }
 
+/* Whether @pid is one of @ps's already. */
+static bool procs_have(const struct spdk_procs *ps, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].pid == pid)
+			return true;
+	return false;
+}
+
+void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
+		       const struct agent_filter *f, bool uprobes,
+		       const char *cmd)
+{
+	struct spdk_proc *pr;
+	char err[256];
+	size_t i;
+	int ret;
+
+	spdk_prog_find_pids(p);
+	for (i = 0; i < p->nr_pids && ps->n < SPDK_PIDS_MAX; i++) {
+		if (procs_have(ps, p->pids[i]))
+			continue;
+		proc_add(ps, p->pids[i]);
+		pr = &ps->v[ps->n - 1];
+		pr->late = true;
+		ret = agent_attach(pr->pid, &pr->a, err, sizeof(err));
+		if (ret == -ENOENT) {
+			fprintf(stderr, "ntprof: %s: process %d of %s started: %s\n",
+				cmd, (int)pr->pid, p->path, uprobes ?
+				"through uprobes (no agent)" :
+				"not recorded (no agent, and uprobes need the ntprof module)");
+			continue;
+		}
+		if (ret || agent_attach_is_on(&pr->a)) {
+			fprintf(stderr, "ntprof: %s: process %d of %s started: not recorded (%s)\n",
+				cmd, (int)pr->pid, p->path,
+				ret ? err : "its agent is on for another recorder");
+			if (!ret)
+				agent_detach(&pr->a);
+			continue;
+		}
+		pr->agent = true;
+		ps->nr_agents++;
+		agent_attach_counters(&pr->a, &pr->base);
+		agent_attach_on(&pr->a, f);
+		fprintf(stderr, "ntprof: %s: process %d of %s started: through its agent\n",
+			cmd, (int)pr->pid, p->path);
+	}
+}
+
 void spdk_procs_detach(struct spdk_procs *ps)
 {
 	size_t i;
@@ -250,7 +302,8 @@ static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n,
 }
 
 int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
-		     bool uprobes, struct ntp_hook **hooks, uint32_t *n)
+		     bool uprobes, bool late, struct ntp_hook **hooks,
+		     uint32_t *n)
 {
 	const struct session_usite *u;
 	const struct spdk_proc *pr;
@@ -260,7 +313,8 @@ int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
 
 	for (i = 0; i < ps->n; i++) {
 		pr = &ps->v[i];
-		for (k = 0; pr->agent && k < pr->a.nr_sites; k++) {
+		for (k = 0; pr->agent && pr->late == late &&
+			    k < pr->a.nr_sites; k++) {
 			u = site_at(p, agent_attach_site_vaddr(&pr->a, k));
 			if (!u)
 				continue;

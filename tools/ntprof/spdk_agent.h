@@ -21,6 +21,7 @@ struct spdk_proc {
 	pid_t pid;
 	bool agent;			/* else uprobes */
 	bool gone;			/* it exited, and record said so */
+	bool late;			/* found after the recording began */
 	struct agent_attach a;		/* with the agent */
 	struct agent_counters base;	/* its counters when attached */
 };
@@ -41,6 +42,17 @@ struct spdk_procs {
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		    struct spdk_procs *ps, char *err, size_t len);
 void spdk_procs_detach(struct spdk_procs *ps);
+
+/*
+ * The processes of @p's program that started since @ps was made (record
+ * of a program by its path): each with an agent is attached and turned
+ * on with @f, one without is left to uprobes; each is said in one line
+ * on stderr, and marked late. An agent another recorder has on is said
+ * and left alone.
+ */
+void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
+		       const struct agent_filter *f, bool uprobes,
+		       const char *cmd);
 
 /* probe's lines: each process, and each agent's sites, patched or why not. */
 void spdk_procs_print(const struct spdk_prog *p, const struct spdk_procs *ps,
@@ -74,12 +86,15 @@ void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 		     uint64_t *evicted);
 
 /*
- * The header's hook entries of the SPDK sites: for each agent, each
- * site (NTPROF_HOOK_AGENT, "pid N: function", attached or refused), and
- * the uprobe sites once (NTPROF_HOOK_UPROBE) if a process has none.
- * Appended to *@hooks (*@n of them, realloc()ed); -ENOMEM.
+ * The hook entries of the SPDK sites: for each agent, each site
+ * (NTPROF_HOOK_AGENT, "pid N: function", attached or refused), and the
+ * uprobe sites once (NTPROF_HOOK_UPROBE) if @uprobes. @late: only the
+ * agents found after the start (for the trailer), else only the others
+ * (for the header). Appended to *@hooks (*@n of them, realloc()ed);
+ * -ENOMEM.
  */
 int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
-		     bool uprobes, struct ntp_hook **hooks, uint32_t *n);
+		     bool uprobes, bool late, struct ntp_hook **hooks,
+		     uint32_t *n);
 
 #endif /* NTPROF_SPDK_AGENT_H */
