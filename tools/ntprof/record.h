@@ -62,6 +62,7 @@ struct record_spdk {
 	struct spdk_procs procs;
 	bool uprobes;		/* the module's session has the sites */
 	bool by_pid;		/* one process, not the program's every one */
+	bool stopped;		/* the agents off: no new process taken up */
 	struct agent_filter filter;	/* the agents', once started */
 	uint64_t next_scan_ns;	/* for processes started since */
 	struct ntprof_record *buf;

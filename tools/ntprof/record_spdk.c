@@ -140,7 +140,7 @@ int record_spdk_take(struct record_spdk *rs, const char *cmd,
 	uint64_t now;
 
 	*count = 0;
-	if (!rs->by_pid) {
+	if (!rs->by_pid && !rs->stopped) {
 		now = clock_ns(CLOCK_MONOTONIC);
 		if (now >= rs->next_scan_ns) {
 			spdk_procs_rescan(&rs->prog, &rs->procs, &rs->filter,
@@ -157,5 +157,6 @@ int record_spdk_take(struct record_spdk *rs, const char *cmd,
 
 void record_spdk_stop(struct record_spdk *rs)
 {
+	rs->stopped = true;
 	spdk_procs_off(&rs->procs);
 }
