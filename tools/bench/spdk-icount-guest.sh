@@ -29,6 +29,12 @@ tgt=$NTPROF_LAB_SPDK_TGT
 
 log() { echo "spdk-icount: $*"; }
 
+# With a third vCPU (VCPUS=3) the recorders run on it, off the vCPUs that
+# nvmf_tgt (0) and perf (1) poll, as a deployment keeps them off SPDK's
+# cores; with two they take their time from a poller's.
+rec_cpu=
+[ "$(nproc)" -ge 3 ] && rec_cpu="taskset -c 2"
+
 # usite_hits ROLE: the hits of ROLE's sites in its last session.
 usite_hits() {
 	awk -v r="$1" '$1 == r { for (i = 1; i < NF; i++) if ($i == "hits") s += $(i + 1) }
@@ -71,7 +77,7 @@ run() {
 			{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
 	else
 		n=${mode#s}
-		ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
+		$rec_cpu ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
 			-o /tmp/bench-target.ntp > /tmp/bench-rt.out 2>&1 &
 		rt=$!
 		started rt $rt || return 1
@@ -83,11 +89,11 @@ run() {
 				kill -0 $p 2>/dev/null || break
 				sleep 0.1
 			done
-			ntprof record -t "$t" -s "$n" --spdk-host "$p" \
+			$rec_cpu ntprof record -t "$t" -s "$n" --spdk-host "$p" \
 				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
 			rh=$!
 		else
-			ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
+			$rec_cpu ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
 				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
 			rh=$!
 			started rh $rh || return 1
