@@ -193,6 +193,8 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	fd = agent_shm_create(&shm);
+	if (fd >= 0)
+		agent_shm_publish(shm);
 	if (!ok(fd >= 0, "the shared memory is made, off"))
 		return tap_done("test_agent_hit");
 	ctl = shm;

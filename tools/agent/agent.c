@@ -187,6 +187,9 @@ __attribute__((constructor)) static void agent_start(void)
 	if (fd < 0 || agent_hit_setup(shm, sites, n, getpid())) {
 		fprintf(stderr, "ntprof-agent: cannot set up (%s): the agent stays off\n",
 			fd < 0 ? strerror(-fd) : "a site out of range");
+		/* No memfd left for a recorder to wait on. */
+		if (fd >= 0)
+			close(fd);
 		return;
 	}
 	agent_tramp_ctl(fd);
@@ -203,6 +206,7 @@ __attribute__((constructor)) static void agent_start(void)
 		ctl->site_vaddr[i] = listed[i].vaddr;
 		patched += r == AGENT_PATCHED;
 	}
+	agent_shm_publish(shm);
 	fprintf(stderr, "ntprof-agent: %u of %u sites patched\n", patched, n);
 	if (patched)
 		wait_recorder(ctl);

@@ -2,7 +2,8 @@
 /*
  * The shared memory, made by the agent at start-up: a memfd named
  * "ntprof-agent", mode 0600, its control page set up off (sample 0,
- * every site's byte clear), its rings empty. The recorder finds it in
+ * every site's byte clear), its rings empty; published (its magic
+ * written) once the sites are patched. The recorder finds it in
  * /proc/PID/fd, which only the process's user or root may open.
  */
 #define _GNU_SOURCE	/* memfd_create() */
@@ -15,7 +16,6 @@
 
 int agent_shm_create(void **base)
 {
-	struct agent_shm_ctl *ctl;
 	void *p;
 	int fd, err;
 
@@ -33,9 +33,14 @@ int agent_shm_create(void **base)
 		close(fd);
 		return err;
 	}
-	ctl = p;
-	ctl->magic = AGENT_SHM_MAGIC;
-	ctl->version = AGENT_SHM_VERSION;
 	*base = p;
 	return fd;
+}
+
+void agent_shm_publish(void *base)
+{
+	struct agent_shm_ctl *ctl = base;
+
+	ctl->version = AGENT_SHM_VERSION;
+	__atomic_store_n(&ctl->magic, AGENT_SHM_MAGIC, __ATOMIC_RELEASE);
 }

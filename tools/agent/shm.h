@@ -121,9 +121,15 @@ static inline size_t agent_ring_take(struct agent_shm_ring *ring,
 
 /*
  * The agent's side (shm.c): a new memfd of AGENT_SHM_SIZE bytes, named
- * "ntprof-agent", mode 0600, mapped at *@base and off. Its descriptor,
- * or -errno.
+ * "ntprof-agent", mode 0600, mapped at *@base and off, not yet
+ * published. Its descriptor, or -errno.
  */
 int agent_shm_create(void **base);
+
+/*
+ * Its magic and version, written last, once the sites are patched and
+ * their states written: a recorder attaches to a whole control page.
+ */
+void agent_shm_publish(void *base);
 
 #endif /* NTPROF_AGENT_SHM_H */

@@ -113,6 +113,14 @@ int agent_attach(pid_t pid, struct agent_attach *a, char *err, size_t len)
 		return -EPROTO;
 	}
 	ctl = a->shm;
+	/* Published last, once its sites are patched: else still starting. */
+	if (!__atomic_load_n(&ctl->magic, __ATOMIC_ACQUIRE)) {
+		snprintf(err, len, "process %d: its agent is still starting",
+			 (int)pid);
+		munmap(a->shm, AGENT_SHM_SIZE);
+		a->shm = NULL;
+		return -EAGAIN;
+	}
 	if (ctl->magic != AGENT_SHM_MAGIC || ctl->version != AGENT_SHM_VERSION) {
 		snprintf(err, len, "process %d: its agent is not of this ntprof's version",
 			 (int)pid);

@@ -77,7 +77,8 @@ struct agent_attach {
 
 /*
  * Attaches to the agent of process @pid: 0, -ENOENT if it runs none,
- * -EPROTO if its shared memory is not an agent's of this version, or
+ * -EAGAIN if it is still patching (not yet published), -EPROTO if its
+ * shared memory is not an agent's of this version, or
  * another -errno (no permission: the process's user or root only); the
  * reason in @err. The agent stays off until agent_attach_set().
  */

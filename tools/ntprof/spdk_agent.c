@@ -8,6 +8,7 @@
  * and a recording that silently missed it would mislead.
  */
 #include <errno.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,25 @@ static void proc_add(struct spdk_procs *ps, pid_t pid)
 
 	memset(pr, 0, sizeof(*pr));
 	pr->pid = pid;
+}
+
+/*
+ * agent_attach(), waiting up to a second for an agent that is still
+ * patching (a process that has just started).
+ */
+static int attach_started(pid_t pid, struct agent_attach *a, char *err,
+			  size_t len)
+{
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	int ret, i;
+
+	for (i = 0; i < 50; i++) {
+		ret = agent_attach(pid, a, err, len);
+		if (ret != -EAGAIN)
+			return ret;
+		nanosleep(&tick, NULL);
+	}
+	return ret;
 }
 
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
@@ -37,7 +57,7 @@ int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		proc_add(ps, p->pids[i]);
 	for (i = 0; i < ps->n; i++) {
 		pr = &ps->v[i];
-		ret = agent_attach(pr->pid, &pr->a, err, len);
+		ret = attach_started(pr->pid, &pr->a, err, len);
 		if (ret == -ENOENT)
 			continue;
 		if (ret) {
@@ -87,6 +107,11 @@ void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 		pr = &ps->v[ps->n - 1];
 		pr->late = true;
 		ret = agent_attach(pr->pid, &pr->a, err, sizeof(err));
+		if (ret == -EAGAIN) {
+			/* Still patching: looked at again next time. */
+			ps->n--;
+			continue;
+		}
 		if (ret == -ENOENT) {
 			fprintf(stderr, "ntprof: %s: process %d of %s started: %s\n",
 				cmd, (int)pr->pid, p->path, uprobes ?
