@@ -29,11 +29,10 @@ tgt=$NTPROF_LAB_SPDK_TGT
 
 log() { echo "spdk-icount: $*"; }
 
-# With a third vCPU (VCPUS=3) the recorders run on it, off the vCPUs that
-# nvmf_tgt (0) and perf (1) poll, as a deployment keeps them off SPDK's
-# cores; with two they take their time from a poller's.
-rec_cpu=
-[ "$(nproc)" -ge 3 ] && rec_cpu="taskset -c 2"
+# Under icount the guest's clock counts every vCPU's instructions, run
+# one vCPU at a time: a recorder's work costs perf's IOPS whichever vCPU
+# it runs on (a third one did not help: tried), as if it ran on SPDK's
+# cores. The cost a hit is agent-icount.sh's and uprobe-icount.sh's.
 
 # usite_hits ROLE: the hits of ROLE's sites in its last session.
 usite_hits() {
@@ -77,7 +76,7 @@ run() {
 			{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
 	else
 		n=${mode#s}
-		$rec_cpu ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
+		ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
 			-o /tmp/bench-target.ntp > /tmp/bench-rt.out 2>&1 &
 		rt=$!
 		started rt $rt || return 1
@@ -89,11 +88,11 @@ run() {
 				kill -0 $p 2>/dev/null || break
 				sleep 0.1
 			done
-			$rec_cpu ntprof record -t "$t" -s "$n" --spdk-host "$p" \
+			ntprof record -t "$t" -s "$n" --spdk-host "$p" \
 				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
 			rh=$!
 		else
-			$rec_cpu ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
+			ntprof record -t "$t" -s "$n" --spdk-host "$perf" \
 				-o /tmp/bench-host.ntp > /tmp/bench-rh.out 2>&1 &
 			rh=$!
 			started rh $rh || return 1
