@@ -247,28 +247,21 @@ identity(uint32_t id, const struct agent_regs *r, uint64_t *v)
 	return true;
 }
 
-static void first(uint32_t id, const struct agent_regs *r, uint32_t sample)
+/*
+ * A sampled command's record begun, from its identity in @v: out of line,
+ * so that the unsampled commands' path keeps a small frame.
+ */
+static __attribute__((noinline)) void
+first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 {
 	const struct agent_site *site = &sites[id];
-	uint64_t v[AGENT_F_COUNT];
 	uint32_t transport, want, session;
 	struct ntprof_record rec;
 	struct slot *s;
 	uint16_t cpu;
 
-	if (!identity(id, r, v))
-		return;
 	v[AGENT_F_LENGTH] = 0;
 	v[AGENT_F_TRTYPE] = 0;
-	/* I/O commands only, as the kernel's hooks: no admin, no Connect. */
-	if (!v[AGENT_F_QID] || v[AGENT_F_OPCODE] == 0x7f)
-		return;
-	if (!wanted(v[AGENT_F_OPCODE]))
-		return;
-	if (ntprof_sample_hash(v[AGENT_F_QID], v[AGENT_F_CID],
-			       v[AGENT_F_OPCODE], v[AGENT_F_NSID],
-			       v[AGENT_F_SLBA], v[AGENT_F_NLB]) % sample)
-		return;
 	if ((site->f[AGENT_F_LENGTH].set &&
 	     !fetch(&site->f[AGENT_F_LENGTH], r, &v[AGENT_F_LENGTH])) ||
 	    !fetch(&site->f[AGENT_F_KEY], r, &v[AGENT_F_KEY]))
@@ -329,6 +322,26 @@ static void first(uint32_t id, const struct agent_regs *r, uint32_t sample)
 		s->rec = rec;
 	} else
 		__atomic_fetch_add(&ctl->evicted, 1, __ATOMIC_RELAXED);
+}
+
+/* A first site: the command's identity, and the sampling's verdict. */
+static inline __attribute__((always_inline)) void
+first(uint32_t id, const struct agent_regs *r, uint32_t sample)
+{
+	uint64_t v[AGENT_F_COUNT];
+
+	if (!identity(id, r, v))
+		return;
+	/* I/O commands only, as the kernel's hooks: no admin, no Connect. */
+	if (!v[AGENT_F_QID] || v[AGENT_F_OPCODE] == 0x7f)
+		return;
+	if (!wanted(v[AGENT_F_OPCODE]))
+		return;
+	if (ntprof_sample_hash(v[AGENT_F_QID], v[AGENT_F_CID],
+			       v[AGENT_F_OPCODE], v[AGENT_F_NSID],
+			       v[AGENT_F_SLBA], v[AGENT_F_NLB]) % sample)
+		return;
+	first_sampled(id, r, v);
 }
 
 static void next(const struct agent_site *site, const struct agent_regs *r)
