@@ -8,6 +8,7 @@
  * and a recording that silently missed it would mislead.
  */
 #include <errno.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,15 +80,62 @@ int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 	return 0;
 }
 
-/* Whether @pid is one of @ps's already. */
-static bool procs_have(const struct spdk_procs *ps, pid_t pid)
+/* @pid's entry in @ps, or NULL. */
+static struct spdk_proc *procs_get(struct spdk_procs *ps, pid_t pid)
 {
 	size_t i;
 
 	for (i = 0; i < ps->n; i++)
 		if (ps->v[i].pid == pid)
-			return true;
-	return false;
+			return &ps->v[i];
+	return NULL;
+}
+
+/* Whether process @pid's executable is the file @st. */
+static bool runs(pid_t pid, const struct stat *st)
+{
+	char exe[64];
+	struct stat e;
+
+	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
+	return !stat(exe, &e) && e.st_dev == st->st_dev &&
+	       e.st_ino == st->st_ino;
+}
+
+/* A pending process's way, if it can be told now; said when it is. */
+static void decide(const struct spdk_prog *p, struct spdk_procs *ps,
+		   struct spdk_proc *pr, const struct agent_filter *f,
+		   bool uprobes, const char *cmd)
+{
+	char err[256];
+	int ret;
+
+	ret = agent_attach(pr->pid, &pr->a, err, sizeof(err));
+	/* Still patching, or its agent not loaded yet: the next look. */
+	if (ret == -EAGAIN || (ret == -ENOENT && ++pr->looks < 2))
+		return;
+	pr->pending = false;
+	if (ret == -ENOENT) {
+		fprintf(stderr, "ntprof: %s: process %d of %s started: %s\n",
+			cmd, (int)pr->pid, p->path, uprobes ?
+			"through uprobes (no agent)" :
+			"not recorded (no agent, and uprobes need the ntprof module)");
+		return;
+	}
+	if (ret || agent_attach_is_on(&pr->a)) {
+		fprintf(stderr, "ntprof: %s: process %d of %s started: not recorded (%s)\n",
+			cmd, (int)pr->pid, p->path,
+			ret ? err : "its agent is on for another recorder");
+		if (!ret)
+			agent_detach(&pr->a);
+		return;
+	}
+	pr->agent = true;
+	ps->nr_agents++;
+	agent_attach_counters(&pr->a, &pr->base);
+	agent_attach_on(&pr->a, f);
+	fprintf(stderr, "ntprof: %s: process %d of %s started: through its agent\n",
+		cmd, (int)pr->pid, p->path);
 }
 
 void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
@@ -95,44 +143,24 @@ void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 		       const char *cmd)
 {
 	struct spdk_proc *pr;
-	char err[256];
+	struct stat st;
 	size_t i;
-	int ret;
 
+	if (stat(p->path, &st))
+		return;
 	spdk_prog_find_pids(p);
-	for (i = 0; i < p->nr_pids && ps->n < SPDK_PIDS_MAX; i++) {
-		if (procs_have(ps, p->pids[i]))
-			continue;
-		proc_add(ps, p->pids[i]);
-		pr = &ps->v[ps->n - 1];
-		pr->late = true;
-		ret = agent_attach(pr->pid, &pr->a, err, sizeof(err));
-		if (ret == -EAGAIN) {
-			/* Still patching: looked at again next time. */
-			ps->n--;
-			continue;
+	for (i = 0; i < p->nr_pids; i++) {
+		pr = procs_get(ps, p->pids[i]);
+		if (!pr) {
+			if (ps->n == SPDK_PIDS_MAX || !runs(p->pids[i], &st))
+				continue;
+			proc_add(ps, p->pids[i]);
+			pr = &ps->v[ps->n - 1];
+			pr->late = true;
+			pr->pending = true;
 		}
-		if (ret == -ENOENT) {
-			fprintf(stderr, "ntprof: %s: process %d of %s started: %s\n",
-				cmd, (int)pr->pid, p->path, uprobes ?
-				"through uprobes (no agent)" :
-				"not recorded (no agent, and uprobes need the ntprof module)");
-			continue;
-		}
-		if (ret || agent_attach_is_on(&pr->a)) {
-			fprintf(stderr, "ntprof: %s: process %d of %s started: not recorded (%s)\n",
-				cmd, (int)pr->pid, p->path,
-				ret ? err : "its agent is on for another recorder");
-			if (!ret)
-				agent_detach(&pr->a);
-			continue;
-		}
-		pr->agent = true;
-		ps->nr_agents++;
-		agent_attach_counters(&pr->a, &pr->base);
-		agent_attach_on(&pr->a, f);
-		fprintf(stderr, "ntprof: %s: process %d of %s started: through its agent\n",
-			cmd, (int)pr->pid, p->path);
+		if (pr->pending)
+			decide(p, ps, pr, f, uprobes, cmd);
 	}
 }
 

@@ -22,6 +22,8 @@ struct spdk_proc {
 	bool agent;			/* else uprobes */
 	bool gone;			/* it exited, and record said so */
 	bool late;			/* found after the recording began */
+	bool pending;			/* late, its way not decided yet */
+	unsigned int looks;		/* pending: looks that found no agent */
 	struct agent_attach a;		/* with the agent */
 	struct agent_counters base;	/* its counters when attached */
 };
@@ -48,7 +50,10 @@ void spdk_procs_detach(struct spdk_procs *ps);
  * of a program by its path): each with an agent is attached and turned
  * on with @f, one without is left to uprobes; each is said in one line
  * on stderr, and marked late. An agent another recorder has on is said
- * and left alone.
+ * and left alone. A process counts once its executable is the program
+ * (not a tool that maps the file, as ntprof run does before it execs
+ * it), and is taken for one without an agent only at its second look
+ * (its agent may be loading).
  */
 void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 		       const struct agent_filter *f, bool uprobes,
