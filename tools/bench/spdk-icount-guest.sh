@@ -11,10 +11,11 @@
 # order rotated from one repetition to the next:
 #   off   no profiler
 #   sN    ntprof record -s N with --spdk-target and with --spdk-host
-# With AGENT=1 both sides go through the in-process agent: nvmf_tgt under
-# ntprof run (its agent off in the off runs), perf under ntprof run
-# --wait-recorder in the recorded runs, held until its recorder (by PID)
-# is on, so that the recording has each of its reads.
+# With AGENT=1 both sides go through the in-process agent, each recorded
+# by its PID (no module's session: its kernel hooks and uprobe sites are
+# not the agent's cost): nvmf_tgt under ntprof run (its agent off in the
+# off runs), perf under ntprof run --wait-recorder in the recorded runs,
+# held until its recorder is on, so that the recording has each read.
 # Each run adds a line to runs.tsv: repetition, transport, mode, perf's
 # IOPS and Average (us, guest time), the uprobe hits of the host's and
 # the target's sites (0 through the agent), and ntprof's read mean (us)
@@ -76,7 +77,8 @@ run() {
 			{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
 	else
 		n=${mode#s}
-		ntprof record -t "$t" -s "$n" --spdk-target "$tgt" \
+		# Through the agent: nvmf_tgt by its PID, no module's session.
+		ntprof record -t "$t" -s "$n" --spdk-target "$target" \
 			-o /tmp/bench-target.ntp > /tmp/bench-rt.out 2>&1 &
 		rt=$!
 		started rt $rt || return 1
@@ -116,8 +118,10 @@ run() {
 
 if [ "$AGENT" = 1 ]; then
 	LAB_SPDK_AGENT=1 lab-spdk-target start 4096 || exit 1
+	target=$(cat /run/lab-spdk-target.pid)
 else
 	lab-spdk-target start 4096 || exit 1
+	target=$tgt
 fi
 printf 'rep\txport\tmode\tiops\tavg_us\thost_hits\ttarget_hits\tmean_us\n' > "$B/runs.tsv"
 # rotate K WORD...: the words from the K-th on, then the first K.

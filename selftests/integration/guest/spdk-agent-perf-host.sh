@@ -111,6 +111,36 @@ pairing agent-rdma rdma spdk "$NTPROF_LAB_SPDK_RDMA_ADDR" \
 pairing agent-nvmet-tcp tcp nvmet "$NTPROF_LAB_TCP_ADDR" \
 	"$NTPROF_LAB_TCP_PORT" "$NTPROF_LAB_TCP_NQN"
 
+# The other order: perf's program recorded by its path first, then perf
+# started under ntprof run --wait-recorder; the recorder takes its
+# process up when it comes, and its sites go in the file's trailer.
+ntprof record -t tcp -s 1 --spdk-target "$tgt" -o /tmp/order-target.ntp \
+	> /tmp/order-rt.out 2>&1 &
+rt=$!
+ntprof record -t tcp -s 1 --spdk-host "$perf" -o /tmp/order-host.ntp \
+	> /tmp/order-rh.out 2>&1 &
+rh=$!
+wait_line /tmp/order-rt.out 'profiling as target' 60 &&
+	wait_line /tmp/order-rh.out 'profiling as host' 120 ||
+	ktap_diag "a recording did not start"
+perf_args TCP "$NTPROF_LAB_SPDK_TCP_ADDR" "$NTPROF_LAB_SPDK_TCP_PORT" \
+	"$NTPROF_LAB_SPDK_NQN" 5
+ntprof run -t tcp --wait-recorder 300 -- "$perf" "${PERF_ARGS[@]}" \
+	> /tmp/order-perf.out 2> /tmp/order-perf.err
+rc=$?
+kill -INT $rh $rt 2>/dev/null
+wait $rh
+wait $rt
+iops=$(perf_field 1 /tmp/order-perf.out)
+sed 's/^/# /' /tmp/order-rh.out | grep 'started'
+ntprof report /tmp/order-host.ntp /tmp/order-target.ntp \
+	> "$share/order-report.txt" 2>&1
+[ $rc -eq 0 ] && grep -q 'started: through its agent' /tmp/order-rh.out &&
+	ktap_pass "record --spdk-host by path, then perf under ntprof run: its process taken up through its agent" ||
+	ktap_fail "record --spdk-host by path, then perf under ntprof run: its process taken up through its agent (perf rc $rc)"
+check_joined "record first" "$share/order-report.txt" 0
+check_reads "record first" "$share/order-report.txt" "$iops" 5 1
+
 # compare works on the agents' recordings: TCP against RDMA.
 ntprof compare "$share/agent-tcp-host.ntp,$share/agent-tcp-target.ntp" \
 	"$share/agent-rdma-host.ntp,$share/agent-rdma-target.ntp" \
