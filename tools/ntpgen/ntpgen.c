@@ -27,14 +27,13 @@
 #include <string.h>
 
 #include "ntp.h"
+#include "util.h"
 
 #ifndef NTPROF_VERSION
 #define NTPROF_VERSION "unknown"
 #endif
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_USEC	1000ULL
-#define NSEC_PER_SEC	1000000000ULL
 
 #define OP_WRITE	0x01
 #define OP_READ		0x02

@@ -13,9 +13,9 @@
 
 #include "analysis.h"
 #include "analysis_groups.h"
+#include "util.h"
 
 #define BIT(n)		(1U << (n))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
  * The points that bound components, in path order: the host's submission,

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode)
 {

@@ -17,8 +17,8 @@
 #include "recording.h"
 #include "subcommands.h"
 #include "table.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define BIT(n)		(1U << (n))
 
 #define NTPROF_COMPARE_SCHEMA	"ntprof-compare/1"

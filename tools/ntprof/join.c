@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "join.h"
 #include "stats.h"
+#include "util.h"
 
 /* Pairs per theta window: a median of this many shrugs off a few bad. */
 #define WINDOW		128
@@ -257,13 +258,6 @@ static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 		}
 	}
 	return n;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* One window's theta from @n pairs, sorted by host time. */

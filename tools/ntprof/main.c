@@ -11,12 +11,12 @@
 
 #include "session.h"
 #include "subcommands.h"
+#include "util.h"
 
 #ifndef NTPROF_VERSION
 #error "NTPROF_VERSION is not defined: build with the Makefile"
 #endif
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Only main.o is rebuilt when the version changes: the others read this. */
 const char ntprof_version[] = NTPROF_VERSION;

@@ -19,8 +19,8 @@
 #include "spdk.h"
 #include "spdk_agent.h"
 #include "subcommands.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static void probe_usage(FILE *f)
 {

@@ -20,9 +20,8 @@
 #include "ntp.h"
 #include "session.h"
 #include "spdk_agent.h"
+#include "util.h"
 
-#define NSEC_PER_SEC	1000000000ULL
-#define NSEC_PER_MSEC	1000000ULL
 
 /* @id's time now, in ns. */
 uint64_t clock_ns(clockid_t id);

@@ -20,8 +20,8 @@
 #include "recording.h"
 #include "table.h"
 #include "session.h"
+#include "util.h"
 
-#define NSEC_PER_SEC	1000000000ULL
 
 static uint64_t record_last_ts(const struct ntprof_record *r)
 {

@@ -17,8 +17,8 @@
 #include "report_csv.h"
 #include "report_rows.h"
 #include "table.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Column names of enum ntprof_point. */
 static const char *const point_id[] = {

@@ -19,6 +19,7 @@
 #include "report_html.h"
 #include "report_rows.h"
 #include "table.h"
+#include "util.h"
 
 #define PARTS		(NTPROF_STAGE_COUNT + 1)	/* and the end to end */
 #define SLICES		40
@@ -105,13 +106,6 @@ static int html_add(const struct report_row *row, void *arg)
 nomem:
 	c->err = -ENOMEM;
 	return 1;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 static const char *part_name(const struct ntprof_group *g, int s)

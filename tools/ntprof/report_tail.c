@@ -17,6 +17,7 @@
 #include "report_rows.h"
 #include "report_tail.h"
 #include "table.h"
+#include "util.h"
 
 /* Per group: the end to end of each command, then the two sets' sums. */
 struct tail_group {
@@ -73,13 +74,6 @@ static int tail_add(const struct report_row *row, void *arg)
 			sum[s] += (double)bd->stage[s];
 	sum[NTPROF_STAGE_COUNT] += (double)e2e;
 	return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 static void tail_print_group(FILE *f, const struct ntprof_group *g,

@@ -17,8 +17,8 @@
 
 #include "elfsite.h"
 #include "spdk.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool all_digits(const char *s)
 {

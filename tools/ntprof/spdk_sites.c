@@ -66,8 +66,8 @@
 
 #include "elfsite.h"
 #include "spdk.h"
+#include "util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 struct site_def;
 typedef int (*fetch_builder)(struct spdk_prog *p, const struct site_def *def,

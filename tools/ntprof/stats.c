@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats.h"
+#include "util.h"
 
 /* Below this, a radix sort's 2 KiB of counters cost more than they save. */
 #define SMALL_SORT	64
@@ -134,13 +135,6 @@ int ntprof_radix_sort(void *base, size_t n, size_t size, size_t key_off)
 		return radix_sort(base, n, 32, key_off);
 	}
 	return -EINVAL;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -29,9 +29,9 @@
 #include <string.h>
 
 #include "table.h"
+#include "util.h"
 
 #define BIT(n)		(1U << (n))
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* A bar of this many '#' is 100 % of the latency. */
 #define BAR_WIDTH	24
