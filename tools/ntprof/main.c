@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "names.h"
 #include "session.h"
 #include "subcommands.h"
 #include "util.h"
@@ -110,14 +111,14 @@ int option_error(const char *cmd, int c, char *argv[])
 
 int role_option(const char *cmd, const char *arg, uint32_t *role)
 {
-	if (session_role_parse(arg, role))
+	if (ntprof_role_parse(arg, role))
 		return usage_error(cmd, "-r takes host or target, not '%s'", arg);
 	return -1;
 }
 
 int transport_option(const char *cmd, const char *arg, uint32_t *transport)
 {
-	if (session_transport_parse(arg, transport))
+	if (ntprof_transport_parse(arg, transport))
 		return usage_error(cmd, "-t takes tcp, rdma or tcp,rdma, not '%s'",
 				   arg);
 	return -1;

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 
 #include "conn.h"
+#include "names.h"
 #include "session.h"
 #include "spdk.h"
 #include "spdk_agent.h"
@@ -211,7 +212,7 @@ static void print_modules(const struct session_status *st, uint32_t role,
 	uint32_t t[SESSION_TRANSPORTS];
 	int i, n = session_transports(transport, t);
 
-	printf("%s modules:", session_role_name(role));
+	printf("%s modules:", ntprof_role_name(role));
 	for (i = 0; i < n; i++) {
 		mod = session_module_find(st, role, t[i]);
 		if (!mod)
@@ -359,7 +360,7 @@ static bool probe_verdict(const struct session_status *st,
 	if (busy) {
 		snprintf(why, size,
 			 "a %s session is already running (another ntprof record?)",
-			 session_role_name(role));
+			 ntprof_role_name(role));
 		return false;
 	}
 	for (k = 0; k < hooks->n; k++) {
@@ -461,7 +462,7 @@ static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
 		ret = 1;
 	} else if (busy) {
 		printf("  load: no, a %s session is already running (another ntprof record?)\n",
-		       session_role_name(role));
+		       ntprof_role_name(role));
 		ret = 1;
 	} else {
 		printf("  load: ok\n");
@@ -574,8 +575,8 @@ int cmd_probe(int argc, char *argv[])
 
 	kbtf_layout_read(kbtf_sys_dir(), role, &layout);
 	hooks_layout(&hooks, &layout);
-	printf("\n%s hooks over %s:\n", session_role_name(role),
-	       session_transport_name(transport));
+	printf("\n%s hooks over %s:\n", ntprof_role_name(role),
+	       ntprof_transport_name(transport));
 	if (!hooks.n)
 		puts("  (the module reports none)");
 	print_hooks(&st, &hooks, &layout);
@@ -601,8 +602,8 @@ int cmd_probe(int argc, char *argv[])
 				      transport, busy, why, sizeof(why));
 	if (!hooks.n)
 		snprintf(why, sizeof(why), "the module reports no hook for %s over %s",
-			 session_role_name(role),
-			 session_transport_name(transport));
+			 ntprof_role_name(role),
+			 ntprof_transport_name(transport));
 	if (ok)
 		printf("  load: ok%s%s\n", *why ? ", but " : "", why);
 	else

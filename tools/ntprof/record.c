@@ -34,6 +34,7 @@
 
 #include "analysis.h"
 #include "conn.h"
+#include "names.h"
 #include "ntp.h"
 #include "record.h"
 #include "record_prom.h"
@@ -728,7 +729,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	} else if (stop_err == -ENOENT) {
 		fprintf(stderr,
 			"ntprof: %s: the %s session was stopped by someone else (was the module reloaded?)\n",
-			cmd, session_role_name(o->cfg.role));
+			cmd, ntprof_role_name(o->cfg.role));
 	} else if (stop_err) {
 		nl_perror(rec->sock, cmd, stop_err);
 	}

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "names.h"
 #include "record.h"
 
 /* The kernel's new_encode_dev(), as ntprof_record.dev carries it. */
@@ -170,13 +171,14 @@ static int read_attr(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+/* A controller's transport as sysfs names it: tcp, rdma, or another. */
 static uint8_t transport_of(const char *s)
 {
-	if (!strcmp(s, "tcp"))
-		return NTPROF_TRANSPORT_TCP;
-	if (!strcmp(s, "rdma"))
-		return NTPROF_TRANSPORT_RDMA;
-	return NTPROF_TRANSPORT_NONE;
+	uint32_t t;
+
+	if (strchr(s, ',') || ntprof_transport_parse(s, &t))
+		return NTPROF_TRANSPORT_NONE;
+	return t;
 }
 
 /* A new zeroed entry at the end of *@v, or NULL (full, or no memory). */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "conn.h"
+#include "names.h"
 #include "nl.h"
 #include "record.h"
 #include "table.h"
@@ -41,7 +42,7 @@ void profiling_line(const struct record_opts *o)
 	const struct session_config *cfg = &o->cfg;
 	char a[16], b[16], ops[48];
 
-	printf("ntprof: profiling as %s, ", session_role_name(cfg->role));
+	printf("ntprof: profiling as %s, ", ntprof_role_name(cfg->role));
 	if (cfg->sample > 1)
 		printf("sampling 1 of %u commands", cfg->sample);
 	else
@@ -75,15 +76,15 @@ void start_error(struct nl_sock *sock, const char *cmd,
 	if (err == -EBUSY) {
 		fprintf(stderr,
 			"ntprof: %s: a %s session is already running: another 'ntprof record -r %s' records on this machine (if it was killed, its session runs on until 'rmmod ntprof')\n",
-			cmd, session_role_name(cfg->role),
-			session_role_name(cfg->role));
+			cmd, ntprof_role_name(cfg->role),
+			ntprof_role_name(cfg->role));
 		return;
 	}
 	nl_perror(sock, cmd, err);
 	if (err == -ENOENT)
 		fprintf(stderr, "ntprof: 'ntprof probe -r %s -t %s' shows the hooks this kernel has\n",
-			session_role_name(cfg->role),
-			session_transport_name(cfg->transport));
+			ntprof_role_name(cfg->role),
+			ntprof_transport_name(cfg->transport));
 }
 
 /* The end */
@@ -116,8 +117,8 @@ void print_summary(struct recorder *rec)
 		report_hint(o);
 	} else if (!rec->written) {
 		printf("\nno %s command was recorded: was there I/O over %s%s?\n",
-		       session_role_name(o->cfg.role),
-		       session_transport_name(o->cfg.transport),
+		       ntprof_role_name(o->cfg.role),
+		       ntprof_transport_name(o->cfg.transport),
 		       o->cfg.has_ops || o->cfg.has_dev ||
 		       o->cfg.has_min_len || o->cfg.has_max_len ?
 		       ", of the kind the filters let through" : "");
@@ -128,7 +129,7 @@ void print_summary(struct recorder *rec)
 void print_warnings(const struct recorder *rec,
 		    const struct session_stats *st, bool have_stats)
 {
-	const char *role = session_role_name(rec->o->cfg.role);
+	const char *role = ntprof_role_name(rec->o->cfg.role);
 	const char *other = rec->o->cfg.role == NTPROF_ROLE_HOST ? "target" :
 								    "host";
 

@@ -15,6 +15,7 @@
 
 #include "recording.h"
 #include "report_csv.h"
+#include "names.h"
 #include "report_rows.h"
 #include "table.h"
 #include "util.h"
@@ -48,17 +49,6 @@ static void csv_header(FILE *f)
 	fputc('\n', f);
 }
 
-static const char *transport_id(uint8_t t)
-{
-	switch (t) {
-	case NTPROF_TRANSPORT_TCP:
-		return "tcp";
-	case NTPROF_TRANSPORT_RDMA:
-		return "rdma";
-	}
-	return "";
-}
-
 /* A path as a CSV field: quoted, with quotes doubled (RFC 4180). */
 static void csv_quoted(FILE *f, const char *s)
 {
@@ -82,7 +72,7 @@ static int csv_row(const struct report_row *row, void *arg)
 	csv_quoted(f, row->host ? row->host_path : row->target_path);
 	fprintf(f, ",%s,%s,%u,%u,%u,%u,%" PRIu64 ",%u,%u,%u,%u,%u,%u,",
 		r->role == NTPROF_ROLE_HOST ? "host" : "target",
-		transport_id(r->transport), r->qid, r->cid, r->opcode, r->nsid,
+		ntprof_transport_id(r->transport) ?: "", r->qid, r->cid, r->opcode, r->nsid,
 		(uint64_t)r->slba, r->length, r->status, r->flags,
 		r->cpu_submit, r->cpu_complete, r->dev);
 	if (row->host && row->target)

@@ -580,32 +580,6 @@ int session_records_get(struct nl_sock *sock, uint32_t role,
 	return err;
 }
 
-/* Names */
-
-const char *session_role_name(uint32_t role)
-{
-	switch (role) {
-	case NTPROF_ROLE_HOST:
-		return "host";
-	case NTPROF_ROLE_TARGET:
-		return "target";
-	}
-	return "?";
-}
-
-const char *session_transport_name(uint32_t transport)
-{
-	switch (transport) {
-	case NTPROF_TRANSPORT_TCP:
-		return "tcp";
-	case NTPROF_TRANSPORT_RDMA:
-		return "rdma";
-	case NTPROF_TRANSPORT_NONE:
-		return "tcp,rdma";
-	}
-	return "?";
-}
-
 int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS])
 {
 	t[0] = NTPROF_TRANSPORT_NONE;
@@ -616,41 +590,4 @@ int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS])
 	t[1] = NTPROF_TRANSPORT_TCP;
 	t[2] = NTPROF_TRANSPORT_RDMA;
 	return 3;
-}
-
-int session_role_parse(const char *s, uint32_t *role)
-{
-	if (!strcmp(s, "host"))
-		*role = NTPROF_ROLE_HOST;
-	else if (!strcmp(s, "target"))
-		*role = NTPROF_ROLE_TARGET;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-int session_transport_parse(const char *s, uint32_t *transport)
-{
-	uint32_t seen = 0, t;
-	const char *p = s;
-	size_t len;
-
-	/* tcp, rdma, or a comma-separated list of them: tcp,rdma is all. */
-	do {
-		len = strcspn(p, ",");
-		if (len == 3 && !strncmp(p, "tcp", 3))
-			t = NTPROF_TRANSPORT_TCP;
-		else if (len == 4 && !strncmp(p, "rdma", 4))
-			t = NTPROF_TRANSPORT_RDMA;
-		else
-			return -EINVAL;
-		seen |= 1U << t;
-		p += len;
-	} while (*p++ == ',');
-
-	if (seen == (1U << NTPROF_TRANSPORT_TCP | 1U << NTPROF_TRANSPORT_RDMA))
-		*transport = NTPROF_TRANSPORT_NONE;
-	else
-		*transport = t;
-	return 0;
 }

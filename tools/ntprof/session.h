@@ -217,16 +217,6 @@ struct session_records_ctx {
 
 int session_records_reply(const struct nlmsghdr *nlh, void *data);
 
-/* Names and their parsers: "host", "target"; "tcp", "rdma", "tcp,rdma". */
-const char *session_role_name(uint32_t role);
-const char *session_transport_name(uint32_t transport);
-int session_role_parse(const char *s, uint32_t *role);
-/*
- * -t's value: tcp, rdma, or both (a list, "tcp,rdma"), which is
- * NTPROF_TRANSPORT_NONE, a session of every transport.
- */
-int session_transport_parse(const char *s, uint32_t *transport);
-
 /*
  * The transports whose modules a session of @transport uses, the role's
  * core's (NONE) first, in @t. Returns how many.

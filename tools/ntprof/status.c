@@ -11,6 +11,7 @@
 #include <uapi/linux/ntprof.h>
 
 #include "conn.h"
+#include "names.h"
 #include "session.h"
 #include "subcommands.h"
 
@@ -55,17 +56,12 @@ static const char *role_name(uint32_t role)
 	return "-";
 }
 
+/* A module's transport: none for the role's core, else its name. */
 static const char *transport_name(uint32_t transport)
 {
-	switch (transport) {
-	case NTPROF_TRANSPORT_NONE:
+	if (transport == NTPROF_TRANSPORT_NONE)
 		return NULL;
-	case NTPROF_TRANSPORT_TCP:
-		return "tcp";
-	case NTPROF_TRANSPORT_RDMA:
-		return "rdma";
-	}
-	return "unknown";
+	return ntprof_transport_id(transport) ?: "unknown";
 }
 
 static const char *present_name(bool present)

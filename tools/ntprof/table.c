@@ -28,6 +28,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "names.h"
 #include "table.h"
 #include "util.h"
 
@@ -625,17 +626,6 @@ static const char *kind_id(enum ntprof_kind kind)
 	}
 }
 
-static const char *transport_id(uint8_t transport)
-{
-	switch (transport) {
-	case NTPROF_TRANSPORT_TCP:
-		return "tcp";
-	case NTPROF_TRANSPORT_RDMA:
-		return "rdma";
-	}
-	return NULL;
-}
-
 static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 {
 	const struct ntprof_stats *st = &g->comp[NTPROF_COMP_E2E];
@@ -657,7 +647,7 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 		ntprof_json_u64(js, "pid", g->pid);
 	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
 	ntprof_json_str(js, "kind", kind_id(g->kind));
-	ntprof_json_str(js, "transport", transport_id(g->transport));
+	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));
 	ntprof_json_u64(js, "n", g->n);
 	ntprof_json_u64(js, "n_joined", g->n_joined);
 	ntprof_json_u64(js, "n_table", g->n_table);
@@ -734,7 +724,7 @@ static void json_files(struct ntprof_json *js,
 		ntprof_json_str(js, "path", rf->path);
 		ntprof_json_str(js, "role", rf->role == NTPROF_ROLE_HOST ?
 				"host" : "target");
-		ntprof_json_str(js, "transport", transport_id(rf->transport));
+		ntprof_json_str(js, "transport", ntprof_transport_id(rf->transport));
 		ntprof_json_str(js, "hostname", rf->hostname);
 		ntprof_json_str(js, "kernel", rf->kernel);
 		ntprof_json_u64(js, "records", rf->records);
