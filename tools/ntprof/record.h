@@ -22,9 +22,9 @@
 #include "spdk_agent.h"
 #include "util.h"
 
-
 /* @id's time now, in ns. */
 uint64_t clock_ns(clockid_t id);
+
 /* --prom without -i: how often the file is rewritten. */
 #define PROM_DEFAULT_S	10
 

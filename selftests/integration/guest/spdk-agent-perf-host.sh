@@ -28,14 +28,8 @@ pairing() {
 	local trtype
 
 	trtype=$(echo "$t" | tr a-z A-Z)
-	if [ "$kind" = spdk ]; then
-		ntprof record -t "$t" -s 1 --spdk-target "$tgt" \
-			-o "$share/$name-target.ntp" > "/tmp/$name-rt.out" 2>&1 &
-	else
-		ntprof record -r target -t "$t" -s 1 \
-			-o "$share/$name-target.ntp" > "/tmp/$name-rt.out" 2>&1 &
-	fi
-	rt=$!
+	target_record "$name" "$t" "$kind"
+	rt=$TARGET_REC
 	if wait_line "/tmp/$name-rt.out" 'profiling as target' 60 &&
 	   { [ "$kind" = nvmet ] || grep -q 'through the agent' "/tmp/$name-rt.out"; }; then
 		ktap_pass "$name: the target's record starts (through nvmf_tgt's agent for SPDK)"

@@ -98,3 +98,18 @@ check_mean() {
 		ktap_pass "$1: ntprof's read mean is perf's Average, at most, within $4 % (${mean} us, $3 us: $gap % below)" ||
 		ktap_fail "$1: ntprof's read mean is perf's Average, at most, within $4 % (${mean:-?} us, ${3:-?} us: $gap % below)"
 }
+
+# target_record NAME TRANSPORT KIND: the target's recording at -s 1 into
+# $NTPROF_LAB_SHARE/NAME-target.ntp, its output in /tmp/NAME-rt.out, in
+# the background (its pid in TARGET_REC): SPDK's target by its program
+# (KIND spdk), or nvmet's (nvmet).
+target_record() {
+	if [ "$3" = spdk ]; then
+		ntprof record -t "$2" -s 1 --spdk-target "$NTPROF_LAB_SPDK_TGT" \
+			-o "$NTPROF_LAB_SHARE/$1-target.ntp" > "/tmp/$1-rt.out" 2>&1 &
+	else
+		ntprof record -r target -t "$2" -s 1 \
+			-o "$NTPROF_LAB_SHARE/$1-target.ntp" > "/tmp/$1-rt.out" 2>&1 &
+	fi
+	TARGET_REC=$!
+}
