@@ -39,6 +39,7 @@ clean:
 	$(MAKE) -C tools/ntprof clean
 	$(MAKE) -C tools/ntpgen clean
 	$(MAKE) -C tools/agent clean
+	$(MAKE) -C selftests/unit clean
 
 modules_install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install

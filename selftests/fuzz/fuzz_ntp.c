@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of the .ntp reader (tools/ntprof/ntp_read.c). Each input is
+ * libFuzzer target of the .ntp reader (tools/ntprof/lib/ntp/ntp_read.c). Each input is
  * written to a memfd and opened by its /proc path, so it goes through
  * ntp_open() exactly as a file on disk would; then it is read to the end
  * twice, block by block and with ntp_read_all(), and the two must agree.
@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "ntp.h"
+#include "ntp/ntp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

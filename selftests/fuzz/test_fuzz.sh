@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fuzzes the .ntp reader (tools/ntprof/ntp_read.c) with libFuzzer, ASan and
+# Fuzzes the .ntp reader (tools/ntprof/lib/ntp/ntp_read.c) with libFuzzer, ASan and
 # UBSan for FUZZ_TIME seconds (default 30), starting from the files that
 # selftests/unit/test_ntp.c makes (test_ntp --seeds): good, cut short and
 # damaged in every way it checks. Runs from any directory.
@@ -17,6 +17,7 @@ set -u
 
 FUZZ_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOOL_DIR=$(cd "$FUZZ_DIR/../../tools/ntprof" && pwd)
+NTP_DIR=$TOOL_DIR/lib/ntp
 INCLUDE_DIR=$(cd "$FUZZ_DIR/../../include" && pwd)
 UNIT_DIR=$(cd "$FUZZ_DIR/../unit" && pwd)
 FUZZ_TIME=${FUZZ_TIME:-30}
@@ -46,14 +47,14 @@ fi
 # Warnings are shown, as the tool's build would; the build stops only on
 # errors. The reader is built for fuzzing (CRC checks relaxed); the unit
 # test that writes the seeds, normally.
-cflags=(-std=gnu11 -Wall -Wextra "-I$INCLUDE_DIR" "-I$TOOL_DIR")
+cflags=(-std=gnu11 -Wall -Wextra "-I$INCLUDE_DIR" "-I$TOOL_DIR/lib")
 if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$TOOL_DIR/ntp_read.c" \
-		"$TOOL_DIR/ntp_write.c" -lisal -lz > "$work/build.log" 2>&1 ||
+		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$NTP_DIR/ntp_read.c" \
+		"$NTP_DIR/ntp_write.c" -lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
-		"$TOOL_DIR/ntp_read.c" "$TOOL_DIR/ntp_write.c" -lisal -lz \
+		"$NTP_DIR/ntp_read.c" "$NTP_DIR/ntp_write.c" -lisal -lz \
 		>> "$work/build.log" 2>&1 ||
    ! mkdir "$work/corpus"; then
 	{

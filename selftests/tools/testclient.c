@@ -54,9 +54,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "conn.h"
+#include "genl/conn.h"
 #include "holder.h"
-#include "nl.h"
+#include "genl/nl.h"
 
 struct start_args {
 	uint32_t role;

@@ -5,7 +5,7 @@
  * functions (their symbols from nm), the agent's shared memory found in
  * /proc/PID/fd and mapped as the recorder does, the agent turned on and
  * off between runs of the program's commands, through the recorder's
- * side (tools/ntprof/agent_attach.c). Checks: every site patched; the
+ * side (tools/ntprof/lib/sites/agent_attach.c). Checks: every site patched; the
  * program's results the same off, on and without the agent; on, a
  * record a command with the process's pid, its TSC stamps made
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
@@ -30,7 +30,7 @@
 #include <time.h>
 
 #include "agent-cmd.h"
-#include "agent_attach.h"
+#include "sites/agent_attach.h"
 #include "patch.h"
 #include "shm.h"
 #include "tap.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The site list's two ends agree: what the tool writes from an SPDK
- * program's resolved sites (tools/ntprof/agent_sites.c) is what the
+ * program's resolved sites (tools/ntprof/lib/sites/agent_sites.c) is what the
  * agent reads (tools/agent/sitelist.c), field for field: derefs,
  * negative offsets, widths, the address-only key, trtype, each kind of
  * site, the object's build (its build ID, or its file's size and time);
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent_sites.h"
+#include "sites/agent_sites.h"
 #include "sitelist.h"
 #include "tap.h"
 

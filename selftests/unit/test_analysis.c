@@ -18,10 +18,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "join.h"
-#include "stats.h"
-#include "table.h"
+#include "analysis/analysis.h"
+#include "analysis/join.h"
+#include "analysis/stats.h"
+#include "out/table.h"
 #include "tap.h"
 
 #define US		1000ULL

@@ -4,24 +4,23 @@
 # Builds and runs the C unit tests of the ntprof tool, test_nl.c,
 # test_status.c, test_records.c, test_ntp.c, test_analysis.c,
 # test_elfsite.c, test_prom.c and test_kbtf.c, for selftests/run_tests.sh
-# (which runs the test_*.sh here); 'make -C tools/ntprof check' runs them
+# (which runs the test_*.sh here); 'make -C selftests/unit check' runs them
 # directly.
 # Prints their TAP; exits 1 if any test failed.
 
 set -u
 
-TOOL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/ntprof" && pwd)
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
-make -s -C "$TOOL_DIR" test_nl test_status test_records test_ntp test_analysis \
-	test_elfsite test_prom test_kbtf >&2 ||
+make -s -C "$UNIT_DIR" all >&2 ||
 	{ echo "Bail out! cannot build the C unit tests"; exit 1; }
 ret=0
-"$TOOL_DIR/test_nl" || ret=1
-"$TOOL_DIR/test_status" || ret=1
-"$TOOL_DIR/test_records" || ret=1
-"$TOOL_DIR/test_ntp" || ret=1
-"$TOOL_DIR/test_analysis" || ret=1
-"$TOOL_DIR/test_elfsite" || ret=1
-"$TOOL_DIR/test_prom" || ret=1
-"$TOOL_DIR/test_kbtf" || ret=1
+"$UNIT_DIR/test_nl" || ret=1
+"$UNIT_DIR/test_status" || ret=1
+"$UNIT_DIR/test_records" || ret=1
+"$UNIT_DIR/test_ntp" || ret=1
+"$UNIT_DIR/test_analysis" || ret=1
+"$UNIT_DIR/test_elfsite" || ret=1
+"$UNIT_DIR/test_prom" || ret=1
+"$UNIT_DIR/test_kbtf" || ret=1
 exit $ret

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the uprobe-site and struct-layout resolver
- * (tools/ntprof/elfsite.c) on a program of our own, elfsite-sample.c,
+ * (tools/ntprof/lib/sites/elfsite.c) on a program of our own, elfsite-sample.c,
  * built here with cc -g -O2 twice: as a PIE, and as a fixed-address
  * executable, whose file offsets differ from its addresses. The expected
  * values come from elsewhere than the DWARF: the running sample prints
@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elfsite.h"
+#include "sites/elfsite.h"
 #include "tap.h"
 
 #ifndef ELFSITE_SAMPLE

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the kernel BTF layout reader (tools/ntprof/kbtf.c).
+ * Unit tests of the kernel BTF layout reader (tools/ntprof/lib/sites/kbtf.c).
  *
  * Without arguments: on a made-up kernel whose BTF the test writes with
  * libbpf's BTF writer, a vmlinux and split BTF for some modules, each
@@ -23,7 +23,7 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
-#include "kbtf.h"
+#include "sites/kbtf.h"
 #include "tap.h"
 
 static char dir[256];

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The BTF layout reader (tools/ntprof/kbtf.c) on the real BTF of the
+# The BTF layout reader (tools/ntprof/lib/sites/kbtf.c) on the real BTF of the
 # Debian kernels in the lab's cache (selftests/lab/fetch-kernel.sh):
 # for each release there, the .BTF sections of its vmlinux and of the
 # nvme modules become a directory laid out as /sys/kernel/btf is (raw
@@ -16,13 +16,13 @@
 
 set -u
 
-TOOL_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/ntprof" && pwd)
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KERNELS=${LAB_CACHE:-/var/cache/ntprof-lab}/kernels
 # The BTF files wanted: BTF name, then the module's path under drivers/nvme.
 MODULES="nvme_core:host/nvme-core nvme_rdma:host/nvme-rdma nvmet:target/nvmet
 	nvmet_tcp:target/nvmet-tcp nvmet_rdma:target/nvmet-rdma"
 
-make -s -C "$TOOL_DIR" test_kbtf >&2 ||
+make -s -C "$UNIT_DIR" test_kbtf >&2 ||
 	{ echo "Bail out! cannot build test_kbtf"; exit 1; }
 
 tmp=$(mktemp -d) || { echo "Bail out! mktemp"; exit 1; }
@@ -82,6 +82,6 @@ for rel in "$@"; do
 		ret=1
 		continue
 	fi
-	"$TOOL_DIR/test_kbtf" "$dir" "$rel" || ret=1
+	"$UNIT_DIR/test_kbtf" "$dir" "$rel" || ret=1
 done
 exit $ret

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tools/ntprof/nl.c against nlctrl, the generic-netlink
+ * Unit tests of tools/ntprof/lib/genl/nl.c against nlctrl, the generic-netlink
  * family every kernel has, so they run where the ntprof module cannot be
  * loaded. Prints TAP; exits 1 if any test failed.
  */
@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <linux/genetlink.h>
 
-#include "nl.h"
+#include "genl/nl.h"
 #include "tap.h"
 
 /* What nl_perror() writes, as a string. */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the .ntp recording format (tools/ntprof/ntp_write.c, ntp_read.c): round
+ * Unit tests of the .ntp recording format (tools/ntprof/lib/ntp/ntp_write.c, ntp_read.c): round
  * trips, the byte layout against Documentation/ntp-format.rst, files of a
  * newer minor, recordings cut short at every byte, and damaged files,
  * each of which must give one exact message. Files that the writer would
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "ntp.h"
+#include "ntp/ntp.h"
 #include "tap.h"
 
 static char dir[256];

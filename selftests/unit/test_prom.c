@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of record --prom's file (tools/ntprof/record_prom.c): the
+ * Unit tests of record --prom's file (tools/ntprof/lib/out/record_prom.c): the
  * records of known latencies give the histograms' counts, sums and
  * cumulative buckets, the labels are escaped, the file is replaced whole,
  * and Prometheus' own promtool accepts it.
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record_prom.h"
+#include "out/record_prom.h"
 #include "tap.h"
 
 static char *slurp(const char *path)

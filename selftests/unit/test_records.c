@@ -16,7 +16,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/genetlink.h>
 
-#include "session.h"
+#include "genl/session.h"
 #include "tap.h"
 
 /* More than two batches, so that the copying path takes three. */

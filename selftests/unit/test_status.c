@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <unistd.h>
 
-#include "status.c"
+#include "cmd/status.c"
 #include "tap.h"
 
 /* main.c's, which status.c calls on usage errors only. */

@@ -14,7 +14,7 @@
  * Both sides pick the commands they record with the module's own 1-in-N
  * decision (kmod/sample.h), so that they record the same commands.
  *
- * The files go through ntp_writer_*() of tools/ntprof/ntp_write.c: exactly
+ * The files go through ntp_writer_*() of tools/ntprof/lib/ntp/ntp_write.c: exactly
  * the bytes 'ntprof record' writes.
  */
 #include <errno.h>
@@ -26,8 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntp.h"
-#include "util.h"
+#include "ntp/ntp.h"
+#include "common/util.h"
 
 #ifndef NTPROF_VERSION
 #define NTPROF_VERSION "unknown"

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "names.h"
-#include "session.h"
-#include "subcommands.h"
-#include "util.h"
+#include "common/names.h"
+#include "genl/session.h"
+#include "cmd/subcommands.h"
+#include "common/util.h"
 
 #ifndef NTPROF_VERSION
 #error "NTPROF_VERSION is not defined: build with the Makefile"

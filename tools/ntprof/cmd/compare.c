@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof compare: two runs, the same groups, stage by stage. Each stage's
+ * latency amplification degree (LAD) is its loaded mean over its base
+ * mean; the stage with the largest one is where a slowdown came from.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "analysis/recording.h"
+#include "cmd/subcommands.h"
+#include "out/table.h"
+#include "common/util.h"
+
+#define BIT(n)		(1U << (n))
+
+#define NTPROF_COMPARE_SCHEMA	"ntprof-compare/1"
+
+/* A stage below this at the base is too small for a ratio. */
+#define LAD_MIN_BASE_NS		500.0
+/* A stage with less of the end to end's growth is not named largest. */
+#define LAD_MIN_SHARE_OF_CHANGE	0.05
+
+/* Path order, with the host-only "network and target" last. */
+static const enum ntprof_stage stage_rows[] = {
+	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
+	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
+};
+_Static_assert(ARRAY_SIZE(stage_rows) == NTPROF_STAGE_COUNT,
+	       "a stage without a row");
+
+struct compare_opts {
+	bool json;
+	const char *html;	/* --html FILE, or NULL */
+	char *base_arg;
+	char *load_arg;
+};
+
+static void compare_usage(FILE *f)
+{
+	fputs("usage: ntprof compare [--json] [--html FILE] BASE LOAD\n"
+	      "\n"
+	      "Compare two runs of the same workload stage by stage: a baseline and\n"
+	      "a run under some load or change. BASE and LOAD are each a recording\n"
+	      "or a comma-separated list of them, typically HOST.ntp,TARGET.ntp.\n"
+	      "For every group of commands (op, size, device) in both runs, each\n"
+	      "stage's mean in both and its latency amplification degree, LAD =\n"
+	      "loaded mean / base mean; the stage with the largest LAD among those\n"
+	      "holding at least 5 % of the end to end's growth is named, and a line\n"
+	      "says in words what changed.\n"
+	      "\n"
+	      "options:\n"
+	      "  -j, --json   the same numbers as one JSON object (schema\n"
+	      "               ntprof-compare/1, Documentation/report.rst)\n"
+	      "      --html FILE  also write the comparison as one self-contained\n"
+	      "               page: both runs' stage bars, each stage's LAD\n"
+	      "  -h, --help   show this help and exit\n"
+	      "\n"
+	      "A stage under 0.5 us at the baseline gets no LAD (n/a): the ratio of\n"
+	      "two tiny numbers says nothing. Each run's files must share their -s;\n"
+	      "the two runs need not.\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof compare base/host.ntp,base/target.ntp busy/host.ntp,busy/target.ntp\n"
+	      "      Which stage made the busy run slower?\n"
+	      "  ntprof compare before.ntp after.ntp\n"
+	      "      Two host-only recordings: the host's stages and the rest.\n", f);
+}
+
+static int compare_parse(int argc, char *argv[], struct compare_opts *o)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "html", required_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", options, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'W':
+			o->html = optarg;
+			break;
+		case 'h':
+			compare_usage(stdout);
+			return 0;
+		default:
+			return option_error(argv[0], c, argv);
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error(argv[0], "needs two runs, BASE and LOAD");
+	if (argc - optind > 2)
+		return usage_error(argv[0], "unexpected argument '%s'",
+				   argv[optind + 2]);
+	o->base_arg = argv[optind];
+	o->load_arg = argv[optind + 1];
+	return -1;
+}
+
+/* Splits "a.ntp,b.ntp" in place; empty names are an error. */
+static int split_files(const char *cmd, char *arg, char ***paths, size_t *n)
+{
+	char **v;
+	size_t cap = 1, i;
+	char *p;
+
+	for (p = arg; *p; p++)
+		cap += *p == ',';
+	v = calloc(cap, sizeof(*v));
+	if (!v) {
+		fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+		return 1;
+	}
+	for (i = 0, p = arg; i < cap; i++) {
+		v[i] = p;
+		p = strchr(p, ',');
+		if (p)
+			*p++ = '\0';
+		if (!*v[i]) {
+			free(v);
+			return usage_error(cmd,
+					   "an empty file name in a list of recordings");
+		}
+	}
+	*paths = v;
+	*n = cap;
+	return 0;
+}
+
+static int run_load(const char *cmd, char *arg, struct recording_run *run)
+{
+	char **paths = NULL;
+	size_t n = 0;
+	int ret;
+
+	memset(run, 0, sizeof(*run));
+	ret = split_files(cmd, arg, &paths, &n);
+	if (ret)
+		return ret;
+	ret = recording_run_load(run, cmd, paths, n, 0);
+	free(paths);
+	return ret;
+}
+
+/*
+ * @transport: the groups' transports must agree too, when both runs hold
+ * both (otherwise a run over TCP compares with one over RDMA).
+ */
+static bool same_group(const struct ntprof_group *a,
+		       const struct ntprof_group *b, bool transport)
+{
+	return a->target_side == b->target_side && a->op == b->op &&
+	       a->length == b->length && !strcmp(a->devname, b->devname) &&
+	       (!transport || a->transport == b->transport);
+}
+
+/* @other: @g's analysis. */
+static const struct ntprof_group *
+group_find(const struct ntprof_analysis *an,
+	   const struct ntprof_analysis *other, const struct ntprof_group *g)
+{
+	bool transport = an->opts.transports && other->opts.transports;
+	size_t i;
+
+	for (i = 0; i < an->nr_groups; i++)
+		if (same_group(&an->groups[i], g, transport))
+			return &an->groups[i];
+	return NULL;
+}
+
+static void row_set(struct cmp_row *r, double base, double load)
+{
+	r->base_ns = base;
+	r->load_ns = load;
+	r->lad = base >= LAD_MIN_BASE_NS && !isnan(load) ? load / base : NAN;
+}
+
+/*
+ * The stage with the largest LAD (at a tie, the first in path order);
+ * material: only among the stages that carry at least
+ * LAD_MIN_SHARE_OF_CHANGE of the end to end's growth. A 0.2 us stage
+ * that doubles while the read takes 100 us longer is not where the time
+ * went, however large its ratio. -1: none.
+ */
+static int largest_lad(const struct cmp_group *cg, bool material)
+{
+	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
+	double grown = e2e->load_ns - e2e->base_ns, best = -INFINITY;
+	const struct cmp_row *r;
+	int largest = -1;
+	size_t i;
+
+	for (i = 0; i + 1 < cg->nr_rows; i++) {
+		r = &cg->rows[i];
+		if (isnan(r->lad) || r->lad <= best)
+			continue;
+		if (material && grown > 0 &&
+		    r->load_ns - r->base_ns < LAD_MIN_SHARE_OF_CHANGE * grown)
+			continue;
+		best = r->lad;
+		largest = (int)i;
+	}
+	return largest;
+}
+
+/* The words: how much slower or faster, where, and the rest. */
+static void group_answer(struct cmp_group *cg)
+{
+	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
+	const struct cmp_row *top;
+	double rest = 0, d;
+	size_t i;
+	int len;
+
+	if (isnan(e2e->lad))
+		len = snprintf(cg->answer, sizeof(cg->answer),
+			       "the end to end is too small for a ratio");
+	else if (fabs(e2e->lad - 1) < 0.05)
+		len = snprintf(cg->answer, sizeof(cg->answer),
+			       "about the same end to end (%.2f -> %.2f us, LAD %.2f)",
+			       e2e->base_ns / 1e3, e2e->load_ns / 1e3,
+			       e2e->lad);
+	else
+		len = snprintf(cg->answer, sizeof(cg->answer),
+			       "%.2fx %s end to end (%.2f -> %.2f us)",
+			       e2e->lad >= 1 ? e2e->lad : 1 / e2e->lad,
+			       e2e->lad >= 1 ? "slower" : "faster",
+			       e2e->base_ns / 1e3, e2e->load_ns / 1e3);
+	if (cg->largest < 0 || len < 0 || (size_t)len >= sizeof(cg->answer))
+		return;
+	top = &cg->rows[cg->largest];
+	if (fabs(top->lad - 1) < 0.05) {
+		snprintf(cg->answer + len, sizeof(cg->answer) - len,
+			 "; no stage grew by 5 %% or more");
+		return;
+	}
+	for (i = 0; i + 1 < cg->nr_rows; i++) {
+		d = fabs(cg->rows[i].lad - 1);
+		if ((int)i != cg->largest && !isnan(d) && d > rest)
+			rest = d;
+	}
+	snprintf(cg->answer + len, sizeof(cg->answer) - len,
+		 "; the largest change is in %s: %.2f -> %.2f us (%+.2f us, LAD %.2f); every other stage within %.0f %%",
+		 top->name, top->base_ns / 1e3, top->load_ns / 1e3,
+		 (top->load_ns - top->base_ns) / 1e3, top->lad, rest * 100);
+}
+
+static void group_compare(struct cmp_group *cg)
+{
+	const struct ntprof_group *b = cg->base, *l = cg->load;
+	uint32_t both = b->stage_has & l->stage_has;
+	struct cmp_row *r;
+	size_t i;
+	int s;
+
+	/*
+	 * A host record alone has no network stage of its own (its network
+	 * row is the host's receive path): across kinds, only the host's
+	 * stages mean the same.
+	 */
+	if (b->kind != l->kind)
+		both &= BIT(NTPROF_STAGE_HOST_BLK) | BIT(NTPROF_STAGE_HOST_DRV);
+
+	cg->nr_rows = 0;
+	for (i = 0; i < ARRAY_SIZE(stage_rows); i++) {
+		s = stage_rows[i];
+		if (!(both & BIT(s)))
+			continue;
+		r = &cg->rows[cg->nr_rows++];
+		r->stage = s;
+		r->id = ntprof_stage_id(s);
+		r->name = ntprof_stage_name(s, b->transport, b->kind,
+					    b->stacks);
+		row_set(r, b->stage_mean[s], l->stage_mean[s]);
+	}
+	r = &cg->rows[cg->nr_rows++];
+	r->stage = -1;
+	r->id = "end_to_end";
+	r->name = "end to end";
+	row_set(r, b->comp[NTPROF_COMP_E2E].mean, l->comp[NTPROF_COMP_E2E].mean);
+	cg->largest = largest_lad(cg, true);
+	if (cg->largest < 0)
+		cg->largest = largest_lad(cg, false);
+	group_answer(cg);
+}
+
+static void lad_str(double lad, char *buf, size_t size)
+{
+	if (isnan(lad))
+		snprintf(buf, size, "n/a");
+	else
+		snprintf(buf, size, "%.2f", lad);
+}
+
+static void print_group(const struct cmp_group *cg, bool *had_na)
+{
+	const struct cmp_row *r;
+	char lad[32];
+	size_t i;
+	int w;
+
+	printf("\n== %s: baseline %" PRIu64 " commands sampled, loaded %" PRIu64 "\n",
+	       cg->base->label, cg->base->n_table, cg->load->n_table);
+	if (cg->base->kind != cg->load->kind)
+		puts("  (one run has the target's side and the other not: the host's stages only)");
+	printf("  %-38s%10s%10s%8s\n", "stage", "base us", "load us", "LAD");
+	for (i = 0; i < cg->nr_rows; i++) {
+		r = &cg->rows[i];
+		lad_str(r->lad, lad, sizeof(lad));
+		*had_na |= isnan(r->lad);
+		w = 48 - (int)strlen(r->name);
+		if (w < 8)
+			w = 8;
+		printf("  %s%*.2f%10.2f%8s\n", r->name, w, r->base_ns / 1e3,
+		       r->load_ns / 1e3, lad);
+	}
+	if (cg->largest >= 0)
+		printf("  largest LAD: %s, %.2f\n", cg->rows[cg->largest].name,
+		       cg->rows[cg->largest].lad);
+	printf("  answer: %s\n", cg->answer);
+}
+
+static void print_only(const struct ntprof_group *g, const char *run)
+{
+	printf("\n== %s: only in the %s run (%" PRIu64 " commands sampled)\n",
+	       g->label, run, g->n);
+}
+
+static void print_run_line(const char *what, const struct recording_run *run)
+{
+	size_t i;
+
+	printf("%s:", what);
+	for (i = 0; i < run->nr_files; i++)
+		printf("%s %s", i ? "," : "", run->files[i].path);
+	if (run->sample > 1)
+		printf(" (one command in %u sampled)\n", run->sample);
+	else
+		puts(" (every command recorded)");
+}
+
+static void json_run(struct ntprof_json *js, const char *key,
+		     const struct recording_run *run)
+{
+	size_t i;
+
+	ntprof_json_obj_start(js, key);
+	ntprof_json_arr_start(js, "files");
+	for (i = 0; i < run->nr_files; i++)
+		ntprof_json_str(js, NULL, run->files[i].path);
+	ntprof_json_arr_end(js);
+	ntprof_json_u64(js, "sample", run->sample);
+	ntprof_json_u64(js, "host_records", run->nr_host);
+	ntprof_json_u64(js, "target_records", run->nr_target);
+	ntprof_json_u64(js, "matched", run->matched);
+	ntprof_json_obj_end(js);
+}
+
+static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
+{
+	const struct cmp_row *r;
+	size_t i;
+
+	ntprof_json_obj_start(js, NULL);
+	ntprof_json_str(js, "label", cg->base->label);
+	ntprof_json_str(js, "op", ntprof_opclass_name(cg->base->op));
+	ntprof_json_u64(js, "size", cg->base->length);
+	ntprof_json_str(js, "device", cg->base->devname);
+	ntprof_json_str(js, "side", cg->base->target_side ? "target" : "host");
+	ntprof_json_u64(js, "base_n", cg->base->n_table);
+	ntprof_json_u64(js, "load_n", cg->load->n_table);
+	ntprof_json_arr_start(js, "stages");
+	for (i = 0; i < cg->nr_rows; i++) {
+		r = &cg->rows[i];
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "id", r->id);
+		ntprof_json_str(js, "name", r->name);
+		ntprof_json_num(js, "base_us", r->base_ns / 1e3, 3);
+		ntprof_json_num(js, "load_us", r->load_ns / 1e3, 3);
+		ntprof_json_num(js, "delta_us",
+				(r->load_ns - r->base_ns) / 1e3, 3);
+		ntprof_json_num(js, "lad", r->lad, 4);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	if (cg->largest >= 0) {
+		r = &cg->rows[cg->largest];
+		ntprof_json_obj_start(js, "largest");
+		ntprof_json_str(js, "id", r->id);
+		ntprof_json_str(js, "name", r->name);
+		ntprof_json_num(js, "lad", r->lad, 4);
+		ntprof_json_obj_end(js);
+	} else {
+		ntprof_json_str(js, "largest", NULL);
+	}
+	ntprof_json_str(js, "answer", cg->answer);
+	ntprof_json_obj_end(js);
+}
+
+/* The group the overall answer speaks of: the one with most commands. */
+static const struct cmp_group *main_group(const struct cmp_group *v,
+					  size_t n)
+{
+	const struct cmp_group *best = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!best || v[i].base->n_table > best->base->n_table)
+			best = &v[i];
+	return best;
+}
+
+static void compare_print(const struct recording_run *base,
+			  const struct recording_run *load,
+			  const struct cmp_group *groups, size_t nr, bool json)
+{
+	const struct ntprof_analysis *ba = base->an, *la = load->an;
+	const struct cmp_group *top = main_group(groups, nr);
+	struct ntprof_json js;
+	bool had_na = false;
+	size_t i;
+
+	if (json) {
+		ntprof_json_init(&js, stdout);
+		ntprof_json_obj_start(&js, NULL);
+		ntprof_json_str(&js, "schema", NTPROF_COMPARE_SCHEMA);
+		json_run(&js, "base", base);
+		json_run(&js, "load", load);
+		ntprof_json_arr_start(&js, "groups");
+		for (i = 0; i < nr; i++)
+			json_group(&js, &groups[i]);
+		ntprof_json_arr_end(&js);
+		ntprof_json_str(&js, "answer", top ? top->answer : NULL);
+		ntprof_json_obj_end(&js);
+		return;
+	}
+	print_run_line("base", base);
+	print_run_line("load", load);
+	for (i = 0; i < nr; i++)
+		print_group(&groups[i], &had_na);
+	for (i = 0; i < ba->nr_groups; i++)
+		if (!group_find(la, ba, &ba->groups[i]))
+			print_only(&ba->groups[i], "base");
+	for (i = 0; i < la->nr_groups; i++)
+		if (!group_find(ba, la, &la->groups[i]))
+			print_only(&la->groups[i], "loaded");
+	if (had_na)
+		puts("\n(n/a: a stage under 0.5 us at the baseline is too small for a ratio.)");
+	if (!nr)
+		puts("\nno group of commands (op, size, device) is in both runs: nothing to compare");
+	else if (nr > 1)
+		printf("\nanswer (%s): %s\n", top->base->label, top->answer);
+}
+
+/* --html: the page; 0, or 1 after a message. */
+static int compare_html(const char *cmd, const char *path,
+			const struct recording_run *base,
+			const struct recording_run *load,
+			const struct cmp_group *groups, size_t nr)
+{
+	FILE *f = fopen(path, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
+			strerror(errno));
+		return 1;
+	}
+	err = compare_html_write(f, base, load, groups, nr);
+	if (fclose(f) && !err)
+		err = -errno;
+	if (err) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
+			strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_compare(int argc, char *argv[])
+{
+	struct compare_opts o = { 0 };
+	struct recording_run base, load;
+	const struct ntprof_group *lg;
+	struct cmp_group *groups = NULL;
+	size_t i, nr = 0;
+	int ret = compare_parse(argc, argv, &o);
+
+	if (ret >= 0)
+		return ret;
+	memset(&load, 0, sizeof(load));
+	ret = run_load(argv[0], o.base_arg, &base);
+	if (!ret)
+		ret = run_load(argv[0], o.load_arg, &load);
+	if (!ret) {
+		groups = calloc(base.an->nr_groups + 1, sizeof(*groups));
+		if (!groups) {
+			fprintf(stderr, "ntprof: %s: out of memory\n", argv[0]);
+			ret = 1;
+		}
+	}
+	for (i = 0; !ret && i < base.an->nr_groups; i++) {
+		lg = group_find(load.an, base.an, &base.an->groups[i]);
+		if (!lg || !base.an->groups[i].n_table || !lg->n_table)
+			continue;
+		groups[nr].base = &base.an->groups[i];
+		groups[nr].load = lg;
+		group_compare(&groups[nr]);
+		nr++;
+	}
+	if (!ret)
+		compare_print(&base, &load, groups, nr, o.json);
+	if (!ret && o.html)
+		ret = compare_html(argv[0], o.html, &base, &load, groups, nr);
+	/* Nothing in common is an answer, but not the one a script wants. */
+	if (!ret && !nr)
+		ret = 1;
+	free(groups);
+	recording_run_free(&base);
+	recording_run_free(&load);
+	return ret;
+}

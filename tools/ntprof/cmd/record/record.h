@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ntprof record, in three rooms: record.c runs the session, drains the
+ * kernel's buffers into the file and prints the live lines and the
+ * summary; record_opts.c reads its command line; record_machine.c reads
+ * what the file's header names of this machine (its block devices, its
+ * NVMe-oF controllers).
+ */
+#ifndef NTPROF_RECORD_H
+#define NTPROF_RECORD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "ntp/ntp.h"
+#include "genl/session.h"
+#include "sites/spdk_agent.h"
+#include "common/util.h"
+
+/* @id's time now, in ns. */
+uint64_t clock_ns(clockid_t id);
+
+/* --prom without -i: how often the file is rewritten. */
+#define PROM_DEFAULT_S	10
+
+struct record_opts {
+	struct session_config cfg;
+	const char *out;
+	unsigned int interval_s;	/* 0: no live lines */
+	uint64_t duration_ns;		/* 0: until a signal */
+	char dev_label[64];		/* --dev as given, for messages */
+	const char *spdk;	/* --spdk-target or --spdk-host BIN|PID, or NULL */
+	const char *prom;	/* --prom FILE, or NULL */
+	uint32_t spdk_role;	/* which of the two */
+};
+
+/* Device names looked up for the summary; later ones show as numbers. */
+#define DEVS_MAX	64
+
+/*
+ * The names of the devices: the table of the file's header, gathered at
+ * the start, and for the analyses the devices of the records as they
+ * first come (a device that appeared later is looked up then).
+ */
+struct devmap {
+	struct ntp_dev *tab;
+	size_t ntab;
+	struct ntprof_devname v[DEVS_MAX];
+	char names[DEVS_MAX][NTP_DEV_NAME_MAX + 1];
+	size_t n;
+};
+
+/* record_spdk.c: --spdk-target and --spdk-host. */
+struct record_spdk {
+	struct spdk_prog prog;
+	struct spdk_procs procs;
+	bool uprobes;		/* the module's session has the sites */
+	bool by_pid;		/* one process, not the program's every one */
+	bool stopped;		/* the agents off: no new process taken up */
+	struct agent_filter filter;	/* the agents', once started */
+	uint64_t next_scan_ns;	/* for processes started since */
+	struct ntprof_record *buf;
+};
+
+/*
+ * Resolves @o->spdk's sites and sorts its processes into agents and
+ * uprobes, setting @o->cfg's sites for the latter. Returns 0, or 1 with
+ * the reason printed.
+ */
+int record_spdk_open(const char *cmd, struct record_opts *o,
+		     struct record_spdk *rs);
+void record_spdk_close(struct record_spdk *rs);
+/* Turns the agents on for @cfg's commands and says who records what. */
+void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg);
+void record_spdk_stop(struct record_spdk *rs);
+/* The agents' heartbeats, then their records to @fn, as a drain. */
+int record_spdk_take(struct record_spdk *rs, const char *cmd,
+		     int (*fn)(const struct ntprof_record *, size_t, void *),
+		     void *data, uint64_t *count);
+
+struct recorder {
+	const struct record_opts *o;
+	/* The module's session: not for agents alone. */
+	bool kernel;
+	struct record_spdk *spdk;	/* or NULL */
+	const char *cmd;
+	struct nl_sock *sock;
+	/*
+	 * Drains while they bring fewer than DRAIN_QUIET records, on a
+	 * socket of small receives (NL_QUIET_SIZE); busy drains use @sock.
+	 */
+	struct nl_sock *quiet_sock;
+	bool busy;
+	struct nl_sock *drained_on;	/* the last drain's, for its error */
+	struct ntp_writer *w;
+	uint64_t start_mono;
+	uint64_t start_real;
+	uint64_t written;	/* records appended to the file */
+	uint64_t unflushed;	/* of those, not yet written out */
+	uint64_t other_role;	/* records of the other role: a bug */
+	uint64_t unsampled;	/* failed commands outside the sample */
+	int write_err;
+	/*
+	 * NULL once out of memory: the recording goes on without it. The
+	 * summary's (all) is made at the end from the file read back when
+	 * deferred; live, while recording, when the output cannot be read.
+	 */
+	struct ntprof_analysis *all;
+	struct ntprof_analysis *iv;
+	bool all_lost;
+	bool all_deferred;
+	dev_t out_dev;		/* the file written, to read back that one */
+	ino_t out_ino;
+	bool live_header;
+	uint64_t iv_start;
+	struct devmap devs;
+	/* The controller table of the header; the last dev looked up. */
+	struct ntp_ctrl *ctrls;
+	size_t nr_ctrls;
+	uint32_t last_dev;
+	uint16_t last_cntlid;
+	/* --prom: the histograms so far; a failed write is said once. */
+	struct prom *prom;
+	bool prom_failed;
+};
+
+/*
+ * record_opts.c: fills @o from the command line. Returns -1 to go on, or
+ * the exit status (0 after --help, 2 after a usage error, printed).
+ */
+int record_parse(int argc, char *argv[], struct record_opts *o);
+
+/* record_print.c: the lines record prints besides the live table. */
+void profiling_line(const struct record_opts *o);
+void start_error(struct nl_sock *sock, const char *cmd,
+		 const struct session_config *cfg, int err);
+void print_summary(struct recorder *rec);
+void print_warnings(const struct recorder *rec,
+		    const struct session_stats *st, bool have_stats);
+
+/* record_machine.c */
+/* The kernel's new_encode_dev(), as ntprof_record.dev carries it. */
+uint32_t dev_encode(unsigned int maj, unsigned int min);
+/* A block device's number by its name, from /proc/diskstats; -errno. */
+int diskstats_find(const char *name, unsigned int *maj, unsigned int *min);
+/* The header's device table of @role's devices; its length. */
+size_t devs_gather(uint32_t role, struct ntp_dev **tab);
+/* @dev's name in @tab, or NULL. */
+const char *devs_find(const struct ntp_dev *tab, size_t n, uint32_t dev);
+/* @dev's name, looked up now: "" if none. */
+void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size);
+/* The header's controller table of @role; its length. */
+size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab);
+
+#endif /* NTPROF_RECORD_H */

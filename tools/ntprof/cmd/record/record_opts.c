@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof record's command line: its usage, the parsers of its values
+ * (-s, seconds, sizes, --op, --dev with native NVMe multipath's disks),
+ * and the checks across options.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cmd/record/record.h"
+#include "cmd/subcommands.h"
+
+/* -d: a limit that keeps the arithmetic in nanoseconds far from overflow. */
+#define DURATION_MAX_S	(100.0 * 365 * 86400)
+#define INTERVAL_MAX_S	86400
+
+static void record_usage(FILE *f)
+{
+	fputs("usage: ntprof record -r host|target [-t tcp|rdma] -o FILE.ntp [-s N]\n"
+	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
+	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
+	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
+	      "                     [--prom FILE]\n"
+	      "\n"
+	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
+	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
+	      "summary at the end: latency per group of commands (op, size, device)\n"
+	      "and the share of each stage. Record the host and the target at once,\n"
+	      "with the same -s, and 'ntprof report' joins the two files.\n"
+	      "\n"
+	      "options:\n"
+	      "  -r, --role ROLE            host (initiator) or target\n"
+	      "  -t, --transport TRANSPORT  tcp, rdma, or both (tcp,rdma): the default,\n"
+	      "                             every command of either, in one file\n"
+	      "  -o, --output FILE          the recording to write (replaced if it exists)\n"
+	      "  -s, --sample N             record one command in N, 1 to 1000000\n"
+	      "                             (default 1: every command)\n"
+	      "  -i, --interval SECONDS     every SECONDS (a whole number), print a line\n"
+	      "                             per group: commands, rate, latency, stages\n"
+	      "  -d, --duration SECONDS     stop after SECONDS (decimals allowed)\n"
+	      "      --dev DEV              host only: only commands of this namespace,\n"
+	      "                             a name (nvme1n1, /dev/nvme1n1) or MAJ:MIN\n"
+	      "      --op OPS               only these commands: read, write, other, or\n"
+	      "                             a list of them (read,write)\n"
+	      "      --min-size SIZE        only commands of at least SIZE bytes\n"
+	      "      --max-size SIZE        only commands of at most SIZE bytes; SIZE\n"
+	      "                             takes K, M or G (times 1024): 4K, 128KiB\n"
+	      "      --spdk-target BIN|PID  SPDK's nvmf_tgt (a path, or a running one's\n"
+	      "                             PID) as well, as target (-r may be left\n"
+	      "                             out): through the agent in each process\n"
+	      "                             started with 'ntprof run', which needs no\n"
+	      "                             module, and uprobe sites in the others\n"
+	      "                             (ntprof probe --spdk-target lists them)\n"
+	      "      --spdk-host BIN|PID    the same for a program on SPDK's NVMe driver\n"
+	      "                             (spdk_nvme_perf), as host\n"
+	      "      --prom FILE            rewrite FILE every -i SECONDS (default 10)\n"
+	      "                             for Prometheus' node_exporter textfile\n"
+	      "                             collector: latency histograms per group and\n"
+	      "                             stage, command counts, drops\n"
+	      "  -h, --help                 show this help and exit\n"
+	      "\n"
+	      "Commands are sampled by a hash of what both sides see of them, so a\n"
+	      "host and a target recording with the same N hold the same commands.\n"
+	      "Records the kernel could not buffer are counted, and reported loudly.\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof record -r host -t tcp -s 100 -d 20 -i 10 -o host.ntp\n"
+	      "      Record 1 in 100 commands of an NVMe/TCP host for 20 s, with a\n"
+	      "      line per group every 10 s.\n"
+	      "  ntprof record -r target -t rdma -s 100 -o target.ntp\n"
+	      "      Record the target's side of the same commands until Ctrl-C;\n"
+	      "      then 'ntprof report host.ntp target.ntp'.\n"
+	      "  ntprof record -r host -t tcp --dev nvme1n1 --op write --min-size 128K -o w.ntp\n"
+	      "      Only writes of 128 KiB and more to nvme1n1.\n",
+	      f);
+}
+
+static int parse_sample(const char *s, uint32_t *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end || errno || v < 1 ||
+	    v > NTPROF_SAMPLE_MAX)
+		return -EINVAL;
+	*n = v;
+	return 0;
+}
+
+/* A positive number of seconds; @whole: no fraction. */
+static int parse_seconds(const char *s, bool whole, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if ((*s < '0' || *s > '9') && *s != '.')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno || !(v > 0) || v > max || (whole && v != floor(v)))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* 4096, 4K, 4k, 4KiB, 4KB, 1M, 1G: a byte count, in binary units. */
+static int parse_size(const char *s, uint32_t *out)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	}
+	if (mult > 1 && (!strcmp(end, "iB") || !strcmp(end, "B")))
+		end += strlen(end);
+	else if (mult == 1 && !strcmp(end, "B"))
+		end++;
+	if (*end || v > UINT32_MAX / mult)
+		return -EINVAL;
+	*out = v * mult;
+	return 0;
+}
+
+/* read, write, other, comma-separated; an empty item is a typo. */
+static int parse_ops(const char *s, uint32_t *ops)
+{
+	static const char * const names[] = { "read", "write", "other" };
+	static const uint32_t bits[] = {
+		NTPROF_OP_READ, NTPROF_OP_WRITE, NTPROF_OP_OTHER,
+	};
+	size_t len, i;
+
+	*ops = 0;
+	for (;;) {
+		len = strcspn(s, ",");
+		for (i = 0; i < 3; i++)
+			if (len == strlen(names[i]) &&
+			    !strncmp(s, names[i], len))
+				break;
+		if (i == 3)
+			return -EINVAL;
+		*ops |= bits[i];
+		if (!s[len])
+			return 0;
+		s += len + 1;
+	}
+}
+
+/* A block device's name by its number: "" when sysfs has none. */
+static void dev_name_of(unsigned int maj, unsigned int min, char *buf,
+			size_t size)
+{
+	char path[64], target[512];
+	const char *base;
+	ssize_t len;
+
+	*buf = '\0';
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", maj, min);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len <= 0)
+		return;
+	target[len] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	len = strlen(base);
+	if ((size_t)len < size)
+		memcpy(buf, base, len + 1);
+}
+
+/*
+ * The paths of a native NVMe multipath head nvmeXnZ: the hidden disks
+ * nvmeXcYnZ, one per controller Y, whose device numbers host records
+ * carry (newer kernels also link them in /sys/block/HEAD/multipath/,
+ * not 6.1 or 6.12; the names are the same in all). Returns their count,
+ * -1 when @name is no NVMe disk, and the first in @path; @list gets them
+ * all, for messages. A disk without paths is a namespace without
+ * multipath.
+ */
+static int mpath_paths(const char *name, char *path, size_t size, char *list,
+		       size_t lsize)
+{
+	unsigned int x, z, px, py, pz;
+	struct dirent *de;
+	size_t len = 0;
+	int n = 0, end = 0;
+	DIR *d;
+
+	if (sscanf(name, "nvme%un%u%n", &x, &z, &end) != 2 || name[end])
+		return -1;
+	d = opendir("/sys/block");
+	if (!d)
+		return -1;
+	*list = '\0';
+	while ((de = readdir(d))) {
+		end = 0;
+		if (sscanf(de->d_name, "nvme%uc%un%u%n", &px, &py, &pz,
+			   &end) != 3 || de->d_name[end] || px != x || pz != z)
+			continue;
+		/* Disk names are at most 31 bytes: one longer is not a path. */
+		if (strlen(de->d_name) >= size)
+			continue;
+		if (!n)
+			memcpy(path, de->d_name, strlen(de->d_name) + 1);
+		len += snprintf(list + len, len < lsize ? lsize - len : 0,
+				"%s%s", n ? ", " : "", de->d_name);
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * --dev: MAJ:MIN, or a block device's name or path. Host records carry
+ * the namespace's whole disk, so a partition could never match: refuse it
+ * here rather than record nothing. With native NVMe multipath that disk
+ * is the namespace's hidden path disk (nvme0c0n1 under nvme0n1): a head
+ * resolves to its one path; one with several is refused, since the
+ * kernel's filter takes one device. @why gets the reason of an error.
+ */
+static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
+{
+	unsigned int maj, min;
+	const char *name;
+	char path[320], buf[32], dname[NTP_DEV_NAME_MAX + 1];
+	char mpath[NTP_DEV_NAME_MAX + 1], list[256];
+	struct stat stb;
+	int paths;
+	FILE *f;
+	char c;
+
+	if (sscanf(s, "%u:%u%c", &maj, &min, &c) == 2) {
+		if (maj >= 1U << 12 || min >= 1U << 20 || (!maj && !min)) {
+			snprintf(why, size, "'%s' is not a device number", s);
+			return -EINVAL;
+		}
+		/* A head's number resolves to its path; others stay. */
+		dev_name_of(maj, min, dname, sizeof(dname));
+		name = dname;
+		goto check;
+	}
+
+	name = strncmp(s, "/dev/", 5) ? s : s + 5;
+	if (!*name || strlen(name) > NTP_DEV_NAME_MAX || strchr(name, '/') ||
+	    !strcmp(name, ".") || !strcmp(name, "..")) {
+		snprintf(why, size, "'%s' is not a block device", s);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f) ||
+		    sscanf(buf, "%u:%u", &maj, &min) != 2) {
+			fclose(f);
+			snprintf(why, size, "cannot read %s", path);
+			return -EINVAL;
+		}
+		fclose(f);
+	} else if (!diskstats_find(name, &maj, &min)) {
+		/* A hidden path disk: nvme0c0n1. */
+	} else if (!stat(s, &stb) && S_ISBLK(stb.st_mode)) {
+		maj = major(stb.st_rdev);
+		min = minor(stb.st_rdev);
+		dev_name_of(maj, min, dname, sizeof(dname));
+		name = dname;
+	} else {
+		snprintf(why, size, "no block device '%s'", s);
+		return -ENOENT;
+	}
+
+check:
+	if (!*name) {
+		*dev = dev_encode(maj, min);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	if (!access(path, F_OK)) {
+		snprintf(why, size,
+			 "%s is a partition: the host records whole namespaces, give the namespace (nvme1n1)",
+			 s);
+		return -EINVAL;
+	}
+	paths = mpath_paths(name, mpath, sizeof(mpath), list, sizeof(list));
+	if (paths > 1) {
+		snprintf(why, size,
+			 "%s has %d paths (%s) and the records carry the path: give one of them",
+			 s, paths, list);
+		return -EINVAL;
+	}
+	if (paths > 0 && diskstats_find(mpath, &maj, &min)) {
+		snprintf(why, size,
+			 "cannot find the device number of %s, the path of %s, in /proc/diskstats",
+			 mpath, s);
+		return -ENOENT;
+	}
+	*dev = dev_encode(maj, min);
+	return 0;
+}
+
+int record_parse(int argc, char *argv[], struct record_opts *o)
+{
+	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
+	       OPT_SPDK_HOST, OPT_PROM };
+	static const struct option options[] = {
+		{ "role", required_argument, NULL, 'r' },
+		{ "transport", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "sample", required_argument, NULL, 's' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "dev", required_argument, NULL, OPT_DEV },
+		{ "op", required_argument, NULL, OPT_OP },
+		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
+		{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
+		{ "prom", required_argument, NULL, OPT_PROM },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct session_config *cfg = &o->cfg;
+	const char *cmd = argv[0];
+	char why[512];
+	double secs;
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	cfg->sample = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			ret = role_option(cmd, optarg, &cfg->role);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 't':
+			ret = transport_option(cmd, optarg, &cfg->transport);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error(cmd, "-o needs a file name");
+			o->out = optarg;
+			break;
+		case 's':
+			if (parse_sample(optarg, &cfg->sample))
+				return usage_error(cmd,
+						   "-s takes a whole number from 1 to %u, not '%s'",
+						   NTPROF_SAMPLE_MAX, optarg);
+			break;
+		case 'i':
+			if (parse_seconds(optarg, true, INTERVAL_MAX_S, &secs))
+				return usage_error(cmd,
+						   "-i takes a whole number of seconds from 1 to %u, not '%s'",
+						   INTERVAL_MAX_S, optarg);
+			o->interval_s = secs;
+			break;
+		case 'd':
+			if (parse_seconds(optarg, false, DURATION_MAX_S,
+					  &secs) || secs * NSEC_PER_SEC < 1)
+				return usage_error(cmd,
+						   "-d takes a positive number of seconds, not '%s'",
+						   optarg);
+			o->duration_ns = secs * NSEC_PER_SEC;
+			break;
+		case OPT_PROM:
+			o->prom = optarg;
+			break;
+		case OPT_SPDK_TARGET:
+		case OPT_SPDK_HOST:
+			ret = spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
+					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
+					  &o->spdk, &o->spdk_role);
+			if (ret >= 0)
+				return ret;
+			break;
+		case OPT_DEV:
+			if (parse_dev(optarg, &cfg->dev, why, sizeof(why)))
+				return usage_error(cmd, "--dev: %s", why);
+			cfg->has_dev = true;
+			snprintf(o->dev_label, sizeof(o->dev_label), "%s",
+				 strncmp(optarg, "/dev/", 5) ? optarg :
+							       optarg + 5);
+			break;
+		case OPT_OP:
+			if (parse_ops(optarg, &cfg->ops))
+				return usage_error(cmd,
+						   "--op takes read, write, other or a list of them (read,write), not '%s'",
+						   optarg);
+			cfg->has_ops = true;
+			break;
+		case OPT_MIN_SIZE:
+		case OPT_MAX_SIZE:
+			if (parse_size(optarg, c == OPT_MIN_SIZE ?
+					       &cfg->min_len : &cfg->max_len))
+				return usage_error(cmd,
+						   "%s takes a size in bytes (4096, 4K, 1M), below 4 GiB, not '%s'",
+						   c == OPT_MIN_SIZE ? "--min-size" :
+								       "--max-size",
+						   optarg);
+			if (c == OPT_MIN_SIZE)
+				cfg->has_min_len = true;
+			else
+				cfg->has_max_len = true;
+			break;
+		case 'h':
+			record_usage(stdout);
+			return 0;
+		default:
+			return option_error(cmd, c, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(cmd, "unexpected argument '%s'",
+				   argv[optind]);
+	if (o->spdk) {
+		ret = spdk_role_given(cmd, o->spdk_role, &cfg->role);
+		if (ret >= 0)
+			return ret;
+	}
+	ret = role_given(cmd, cfg->role);
+	if (ret >= 0)
+		return ret;
+	if (!o->out)
+		return usage_error(cmd, "where to? -o FILE.ntp");
+	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
+		return usage_error(cmd,
+				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");
+	if (cfg->has_min_len && cfg->has_max_len &&
+	    cfg->min_len > cfg->max_len)
+		return usage_error(cmd,
+				   "--min-size (%u bytes) is above --max-size (%u bytes)",
+				   cfg->min_len, cfg->max_len);
+	return -1;
+}

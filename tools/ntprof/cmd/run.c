@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof run: start an SPDK program with the in-process agent
+ * (Documentation/agent.rst). The program's sites are resolved from its
+ * DWARF as record's --spdk-target and --spdk-host resolve them, written
+ * to a site list the program inherits (a memfd it reads as
+ * /proc/self/fd/N), and libntprof-agent.so goes into LD_PRELOAD; then
+ * the program replaces this process. --print-env writes the list to a
+ * file instead and prints the two variables, for a container's spec.
+ * --wait-recorder holds the program before its main until a recorder
+ * turns its agent on, so that a recording has its every command.
+ */
+#define _GNU_SOURCE	/* memfd_create() */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sites/agent_sites.h"
+#include "sites/spdk.h"
+#include "cmd/subcommands.h"
+
+#ifndef NTPROF_AGENT_LIB
+#define NTPROF_AGENT_LIB	"/usr/local/lib/ntprof/libntprof-agent.so"
+#endif
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: ntprof run [-r target|host] [-t tcp|rdma] [--agent LIB]\n"
+	      "                  [--wait-recorder SECONDS] [--print-env FILE]\n"
+	      "                  -- PROGRAM [ARG]...\n"
+	      "\n"
+	      "Start an SPDK program (nvmf_tgt, spdk_tgt, spdk_nvme_perf...) with\n"
+	      "ntprof's in-process agent, which stamps its commands without a trap\n"
+	      "once a recorder turns it on.\n"
+	      "\n"
+	      "  -r, --role ROLE       target or host; without it, the program's\n"
+	      "                        sites say which\n"
+	      "  -t, --transport T     tcp or rdma: the host's sites depend on it\n"
+	      "      --agent LIB       the agent's library (default: beside this\n"
+	      "                        tool in its build tree, or " NTPROF_AGENT_LIB ")\n"
+	      "      --wait-recorder SECONDS\n"
+	      "                        hold PROGRAM before its main until a\n"
+	      "                        recorder turns the agent on, at most\n"
+	      "                        SECONDS (1 to 3600): a recording of its\n"
+	      "                        every command\n"
+	      "      --print-env FILE  write the site list to FILE and print the\n"
+	      "                        environment that starts PROGRAM with the\n"
+	      "                        agent, instead of starting it\n"
+	      "  -h, --help            show this help\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof run -- ./build/bin/nvmf_tgt -m 0x2\n"
+	      "  ntprof run -t rdma --wait-recorder 60 -- ./build/bin/spdk_nvme_perf ...\n"
+	      "  ntprof run --print-env /srv/ntprof-sites -- /usr/local/bin/spdk_tgt\n",
+	      f);
+}
+
+/* --wait-recorder's whole seconds, 1 to 3600, as the agent reads them. */
+static bool wait_seconds(const char *s)
+{
+	unsigned long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	return !*end && !errno && v >= 1 && v <= 3600;
+}
+
+/* @name as execvp() would find it, into @path; -ENOENT if nowhere. */
+static int program_path(const char *name, char *path, size_t size)
+{
+	const char *dirs = getenv("PATH"), *end;
+	char found[PATH_MAX];
+	size_t len;
+
+	if (size < PATH_MAX)
+		return -EINVAL;
+	if (strchr(name, '/'))
+		return realpath(name, path) ? 0 : -errno;
+	for (dirs = dirs ? dirs : "/usr/local/bin:/usr/bin:/bin"; *dirs;
+	     dirs = *end ? end + 1 : end) {
+		end = strchrnul(dirs, ':');
+		len = end - dirs;
+		if (snprintf(found, sizeof(found), "%.*s/%s", (int)len,
+			     len ? dirs : ".", name) < (int)sizeof(found) &&
+		    !access(found, X_OK))
+			return realpath(found, path) ? 0 : -errno;
+	}
+	return -ENOENT;
+}
+
+/* The agent's library: @given, or beside this tool, or the installed one. */
+static int agent_lib(const char *given, char *path, size_t size)
+{
+	char self[PATH_MAX], beside[PATH_MAX + 32];
+	ssize_t n;
+
+	if (size < PATH_MAX)
+		return -EINVAL;
+	if (given)
+		return realpath(given, path) ? 0 : -errno;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		snprintf(beside, sizeof(beside), "%s/../agent/libntprof-agent.so",
+			 dirname(self));
+		if (realpath(beside, path))
+			return 0;
+	}
+	snprintf(path, size, "%s", NTPROF_AGENT_LIB);
+	return access(path, R_OK) ? -errno : 0;
+}
+
+/* @program's sites for @role over @transport: 0 if it has them all. */
+static int resolve_one(const char *cmd, const char *program, uint32_t role,
+		       uint32_t transport, struct spdk_prog *p)
+{
+	char err[512];
+
+	if (spdk_prog_open(program, role, transport, p, err, sizeof(err))) {
+		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+		return -1;
+	}
+	if (p->ok)
+		return 0;
+	return 1;
+}
+
+/*
+ * @program's sites for @role, or without one the target's if it has
+ * them, else the host's over @transport. 0, or 1 with the reason printed.
+ */
+static int resolve(const char *cmd, const char *program, uint32_t role,
+		   uint32_t transport, struct spdk_prog *p)
+{
+	int ret;
+
+	ret = resolve_one(cmd, program, role ? role : NTPROF_ROLE_TARGET,
+			  transport, p);
+	if (ret > 0 && !role && transport) {
+		spdk_prog_close(p);
+		ret = resolve_one(cmd, program, NTPROF_ROLE_HOST, transport, p);
+	}
+	if (!ret)
+		return 0;
+	if (ret > 0) {
+		fprintf(stderr, "ntprof: %s: %s: %s%s\n", cmd, program, p->why,
+			!role && !transport ?
+			" (a host program? give -t tcp or -t rdma)" : "");
+		spdk_prog_close(p);
+	}
+	return 1;
+}
+
+/* The site list in a memfd the program inherits, named for it in @env. */
+static int list_memfd(const struct spdk_prog *p, const char *program,
+		      char *env, size_t size)
+{
+	FILE *f;
+	int fd, err;
+
+	fd = memfd_create("ntprof-agent-sites", 0);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(dup(fd), "w");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	err = agent_sites_write(f, p, program);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	snprintf(env, size, "/proc/self/fd/%d", fd);
+	return 0;
+}
+
+static int print_env(const char *cmd, const struct spdk_prog *p,
+		     const char *program, const char *lib, const char *file)
+{
+	char abs[PATH_MAX];
+	FILE *f = fopen(file, "w");
+	int err;
+
+	if (!f) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
+			strerror(errno));
+		return 1;
+	}
+	err = agent_sites_write(f, p, program);
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (err || !realpath(file, abs)) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
+			strerror(err ? -err : errno));
+		return 1;
+	}
+	printf("LD_PRELOAD=%s\nNTPROF_AGENT_SITES=%s\n", lib, abs);
+	return 0;
+}
+
+int cmd_run(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "role", required_argument, NULL, 'r' },
+		{ "transport", required_argument, NULL, 't' },
+		{ "agent", required_argument, NULL, 'A' },
+		{ "print-env", required_argument, NULL, 'P' },
+		{ "wait-recorder", required_argument, NULL, 'W' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *cmd = argv[0], *given_lib = NULL, *env_file = NULL, *pre;
+	const char *wait = NULL;
+	char program[PATH_MAX], lib[PATH_MAX], sites[64];
+	char preload[2 * PATH_MAX];
+	uint32_t role = NTPROF_ROLE_NONE, transport = NTPROF_TRANSPORT_NONE;
+	struct spdk_prog p;
+	int c, ret;
+
+	opterr = 0;
+	/* '+': PROGRAM's own options are not ours. */
+	while ((c = getopt_long(argc, argv, "+:r:t:h", options, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			ret = role_option(cmd, optarg, &role);
+			if (ret >= 0)
+				return ret;
+			break;
+		case 't':
+			ret = transport_option(cmd, optarg, &transport);
+			if (ret >= 0)
+				return ret;
+			if (transport != NTPROF_TRANSPORT_TCP &&
+			    transport != NTPROF_TRANSPORT_RDMA)
+				return usage_error(cmd, "-t takes tcp or rdma");
+			break;
+		case 'A':
+			given_lib = optarg;
+			break;
+		case 'P':
+			env_file = optarg;
+			break;
+		case 'W':
+			if (!wait_seconds(optarg))
+				return usage_error(cmd, "--wait-recorder takes 1 to 3600 seconds");
+			wait = optarg;
+			break;
+		case 'h':
+			run_usage(stdout);
+			return 0;
+		default:
+			return option_error(cmd, c, argv);
+		}
+	}
+	if (optind >= argc)
+		return usage_error(cmd, "which program? ntprof run [OPTIONS] -- PROGRAM [ARG]...");
+	if (role == NTPROF_ROLE_HOST && !transport)
+		return usage_error(cmd, "a host's sites need -t tcp or -t rdma");
+
+	ret = program_path(argv[optind], program, sizeof(program));
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, argv[optind],
+			strerror(-ret));
+		return 1;
+	}
+	ret = agent_lib(given_lib, lib, sizeof(lib));
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: the agent's library %s: %s\n", cmd,
+			given_lib ? given_lib : lib, strerror(-ret));
+		return 1;
+	}
+	if (resolve(cmd, program, role, transport, &p))
+		return 1;
+	if (env_file) {
+		ret = print_env(cmd, &p, program, lib, env_file);
+		spdk_prog_close(&p);
+		return ret;
+	}
+
+	ret = list_memfd(&p, program, sites, sizeof(sites));
+	spdk_prog_close(&p);
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: cannot write the site list: %s\n",
+			cmd, strerror(-ret));
+		return 1;
+	}
+	pre = getenv("LD_PRELOAD");
+	snprintf(preload, sizeof(preload), "%s%s%s", lib, pre && *pre ? ":" : "",
+		 pre ? pre : "");
+	if (setenv("LD_PRELOAD", preload, 1) ||
+	    setenv("NTPROF_AGENT_SITES", sites, 1) ||
+	    (wait && setenv("NTPROF_AGENT_WAIT", wait, 1)))
+		return fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(errno)), 1;
+	execv(program, argv + optind);
+	fprintf(stderr, "ntprof: %s: cannot run %s: %s\n", cmd, program,
+		strerror(errno));
+	return 1;
+}

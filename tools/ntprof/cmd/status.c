@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof status: is the module there, what is it doing, and which NVMe-oF
+ * modules does it see. The first thing to run when something looks off.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uapi/linux/ntprof.h>
+
+#include "genl/conn.h"
+#include "common/names.h"
+#include "genl/session.h"
+#include "cmd/subcommands.h"
+
+static void status_usage(FILE *f)
+{
+	fputs("usage: ntprof status [-h]\n"
+	      "\n"
+	      "Show the ntprof module's version and state, the running kernel, and\n"
+	      "which NVMe-oF host and target modules are loaded.\n"
+	      "\n"
+	      "options:\n"
+	      "  -h, --help   show this help and exit\n"
+	      "\n"
+	      "examples:\n"
+	      "  ntprof status\n"
+	      "      Check that the module is loaded and idle, and that the\n"
+	      "      transport you want to profile (tcp, rdma) is present.\n",
+	      f);
+}
+
+static const char *state_name(uint32_t state, char *buf, size_t size)
+{
+	switch (state) {
+	case NTPROF_STATE_IDLE:
+		return "idle";
+	case NTPROF_STATE_RECORDING:
+		return "recording";
+	}
+	/* A newer module: show the number rather than guess. */
+	snprintf(buf, size, "state %u", state);
+	return buf;
+}
+
+static const char *role_name(uint32_t role)
+{
+	switch (role) {
+	case NTPROF_ROLE_HOST:
+		return "host";
+	case NTPROF_ROLE_TARGET:
+		return "target";
+	}
+	return "-";
+}
+
+/* A module's transport: none for the role's core, else its name. */
+static const char *transport_name(uint32_t transport)
+{
+	if (transport == NTPROF_TRANSPORT_NONE)
+		return NULL;
+	return ntprof_transport_id(transport) ?: "unknown";
+}
+
+static const char *present_name(bool present)
+{
+	return present ? "present" : "absent";
+}
+
+static void status_print(const struct session_status *st)
+{
+	const struct session_module *mod;
+	const char *transport;
+	char buf[32];
+	int width = 0;
+	size_t i;
+
+	printf("ntprof module %s, %s, kernel %s\n",
+	       st->version[0] ? st->version : "(unknown version)",
+	       state_name(st->state, buf, sizeof(buf)),
+	       st->release[0] ? st->release : "(unknown)");
+	/* Who records: a session stops when its owner closes its socket. */
+	if (st->have_session && st->owner_pid)
+		printf("%s session recording, owned by process %u\n",
+		       role_name(st->role), st->owner_pid);
+
+	if (!st->nr_modules) {
+		puts("nvme modules: none reported");
+		return;
+	}
+	for (i = 0; i < st->nr_modules; i++)
+		if ((int)strlen(st->modules[i].name) > width)
+			width = strlen(st->modules[i].name);
+
+	puts("nvme modules:");
+	for (i = 0; i < st->nr_modules; i++) {
+		mod = &st->modules[i];
+		transport = transport_name(mod->transport);
+		printf("  %-6s  %-*s  ", role_name(mod->role), width, mod->name);
+		if (transport)
+			printf("%-7s  (%s)\n", present_name(mod->present),
+			       transport);
+		else
+			printf("%s\n", present_name(mod->present));
+	}
+}
+
+int cmd_status(int argc, char *argv[])
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct session_status st;
+	struct nl_sock *sock;
+	int err, c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", options, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			status_usage(stdout);
+			return 0;
+		default:
+			return option_error(argv[0], c, argv);
+		}
+	}
+	if (optind < argc)
+		return usage_error(argv[0], "unexpected argument '%s'",
+				   argv[optind]);
+
+	if (ntprof_connect(argv[0], &sock))
+		return 1;
+	err = session_status_get(sock, &st);
+	if (err)
+		nl_perror(sock, argv[0], err);
+	else
+		status_print(&st);
+	nl_close(sock);
+	return err ? 1 : 0;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The analysis's groups: what a command's group is made by (its side and
+ * the parts of NTPROF_BY_*), their hash table, their labels and their
+ * order in a report.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/analysis_groups.h"
+
+/*
+ * What a group is made by: its side, and the parts of the commands that
+ * the analysis groups by (NTPROF_BY_*); the others are 0 ("any").
+ */
+struct group_key {
+	bool target_side;
+	bool spdk_ns;
+	enum ntprof_opclass op;	/* NTPROF_OPC_COUNT: any */
+	uint32_t length;
+	uint32_t dev;
+	uint16_t qid;
+	uint16_t cpu;
+	uint16_t ccpu;
+	uint32_t pid;
+	uint8_t transport;	/* always: its stages are named for it */
+};
+
+/*
+ * SPDK's namespaces are no devices of the kernel's: the records of
+ * userspace sites have none, and group by namespace id instead.
+ */
+static bool group_spdk_ns(const struct ntprof_record *r)
+{
+	return (r->flags & NTPROF_REC_F_USER) && !r->dev;
+}
+
+static unsigned int group_by(const struct ntprof_analysis *an)
+{
+	return an->opts.by ? an->opts.by : NTPROF_BY_DEFAULT;
+}
+
+static void group_key_of(const struct ntprof_analysis *an, bool target_side,
+			 const struct ntprof_record *r, struct group_key *k)
+{
+	unsigned int by = group_by(an);
+
+	memset(k, 0, sizeof(*k));
+	k->target_side = target_side;
+	k->transport = r->transport;
+	k->op = by & NTPROF_BY_OP ? ntprof_opclass_of(r->qid, r->opcode) :
+				    NTPROF_OPC_COUNT;
+	if (by & NTPROF_BY_SIZE)
+		k->length = r->length;
+	if (by & NTPROF_BY_DEV) {
+		k->spdk_ns = group_spdk_ns(r);
+		k->dev = k->spdk_ns ? r->nsid : r->dev;
+	}
+	if (by & NTPROF_BY_QUEUE)
+		k->qid = r->qid;
+	if (by & NTPROF_BY_CPU)
+		k->cpu = r->cpu_submit;
+	if (by & NTPROF_BY_CCPU)
+		k->ccpu = r->cpu_complete;
+	if (by & NTPROF_BY_PID)
+		k->pid = r->pid;
+}
+
+static uint64_t group_hash(const struct group_key *k)
+{
+	return ntprof_fmix64(((uint64_t)k->dev << 32 | k->length) ^
+			     ntprof_fmix64((uint64_t)k->qid << 48 |
+					   (uint64_t)k->cpu << 32 |
+					   (uint64_t)k->ccpu << 16 |
+					   (uint64_t)k->op << 4 |
+					   (uint64_t)k->transport << 2 |
+					   k->spdk_ns << 1 | k->target_side) ^
+			     k->pid);
+}
+
+static bool group_is(const struct ntprof_group *g, const struct group_key *k)
+{
+	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
+	       g->transport == k->transport &&
+	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
+	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu &&
+	       g->pid == k->pid;
+}
+
+static void group_key_get(const struct ntprof_group *g, struct group_key *k)
+{
+	*k = (struct group_key){
+		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
+		.transport = g->transport, .op = g->op, .length = g->length,
+		.dev = g->dev,
+		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu, .pid = g->pid,
+	};
+}
+
+const struct ntprof_group *
+ntprof_analysis_group_of(const struct ntprof_analysis *an,
+			 const struct ntprof_record *host,
+			 const struct ntprof_record *target)
+{
+	const struct ntprof_record *r = host ? host : target;
+	struct group_key k;
+	size_t i;
+
+	if (!r)
+		return NULL;
+	group_key_of(an, !host, r, &k);
+	for (i = 0; i < an->nr_groups; i++)
+		if (group_is(&an->groups[i], &k))
+			return &an->groups[i];
+	return NULL;
+}
+
+static int slots_grow(struct ntprof_analysis *an)
+{
+	size_t nr = an->nr_slots ? an->nr_slots * 2 : 64, i, j;
+	const struct ntprof_group *g;
+	struct group_key k;
+	uint32_t *slots;
+
+	slots = calloc(nr, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < an->nr_groups; i++) {
+		g = &an->groups[i];
+		group_key_get(g, &k);
+		j = group_hash(&k) & (nr - 1);
+		while (slots[j])
+			j = (j + 1) & (nr - 1);
+		slots[j] = i + 1;
+	}
+	free(an->slots);
+	an->slots = slots;
+	an->nr_slots = nr;
+	return 0;
+}
+
+/* "read 4KiB nvme1n1", "write queue 3", "cpu 2": the parts grouped by. */
+static void group_label(const struct ntprof_analysis *an,
+			struct ntprof_group *g)
+{
+	unsigned int by = group_by(an);
+	size_t n = 0, size = sizeof(g->label);
+	char buf[16];
+
+	g->label[0] = '\0';
+#define LABEL_ADD(...) \
+	(n += (size_t)snprintf(g->label + n, n < size ? size - n : 0, \
+			       n ? " %s" : "%s", __VA_ARGS__))
+	if (by & NTPROF_BY_OP)
+		LABEL_ADD(ntprof_opclass_name(g->op));
+	if (by & NTPROF_BY_SIZE)
+		LABEL_ADD(ntprof_size_str(g->length, buf, sizeof(buf)));
+	if (by & NTPROF_BY_DEV)
+		LABEL_ADD(g->devname);
+	if (by & NTPROF_BY_QUEUE) {
+		snprintf(buf, sizeof(buf), "queue %u", g->qid);
+		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_CPU) {
+		snprintf(buf, sizeof(buf), "cpu %u", g->cpu);
+		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_CCPU) {
+		snprintf(buf, sizeof(buf), "ccpu %u", g->ccpu);
+		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_PID) {
+		snprintf(buf, sizeof(buf), "pid %u", g->pid);
+		LABEL_ADD(buf);
+	}
+	if (an->opts.transports && g->transport)
+		LABEL_ADD(g->transport == NTPROF_TRANSPORT_TCP ? "tcp" : "rdma");
+#undef LABEL_ADD
+}
+
+struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
+				      bool target_side,
+				      const struct ntprof_record *r)
+{
+	const struct ntprof_devname *map;
+	struct ntprof_group *g, *groups;
+	struct group_key k;
+	size_t j, cap;
+
+	/* Kept at most half full, so that probing stays short. */
+	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
+		return NULL;
+	group_key_of(an, target_side, r, &k);
+	j = group_hash(&k) & (an->nr_slots - 1);
+	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
+		g = &an->groups[an->slots[j] - 1];
+		if (group_is(g, &k))
+			return g;
+	}
+
+	if (an->nr_groups == an->cap_groups) {
+		cap = an->cap_groups ? an->cap_groups * 2 : 16;
+		groups = realloc(an->groups, cap * sizeof(*groups));
+		if (!groups)
+			return NULL;
+		an->groups = groups;
+		an->cap_groups = cap;
+	}
+	g = &an->groups[an->nr_groups];
+	memset(g, 0, sizeof(*g));
+	g->target_side = target_side;
+	g->op = k.op;
+	g->length = k.length;
+	g->spdk_ns = k.spdk_ns;
+	g->dev = k.dev;
+	g->by = group_by(an);
+	g->qid = k.qid;
+	g->cpu = k.cpu;
+	g->ccpu = k.ccpu;
+	g->pid = k.pid;
+	g->transport = r->transport;
+	g->largest = -1;
+	map = target_side ? an->opts.target_devs : an->opts.host_devs;
+	if (!(group_by(an) & NTPROF_BY_DEV))
+		g->devname[0] = '\0';
+	else if (k.spdk_ns)
+		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", k.dev);
+	else
+		ntprof_dev_str(k.dev, map, target_side ? an->opts.nr_target_devs :
+							 an->opts.nr_host_devs,
+			       g->devname, sizeof(g->devname));
+	group_label(an, g);
+	an->slots[j] = ++an->nr_groups;
+	return g;
+}
+
+int ntprof_group_cmp(const void *a, const void *b)
+{
+	const struct ntprof_group *x = a, *y = b;
+	int r;
+
+	if (x->target_side != y->target_side)
+		return x->target_side - y->target_side;
+	if (x->op != y->op)
+		return (int)x->op - (int)y->op;
+	if (x->length != y->length)
+		return x->length < y->length ? -1 : 1;
+	r = strcmp(x->devname, y->devname);
+	if (r)
+		return r;
+	if (x->transport != y->transport)
+		return (int)x->transport - (int)y->transport;
+	if (x->dev != y->dev)
+		return (x->dev > y->dev) - (x->dev < y->dev);
+	if (x->qid != y->qid)
+		return (int)x->qid - (int)y->qid;
+	if (x->cpu != y->cpu)
+		return (int)x->cpu - (int)y->cpu;
+	return (int)x->ccpu - (int)y->ccpu;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The names a report prints: of op classes, sizes and devices (a group's
+ * label), of the --detail components and of the stages, per transport and
+ * per side that SPDK ran (Documentation/stages.rst, spdk.rst).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "common/util.h"
+
+
+enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode)
+{
+	/* The admin queue's opcodes are another set: 0x02 is Get Log Page. */
+	if (!qid)
+		return NTPROF_OPC_OTHER;
+	switch (opcode) {
+	case 0x02:
+		return NTPROF_OPC_READ;
+	case 0x01:
+		return NTPROF_OPC_WRITE;
+	}
+	return NTPROF_OPC_OTHER;
+}
+
+const char *ntprof_opclass_name(enum ntprof_opclass op)
+{
+	switch (op) {
+	case NTPROF_OPC_READ:
+		return "read";
+	case NTPROF_OPC_WRITE:
+		return "write";
+	case NTPROF_OPC_OTHER:
+		return "other";
+	default:
+		return "any";
+	}
+}
+
+const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size)
+{
+	static const char * const unit[] = { "B", "KiB", "MiB", "GiB" };
+	unsigned int u = 0;
+
+	while (u < ARRAY_SIZE(unit) - 1 && bytes && !(bytes % 1024)) {
+		bytes /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%u%s", bytes, unit[u]);
+	return buf;
+}
+
+const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
+			   size_t nr, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (map[i].dev == dev && map[i].name) {
+			snprintf(buf, size, "%s", map[i].name);
+			return buf;
+		}
+	/* The kernel's new_decode_dev(): 12-bit major, 20-bit minor. */
+	snprintf(buf, size, "dev %u:%u", (dev & 0xfff00) >> 8,
+		 (dev & 0xff) | ((dev >> 12) & 0xfff00));
+	return buf;
+}
+
+const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks)
+{
+	static const char * const names[NTPROF_COMP_COUNT] = {
+		[NTPROF_COMP_HOST_BLK_SUB] = "host block layer, submission",
+		[NTPROF_COMP_HOST_DRV_SUB] = "host driver, submission",
+		[NTPROF_COMP_WIRE] = "network: wire and NICs (computed)",
+		[NTPROF_COMP_DATA_XFER] = "data transfer (RDMA, at the target)",
+		[NTPROF_COMP_NET_TARGET] = "network and target (not recorded)",
+		[NTPROF_COMP_TGT_DRV_SUB] = "target driver, submission",
+		[NTPROF_COMP_STORAGE_BLK] = "storage: target block layer",
+		[NTPROF_COMP_DRIVE] = "storage: drive",
+		[NTPROF_COMP_TGT_DRV_COMP] = "target driver, completion",
+		[NTPROF_COMP_HOST_RECV] = "network: host receive path",
+		[NTPROF_COMP_HOST_DRV_COMP] = "host driver, completion",
+		[NTPROF_COMP_HANDOFF] = "handoff to nvme_complete_rq",
+		[NTPROF_COMP_HOST_BLK_COMP] = "host block layer, completion",
+		[NTPROF_COMP_E2E] = "end to end",
+	};
+
+	if ((unsigned int)comp >= NTPROF_COMP_COUNT)
+		return "?";
+	/* SPDK's target has no point between the bdev and the drive. */
+	if (comp == NTPROF_COMP_STORAGE_BLK &&
+	    (stacks & NTPROF_STACK_TARGET_SPDK))
+		return "storage: SPDK bdev and drive";
+	return names[comp];
+}
+
+const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
+			      enum ntprof_kind kind, unsigned int stacks)
+{
+	static const char * const names[][NTPROF_STAGE_COUNT] = {
+		[NTPROF_TRANSPORT_NONE] = {
+			"host block layer", "host driver",
+			"network (NICs, wire)",
+			"network and target (not recorded)",
+			"target driver",
+			"storage (target block layer, drive)",
+		},
+		[NTPROF_TRANSPORT_TCP] = {
+			"host block layer", "host driver (nvme-tcp)",
+			"network (TCP/IP, NICs, wire)",
+			"network and target (not recorded)",
+			"target driver (nvmet-tcp)",
+			"storage (target block layer, drive)",
+		},
+		[NTPROF_TRANSPORT_RDMA] = {
+			"host block layer", "host driver (nvme-rdma)",
+			"network (RDMA, NICs, wire)",
+			"network and target (not recorded)",
+			"target driver (nvmet-rdma)",
+			"storage (target block layer, drive)",
+		},
+	};
+
+	if ((unsigned int)stage >= NTPROF_STAGE_COUNT)
+		return "?";
+	/* Without the wire, all the network stage holds is this. */
+	if (stage == NTPROF_STAGE_NETWORK && kind == NTPROF_KIND_HOST)
+		return "host receive path";
+	if (stacks & NTPROF_STACK_HOST_SPDK) {
+		if (stage == NTPROF_STAGE_HOST_DRV)
+			return "host driver (SPDK)";
+	}
+	if (stacks & NTPROF_STACK_TARGET_SPDK) {
+		if (stage == NTPROF_STAGE_TGT_DRV)
+			return "target driver (SPDK)";
+		if (stage == NTPROF_STAGE_STORAGE)
+			return "storage (SPDK bdev, drive)";
+	}
+	if (transport >= ARRAY_SIZE(names))
+		transport = NTPROF_TRANSPORT_NONE;
+	return names[transport][stage];
+}

@@ -1,0 +1,636 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Loading a run: its recordings, the checks that they belong together,
+ * the joins of every host file with every target file, and the analysis.
+ *
+ * Several hosts and several targets: each host file is joined with each
+ * target file of its transports in turn (a recording of both transports,
+ * NONE in its header, with any), and a host record keeps the first
+ * target record it matched; a target record goes to one host record at
+ * most. The join's clock offset is per pair of files, as each pair of
+ * machines has its own.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/recording.h"
+#include "out/table.h"
+#include "genl/session.h"
+#include "common/util.h"
+
+
+static uint64_t record_last_ts(const struct ntprof_record *r)
+{
+	uint64_t last = 0;
+	int p;
+
+	for (p = 0; p < NTPROF_RECORD_POINTS; p++)
+		if (r->ts[p] > last)
+			last = r->ts[p];
+	return last;
+}
+
+/* The recording's length: to its trailer's end, or to its last point. */
+static uint64_t recording_duration(const struct recording *rec,
+				   const struct ntp_trailer *t)
+{
+	uint64_t start = rec->hdr->start_mono_ns, end = 0, ts;
+	size_t i;
+
+	if (t && t->end_mono_ns > start)
+		return t->end_mono_ns - start;
+	for (i = 0; i < rec->n; i++) {
+		ts = record_last_ts(&rec->recs[i]);
+		if (ts > end)
+			end = ts;
+	}
+	return end > start ? end - start : 0;
+}
+
+static int recording_read(struct recording *rec, const char *cmd)
+{
+	const struct ntp_trailer *t;
+	char err[512];
+	int ret;
+
+	ret = ntp_open(rec->path, &rec->file, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+		return 1;
+	}
+	rec->hdr = ntp_header(rec->file);
+	ret = ntp_read_all(rec->file, &rec->recs, &rec->n);
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: %s\n", cmd, ntp_error(rec->file));
+		return 1;
+	}
+	t = ntp_trailer(rec->file);
+	rec->cut_short = !t;
+	rec->discarded = ntp_discarded(rec->file);
+	if (t) {
+		rec->drops = t->drops;
+		rec->evictions = t->evictions;
+	}
+	rec->duration_ns = recording_duration(rec, t);
+	if (rec->hdr->role != NTPROF_ROLE_HOST &&
+	    rec->hdr->role != NTPROF_ROLE_TARGET) {
+		fprintf(stderr,
+			"ntprof: %s: %s: neither a host's nor a target's recording (role %u)\n",
+			cmd, rec->path, rec->hdr->role);
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether two recordings may hold the same commands: a transport in common. */
+static bool same_transports(const struct ntp_header *a,
+			    const struct ntp_header *b)
+{
+	return a->transport == b->transport ||
+	       a->transport == NTPROF_TRANSPORT_NONE ||
+	       b->transport == NTPROF_TRANSPORT_NONE;
+}
+
+/* Whether the run holds commands of both transports, or may. */
+static bool several_transports(const struct recording_run *run)
+{
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++)
+		if (run->files[i].hdr->transport == NTPROF_TRANSPORT_NONE ||
+		    run->files[i].hdr->transport != run->files[0].hdr->transport)
+			return true;
+	return false;
+}
+
+static bool is_host(const struct recording *rec)
+{
+	return rec->hdr->role == NTPROF_ROLE_HOST;
+}
+
+/* All files must share N: a join of different samples matches a part. */
+static int check_sample(struct recording_run *run, const char *cmd)
+{
+	const struct recording *a = &run->files[0], *b;
+	size_t i;
+
+	for (i = 1; i < run->nr_files; i++) {
+		b = &run->files[i];
+		if (b->hdr->sample == a->hdr->sample)
+			continue;
+		fprintf(stderr,
+			"ntprof: %s: %s sampled one command in %u, %s one in %u: record every side with the same -s to report them together\n",
+			cmd, a->path, a->hdr->sample, b->path, b->hdr->sample);
+		return 1;
+	}
+	run->sample = a->hdr->sample ? a->hdr->sample : 1;
+	return 0;
+}
+
+/*
+ * The join's fallback guess of the clock offset: none needed on one
+ * machine (same boot), else what the two clocks' start stamps say.
+ */
+static void join_hint(const struct ntp_header *h, const struct ntp_header *t,
+		      struct ntprof_join_opts *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	opts->have_hint = true;
+	if (h->boot_id[0] && !strcmp(h->boot_id, t->boot_id)) {
+		opts->theta_hint_ns = 0;
+		opts->hint_error_ns = 1000;
+		return;
+	}
+	opts->theta_hint_ns = (int64_t)(t->start_mono_ns - t->start_real_ns) -
+			      (int64_t)(h->start_mono_ns - h->start_real_ns);
+}
+
+static int pair_join(struct recording_run *run, const char *cmd, size_t hi,
+		     size_t ti)
+{
+	struct recording *h = &run->files[hi], *t = &run->files[ti];
+	struct recording_pair *p = &run->pairs[run->nr_pairs++];
+	struct ntprof_join_opts opts;
+	uint32_t k;
+	size_t i;
+	int err;
+
+	p->host = hi;
+	p->target = ti;
+	join_hint(h->hdr, t->hdr, &opts);
+	err = ntprof_join(h->recs, h->n, t->recs, t->n, &opts, &p->join);
+	if (err) {
+		fprintf(stderr, "ntprof: %s: joining %s with %s: %s\n", cmd,
+			h->path, t->path, strerror(-err));
+		return 1;
+	}
+	for (i = 0; i < h->n; i++) {
+		k = p->join.match[i];
+		if (k == NTPROF_NO_MATCH || h->match_file[i] != NTPROF_NO_MATCH ||
+		    t->taken[k])
+			continue;
+		h->match_file[i] = (uint32_t)ti;
+		h->match_idx[i] = k;
+		t->taken[k] = 1;
+		run->matched++;
+	}
+	return 0;
+}
+
+static int join_all(struct recording_run *run, const char *cmd)
+{
+	struct recording *rec;
+	size_t hi, ti;
+
+	run->pairs = calloc(run->nr_host_files * run->nr_target_files + 1,
+			    sizeof(*run->pairs));
+	if (!run->pairs)
+		goto nomem;
+	for (hi = 0; hi < run->nr_files; hi++) {
+		rec = &run->files[hi];
+		if (is_host(rec)) {
+			rec->match_file = malloc((rec->n + 1) * sizeof(uint32_t));
+			rec->match_idx = malloc((rec->n + 1) * sizeof(uint32_t));
+			if (!rec->match_file || !rec->match_idx)
+				goto nomem;
+			memset(rec->match_file, 0xff, rec->n * sizeof(uint32_t));
+		} else {
+			rec->taken = calloc(rec->n + 1, 1);
+			if (!rec->taken)
+				goto nomem;
+		}
+	}
+	for (hi = 0; hi < run->nr_files; hi++) {
+		if (!is_host(&run->files[hi]))
+			continue;
+		for (ti = 0; ti < run->nr_files; ti++) {
+			if (is_host(&run->files[ti]) ||
+			    !same_transports(run->files[ti].hdr,
+					     run->files[hi].hdr))
+				continue;
+			if (pair_join(run, cmd, hi, ti))
+				return 1;
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "ntprof: %s: out of memory for the join\n", cmd);
+	return 1;
+}
+
+/* The joins' counts summed, and the first pair's clocks, for the JSON. */
+static void join_total(struct recording_run *run)
+{
+	struct ntprof_join *tot = &run->total;
+	size_t i;
+
+	memset(tot, 0, sizeof(*tot));
+	tot->nr_host = run->nr_host;
+	tot->nr_target = run->nr_target;
+	tot->matched = run->matched;
+	for (i = 0; i < run->nr_pairs; i++) {
+		tot->pairs += run->pairs[i].join.pairs;
+		tot->windows += run->pairs[i].join.windows;
+	}
+	if (run->nr_pairs) {
+		tot->theta_known = run->pairs[0].join.theta_known;
+		tot->theta_from_hint = run->pairs[0].join.theta_from_hint;
+		tot->theta_ns = run->pairs[0].join.theta_ns;
+		tot->theta_min_ns = run->pairs[0].join.theta_min_ns;
+		tot->theta_max_ns = run->pairs[0].join.theta_max_ns;
+	}
+}
+
+/*
+ * The device names of one side's files, first name of a number wins: a
+ * group is a device number, and two hosts' nvme0n1 are one group.
+ */
+/* @devs' names not in @v yet, appended; 0 or -ENOMEM. */
+static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
+		    const struct ntp_dev *devs, size_t nr)
+{
+	struct ntprof_devname *nv;
+	size_t k, d;
+
+	for (d = 0; d < nr; d++) {
+		for (k = 0; k < *n; k++)
+			if ((*v)[k].dev == devs[d].dev)
+				break;
+		if (k < *n)
+			continue;
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			nv = realloc(*v, *cap * sizeof(*nv));
+			if (!nv)
+				return -ENOMEM;
+			*v = nv;
+		}
+		(*v)[*n].dev = devs[d].dev;
+		(*v)[*n].name = devs[d].name;
+		(*n)++;
+	}
+	return 0;
+}
+
+/*
+ * The names of one side's devices: each file's header table, then the
+ * devices its trailer names, that appeared after the start (1.2).
+ */
+static int devs_collect(struct recording_run *run, bool host,
+			struct ntprof_devname **out, size_t *nr)
+{
+	struct ntprof_devname *v = NULL;
+	const struct ntp_trailer *t;
+	const struct ntp_header *hdr;
+	size_t n = 0, cap = 0, i;
+
+	for (i = 0; i < run->nr_files; i++) {
+		if (is_host(&run->files[i]) != host)
+			continue;
+		hdr = run->files[i].hdr;
+		t = ntp_trailer(run->files[i].file);
+		if (devs_add(&v, &n, &cap, hdr->devs, hdr->nr_devs) ||
+		    (t && devs_add(&v, &n, &cap, t->late_devs,
+				   t->nr_late_devs))) {
+			free(v);
+			return -ENOMEM;
+		}
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+}
+
+/* A failed command outside the sample: counted, not analysed. */
+static void failed_add(struct recording_failed *fl,
+		       const struct ntprof_record *host,
+		       const struct ntprof_record *target)
+{
+	const struct ntprof_record *r = host ? host : target;
+	struct ntprof_breakdown bd;
+	size_t i;
+
+	fl->n++;
+	fl->n_unmatched += host && !target;
+	if (!ntprof_breakdown(host, target, &bd) &&
+	    (bd.has & (1U << NTPROF_COMP_E2E))) {
+		fl->n_latency++;
+		fl->latency_sum_ns += (double)bd.comp[NTPROF_COMP_E2E];
+	}
+	for (i = 0; i < RECORDING_STATUSES; i++) {
+		if (fl->status_n[i] && fl->status[i] != r->status)
+			continue;
+		fl->status[i] = r->status;
+		fl->status_n[i]++;
+		return;
+	}
+	fl->other_status_n++;
+}
+
+static int analyse(struct recording_run *run, const char *cmd,
+		   unsigned int by)
+{
+	struct ntprof_analysis_opts opts = { .sample = run->sample, .by = by };
+	const struct ntprof_record *t;
+	struct recording *rec;
+	bool hosts = run->nr_host_files > 0;
+	size_t f, i;
+	int err = 0;
+
+	if (devs_collect(run, true, &run->host_devs, &run->nr_host_devs) ||
+	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs))
+		goto nomem;
+	opts.transports = several_transports(run);
+	opts.host_devs = run->host_devs;
+	opts.nr_host_devs = run->nr_host_devs;
+	opts.target_devs = run->target_devs;
+	opts.nr_target_devs = run->nr_target_devs;
+	/* Recordings of one side run side by side: the longest is the run. */
+	for (f = 0; f < run->nr_files; f++)
+		if (is_host(&run->files[f]) == hosts &&
+		    run->files[f].duration_ns > opts.duration_ns)
+			opts.duration_ns = run->files[f].duration_ns;
+	run->an = ntprof_analysis_new(&opts);
+	if (!run->an)
+		goto nomem;
+	for (f = 0; f < run->nr_files && !err; f++) {
+		rec = &run->files[f];
+		if (is_host(rec) != hosts)
+			continue;
+		for (i = 0; i < rec->n && !err; i++) {
+			t = NULL;
+			if (hosts && rec->match_file &&
+			    rec->match_file[i] != NTPROF_NO_MATCH)
+				t = &run->files[rec->match_file[i]]
+					     .recs[rec->match_idx[i]];
+			if (!(rec->recs[i].flags & NTPROF_REC_F_SAMPLED)) {
+				failed_add(&run->failed,
+					   hosts ? &rec->recs[i] : NULL,
+					   hosts ? t : &rec->recs[i]);
+				continue;
+			}
+			if (!hosts)
+				err = ntprof_analysis_add(run->an, NULL,
+							  &rec->recs[i]);
+			else
+				err = ntprof_analysis_add(run->an,
+							  &rec->recs[i], t);
+		}
+	}
+	if (!err)
+		err = ntprof_analysis_finish(run->an);
+	if (!err)
+		return 0;
+nomem:
+	fprintf(stderr, "ntprof: %s: out of memory for the analysis\n", cmd);
+	return 1;
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+int recording_run_load(struct recording_run *run, const char *cmd,
+		       char *const paths[], size_t nr_paths, unsigned int by)
+{
+	struct recording *rec;
+	size_t i, k;
+
+	memset(run, 0, sizeof(*run));
+	run->files = calloc(nr_paths, sizeof(*run->files));
+	if (!run->files) {
+		fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+		return 1;
+	}
+	/* One file twice would match every record with itself. */
+	for (i = 0; i < nr_paths; i++) {
+		for (k = 0; k < i; k++) {
+			if (!same_file(paths[k], paths[i]))
+				continue;
+			fprintf(stderr, "ntprof: %s: %s is given twice\n",
+				cmd, paths[i]);
+			return 1;
+		}
+	}
+	for (i = 0; i < nr_paths; i++) {
+		rec = &run->files[run->nr_files++];
+		rec->path = paths[i];
+		if (recording_read(rec, cmd))
+			return 1;
+		if (is_host(rec)) {
+			run->nr_host_files++;
+			run->nr_host += rec->n;
+		} else {
+			run->nr_target_files++;
+			run->nr_target += rec->n;
+		}
+	}
+	if (check_sample(run, cmd))
+		return 1;
+	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
+		return 1;
+	join_total(run);
+	return analyse(run, cmd, by);
+}
+
+void recording_run_free(struct recording_run *run)
+{
+	struct recording *rec;
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		free(rec->recs);
+		free(rec->match_file);
+		free(rec->match_idx);
+		free(rec->taken);
+		if (rec->file)
+			ntp_close(rec->file);
+	}
+	for (i = 0; i < run->nr_pairs; i++)
+		ntprof_join_free(&run->pairs[i].join);
+	free(run->pairs);
+	free(run->files);
+	free(run->host_devs);
+	free(run->target_devs);
+	ntprof_analysis_free(run->an);
+	memset(run, 0, sizeof(*run));
+}
+
+/* A machine once, however many of its files there are. */
+static bool origin_seen(const struct recording_run *run, size_t i)
+{
+	const struct ntp_header *a = run->files[i].hdr, *b;
+	size_t k;
+
+	for (k = 0; k < i; k++) {
+		b = run->files[k].hdr;
+		if (!strcmp(a->hostname, b->hostname) &&
+		    !strcmp(a->kernel_release, b->kernel_release))
+			return true;
+	}
+	return false;
+}
+
+void recording_run_print_origin(FILE *f, const struct recording_run *run)
+{
+	const struct ntp_header *hdr;
+	size_t i, shown = 0;
+
+	fputs("recorded on ", f);
+	for (i = 0; i < run->nr_files; i++) {
+		if (origin_seen(run, i))
+			continue;
+		hdr = run->files[i].hdr;
+		fprintf(f, "%s%s (kernel %s)", shown ? " and " : "",
+			hdr->hostname[0] ? hdr->hostname : "an unnamed machine",
+			hdr->kernel_release[0] ? hdr->kernel_release : "unknown");
+		shown++;
+	}
+	if (run->sample > 1)
+		fprintf(f, ", one command in %u sampled\n", run->sample);
+	else
+		fputs(", every command recorded\n", f);
+}
+
+static void print_clocks(FILE *f, const struct recording_run *run,
+			 const struct recording_pair *p)
+{
+	const struct ntprof_join *j = &p->join;
+
+	fprintf(f, "clocks: %s -> %s: ", run->files[p->host].path,
+		run->files[p->target].path);
+	if (!j->theta_known) {
+		fputs("no command matched, offset unknown\n", f);
+		return;
+	}
+	fprintf(f, "target - host %+.6f s", (double)j->theta_ns / 1e9);
+	if (j->theta_from_hint)
+		fputs(" (from the recordings' start stamps)\n", f);
+	else
+		fprintf(f, ", drift %.1f us, from %zu commands in %zu windows\n",
+			(double)(j->theta_max_ns - j->theta_min_ns) / 1e3,
+			j->pairs, j->windows);
+}
+
+void recording_run_print_records(FILE *f, const struct recording_run *run)
+{
+	if (run->nr_host_files && run->nr_target_files && !run->nr_host)
+		fprintf(f, "records: 0 host, %" PRIu64 " target; 0 matched\n",
+			run->nr_target);
+	else if (run->nr_target_files && !run->nr_host_files)
+		fprintf(f, "records: %" PRIu64 " target\n", run->nr_target);
+	else
+		ntprof_print_records(f, run->nr_host, run->nr_target,
+				     run->matched);
+}
+
+/* Hook @i of a recording: its header's, then its trailer's late ones. */
+static const struct ntp_hook *hook_at(const struct recording *rec, uint32_t i)
+{
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
+
+	if (i < rec->hdr->nr_hooks)
+		return &rec->hdr->hooks[i];
+	return &t->late_hooks[i - rec->hdr->nr_hooks];
+}
+
+/*
+ * How a recording saw SPDK, from its sites (the header's, and since 1.3
+ * the trailer's of processes found after the start): "t.ntp: SPDK pid
+ * 3767 through the agent (4 of 4 sites patched), the others through
+ * uprobes". Each agent's sites are together, in order.
+ */
+static void print_spdk_ways(FILE *f, const struct recording *rec)
+{
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
+	unsigned int pid = 0, last = 0, sites = 0, patched = 0;
+	uint32_t i, n = rec->hdr->nr_hooks + (t ? t->nr_late_hooks : 0);
+	bool uprobes = false, any = false;
+	const struct ntp_hook *h = NULL;
+
+	for (i = 0; i <= n; i++) {
+		h = i < n ? hook_at(rec, i) : NULL;
+		if (h && h->kind == NTPROF_HOOK_UPROBE)
+			uprobes = true;
+		if (h && (h->kind != NTPROF_HOOK_AGENT ||
+			  sscanf(h->name, "pid %u:", &pid) != 1))
+			continue;
+		if (sites && (!h || pid != last)) {
+			fprintf(f, "%s pid %u through the agent (%u of %u sites patched)",
+				any ? "," : "note: SPDK in", last, patched, sites);
+			any = true;
+			sites = 0;
+			patched = 0;
+		}
+		if (!h)
+			break;
+		last = pid;
+		sites++;
+		patched += h->state == NTPROF_HOOK_ATTACHED;
+	}
+	if (uprobes)
+		fprintf(f, "%s", any ? ", the others through uprobes" :
+				       "note: SPDK through uprobes");
+	if (any || uprobes)
+		fprintf(f, " (%s)\n", rec->path);
+}
+
+void recording_run_print_notes(FILE *f, const struct recording_run *run,
+			       bool detail)
+{
+	const struct recording *rec;
+	uint64_t unmatched;
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		print_spdk_ways(f, rec);
+		if (rec->cut_short)
+			fprintf(f,
+				"note: %s ends early (its recorder did not finish it): %zu records read%s\n",
+				rec->path, rec->n,
+				rec->discarded ? ", a partial block after them ignored" : "");
+		if (rec->drops)
+			fprintf(f,
+				"WARNING: %s: %" PRIu64 " records were dropped (the buffers were full): those commands are missing\n",
+				rec->path, rec->drops);
+		if (rec->evictions)
+			fprintf(f,
+				"WARNING: %s: %" PRIu64 " commands were evicted from the in-flight table before they completed\n",
+				rec->path, rec->evictions);
+	}
+	if (run->failed.n) {
+		const struct recording_failed *fl = &run->failed;
+
+		fprintf(f, "failed: %" PRIu64 " %s commands outside the sample, kept out of the numbers above: status",
+			fl->n, run->nr_host_files ? "host" : "target");
+		for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++)
+			fprintf(f, "%s %#x (%" PRIu64 ")", i ? "," : "",
+				fl->status[i], fl->status_n[i]);
+		if (fl->other_status_n)
+			fprintf(f, ", others (%" PRIu64 ")", fl->other_status_n);
+		if (fl->n_latency)
+			fprintf(f, "; mean latency %.2f us",
+				fl->latency_sum_ns / (double)fl->n_latency / 1e3);
+		fputc('\n', f);
+	}
+	/* A target need not record a host's failure it did not sample. */
+	unmatched = run->nr_host - run->matched - run->failed.n_unmatched;
+	if (run->nr_host_files && run->nr_target_files && unmatched)
+		fprintf(f,
+			"note: %" PRIu64 " host records have no target record: the target's recording started later, ended earlier or dropped them, or they went to a target not given here\n",
+			unmatched);
+	for (i = 0; detail && i < run->nr_pairs; i++)
+		print_clocks(f, run, &run->pairs[i]);
+}

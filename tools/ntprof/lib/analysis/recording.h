@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run as 'report' and 'compare' see it: the .ntp files of its hosts and
+ * targets read into memory, checked against each other, the host records
+ * joined to the target records, and the analysis made of them.
+ */
+#ifndef NTPROF_RECORDING_H
+#define NTPROF_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analysis/analysis.h"
+#include "analysis/join.h"
+#include "ntp/ntp.h"
+
+/* One file, whole. */
+struct recording {
+	const char *path;
+	struct ntp_file *file;		/* owns the header's strings */
+	const struct ntp_header *hdr;
+	struct ntprof_record *recs;
+	size_t n;
+	bool cut_short;			/* no trailer: the writer was killed */
+	uint64_t discarded;		/* bytes after its last whole block */
+	uint64_t drops;			/* from the trailer */
+	uint64_t evictions;
+	uint64_t duration_ns;		/* start to end (or last point) */
+	/* Host files: per record, its target file and record, or none. */
+	uint32_t *match_file;
+	uint32_t *match_idx;
+	/* Target files: per record, whether a host record took it. */
+	uint8_t *taken;
+};
+
+/* The joins of one host file with one target file. */
+struct recording_pair {
+	size_t host;			/* indexes into run.files */
+	size_t target;
+	struct ntprof_join join;
+};
+
+/*
+ * The failed commands outside the sample: a recorder keeps every failed
+ * command (NTPROF_REC_F_FAILED without _SAMPLED), which would skew the
+ * numbers of the sampled ones. They are kept out, and counted here.
+ */
+#define RECORDING_STATUSES	4
+struct recording_failed {
+	uint64_t n;
+	uint64_t n_unmatched;		/* host records without a target's */
+	uint64_t n_latency;		/* with the points for an end to end */
+	double latency_sum_ns;
+	uint16_t status[RECORDING_STATUSES];	/* the first distinct ones */
+	uint64_t status_n[RECORDING_STATUSES];
+	uint64_t other_status_n;
+};
+
+struct recording_run {
+	struct recording *files;
+	size_t nr_files;
+	size_t nr_host_files;
+	size_t nr_target_files;
+	uint32_t sample;
+	struct recording_pair *pairs;
+	size_t nr_pairs;
+	/* The joins summed: what JSON's "join" and the records line show. */
+	struct ntprof_join total;
+	uint64_t nr_host;
+	uint64_t nr_target;
+	uint64_t matched;
+	struct ntprof_devname *host_devs;
+	size_t nr_host_devs;
+	struct ntprof_devname *target_devs;
+	size_t nr_target_devs;
+	struct ntprof_analysis *an;
+	struct recording_failed failed;
+};
+
+/*
+ * Reads @paths (at least one), checks that they can be reported together
+ * (each a host or a target recording, all with the same N), joins every
+ * host file with every target file of its transport, and finishes the
+ * analysis, its groups made by @by (NTPROF_BY_*, 0: the default).
+ * Returns 0, or 1 after printing a one-line error for @cmd on stderr;
+ * free @run with recording_run_free() in any case.
+ */
+int recording_run_load(struct recording_run *run, const char *cmd,
+		       char *const paths[], size_t nr_paths, unsigned int by);
+void recording_run_free(struct recording_run *run);
+
+/*
+ * "recorded on HOST (kernel K) and TARGET (kernel K2), one command in 100
+ * sampled"
+ */
+void recording_run_print_origin(FILE *f, const struct recording_run *run);
+
+/*
+ * "records: 2999 host, 4509 target; 2999 matched (100 % of the host's)",
+ * naming the sides that were given, even without records.
+ */
+void recording_run_print_records(FILE *f, const struct recording_run *run);
+
+/* Notes for the end of a report: cut-short files, drops, the clocks. */
+void recording_run_print_notes(FILE *f, const struct recording_run *run,
+			       bool detail);
+
+#endif /* NTPROF_RECORDING_H */

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Each command of a run with its breakdown and its group: the host files'
+ * records with the target records the join gave them, or the target
+ * files' records when no host was given (as recording.c feeds the
+ * analysis).
+ */
+#include <math.h>
+
+#include "analysis/recording.h"
+#include "analysis/report_rows.h"
+
+int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p)
+{
+	size_t tail;
+
+	if (!n)
+		return 0;
+	tail = n - (size_t)ceil(p / 100 * (double)n);
+	/* A p99 of fewer than 100 commands is still their slowest one. */
+	if (!tail && n > 1)
+		tail = 1;
+	return sorted[n - tail - 1];
+}
+
+static uint64_t first_point(const struct ntprof_record *r)
+{
+	uint64_t t = 0;
+	int i;
+
+	for (i = 0; i < NTPROF_PT_COUNT; i++)
+		if (r->ts[i] && (!t || r->ts[i] < t))
+			t = r->ts[i];
+	return t;
+}
+
+static int row_call(const struct recording_run *run, struct report_row *row,
+		    int (*fn)(const struct report_row *row, void *arg),
+		    void *arg)
+{
+	enum ntprof_kind kind;
+
+	row->usable = !ntprof_breakdown(row->host, row->target, &row->bd);
+	row->start_ns = first_point(row->host ? row->host : row->target);
+	row->group = ntprof_analysis_group_of(run->an, row->host, row->target);
+	kind = row->host ? (row->target ? NTPROF_KIND_JOINED :
+					  NTPROF_KIND_HOST) :
+			   NTPROF_KIND_TARGET;
+	/* A matched target record whose window was unusable: host alone. */
+	if (row->usable)
+		kind = row->bd.kind;
+	/* Failed commands outside the sample are in no table. */
+	row->in_table = row->usable && row->group && row->group->kind == kind &&
+			((row->host ? row->host : row->target)->flags &
+			 NTPROF_REC_F_SAMPLED);
+	return fn(row, arg);
+}
+
+int report_rows_each(const struct recording_run *run,
+		     int (*fn)(const struct report_row *row, void *arg),
+		     void *arg)
+{
+	const struct recording *rec, *t;
+	struct report_row row;
+	size_t i, j;
+	uint32_t k;
+	int ret;
+
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)
+			continue;
+		for (j = 0; j < rec->n; j++) {
+			row = (struct report_row){ 0 };
+			if (rec->hdr->role == NTPROF_ROLE_HOST) {
+				row.host = &rec->recs[j];
+				row.host_path = rec->path;
+			} else {
+				row.target = &rec->recs[j];
+				row.target_path = rec->path;
+			}
+			k = rec->match_file ? rec->match_file[j] :
+					      NTPROF_NO_MATCH;
+			if (row.host && k != NTPROF_NO_MATCH) {
+				t = &run->files[k];
+				row.target = &t->recs[rec->match_idx[j]];
+				row.target_path = t->path;
+			}
+			ret = row_call(run, &row, fn, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}

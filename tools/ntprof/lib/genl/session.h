@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The recorder's netlink operations, as 'probe' and 'record' use them:
+ * the module's status with the session's start instant, the hooks, start
+ * and stop, the per-CPU counters summed, and the finished records.
+ */
+#ifndef NTPROF_SESSION_H
+#define NTPROF_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uapi/linux/ntprof.h>
+
+#include "sites/kbtf.h"
+#include "genl/nl.h"
+#include "ntp/ntp.h"
+
+/* The module lists six; room for a newer module's additions. */
+#define SESSION_MODULES_MAX	32
+
+/* ntp_hook.point of a hook that stamps no point (it helps another). */
+#define SESSION_POINT_NONE	0xff
+
+struct session_module {
+	char name[64];
+	uint32_t role;		/* enum ntprof_role */
+	uint32_t transport;	/* enum ntprof_transport */
+	bool present;
+};
+
+struct session_status {
+	char version[64];
+	char release[NTP_RELEASE_MAX + 1];
+	uint32_t state;		/* enum ntprof_state */
+	struct session_module modules[SESSION_MODULES_MAX];
+	size_t nr_modules;
+	/*
+	 * The session the module describes: the host's if it records, else
+	 * the target's, else the last one that ran. Valid if have_session.
+	 */
+	bool have_session;
+	uint32_t role;
+	uint32_t transport;
+	uint32_t sample;
+	uint64_t start_mono;
+	uint64_t start_real;
+	/* The recording process that owns it, 0 if none (stopped). */
+	uint32_t owner_pid;
+	/* NTPROF_LF bits of the module's built-in layout offsets. */
+	uint64_t layout_builtin;
+};
+
+/* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
+int session_status_get(struct nl_sock *sock, struct session_status *st);
+
+/*
+ * The reply's parser, an mnl callback on a zeroed @st: for
+ * session_status_get(), and for tests that build replies themselves. A
+ * second reply to one request is -EPROTO (set in errno).
+ */
+struct session_status_ctx {
+	struct session_status *st;
+	int replies;
+};
+
+int session_status_reply(const struct nlmsghdr *nlh, void *data);
+/* The module of @role and @transport (NONE: the role's core), or NULL. */
+const struct session_module *
+session_module_find(const struct session_status *st, uint32_t role,
+		    uint32_t transport);
+
+struct session_hook {
+	struct ntp_hook h;	/* point: SESSION_POINT_NONE if it has none */
+	uint64_t hits;
+	/* 1 << enum ntprof_layout_field: those it reads, those of no offset */
+	uint64_t fields;
+	uint64_t fields_missing;
+	/* probe: those neither BTF nor the module gives (the hook is missing) */
+	uint64_t lacking;
+};
+
+struct session_hooks {
+	struct session_hook *v;
+	size_t n;
+};
+
+/*
+ * probe-get: the hooks a session of @role and @transport attaches, those
+ * of the role's transport and those of both transports, in the module's
+ * order. 0 or -errno; free with session_hooks_free() in any case.
+ */
+int session_hooks_get(struct nl_sock *sock, uint32_t role, uint32_t transport,
+		      struct session_hooks *hooks);
+void session_hooks_free(struct session_hooks *hooks);
+/* Any hook of @role attached: a session of that role is running. */
+bool session_hooks_busy(struct nl_sock *sock, uint32_t role);
+
+/*
+ * A fetch of a userspace site (Documentation/ntprof.rst, Fetches): an
+ * argument register, @nr_derefs pointer loads, then @offset and a read of
+ * @width bytes, or the address itself with width 0.
+ */
+struct session_fetch {
+	bool set;
+	uint32_t reg;
+	unsigned int nr_derefs;
+	int32_t derefs[NTPROF_FETCH_DEREFS_MAX];
+	int32_t offset;
+	uint32_t width;
+};
+
+/* The fetches of a site, in uapi order from NTPROF_A_USITE_KEY on. */
+enum session_usite_field {
+	SESSION_F_KEY, SESSION_F_QID, SESSION_F_CID, SESSION_F_OPCODE,
+	SESSION_F_NSID, SESSION_F_SLBA, SESSION_F_NLB, SESSION_F_LENGTH,
+	SESSION_F_COUNT,
+};
+
+/*
+ * A uprobe site of a start request; @path must outlive the request, and
+ * @fd, the binary open for reading, must be open while it is sent: the
+ * module probes the file @fd is, the one whose offsets were computed.
+ */
+struct session_usite {
+	const char *func;	/* the function's name, for messages */
+	const char *path;
+	int fd;
+	/* The function's symbol as linked, where the agent patches it. */
+	uint64_t vaddr;
+	uint64_t size;
+	uint64_t offset;
+	uint32_t point;		/* enum ntprof_point */
+	uint32_t flags;		/* NTPROF_USITE_F_* */
+	struct session_fetch f[SESSION_F_COUNT];
+	/* Its commands' transport, or NONE: @trtype's, or the session's. */
+	uint32_t transport;
+	struct session_fetch trtype;	/* NVMe-oF transport type */
+};
+
+/* What to record; the has_* say which filters to send. */
+struct session_config {
+	uint32_t role;
+	uint32_t transport;
+	uint32_t sample;
+	uint32_t dev;		/* new_encode_dev() */
+	uint32_t ops;		/* NTPROF_OP_* */
+	uint32_t min_len;
+	uint32_t max_len;
+	bool has_dev;
+	bool has_ops;
+	bool has_min_len;
+	bool has_max_len;
+	/* The role's struct layouts from BTF, or NULL: the module's own. */
+	const struct kbtf_layout *layout;
+	/* Userspace sites (SPDK), sent after the kernel hooks' settings. */
+	const struct session_usite *usites;
+	size_t nr_usites;
+	/* The usites fire in this process only, or in all if 0. */
+	uint32_t pid;
+	/* A second socket that drains the session's records, or 0. */
+	uint32_t drain_portid;
+};
+
+/* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */
+int session_start(struct nl_sock *sock, const struct session_config *cfg);
+int session_stop(struct nl_sock *sock, uint32_t role);
+
+/* stats-get of @role's session (its own counters), summed over the CPUs. */
+struct session_stats {
+	uint64_t records;
+	uint64_t drops;
+	uint64_t fill;
+	uint64_t sampled;
+	uint64_t seen;
+	uint64_t evicted;
+	unsigned int cpus;
+};
+
+int session_stats_get(struct nl_sock *sock, uint32_t role,
+		      struct session_stats *st);
+
+/*
+ * Gets the records, aligned for the struct, in batches. Returns 0 or
+ * -errno; an error of @fn (returned as -errno) ends the request, and the
+ * records the kernel had already put in its reply are lost.
+ */
+typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
+				  void *data);
+
+/*
+ * records-get: takes the finished records of @role's session out of the
+ * kernel's buffers (each role has its own) and hands them to @fn.
+ * *@count (may be NULL) gets how many there were.
+ */
+int session_records_get(struct nl_sock *sock, uint32_t role,
+			session_records_fn fn, void *data, uint64_t *count);
+
+/*
+ * The reply's parser, an mnl callback: for session_records_get(), and for
+ * tests that build replies themselves. An attribute's payload is only
+ * sure to be 4-byte aligned, the struct needs 8. The kernel's record
+ * messages keep it 8-aligned in a buffer that is (a message's header and
+ * the attribute's are 24 bytes, records 232): those records go to @fn
+ * where they are; any others are copied into @batch first, in batches.
+ * A payload that is not whole records is -EPROTO (set in errno).
+ */
+#define SESSION_RECORDS_BATCH	64
+
+struct session_records_ctx {
+	uint32_t role;
+	session_records_fn fn;
+	void *data;
+	uint64_t count;
+	struct ntprof_record batch[SESSION_RECORDS_BATCH];
+};
+
+int session_records_reply(const struct nlmsghdr *nlh, void *data);
+
+/*
+ * The transports whose modules a session of @transport uses, the role's
+ * core's (NONE) first, in @t. Returns how many.
+ */
+#define SESSION_TRANSPORTS	3
+int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS]);
+
+#endif /* NTPROF_SESSION_H */

@@ -1,0 +1,890 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The .ntp recording format's reader. It treats every length and count it
+ * reads as hostile until it has checked it against a cap and against the
+ * bytes the file really has: a damaged file costs an error message, never
+ * a crash or a huge allocation (Documentation/ntp-format.rst).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ntp/ntp.h"
+#include "ntp/ntp_layout.h"
+
+void ntp_record_decode(struct ntprof_record *rec, const void *buf)
+{
+	const uint8_t *p = buf;
+	int i;
+
+	rec->role = p[0];
+	rec->transport = p[1];
+	rec->opcode = p[2];
+	rec->flags = p[3];
+	rec->qid = get16(p + 4);
+	rec->cid = get16(p + 6);
+	rec->nsid = get32(p + 8);
+	rec->length = get32(p + 12);
+	rec->slba = get64(p + 16);
+	rec->status = get16(p + 24);
+	rec->cntlid = get16(p + 26);
+	rec->cpu_submit = get16(p + 28);
+	rec->cpu_complete = get16(p + 30);
+	rec->dev = get32(p + 32);
+	rec->pid = get32(p + 36);
+	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
+		rec->ts[i] = get64(p + 40 + 8 * i);
+}
+
+struct ntp_file {
+	int fd;
+	int err;		/* sticky: the first failure */
+	bool fast;		/* the disk records are our struct's bytes */
+	bool at_end;
+	bool has_trailer;
+	uint64_t size;		/* as fstat() saw it at ntp_open() */
+	uint64_t off;		/* the next unit */
+	uint32_t seq;		/* ... and its number */
+	uint64_t records;	/* records handed out */
+	uint64_t discarded;
+	struct ntp_header hdr;
+	struct ntp_hook *hooks;
+	struct ntp_dev *devs;
+	struct ntp_dev *late_devs;	/* the trailer's (since 1.2) */
+	struct ntp_hook *late_hooks;	/* the trailer's (since 1.3) */
+	struct ntp_ctrl *ctrls;
+	struct ntp_trailer trailer;
+	uint8_t *buf;		/* a block's payload */
+	size_t buf_size;
+	struct ntprof_record *recs;	/* a decoded block, when not fast */
+	size_t recs_size;
+	char msg[PATH_MAX + 256];	/* room for any path and the why */
+	char path[];
+};
+
+/* A unit header, checked. */
+struct unit {
+	const uint8_t *tag;	/* tag_block or tag_end, NULL if unknown */
+	uint32_t count;
+	uint32_t len;
+	uint32_t crc;		/* the payload's */
+};
+
+__attribute__((format(printf, 3, 4)))
+static int fail(struct ntp_file *f, int err, const char *fmt, ...)
+{
+	int n = snprintf(f->msg, sizeof(f->msg), "%s: ", f->path);
+	va_list ap;
+
+	if (n >= 0 && (size_t)n < sizeof(f->msg)) {
+		va_start(ap, fmt);
+		vsnprintf(f->msg + n, sizeof(f->msg) - n, fmt, ap);
+		va_end(ap);
+	}
+	f->err = err;
+	return err;
+}
+
+/* Reads up to @len bytes at @off: fewer only at the end of the file. */
+static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = pread(fd, p + done, len - done, off + done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+static int read_error(struct ntp_file *f, ssize_t err)
+{
+	return fail(f, err, "read error: %s", strerror(-err));
+}
+
+/* Walks the variable part of the header; names what overran. */
+struct cursor {
+	const uint8_t *p;
+	size_t left;
+};
+
+static const uint8_t *take(struct cursor *c, size_t n)
+{
+	const uint8_t *p = c->p;
+
+	if (n > c->left)
+		return NULL;
+	c->p += n;
+	c->left -= n;
+	return p;
+}
+
+static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
+		   char *dst, size_t max)
+{
+	const uint8_t *p = take(c, 2);
+	uint16_t len;
+
+	if (!p)
+		return fail(f, -EBADMSG, "header: %s overruns the header",
+			    what);
+	len = get16(p);
+	if (len > max)
+		return fail(f, -EBADMSG,
+			    "header: %s is %u bytes, more than %zu",
+			    what, len, max);
+	p = take(c, len);
+	if (!p)
+		return fail(f, -EBADMSG, "header: %s overruns the header",
+			    what);
+	if (memchr(p, 0, len))
+		return fail(f, -EBADMSG, "header: %s contains a NUL byte",
+			    what);
+	memcpy(dst, p, len);
+	dst[len] = 0;
+	return 0;
+}
+
+/*
+ * A hook table at @c, of the header or (since 1.3) the trailer: @where
+ * names it in messages; the entries go to *@out, their count to *@nr.
+ */
+static int hooks_parse(struct ntp_file *f, struct cursor *c, const char *where,
+		       struct ntp_hook **out, uint32_t *nr_out)
+{
+	const uint8_t *p = take(c, 4);
+	uint32_t i, nr, entry, name;
+	struct ntp_hook *h;
+
+	if (!p)
+		return fail(f, -EBADMSG, "%s: hook count overruns the %s",
+			    where, where);
+	nr = get32(p);
+	if (nr > NTP_HOOKS_MAX)
+		return fail(f, -EBADMSG, "%s: %u hooks, more than %u",
+			    where, nr, NTP_HOOKS_MAX);
+	/* Check the count against the bytes before allocating for it. */
+	if ((uint64_t)nr * HOOK_FIXED > c->left)
+		return fail(f, -EBADMSG, "%s: %u hooks overrun the %s",
+			    where, nr, where);
+	if (!nr)
+		return 0;
+	*out = calloc(nr, sizeof(**out));
+	if (!*out)
+		return fail(f, -ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		h = &(*out)[i];
+		p = take(c, 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "%s: hook %u overruns the %s", where, i,
+				    where);
+		entry = get16(p);
+		if (entry < HOOK_FIXED)
+			return fail(f, -EBADMSG,
+				    "%s: hook %u: entry length %u is too short",
+				    where, i, entry);
+		/* The entry's own length field is already taken. */
+		p = take(c, entry - 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "%s: hook %u overruns the %s", where, i,
+				    where);
+		name = get16(p + 6);
+		if (name > entry - HOOK_FIXED)
+			return fail(f, -EBADMSG,
+				    "%s: hook %u: name overruns its entry",
+				    where, i);
+		if (name > NTP_HOOK_NAME_MAX)
+			return fail(f, -EBADMSG,
+				    "%s: hook %u: name is %u bytes, more than %u",
+				    where, i, name, NTP_HOOK_NAME_MAX);
+		if (memchr(p + 8, 0, name))
+			return fail(f, -EBADMSG,
+				    "%s: hook %u: name contains a NUL byte",
+				    where, i);
+		h->kind = p[0];
+		h->role = p[1];
+		h->transport = p[2];
+		h->point = p[3];
+		h->required = p[4];
+		h->state = p[5];
+		memcpy(h->name, p + 8, name);
+		/* Bytes after the name are a newer minor's fields: skipped. */
+	}
+	*nr_out = nr;
+	return 0;
+}
+
+/* The device table of format 1.1, after the hooks. */
+/*
+ * A device table at @c, of the header or (since 1.2) the trailer: @where
+ * names it in messages; the entries go to *@out, their count to *@nr.
+ */
+static int dev_table_parse(struct ntp_file *f, struct cursor *c,
+			   const char *where, struct ntp_dev **out,
+			   uint32_t *nr_out)
+{
+	const uint8_t *p = take(c, 4);
+	uint32_t i, nr, entry, name;
+	struct ntp_dev *d;
+
+	if (!p)
+		return fail(f, -EBADMSG, "%s: device count overruns the %s",
+			    where, where);
+	nr = get32(p);
+	if (nr > NTP_DEVS_MAX)
+		return fail(f, -EBADMSG, "%s: %u devices, more than %u",
+			    where, nr, NTP_DEVS_MAX);
+	/* Check the count against the bytes before allocating for it. */
+	if ((uint64_t)nr * DEV_FIXED > c->left)
+		return fail(f, -EBADMSG, "%s: %u devices overrun the %s",
+			    where, nr, where);
+	if (!nr)
+		return 0;
+	*out = calloc(nr, sizeof(**out));
+	if (!*out)
+		return fail(f, -ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		d = &(*out)[i];
+		p = take(c, 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "%s: device %u overruns the %s", where, i,
+				    where);
+		entry = get16(p);
+		if (entry < DEV_FIXED)
+			return fail(f, -EBADMSG,
+				    "%s: device %u: entry length %u is too short",
+				    where, i, entry);
+		p = take(c, entry - 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "%s: device %u overruns the %s", where, i,
+				    where);
+		name = get16(p + 4);
+		if (name > entry - DEV_FIXED)
+			return fail(f, -EBADMSG,
+				    "%s: device %u: name overruns its entry",
+				    where, i);
+		if (name > NTP_DEV_NAME_MAX)
+			return fail(f, -EBADMSG,
+				    "%s: device %u: name is %u bytes, more than %u",
+				    where, i, name, NTP_DEV_NAME_MAX);
+		if (memchr(p + 6, 0, name))
+			return fail(f, -EBADMSG,
+				    "%s: device %u: name contains a NUL byte",
+				    where, i);
+		d->dev = get32(p);
+		memcpy(d->name, p + 6, name);
+		/* Bytes after the name are a newer minor's fields: skipped. */
+	}
+	*nr_out = nr;
+	return 0;
+}
+
+static int devs_parse(struct ntp_file *f, struct cursor *c)
+{
+	int ret = dev_table_parse(f, c, "header", &f->devs, &f->hdr.nr_devs);
+
+	f->hdr.devs = f->devs;
+	return ret;
+}
+
+/* A string of controller entry @i, from its bytes in @c. */
+static int ctrl_str(struct ntp_file *f, struct cursor *c, uint32_t i,
+		    const char *what, char *dst, size_t max)
+{
+	const uint8_t *p = take(c, 2);
+	uint16_t len;
+
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s overruns its entry", i,
+			    what);
+	len = get16(p);
+	p = take(c, len);
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s overruns its entry", i,
+			    what);
+	if (len > max)
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s is %u bytes, more than %zu",
+			    i, what, len, max);
+	if (memchr(p, 0, len))
+		return fail(f, -EBADMSG,
+			    "header: controller %u: %s contains a NUL byte", i,
+			    what);
+	memcpy(dst, p, len);
+	dst[len] = 0;
+	return 0;
+}
+
+/* The controller table of format 1.1, after the devices. */
+static int ctrls_parse(struct ntp_file *f, struct cursor *c)
+{
+	const uint8_t *p = take(c, 4);
+	uint32_t i, nr, entry;
+	struct cursor e;
+	struct ntp_ctrl *x;
+	int ret;
+
+	if (!p)
+		return fail(f, -EBADMSG,
+			    "header: controller count overruns the header");
+	nr = get32(p);
+	if (nr > NTP_CTRLS_MAX)
+		return fail(f, -EBADMSG,
+			    "header: %u controllers, more than %u", nr,
+			    NTP_CTRLS_MAX);
+	/* Check the count against the bytes before allocating for it. */
+	if ((uint64_t)nr * CTRL_FIXED > c->left)
+		return fail(f, -EBADMSG,
+			    "header: %u controllers overrun the header", nr);
+	if (!nr)
+		return 0;
+	f->ctrls = calloc(nr, sizeof(*f->ctrls));
+	if (!f->ctrls)
+		return fail(f, -ENOMEM, "out of memory");
+	for (i = 0; i < nr; i++) {
+		x = &f->ctrls[i];
+		p = take(c, 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: controller %u overruns the header",
+				    i);
+		entry = get16(p);
+		if (entry < CTRL_FIXED)
+			return fail(f, -EBADMSG,
+				    "header: controller %u: entry length %u is too short",
+				    i, entry);
+		p = take(c, entry - 2);
+		if (!p)
+			return fail(f, -EBADMSG,
+				    "header: controller %u overruns the header",
+				    i);
+		x->dev = get32(p);
+		x->nsid = get32(p + 4);
+		x->cntlid = get16(p + 8);
+		x->transport = p[10];
+		/* The strings, within the entry; what follows is skipped. */
+		e.p = p + 11;
+		e.left = entry - 13;
+		ret = ctrl_str(f, &e, i, "name", x->name, NTP_CTRL_NAME_MAX);
+		if (!ret)
+			ret = ctrl_str(f, &e, i, "subsystem NQN", x->subsysnqn,
+				       NTP_NQN_MAX);
+		if (!ret)
+			ret = ctrl_str(f, &e, i, "address", x->address,
+				       NTP_ADDR_MAX);
+		if (ret)
+			return ret;
+	}
+	f->hdr.nr_ctrls = nr;
+	f->hdr.ctrls = f->ctrls;
+	return 0;
+}
+
+/* The header's fields after the checksum vouched for its bytes. */
+static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
+{
+	struct ntp_header *h = &f->hdr;
+	struct cursor c = { buf + HDR_FIXED, len - HDR_FIXED - 4 };
+	int ret;
+
+	h->version_major = get16(buf + 8);
+	h->version_minor = get16(buf + 10);
+	h->record_size = get32(buf + 16);
+	h->sample = get32(buf + 20);
+	h->role = buf[24];
+	h->transport = buf[25];
+	h->nr_cpus = get32(buf + 28);
+	h->start_mono_ns = get64(buf + 32);
+	h->start_real_ns = get64(buf + 40);
+	if (h->record_size < NTP_RECORD_SIZE)
+		return fail(f, -EBADMSG,
+			    "header: record size %u is less than %u",
+			    h->record_size, NTP_RECORD_SIZE);
+	if (h->record_size > RECORD_SIZE_MAX)
+		return fail(f, -EBADMSG,
+			    "header: record size %u is more than %u",
+			    h->record_size, RECORD_SIZE_MAX);
+	f->fast = HOST_IS_LE && h->record_size == sizeof(struct ntprof_record);
+
+	ret = get_str(f, &c, "hostname", h->hostname, NTP_HOSTNAME_MAX);
+	if (!ret)
+		ret = get_str(f, &c, "kernel release", h->kernel_release,
+			      NTP_RELEASE_MAX);
+	if (!ret)
+		ret = get_str(f, &c, "boot id", h->boot_id, NTP_BOOT_ID_MAX);
+	if (!ret)
+		ret = get_str(f, &c, "tool version", h->tool_version,
+			      NTP_TOOL_VERSION_MAX);
+	if (!ret)
+		ret = hooks_parse(f, &c, "header", &f->hooks,
+				  &f->hdr.nr_hooks);
+	f->hdr.hooks = f->hooks;
+	/* 1.0 ends here: a 1.0 file's later bytes are not a device table. */
+	if (!ret && h->version_minor >= 1)
+		ret = devs_parse(f, &c);
+	if (!ret && h->version_minor >= 1)
+		ret = ctrls_parse(f, &c);
+	/* What is left before the checksum is a newer minor's: skipped. */
+	return ret;
+}
+
+static int header_read(struct ntp_file *f)
+{
+	uint8_t start[16], *buf;
+	uint16_t major;
+	uint32_t len;
+	ssize_t n;
+	int ret;
+
+	if (f->size == 0)
+		return fail(f, -EBADMSG, "empty file, not an ntprof recording");
+	n = pread_full(f->fd, start, sizeof(start), 0);
+	if (n < 0)
+		return read_error(f, n);
+	if (memcmp(start, ntp_magic, n < 8 ? n : 8))
+		return fail(f, -EBADMSG, "not an ntprof recording (bad magic)");
+	if (n < (ssize_t)sizeof(start))
+		return fail(f, -EBADMSG, "header truncated");
+	/* Magic, major, minor and length keep their places in all majors. */
+	major = get16(start + 8);
+	len = get32(start + 12);
+	if (major > NTP_VERSION_MAJOR)
+		return fail(f, -ENOTSUP,
+			    "format version %u is newer than this tool reads (%u)",
+			    major, NTP_VERSION_MAJOR);
+	if (major < 1)
+		return fail(f, -EBADMSG, "format version %u does not exist",
+			    major);
+	if (len < HDR_MIN)
+		return fail(f, -EBADMSG, "header length %u is too short", len);
+	if (len > HDR_MAX)
+		return fail(f, -EBADMSG, "header length %u is too long", len);
+	if (len > f->size)
+		return fail(f, -EBADMSG, "header truncated");
+
+	buf = malloc(len);
+	if (!buf)
+		return fail(f, -ENOMEM, "out of memory");
+	n = pread_full(f->fd, buf, len, 0);
+	if (n < 0)
+		ret = read_error(f, n);
+	else if (n < len)
+		ret = fail(f, -EBADMSG, "header truncated");
+	else if (!crc_matches(crc(buf, len - 4), get32(buf + len - 4)))
+		ret = fail(f, -EBADMSG, "header checksum mismatch");
+	else
+		ret = header_parse(f, buf, len);
+	free(buf);
+	f->off = len;
+	return ret;
+}
+
+int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
+	     size_t errlen)
+{
+	struct ntp_file *f;
+	struct stat st;
+	size_t len;
+	int ret;
+
+	len = strlen(path) + 1;
+	f = calloc(1, sizeof(*f) + len);
+	if (!f) {
+		snprintf(errbuf, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	memcpy(f->path, path, len);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0 || fstat(f->fd, &st)) {
+		ret = fail(f, -errno, "%s", strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		ret = fail(f, -EINVAL, "not a regular file");
+	} else {
+		f->size = st.st_size;
+		ret = header_read(f);
+	}
+	if (ret) {
+		snprintf(errbuf, errlen, "%s", f->msg);
+		ntp_close(f);
+		return ret;
+	}
+	*fp = f;
+	return 0;
+}
+
+const struct ntp_header *ntp_header(const struct ntp_file *f)
+{
+	return &f->hdr;
+}
+
+/* The file stops here without a trailer: what a killed recorder leaves. */
+static int cut_short(struct ntp_file *f, uint64_t discarded)
+{
+	f->at_end = true;
+	f->discarded = discarded;
+	return 0;
+}
+
+/*
+ * Reads the header of the unit at f->off. Returns 1 when its payload is
+ * wholly in the file, 0 when the file ends inside it, or an error.
+ */
+static int unit_header(struct ntp_file *f, struct unit *u)
+{
+	uint64_t left = f->size - f->off;
+	uint8_t h[UNIT_HDR];
+	uint32_t seq;
+	ssize_t n;
+
+	if (left < UNIT_HDR)
+		return cut_short(f, left);
+	n = pread_full(f->fd, h, UNIT_HDR, f->off);
+	if (n < 0)
+		return read_error(f, n);
+	if (n < UNIT_HDR)	/* the file shrank since ntp_open() */
+		return cut_short(f, n);
+	/*
+	 * A cut leaves a partial unit whose header is whole and right, so a
+	 * bad header is damage, and its length is safe to compare with the
+	 * file's to tell a cut from the unit being there.
+	 */
+	if (!crc_matches(crc(h, 20), get32(h + 20)))
+		return fail(f, -EBADMSG,
+			    "block %u at offset %llu: header checksum mismatch",
+			    f->seq, (unsigned long long)f->off);
+	seq = get32(h + 4);
+	u->count = get32(h + 8);
+	u->len = get32(h + 12);
+	u->crc = get32(h + 16);
+	if (!memcmp(h, tag_block, 4))
+		u->tag = tag_block;
+	else if (!memcmp(h, tag_end, 4))
+		u->tag = tag_end;
+	else
+		u->tag = NULL;	/* a newer minor's: skipped */
+	if (seq != f->seq)
+		return fail(f, -EBADMSG,
+			    "block %u at offset %llu: out of sequence (numbered %u)",
+			    f->seq, (unsigned long long)f->off, seq);
+	if (u->len > UNIT_MAX)
+		return fail(f, -EBADMSG,
+			    "block %u at offset %llu: length %u is too long",
+			    f->seq, (unsigned long long)f->off, u->len);
+	if (u->tag == tag_block &&
+	    (uint64_t)u->count * f->hdr.record_size != u->len)
+		return fail(f, -EBADMSG,
+			    "block %u at offset %llu: %u records do not make %u bytes",
+			    f->seq, (unsigned long long)f->off, u->count,
+			    u->len);
+	if (u->tag == tag_end &&
+	    (u->len < TRAILER_SIZE || u->len > TRAILER_MAX))
+		return fail(f, -EBADMSG,
+			    "trailer at offset %llu: length %u is invalid",
+			    (unsigned long long)f->off, u->len);
+	if (u->len > left - UNIT_HDR)
+		return cut_short(f, left);
+	return 1;
+}
+
+/* Grows f->buf to @len bytes, bounded by UNIT_MAX through the callers. */
+static int buf_reserve(struct ntp_file *f, size_t len)
+{
+	uint8_t *p;
+
+	if (len <= f->buf_size)
+		return 0;
+	p = realloc(f->buf, len);
+	if (!p)
+		return fail(f, -ENOMEM, "out of memory");
+	f->buf = p;
+	f->buf_size = len;
+	return 0;
+}
+
+/* What a message calls the unit at f->off. */
+static const char *unit_name(const struct ntp_file *f, const struct unit *u,
+			     char *buf, size_t size)
+{
+	if (u->tag == tag_end)
+		snprintf(buf, size, "trailer at offset %llu",
+			 (unsigned long long)f->off);
+	else
+		snprintf(buf, size, "block %u at offset %llu", f->seq,
+			 (unsigned long long)f->off);
+	return buf;
+}
+
+/*
+ * Reads the payload of the unit at f->off into @dst, checks it and moves
+ * on to the next unit. Returns 1, 0 if the file shrank under us, or an
+ * error.
+ */
+static int unit_payload(struct ntp_file *f, const struct unit *u, void *dst)
+{
+	ssize_t n = pread_full(f->fd, dst, u->len, f->off + UNIT_HDR);
+	char name[64];
+
+	if (n < 0)
+		return read_error(f, n);
+	if ((size_t)n < u->len)
+		return cut_short(f, f->size - f->off);
+	if (!crc_matches(crc(dst, u->len), u->crc))
+		return fail(f, -EBADMSG, "%s: checksum mismatch",
+			    unit_name(f, u, name, sizeof(name)));
+	f->off += UNIT_HDR + u->len;
+	f->seq++;
+	return 1;
+}
+
+static int trailer_read(struct ntp_file *f, const struct unit *u)
+{
+	struct ntp_trailer *t = &f->trailer;
+	uint8_t p[TRAILER_MAX];
+	int ret;
+
+	ret = unit_payload(f, u, p);
+	if (ret <= 0)
+		return ret;
+	/* Fields after the first TRAILER_SIZE bytes are a newer minor's. */
+	t->records = get64(p);
+	t->drops = get64(p + 8);
+	t->evictions = get64(p + 16);
+	t->end_mono_ns = get64(p + 24);
+	t->end_real_ns = get64(p + 32);
+	/* Since 1.2: the devices that appeared after the start. */
+	if (f->hdr.version_minor >= 2 && u->len > TRAILER_SIZE) {
+		struct cursor c = { p + TRAILER_SIZE, u->len - TRAILER_SIZE };
+
+		ret = dev_table_parse(f, &c, "trailer", &f->late_devs,
+				      &t->nr_late_devs);
+		if (ret)
+			return ret;
+		t->late_devs = f->late_devs;
+		/* Since 1.3: the hooks of processes found after the start. */
+		if (f->hdr.version_minor >= 3 && c.left) {
+			ret = hooks_parse(f, &c, "trailer", &f->late_hooks,
+					  &t->nr_late_hooks);
+			if (ret)
+				return ret;
+			t->late_hooks = f->late_hooks;
+		}
+	}
+	if (t->records != f->records)
+		return fail(f, -EBADMSG,
+			    "the trailer counts %llu records, the blocks hold %llu",
+			    (unsigned long long)t->records,
+			    (unsigned long long)f->records);
+	if (f->off != f->size)
+		return fail(f, -EBADMSG, "%llu bytes after the trailer",
+			    (unsigned long long)(f->size - f->off));
+	f->has_trailer = true;
+	f->at_end = true;
+	return 0;
+}
+
+/*
+ * Moves to the next block that has records, reading the units on the way.
+ * Returns 1 with its header in @u and its payload still unread, 0 at the
+ * end of the recording, or an error. Every unit moves f->off forward by
+ * at least UNIT_HDR bytes within the file, so this ends.
+ */
+static int unit_next(struct ntp_file *f, struct unit *u)
+{
+	int ret;
+
+	if (f->err)
+		return f->err;
+	while (!f->at_end) {
+		ret = unit_header(f, u);
+		if (ret <= 0)
+			return ret;
+		if (u->tag == tag_block && u->count)
+			return 1;
+		if (u->tag == tag_end)
+			return trailer_read(f, u);
+		/* An empty block or a newer minor's unit: checked, skipped. */
+		ret = buf_reserve(f, u->len ? u->len : 1);
+		if (!ret)
+			ret = unit_payload(f, u, f->buf);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The payload of a block into @dst, decoded unless it is fast. */
+static int block_read(struct ntp_file *f, const struct unit *u,
+		      struct ntprof_record *dst)
+{
+	uint32_t i;
+	int ret;
+
+	if (f->fast)
+		return unit_payload(f, u, dst);
+	ret = buf_reserve(f, u->len);
+	if (!ret)
+		ret = unit_payload(f, u, f->buf);
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < u->count; i++)
+		ntp_record_decode(&dst[i],
+				  f->buf + (size_t)i * f->hdr.record_size);
+	return 1;
+}
+
+int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
+		   size_t *n)
+{
+	struct ntprof_record *dst;
+	struct unit u;
+	int ret;
+
+	*recs = NULL;
+	*n = 0;
+	ret = unit_next(f, &u);
+	if (ret <= 0)
+		return ret;
+	if (f->fast) {
+		/* The records are read into f->buf and used right there. */
+		ret = buf_reserve(f, u.len);
+		if (ret)
+			return ret;
+		dst = (struct ntprof_record *)f->buf;
+	} else if (u.count > f->recs_size) {
+		/* u.count <= UNIT_MAX / NTP_RECORD_SIZE: bounded. */
+		dst = realloc(f->recs, u.count * sizeof(*dst));
+		if (!dst)
+			return fail(f, -ENOMEM, "out of memory");
+		f->recs = dst;
+		f->recs_size = u.count;
+	} else {
+		dst = f->recs;
+	}
+	ret = block_read(f, &u, dst);
+	if (ret <= 0)
+		return ret;
+	f->records += u.count;
+	*recs = dst;
+	*n = u.count;
+	return 1;
+}
+
+/*
+ * Memory for @size bytes of records that free() takes back. Faulting in
+ * gigabytes 4 KiB at a time costs more than reading them from the page
+ * cache, so big arrays are aligned for transparent huge pages and ask for
+ * them; where there are none, the hint is ignored.
+ */
+static void *records_alloc(size_t size)
+{
+	const size_t huge = 2UL << 20;
+	void *p;
+
+	if (size < 4 * huge)
+		return malloc(size);
+	if (posix_memalign(&p, huge, size))
+		return NULL;
+	madvise(p, size & ~(huge - 1), MADV_HUGEPAGE);
+	return p;
+}
+
+int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
+{
+	struct ntprof_record *all = NULL;
+	uint64_t cap = 0;
+	size_t got = 0;
+	struct unit u;
+	int ret;
+
+	*recs = NULL;
+	*n = 0;
+	if (f->err)
+		return f->err;
+	/* No more records than the rest of the file has bytes for. */
+	if (!f->at_end)
+		cap = (f->size - f->off) / f->hdr.record_size;
+	if (cap > SIZE_MAX / sizeof(*all))
+		return fail(f, -ENOMEM, "too large for this machine's memory");
+	if (cap) {
+		all = records_alloc(cap * sizeof(*all));
+		if (!all)
+			return fail(f, -ENOMEM, "out of memory");
+	}
+	while ((ret = unit_next(f, &u)) > 0) {
+		/* Cannot happen, since each block's bytes are in the file. */
+		if (u.count > cap - got) {
+			ret = fail(f, -EBADMSG, "more records than bytes");
+			break;
+		}
+		ret = block_read(f, &u, all + got);
+		if (ret <= 0)
+			break;
+		got += u.count;
+		f->records += u.count;
+	}
+	/*
+	 * The room block headers and a cut-off block left unused is a few
+	 * pages never touched, so never backed by memory: no realloc().
+	 */
+	if (!got) {
+		free(all);
+		all = NULL;
+	}
+	*recs = all;
+	*n = got;
+	return ret;
+}
+
+const struct ntp_trailer *ntp_trailer(const struct ntp_file *f)
+{
+	return f->has_trailer ? &f->trailer : NULL;
+}
+
+uint64_t ntp_discarded(const struct ntp_file *f)
+{
+	return f->discarded;
+}
+
+const char *ntp_error(const struct ntp_file *f)
+{
+	return f->msg;
+}
+
+void ntp_close(struct ntp_file *f)
+{
+	if (!f)
+		return;
+	if (f->fd >= 0)
+		close(f->fd);
+	free(f->hooks);
+	free(f->devs);
+	free(f->late_devs);
+	free(f->late_hooks);
+	free(f->ctrls);
+	free(f->buf);
+	free(f->recs);
+	free(f);
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pieces of ntprof's HTML pages: one self-contained file each, its
+ * style inline, nothing fetched (no script, font or image from anywhere).
+ */
+#include "analysis/analysis.h"
+#include "out/html.h"
+
+static const char *const colour[NTPROF_STAGE_COUNT] = {
+	"#8c6bb1", "#4e79a7", "#f28e2b", "#bab0ac", "#59a14f", "#e15759",
+};
+
+void html_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			fputc(*s, f);
+		}
+	}
+}
+
+const char *html_colour(int stage)
+{
+	return stage >= 0 && stage < NTPROF_STAGE_COUNT ? colour[stage] :
+							  "#000";
+}
+
+void html_begin(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", f);
+	html_escape(f, title);
+	fputs("</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 2em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 1em 0; }\n"
+	      "td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }\n"
+	      "td:first-child, th:first-child { text-align: left; }\n"
+	      "svg { display: block; margin: 1em 0; font-size: 12px; }\n"
+	      "</style></head><body>\n<h1>", f);
+	html_escape(f, title);
+	fputs("</h1>\n", f);
+}
+
+void html_end(FILE *f)
+{
+	fputs("</body></html>\n", f);
+}

@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report's tables. Columns line up with the tutorial's (the stage
+ * table's values end at columns 49, 56 and 65; the components' at 49, 59,
+ * 67, 77 and 87), and a name too long for its column pushes the values
+ * right instead of touching them.
+ *
+ * The JSON document (schema "ntprof-report/1") holds the same numbers:
+ *
+ *   schema, recorded_on {hostname, kernel}, sample, duration_s,
+ *   records {host, target, matched, unusable},
+ *   join {pairs, windows, theta_known, theta_from_hint, theta_ns,
+ *         theta_min_ns, theta_max_ns},
+ *   throughput [{op, commands_per_s, bytes_per_s}],
+ *   groups [{label, op, size, device, side, kind, transport, n, n_joined,
+ *            n_table, n_unusable, rate_per_s,
+ *            latency_us {mean, min, p50, p99, p999, max},
+ *            stages [{id, name, mean_us, share_pct, avg_qd}], largest,
+ *            components [{id, name, n, mean_us, L, p50_us, p99_us,
+ *                         p999_us, merged [id], merged_n}],
+ *            dropped, wire_negative}]
+ *
+ * Times are microseconds with three decimals (the records' nanoseconds);
+ * a value that does not exist is null. Version 1 only grows: a member is
+ * never renamed or given another meaning without a new schema number.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "common/names.h"
+#include "out/table.h"
+#include "common/util.h"
+
+#define BIT(n)		(1U << (n))
+
+/* A bar of this many '#' is 100 % of the latency. */
+#define BAR_WIDTH	24
+
+/* The stage table's rows; NET_TARGET, the unknown rest, comes last. */
+static const enum ntprof_stage stage_order[] = {
+	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
+	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
+};
+
+static const char * const stage_id[NTPROF_STAGE_COUNT] = {
+	[NTPROF_STAGE_HOST_BLK] = "host_block_layer",
+	[NTPROF_STAGE_HOST_DRV] = "host_driver",
+	[NTPROF_STAGE_NETWORK] = "network",
+	[NTPROF_STAGE_NET_TARGET] = "network_and_target",
+	[NTPROF_STAGE_TGT_DRV] = "target_driver",
+	[NTPROF_STAGE_STORAGE] = "storage",
+};
+
+static const char * const comp_id[NTPROF_COMP_COUNT] = {
+	[NTPROF_COMP_HOST_BLK_SUB] = "host_block_layer_submission",
+	[NTPROF_COMP_HOST_DRV_SUB] = "host_driver_submission",
+	[NTPROF_COMP_WIRE] = "network_wire",
+	[NTPROF_COMP_DATA_XFER] = "data_transfer_at_target",
+	[NTPROF_COMP_NET_TARGET] = "network_and_target",
+	[NTPROF_COMP_TGT_DRV_SUB] = "target_driver_submission",
+	[NTPROF_COMP_STORAGE_BLK] = "storage_target_block_layer",
+	[NTPROF_COMP_DRIVE] = "storage_drive",
+	[NTPROF_COMP_TGT_DRV_COMP] = "target_driver_completion",
+	[NTPROF_COMP_HOST_RECV] = "network_host_receive_path",
+	[NTPROF_COMP_HOST_DRV_COMP] = "host_driver_completion",
+	[NTPROF_COMP_HANDOFF] = "handoff_to_nvme_complete_rq",
+	[NTPROF_COMP_HOST_BLK_COMP] = "host_block_layer_completion",
+	[NTPROF_COMP_E2E] = "end_to_end",
+};
+
+const char *ntprof_stage_id(enum ntprof_stage stage)
+{
+	return stage_id[stage];
+}
+
+const char *ntprof_comp_id(enum ntprof_comp comp)
+{
+	return comp_id[comp];
+}
+
+/* 15.0k, 1.2M: a rate in three digits. */
+static const char *rate_str(double r, char *buf, size_t size)
+{
+	if (isnan(r))
+		snprintf(buf, size, "-");
+	else if (r >= 1e6)
+		snprintf(buf, size, "%.1fM", r / 1e6);
+	else if (r >= 1e3)
+		snprintf(buf, size, "%.1fk", r / 1e3);
+	else
+		snprintf(buf, size, "%.1f", r);
+	return buf;
+}
+
+/* A share as a whole percent, with no "-0" for a tiny negative one. */
+static double share_round(double share)
+{
+	return share > -0.5 && share < 0.5 ? 0 : share;
+}
+
+/*
+ * "  name" and then @val right-aligned to end at column @end, at least
+ * one space after the name.
+ */
+static void name_val(FILE *f, int indent, const char *name, int end,
+		     const char *val)
+{
+	int used = indent + (int)strlen(name);
+	int w = end - used;
+
+	if (w < (int)strlen(val) + 1)
+		w = (int)strlen(val) + 1;
+	fprintf(f, "%*s%s%*s", indent, "", name, w, val);
+}
+
+static const char *us_str(double ns, int width, char *buf, size_t size)
+{
+	if (isnan(ns))
+		snprintf(buf, size, "%*s", width, "-");
+	else
+		snprintf(buf, size, "%*.2f", width, ns / 1e3);
+	return buf;
+}
+
+void ntprof_print_run(FILE *f, const struct ntprof_analysis *an)
+{
+	fputs("===", f);
+	if (!isnan(an->duration_s))
+		fprintf(f, " %.1f s,", an->duration_s);
+	if (an->opts.sample > 1)
+		fprintf(f, " one command in %u sampled ===\n", an->opts.sample);
+	else
+		fputs(" every command recorded ===\n", f);
+}
+
+/* Each op's rate and bandwidth over @secs: "read 15.0 kIOPS, 61.3 MB/s". */
+static void print_rates(FILE *f, const struct ntprof_analysis *an, int side,
+			double secs)
+{
+	const char *sep = " ";
+	double iops, mbs;
+	int op;
+
+	for (op = 0; op < NTPROF_OPC_COUNT; op++) {
+		if (!an->ops[side][op])
+			continue;
+		iops = (double)an->ops[side][op] * an->opts.sample / secs;
+		mbs = (double)an->bytes[side][op] * an->opts.sample / secs /
+		      1e6;
+		fprintf(f, "%s%s ", sep, ntprof_opclass_name(op));
+		if (iops >= 1e6)
+			fprintf(f, "%.2f MIOPS", iops / 1e6);
+		else if (iops >= 1e3)
+			fprintf(f, "%.1f kIOPS", iops / 1e3);
+		else
+			fprintf(f, "%.0f IOPS", iops);
+		if (mbs >= 1e3)
+			fprintf(f, ", %.2f GB/s", mbs / 1e3);
+		else
+			fprintf(f, ", %.1f MB/s", mbs);
+		sep = "; ";
+	}
+	if (*sep == ' ')
+		fputs(" no commands", f);
+	fputc('\n', f);
+}
+
+void ntprof_print_throughput(FILE *f, const struct ntprof_analysis *an)
+{
+	int side = an->nr_host ? 0 : 1;
+	double span;
+
+	fputs("throughput (estimated from the sampled commands):", f);
+	if (!(an->duration_s > 0)) {
+		fputs(" unknown, without the recording's length\n", f);
+		return;
+	}
+	print_rates(f, an, side, an->duration_s);
+	/*
+	 * A recording longer than its workload (record -d 10 beside an 8 s
+	 * run) dilutes the rate: the span that had commands gives the
+	 * workload's own.
+	 */
+	span = an->last_ns[side] > an->first_ns[side] ?
+	       (double)(an->last_ns[side] - an->first_ns[side]) / 1e9 : 0;
+	if (span >= 1 && span < 0.9 * an->duration_s) {
+		fprintf(f, "  over the %.1f s that had commands:", span);
+		print_rates(f, an, side, span);
+	}
+}
+
+static void print_group_head(FILE *f, const struct ntprof_group *g)
+{
+	char rate[32];
+
+	fprintf(f, "== %s: %" PRIu64 " commands sampled", g->label, g->n);
+	if (!isnan(g->rate))
+		fprintf(f, " (from about %s commands/s)",
+			rate_str(g->rate, rate, sizeof(rate)));
+	switch (g->kind) {
+	case NTPROF_KIND_JOINED:
+		if (g->n_joined == g->n)
+			fputs(", all with the target's side\n", f);
+		else
+			fprintf(f,
+				", %" PRIu64 " with the target's side (the tables show those)\n",
+				g->n_joined);
+		break;
+	case NTPROF_KIND_HOST:
+		fputs(", host side only\n", f);
+		break;
+	case NTPROF_KIND_TARGET:
+		fputs(", target side only\n", f);
+		break;
+	}
+}
+
+static void print_stages(FILE *f, const struct ntprof_group *g)
+{
+	char val[64], bar[BAR_WIDTH + 1];
+	const char *name;
+	double share;
+	size_t i;
+	int s, n;
+
+	fprintf(f, "  %-38s%9s%7s%9s\n", "stage", "mean us", "share",
+		"avg QD");
+	for (i = 0; i < ARRAY_SIZE(stage_order); i++) {
+		s = stage_order[i];
+		if (!(g->stage_has & BIT(s)))
+			continue;
+		share = share_round(g->stage_share[s]);
+		n = isnan(share) ? 0 : (int)(share * BAR_WIDTH / 100 + 0.5);
+		if (n < 0)
+			n = 0;
+		if (n > BAR_WIDTH)
+			n = BAR_WIDTH;
+		memset(bar, '#', n);
+		bar[n] = '\0';
+		name = ntprof_stage_name(s, g->transport, g->kind, g->stacks);
+		us_str(g->stage_mean[s], 0, val, sizeof(val));
+		name_val(f, 2, name, 49, val);
+		if (isnan(share))
+			fprintf(f, "%7s", "-");
+		else
+			fprintf(f, "%6.0f%%", share);
+		if (isnan(g->stage_qd[s]))
+			fprintf(f, "%9s", "-");
+		else
+			fprintf(f, "%9.2f", g->stage_qd[s]);
+		if (n)
+			fprintf(f, "  %s", bar);
+		fputc('\n', f);
+	}
+	if (g->largest >= 0)
+		fprintf(f, "  largest: %s, %.0f %% of the latency\n",
+			ntprof_stage_name(g->largest, g->transport, g->kind,
+					  g->stacks),
+			share_round(g->stage_share[g->largest]));
+}
+
+/* The component that took @comp's time in a record where it merged. */
+static int merged_into(const struct ntprof_group *g, int comp)
+{
+	int c;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++)
+		if (g->merged[c] & BIT(comp))
+			return c;
+	return -1;
+}
+
+static void print_comp(FILE *f, const struct ntprof_group *g, int c,
+		       bool sub)
+{
+	const struct ntprof_stats *st = &g->comp[c];
+	char val[32];
+	int owner;
+
+	snprintf(val, sizeof(val), "%" PRIu64, st->n);
+	if (!st->n) {
+		owner = merged_into(g, c);
+		if (owner < 0)
+			return;	/* not on this path */
+		name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
+		fprintf(f, "      merged into %s\n",
+			ntprof_comp_name(owner, g->stacks));
+		return;
+	}
+	name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
+	fprintf(f, "%10.2f", st->mean / 1e3);
+	if (isnan(g->comp_qd[c]))
+		fprintf(f, "%8s", "-");
+	else
+		fprintf(f, "%8.2f", g->comp_qd[c]);
+	fprintf(f, "%10.2f%10.2f\n", st->p50 / 1e3, st->p99 / 1e3);
+}
+
+static void print_components(FILE *f, const struct ntprof_group *g)
+{
+	bool wire = g->comp[NTPROF_COMP_WIRE].n;
+
+	fputs("  components, in path order (L: commands in each, by Little's law)\n",
+	      f);
+	fprintf(f, "  %-41s%6s%10s%8s%10s%10s   (us)\n", "component", "n",
+		"mean", "L", "p50", "p99");
+	print_comp(f, g, NTPROF_COMP_HOST_BLK_SUB, false);
+	print_comp(f, g, NTPROF_COMP_HOST_DRV_SUB, false);
+	print_comp(f, g, NTPROF_COMP_WIRE, false);
+	/* Under the wire it belongs to for reads; else after the target. */
+	if (wire)
+		print_comp(f, g, NTPROF_COMP_DATA_XFER, true);
+	print_comp(f, g, NTPROF_COMP_NET_TARGET, false);
+	print_comp(f, g, NTPROF_COMP_TGT_DRV_SUB, false);
+	print_comp(f, g, NTPROF_COMP_STORAGE_BLK, false);
+	print_comp(f, g, NTPROF_COMP_DRIVE, false);
+	print_comp(f, g, NTPROF_COMP_TGT_DRV_COMP, false);
+	if (!wire)
+		print_comp(f, g, NTPROF_COMP_DATA_XFER, true);
+	print_comp(f, g, NTPROF_COMP_HOST_RECV, false);
+	print_comp(f, g, NTPROF_COMP_HOST_DRV_COMP, false);
+	print_comp(f, g, NTPROF_COMP_HANDOFF, true);
+	print_comp(f, g, NTPROF_COMP_HOST_BLK_COMP, false);
+	print_comp(f, g, NTPROF_COMP_E2E, false);
+}
+
+static void print_notes(FILE *f, const struct ntprof_group *g)
+{
+	const char *sep;
+	int c, k;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
+		if (!g->merged_n[c])
+			continue;
+		fprintf(f, "  merged: %s includes",
+			ntprof_comp_name(c, g->stacks));
+		sep = " ";
+		for (k = 0; k < NTPROF_COMP_COUNT; k++) {
+			if (!(g->merged[c] & BIT(k)))
+				continue;
+			fprintf(f, "%s%s", sep, ntprof_comp_name(k, g->stacks));
+			sep = " and ";
+		}
+		fprintf(f,
+			" in %" PRIu64 " commands: a point between them was not recorded\n",
+			g->merged_n[c]);
+	}
+	if (g->dropped)
+		fprintf(f,
+			"  note: %" PRIu64 " commands had a point out of order on its clock, or a target receive before the host sent, dropped as if not recorded\n",
+			g->dropped);
+	if (g->wire_negative)
+		fprintf(f,
+			"  note: %" PRIu64 " commands had a negative computed wire time, kept as measured in the means\n",
+			g->wire_negative);
+	if (g->n_unusable)
+		fprintf(f,
+			"  note: %" PRIu64 " commands lacked the points for an end to end and are left out\n",
+			g->n_unusable);
+}
+
+void ntprof_print_group(FILE *f, const struct ntprof_analysis *an,
+			const struct ntprof_group *g, bool detail)
+{
+	const struct ntprof_stats *e2e = &g->comp[NTPROF_COMP_E2E];
+
+	(void)an;
+	print_group_head(f, g);
+	if (!g->n_table) {
+		print_notes(f, g);
+		return;
+	}
+	fprintf(f,
+		"  latency%s (us): mean %.2f, p50 %.2f, p99 %.2f, p99.9 %.2f\n",
+		g->kind == NTPROF_KIND_TARGET ? " at the target" : "",
+		e2e->mean / 1e3, e2e->p50 / 1e3, e2e->p99 / 1e3,
+		e2e->p999 / 1e3);
+	print_stages(f, g);
+	if (detail)
+		print_components(f, g);
+	print_notes(f, g);
+}
+
+void ntprof_print_groups(FILE *f, const struct ntprof_analysis *an,
+			 bool detail)
+{
+	size_t i;
+
+	for (i = 0; i < an->nr_groups; i++) {
+		fputc('\n', f);
+		ntprof_print_group(f, an, &an->groups[i], detail);
+	}
+}
+
+void ntprof_print_records(FILE *f, uint64_t nr_host, uint64_t nr_target,
+			  uint64_t matched)
+{
+	unsigned int pct;
+
+	if (nr_host && nr_target) {
+		/* Rounded down: 100 % only when every record matched. */
+		pct = (unsigned int)(100 * (double)matched / (double)nr_host);
+		fprintf(f,
+			"records: %" PRIu64 " host, %" PRIu64 " target; %" PRIu64 " matched (%u %% of the host's)\n",
+			nr_host, nr_target, matched, pct);
+	} else if (nr_target) {
+		fprintf(f, "records: %" PRIu64 " target\n", nr_target);
+	} else {
+		fprintf(f, "records: %" PRIu64 " host\n", nr_host);
+	}
+}
+
+void ntprof_print_live_header(FILE *f, unsigned int interval_s)
+{
+	fprintf(f,
+		"every %u s, per group: sampled commands, rate, latency, and each stage's share of the mean\n",
+		interval_s);
+	fputs("(*: network and target together; the target's side is not recorded)\n",
+	      f);
+	fprintf(f, "%78s%25s\n", "host", "target");
+	fprintf(f, "%8s  %-22s%7s%9s%10s%10s%8s%8s%8s%8s%8s\n", "time",
+		"group", "n", "cmds/s", "mean us", "p99 us", "block", "driver",
+		"network", "driver", "storage");
+}
+
+/* A stage's share for a live row, "" when the group has no such stage. */
+static const char *live_share(const struct ntprof_group *g, uint32_t stages,
+			      char *buf, size_t size)
+{
+	double share = 0;
+	int s;
+
+	if (!(g->stage_has & stages))
+		return "";
+	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
+		if ((stages & BIT(s)) && (g->stage_has & BIT(s)))
+			share += g->stage_share[s];
+	if (isnan(share))
+		return "-";
+	snprintf(buf, size, "%.0f%%", share_round(share));
+	return buf;
+}
+
+void ntprof_print_live(FILE *f, const struct ntprof_analysis *an,
+		       double elapsed_s)
+{
+	static const uint32_t cols[5] = {
+		BIT(NTPROF_STAGE_HOST_BLK),
+		BIT(NTPROF_STAGE_HOST_DRV),
+		BIT(NTPROF_STAGE_NETWORK) | BIT(NTPROF_STAGE_NET_TARGET),
+		BIT(NTPROF_STAGE_TGT_DRV),
+		BIT(NTPROF_STAGE_STORAGE),
+	};
+	const struct ntprof_group *g;
+	char line[256], rate[32], buf[5][16];
+	const char *s[5];
+	size_t i;
+	int len, c;
+
+	for (i = 0; i < an->nr_groups; i++) {
+		g = &an->groups[i];
+		if (!g->n_table)
+			continue;
+		for (c = 0; c < 5; c++)
+			s[c] = live_share(g, cols[c], buf[c], sizeof(buf[c]));
+		rate_str(g->rate, rate, sizeof(rate));
+		/* The '*' after the network's share: no target's side. */
+		len = snprintf(line, sizeof(line),
+			       "%7.1fs  %-22s%7" PRIu64 "%9s%10.2f%10.2f%8s%8s%7s%c%8s%8s",
+			       elapsed_s, g->label, g->n, rate,
+			       g->comp[NTPROF_COMP_E2E].mean / 1e3,
+			       g->comp[NTPROF_COMP_E2E].p99 / 1e3, s[0], s[1],
+			       s[2], g->kind == NTPROF_KIND_HOST ? '*' : ' ',
+			       s[3], s[4]);
+		if (len >= (int)sizeof(line))
+			len = sizeof(line) - 1;
+		while (len > 0 && line[len - 1] == ' ')
+			line[--len] = '\0';
+		fprintf(f, "%s\n", line);
+	}
+}
+
+/* JSON */
+
+void ntprof_json_init(struct ntprof_json *js, FILE *f)
+{
+	memset(js, 0, sizeof(*js));
+	js->f = f;
+	js->first[0] = true;
+}
+
+static void json_string(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	fputc('"', f);
+	for (p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':
+			fputs("\\\"", f);
+			break;
+		case '\\':
+			fputs("\\\\", f);
+			break;
+		case '\n':
+			fputs("\\n", f);
+			break;
+		case '\t':
+			fputs("\\t", f);
+			break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/* The separator, indentation and key before a value. */
+static void json_member(struct ntprof_json *js, const char *key)
+{
+	if (js->depth) {
+		fputs(js->first[js->depth] ? "\n" : ",\n", js->f);
+		fprintf(js->f, "%*s", 2 * js->depth, "");
+	}
+	js->first[js->depth] = false;
+	if (key) {
+		json_string(js->f, key);
+		fputs(": ", js->f);
+	}
+}
+
+static void json_open(struct ntprof_json *js, const char *key, char c)
+{
+	json_member(js, key);
+	fputc(c, js->f);
+	/* Deeper than that is a bug of ours; stay valid-ish, flat. */
+	if (js->depth < NTPROF_JSON_DEPTH - 1)
+		js->depth++;
+	js->first[js->depth] = true;
+}
+
+static void json_close(struct ntprof_json *js, char c)
+{
+	bool empty = js->first[js->depth];
+
+	if (js->depth)
+		js->depth--;
+	if (!empty)
+		fprintf(js->f, "\n%*s", 2 * js->depth, "");
+	fputc(c, js->f);
+	if (!js->depth)
+		fputc('\n', js->f);
+}
+
+void ntprof_json_obj_start(struct ntprof_json *js, const char *key)
+{
+	json_open(js, key, '{');
+}
+
+void ntprof_json_obj_end(struct ntprof_json *js)
+{
+	json_close(js, '}');
+}
+
+void ntprof_json_arr_start(struct ntprof_json *js, const char *key)
+{
+	json_open(js, key, '[');
+}
+
+void ntprof_json_arr_end(struct ntprof_json *js)
+{
+	json_close(js, ']');
+}
+
+void ntprof_json_str(struct ntprof_json *js, const char *key,
+		     const char *val)
+{
+	json_member(js, key);
+	if (val)
+		json_string(js->f, val);
+	else
+		fputs("null", js->f);
+}
+
+void ntprof_json_u64(struct ntprof_json *js, const char *key, uint64_t val)
+{
+	json_member(js, key);
+	fprintf(js->f, "%" PRIu64, val);
+}
+
+void ntprof_json_i64(struct ntprof_json *js, const char *key, int64_t val)
+{
+	json_member(js, key);
+	fprintf(js->f, "%" PRId64, val);
+}
+
+void ntprof_json_num(struct ntprof_json *js, const char *key, double val,
+		     int prec)
+{
+	json_member(js, key);
+	if (isnan(val) || isinf(val))
+		fputs("null", js->f);
+	else
+		fprintf(js->f, "%.*f", prec, val);
+}
+
+void ntprof_json_bool(struct ntprof_json *js, const char *key, bool val)
+{
+	json_member(js, key);
+	fputs(val ? "true" : "false", js->f);
+}
+
+static const char *kind_id(enum ntprof_kind kind)
+{
+	switch (kind) {
+	case NTPROF_KIND_JOINED:
+		return "joined";
+	case NTPROF_KIND_TARGET:
+		return "target";
+	default:
+		return "host";
+	}
+}
+
+static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
+{
+	const struct ntprof_stats *st = &g->comp[NTPROF_COMP_E2E];
+	size_t i;
+	int s, c, k;
+
+	ntprof_json_obj_start(js, NULL);
+	ntprof_json_str(js, "label", g->label);
+	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
+	ntprof_json_u64(js, "size", g->length);
+	ntprof_json_str(js, "device", g->devname);
+	if (g->by & NTPROF_BY_QUEUE)
+		ntprof_json_u64(js, "queue", g->qid);
+	if (g->by & NTPROF_BY_CPU)
+		ntprof_json_u64(js, "cpu", g->cpu);
+	if (g->by & NTPROF_BY_CCPU)
+		ntprof_json_u64(js, "completion_cpu", g->ccpu);
+	if (g->by & NTPROF_BY_PID)
+		ntprof_json_u64(js, "pid", g->pid);
+	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
+	ntprof_json_str(js, "kind", kind_id(g->kind));
+	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));
+	ntprof_json_u64(js, "n", g->n);
+	ntprof_json_u64(js, "n_joined", g->n_joined);
+	ntprof_json_u64(js, "n_table", g->n_table);
+	ntprof_json_u64(js, "n_unusable", g->n_unusable);
+	ntprof_json_num(js, "rate_per_s", g->rate, 1);
+
+	ntprof_json_obj_start(js, "latency_us");
+	ntprof_json_num(js, "mean", st->mean / 1e3, 3);
+	ntprof_json_num(js, "min", st->min / 1e3, 3);
+	ntprof_json_num(js, "p50", st->p50 / 1e3, 3);
+	ntprof_json_num(js, "p99", st->p99 / 1e3, 3);
+	ntprof_json_num(js, "p999", st->p999 / 1e3, 3);
+	ntprof_json_num(js, "max", st->max / 1e3, 3);
+	ntprof_json_obj_end(js);
+
+	ntprof_json_arr_start(js, "stages");
+	for (i = 0; i < ARRAY_SIZE(stage_order); i++) {
+		s = stage_order[i];
+		if (!(g->stage_has & BIT(s)))
+			continue;
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "id", stage_id[s]);
+		ntprof_json_str(js, "name",
+				ntprof_stage_name(s, g->transport, g->kind,
+						  g->stacks));
+		ntprof_json_num(js, "mean_us", g->stage_mean[s] / 1e3, 3);
+		ntprof_json_num(js, "share_pct", g->stage_share[s], 2);
+		ntprof_json_num(js, "avg_qd", g->stage_qd[s], 4);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_str(js, "largest", g->largest < 0 ? NULL :
+			ntprof_stage_name(g->largest, g->transport, g->kind,
+					  g->stacks));
+
+	ntprof_json_arr_start(js, "components");
+	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
+		st = &g->comp[c];
+		if (!st->n && merged_into(g, c) < 0)
+			continue;
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "id", comp_id[c]);
+		ntprof_json_str(js, "name", ntprof_comp_name(c, g->stacks));
+		ntprof_json_u64(js, "n", st->n);
+		ntprof_json_num(js, "mean_us", st->mean / 1e3, 3);
+		ntprof_json_num(js, "L", g->comp_qd[c], 4);
+		ntprof_json_num(js, "p50_us", st->p50 / 1e3, 3);
+		ntprof_json_num(js, "p99_us", st->p99 / 1e3, 3);
+		ntprof_json_num(js, "p999_us", st->p999 / 1e3, 3);
+		ntprof_json_arr_start(js, "merged");
+		for (k = 0; k < NTPROF_COMP_COUNT; k++)
+			if (g->merged[c] & BIT(k))
+				ntprof_json_str(js, NULL, comp_id[k]);
+		ntprof_json_arr_end(js);
+		ntprof_json_u64(js, "merged_n", g->merged_n[c]);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_u64(js, "dropped", g->dropped);
+	ntprof_json_u64(js, "wire_negative", g->wire_negative);
+	ntprof_json_obj_end(js);
+}
+
+static void json_files(struct ntprof_json *js,
+		       const struct ntprof_report_meta *meta)
+{
+	const struct ntprof_report_file *rf;
+	size_t i;
+
+	ntprof_json_arr_start(js, "files");
+	for (i = 0; i < meta->nr_files; i++) {
+		rf = &meta->files[i];
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "path", rf->path);
+		ntprof_json_str(js, "role", rf->role == NTPROF_ROLE_HOST ?
+				"host" : "target");
+		ntprof_json_str(js, "transport", ntprof_transport_id(rf->transport));
+		ntprof_json_str(js, "hostname", rf->hostname);
+		ntprof_json_str(js, "kernel", rf->kernel);
+		ntprof_json_u64(js, "records", rf->records);
+		ntprof_json_bool(js, "cut_short", rf->cut_short);
+		ntprof_json_u64(js, "drops", rf->drops);
+		ntprof_json_u64(js, "evictions", rf->evictions);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+}
+
+void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
+		       const struct ntprof_join *j,
+		       const struct ntprof_report_meta *meta)
+{
+	int side = an->nr_host ? 0 : 1;
+	struct ntprof_json js;
+	double dur = an->duration_s;
+	size_t i;
+	int op;
+
+	ntprof_json_init(&js, f);
+	ntprof_json_obj_start(&js, NULL);
+	ntprof_json_str(&js, "schema", NTPROF_REPORT_SCHEMA);
+	if (meta) {
+		ntprof_json_obj_start(&js, "recorded_on");
+		ntprof_json_str(&js, "hostname", meta->hostname);
+		ntprof_json_str(&js, "kernel", meta->kernel);
+		ntprof_json_obj_end(&js);
+		json_files(&js, meta);
+	}
+	ntprof_json_u64(&js, "sample", an->opts.sample);
+	ntprof_json_num(&js, "duration_s", dur, 3);
+
+	ntprof_json_obj_start(&js, "records");
+	ntprof_json_u64(&js, "host", an->nr_host);
+	ntprof_json_u64(&js, "target", j ? j->nr_target : an->nr_target);
+	ntprof_json_u64(&js, "matched", j ? j->matched : an->nr_joined);
+	ntprof_json_u64(&js, "unusable", an->nr_unusable);
+	ntprof_json_obj_end(&js);
+
+	if (j) {
+		ntprof_json_obj_start(&js, "join");
+		ntprof_json_u64(&js, "pairs", j->pairs);
+		ntprof_json_u64(&js, "windows", j->windows);
+		ntprof_json_bool(&js, "theta_known", j->theta_known);
+		ntprof_json_bool(&js, "theta_from_hint", j->theta_from_hint);
+		ntprof_json_i64(&js, "theta_ns", j->theta_ns);
+		ntprof_json_i64(&js, "theta_min_ns", j->theta_min_ns);
+		ntprof_json_i64(&js, "theta_max_ns", j->theta_max_ns);
+		ntprof_json_obj_end(&js);
+	}
+
+	ntprof_json_arr_start(&js, "throughput");
+	for (op = 0; op < NTPROF_OPC_COUNT; op++) {
+		if (!an->ops[side][op])
+			continue;
+		ntprof_json_obj_start(&js, NULL);
+		ntprof_json_str(&js, "op", ntprof_opclass_name(op));
+		ntprof_json_num(&js, "commands_per_s", dur > 0 ?
+				(double)an->ops[side][op] * an->opts.sample /
+				dur : NAN, 1);
+		ntprof_json_num(&js, "bytes_per_s", dur > 0 ?
+				(double)an->bytes[side][op] * an->opts.sample /
+				dur : NAN, 1);
+		ntprof_json_obj_end(&js);
+	}
+	ntprof_json_arr_end(&js);
+
+	ntprof_json_arr_start(&js, "groups");
+	for (i = 0; i < an->nr_groups; i++)
+		json_group(&js, &an->groups[i]);
+	ntprof_json_arr_end(&js);
+	if (meta && meta->extra)
+		meta->extra(&js, meta->extra_arg);
+	ntprof_json_obj_end(&js);
+}

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The agent's site list, written from an SPDK program's resolved sites.
+ * The fetches keep the kernel's uprobe model, so the same session_usite
+ * serves both ways of recording: uprobes in the start request, patches
+ * in the agent.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sys/stat.h>
+
+#include "sites/agent_sites.h"
+
+/* The agent's names of the fetches, in session_usite_field order. */
+static const char *const field_names[SESSION_F_COUNT] = {
+	"key", "qid", "cid", "opcode", "nsid", "slba", "nlb", "length",
+};
+
+static void fetch_write(FILE *f, const char *name,
+			const struct session_fetch *x)
+{
+	unsigned int i;
+
+	fprintf(f, " %s=%" PRIu32, name, x->reg);
+	for (i = 0; i < x->nr_derefs; i++)
+		fprintf(f, ">%" PRId32, x->derefs[i]);
+	if (x->offset)
+		fprintf(f, "%+" PRId32, x->offset);
+	if (x->width)
+		fprintf(f, ":%" PRIu32, x->width);
+}
+
+int agent_sites_write(FILE *f, const struct spdk_prog *p, const char *object)
+{
+	const struct session_usite *u;
+	unsigned int k;
+	struct stat st;
+	size_t i;
+
+	fprintf(f, "# ntprof agent sites: %s %s\n",
+		p->role == NTPROF_ROLE_HOST ? "host" : "target", object);
+	/* The build whose addresses these are: the agent checks it. */
+	if (p->build_id) {
+		fprintf(f, "object %s build-id %s\n", object, p->build_id);
+	} else {
+		if (fstat(p->fd, &st))
+			return -errno;
+		fprintf(f, "object %s file %" PRIu64 " %lld.%09ld\n", object,
+			(uint64_t)st.st_size, (long long)st.st_mtim.tv_sec,
+			st.st_mtim.tv_nsec);
+	}
+	for (i = 0; i < p->nr_usites; i++) {
+		u = &p->usites[i];
+		if (!u->size)
+			return -EINVAL;
+		fprintf(f, "site %s %#" PRIx64 " %" PRIu64 " %" PRIu32 " %s %" PRIu32
+			" %" PRIu32, object, u->vaddr, u->size, u->point,
+			(u->flags & NTPROF_USITE_F_FIRST) ?
+			((u->flags & NTPROF_USITE_F_LAST) ? "first,last" : "first") :
+			((u->flags & NTPROF_USITE_F_LAST) ? "last" : "mid"),
+			p->role, u->transport);
+		for (k = 0; k < SESSION_F_COUNT; k++)
+			if (u->f[k].set)
+				fetch_write(f, field_names[k], &u->f[k]);
+		if (u->trtype.set)
+			fetch_write(f, "trtype", &u->trtype);
+		fputc('\n', f);
+	}
+	return ferror(f) ? -EIO : 0;
+}

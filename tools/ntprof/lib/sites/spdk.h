@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * An SPDK program as ntprof records it: nvmf_tgt (--spdk-target) or
+ * spdk_nvme_perf and other programs on SPDK's NVMe driver (--spdk-host).
+ * Its uprobe sites are found in the binary's DWARF at run time, never
+ * from offsets or layouts fixed here, which move with every SPDK build;
+ * spdk.c opens the binary and finds the processes that run it,
+ * spdk_sites.c holds the site maps (Documentation/spdk.rst).
+ */
+#ifndef NTPROF_SPDK_H
+#define NTPROF_SPDK_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "genl/session.h"
+
+struct elfsite;
+
+/* One function of the site map and what the binary has of it. */
+struct spdk_func {
+	const char *name;
+	uint32_t point;		/* enum ntprof_point */
+	bool required;
+	const char *state;	/* "ok", "missing", "inlined", "clone" */
+	size_t nr_sites;	/* out-of-line entries: one uprobe each */
+	size_t nr_inlined;	/* copies in callers, which no site sees */
+};
+
+#define SPDK_FUNCS_MAX	8
+#define SPDK_PIDS_MAX	16
+
+struct spdk_prog {
+	uint32_t role;		/* NTPROF_ROLE_HOST or _TARGET */
+	uint32_t transport;	/* NTPROF_TRANSPORT_TCP or _RDMA */
+	char path[PATH_MAX];	/* its name, for messages and debugfs */
+	int fd;			/* the file, parsed and probed */
+	const char *build_id;	/* or NULL */
+	struct elfsite *es;
+	struct spdk_func funcs[SPDK_FUNCS_MAX];
+	size_t nr_funcs;
+	struct session_usite usites[NTPROF_USITES_MAX];
+	size_t nr_usites;
+	pid_t pids[SPDK_PIDS_MAX];
+	size_t nr_pids;		/* of the processes mapping it, the first */
+	bool more_pids;		/* SPDK_PIDS_MAX; and there are more */
+	/* Whether a session can start with the sites; else why not. */
+	bool ok;
+	char why[512];
+};
+
+/*
+ * Resolves the site map of @role over @transport in @arg, a path to the
+ * program or the PID of a running one (its /proc/PID/exe). Returns 0
+ * with @p filled in (@p->ok may still be false: a required site missing,
+ * a member not found), or -errno with one line in @err (no such
+ * process, not ELF, stripped). The usites name @p->fd, the file that
+ * was parsed: spdk_prog_close_elf() frees the parse and keeps the file
+ * open for the start request; spdk_prog_close() closes both, after which
+ * the usites and the path stay valid but are not to be sent. A second
+ * close does nothing.
+ */
+int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
+		   struct spdk_prog *p, char *err, size_t errlen);
+void spdk_prog_close_elf(struct spdk_prog *p);
+void spdk_prog_close(struct spdk_prog *p);
+
+/* Finds again the processes that map @p's program (any of its segments). */
+void spdk_prog_find_pids(struct spdk_prog *p);
+
+/* The probe's section: each site, the running processes, no verdict. */
+void spdk_prog_print(const struct spdk_prog *p, FILE *f);
+
+/* spdk_sites.c: the functions of @p's map, to resolve in its binary. */
+size_t spdk_sites_funcs(const struct spdk_prog *p, const char **funcs,
+			size_t max);
+size_t spdk_sites_structs(const struct spdk_prog *p, const char **structs,
+			  size_t max);
+/* Fills @p->funcs and @p->usites from the resolved binary; sets @p->ok. */
+void spdk_sites_resolve(struct spdk_prog *p);
+/* What a site's point means, for probe. */
+const char *spdk_point_name(uint32_t point);
+
+#endif /* NTPROF_SPDK_H */
