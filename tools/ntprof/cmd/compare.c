@@ -15,9 +15,10 @@
 
 #include "analysis/compare.h"
 #include "analysis/recording.h"
-#include "cmd/subcommands.h"
-#include "out/table.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "common/util.h"
+#include "out/table.h"
 
 #define BIT(n)		(1U << (n))
 

@@ -14,13 +14,14 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "genl/conn.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "common/names.h"
+#include "common/util.h"
+#include "genl/conn.h"
 #include "genl/session.h"
 #include "sites/spdk.h"
 #include "sites/spdk_agent.h"
-#include "cmd/subcommands.h"
-#include "common/util.h"
 
 
 static void probe_usage(FILE *f)

@@ -12,12 +12,13 @@
 #include <string.h>
 
 #include "analysis/recording.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "out/report_csv.h"
-#include "out/report_html.h"
 #include "out/report_hist.h"
+#include "out/report_html.h"
 #include "out/report_tail.h"
 #include "out/report_timeline.h"
-#include "cmd/subcommands.h"
 #include "out/table.h"
 
 struct report_opts {

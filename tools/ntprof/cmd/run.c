@@ -22,9 +22,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "sites/agent_sites.h"
 #include "sites/spdk.h"
-#include "cmd/subcommands.h"
 
 #ifndef NTPROF_AGENT_LIB
 #define NTPROF_AGENT_LIB	"/usr/local/lib/ntprof/libntprof-agent.so"

@@ -10,10 +10,11 @@
 #include <string.h>
 #include <uapi/linux/ntprof.h>
 
-#include "genl/conn.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "common/names.h"
+#include "genl/conn.h"
 #include "genl/session.h"
-#include "cmd/subcommands.h"
 
 static void status_usage(FILE *f)
 {

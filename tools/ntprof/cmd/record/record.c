@@ -33,15 +33,16 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
-#include "genl/conn.h"
-#include "common/names.h"
-#include "ntp/ntp.h"
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "cmd/record/record.h"
-#include "out/record_prom.h"
+#include "common/names.h"
+#include "genl/conn.h"
 #include "genl/session.h"
-#include "sites/spdk.h"
-#include "cmd/subcommands.h"
+#include "ntp/ntp.h"
+#include "out/record_prom.h"
 #include "out/table.h"
+#include "sites/spdk.h"
 
 /*
  * How often the buffers are drained. At a million records a second this

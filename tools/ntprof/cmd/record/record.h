@@ -17,10 +17,10 @@
 #include <time.h>
 
 #include "analysis/analysis.h"
-#include "ntp/ntp.h"
-#include "genl/session.h"
-#include "sites/spdk_agent.h"
 #include "common/util.h"
+#include "genl/session.h"
+#include "ntp/ntp.h"
+#include "sites/spdk_agent.h"
 
 /* @id's time now, in ns. */
 uint64_t clock_ns(clockid_t id);

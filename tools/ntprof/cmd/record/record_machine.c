@@ -17,8 +17,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "common/names.h"
 #include "cmd/record/record.h"
+#include "common/names.h"
 
 /* The kernel's new_encode_dev(), as ntprof_record.dev carries it. */
 uint32_t dev_encode(unsigned int maj, unsigned int min)

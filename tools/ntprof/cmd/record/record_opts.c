@@ -18,8 +18,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "cmd/cli.h"
+#include "cmd/commands.h"
 #include "cmd/record/record.h"
-#include "cmd/subcommands.h"
 
 /* -d: a limit that keeps the arithmetic in nanoseconds far from overflow. */
 #define DURATION_MAX_S	(100.0 * 365 * 86400)

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "genl/conn.h"
-#include "common/names.h"
-#include "genl/nl.h"
 #include "cmd/record/record.h"
+#include "common/names.h"
+#include "genl/conn.h"
+#include "genl/nl.h"
 #include "out/table.h"
 
 /* "reads and writes": the kinds of commands a --op mask lets through. */

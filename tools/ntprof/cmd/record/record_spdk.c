@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "genl/conn.h"
 #include "cmd/record/record.h"
+#include "genl/conn.h"
 
 /* Records taken from the agents at a time: one ring's. */
 #define TAKE_MAX	4096

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 
 #include "analysis/recording.h"
-#include "out/table.h"
-#include "genl/session.h"
 #include "common/util.h"
+#include "genl/session.h"
+#include "out/table.h"
 
 
 static uint64_t record_last_ts(const struct ntprof_record *r)

@@ -12,9 +12,9 @@
 #include <stdint.h>
 #include <uapi/linux/ntprof.h>
 
-#include "sites/kbtf.h"
 #include "genl/nl.h"
 #include "ntp/ntp.h"
+#include "sites/kbtf.h"
 
 /* The module lists six; room for a newer module's additions. */
 #define SESSION_MODULES_MAX	32

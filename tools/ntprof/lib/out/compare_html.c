@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 #include "analysis/compare.h"
-#include "out/html.h"
 #include "analysis/recording.h"
+#include "out/html.h"
 
 /* One run's stage means as a bar, its width in proportion to @scale. */
 static void bar(FILE *f, const struct cmp_group *cg, bool load, int y,

@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "analysis/recording.h"
-#include "out/report_csv.h"
-#include "common/names.h"
 #include "analysis/report_rows.h"
-#include "out/table.h"
+#include "common/names.h"
 #include "common/util.h"
+#include "out/report_csv.h"
+#include "out/table.h"
 
 
 /* Column names of enum ntprof_point. */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "analysis/recording.h"
-#include "out/report_hist.h"
 #include "analysis/report_rows.h"
+#include "out/report_hist.h"
 #include "out/table.h"
 
 /* 2^63 ns is far beyond any latency: 64 buckets hold every value. */

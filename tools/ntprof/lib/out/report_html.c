@@ -14,12 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/html.h"
 #include "analysis/recording.h"
-#include "out/report_html.h"
 #include "analysis/report_rows.h"
-#include "out/table.h"
 #include "common/util.h"
+#include "out/html.h"
+#include "out/report_html.h"
+#include "out/table.h"
 
 #define PARTS		(NTPROF_STAGE_COUNT + 1)	/* and the end to end */
 #define SLICES		40

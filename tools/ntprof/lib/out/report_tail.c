@@ -15,9 +15,9 @@
 
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
+#include "common/util.h"
 #include "out/report_tail.h"
 #include "out/table.h"
-#include "common/util.h"
 
 /* Per group: the end to end of each command, then the two sets' sums. */
 struct tail_group {

@@ -29,8 +29,8 @@
 #include <string.h>
 
 #include "common/names.h"
-#include "out/table.h"
 #include "common/util.h"
+#include "out/table.h"
 
 #define BIT(n)		(1U << (n))
 

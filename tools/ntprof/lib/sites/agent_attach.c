@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sites/agent_attach.h"
 #include "agent/shm.h"
+#include "sites/agent_attach.h"
 
 static uint64_t mono_ns(void)
 {

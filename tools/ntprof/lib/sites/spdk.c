@@ -15,9 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "sites/elfsite.h"
 #include "sites/spdk.h"
-#include "common/util.h"
 
 
 static bool all_digits(const char *s)

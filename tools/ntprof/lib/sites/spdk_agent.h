@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "sites/agent_attach.h"
 #include "ntp/ntp.h"
+#include "sites/agent_attach.h"
 #include "sites/spdk.h"
 
 /* A process of the program and how it is recorded. */

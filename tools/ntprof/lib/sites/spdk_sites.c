@@ -64,9 +64,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "sites/elfsite.h"
 #include "sites/spdk.h"
-#include "common/util.h"
 
 
 struct site_def;

@@ -1,27 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * The subcommands main.c dispatches to. Each gets its own argv, with its
- * name in argv[0], and returns the process's exit status.
- */
-#ifndef NTPROF_SUBCOMMANDS_H
-#define NTPROF_SUBCOMMANDS_H
+/* The option parsing the subcommands share (cli.c). */
+#ifndef NTPROF_CLI_H
+#define NTPROF_CLI_H
 
 #include <stdint.h>
-
-int cmd_status(int argc, char *argv[]);
-int cmd_probe(int argc, char *argv[]);
-int cmd_record(int argc, char *argv[]);
-int cmd_report(int argc, char *argv[]);
-int cmd_compare(int argc, char *argv[]);
-int cmd_run(int argc, char *argv[]);
-
-/* This tool's version, for what it writes into recordings. */
-extern const char ntprof_version[];
+#include <stdio.h>
 
 /*
- * For the subcommands' option parsing, so every usage error reads alike:
- * "ntprof: <cmd>: <what>" and a pointer to --help. Both return 1, the exit
- * status of a usage error.
+ * So that every usage error reads alike: "ntprof: <cmd>: <what>" and a
+ * pointer to --help. Both return 1, the exit status of a usage error.
  */
 int usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -48,4 +35,11 @@ int spdk_role_given(const char *cmd, uint32_t spdk_role, uint32_t *role);
 int spdk_option(const char *cmd, const char *arg, uint32_t spdk_role,
 		const char **spdk, uint32_t *role);
 
-#endif /* NTPROF_SUBCOMMANDS_H */
+/*
+ * The options of a subcommand that has only --help and at most
+ * @max_args arguments: -1 to go on, else the exit status.
+ */
+int parse_help_only(int argc, char *argv[], void (*help)(FILE *f),
+		    int max_args);
+
+#endif /* NTPROF_CLI_H */
