@@ -21,6 +21,7 @@
 #include "analysis/analysis.h"
 #include "analysis/join.h"
 #include "analysis/stats.h"
+#include "out/report_json.h"
 #include "out/table.h"
 #include "tap.h"
 

@@ -47,7 +47,7 @@ static void host_record(struct ntprof_record *r, uint64_t base, unsigned int e2e
 int main(void)
 {
 	char dir[] = "/tmp/ntprof-prom.XXXXXX", path[64], cmd[160];
-	struct session_stats st = { .seen = 1000, .sampled = 10, .records = 10,
+	struct prom_counters st = { .seen = 1000, .sampled = 10, .records = 10,
 				    .drops = 2, .evicted = 1 };
 	struct ntprof_record r;
 	struct prom *p;

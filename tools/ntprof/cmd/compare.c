@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntprof compare: two runs, the same groups, stage by stage. Each stage's
- * latency amplification degree (LAD) is its loaded mean over its base
- * mean; the stage with the largest one is where a slowdown came from.
+ * ntprof compare: its options, and the comparison (analysis/compare.c)
+ * as a table, JSON or a page.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,24 +17,11 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "common/util.h"
+#include "out/compare_html.h"
+#include "out/json.h"
 #include "out/table.h"
 
-#define BIT(n)		(1U << (n))
-
 #define NTPROF_COMPARE_SCHEMA	"ntprof-compare/1"
-
-/* A stage below this at the base is too small for a ratio. */
-#define LAD_MIN_BASE_NS		500.0
-/* A stage with less of the end to end's growth is not named largest. */
-#define LAD_MIN_SHARE_OF_CHANGE	0.05
-
-/* Path order, with the host-only "network and target" last. */
-static const enum ntprof_stage stage_rows[] = {
-	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
-	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
-};
-_Static_assert(ARRAY_SIZE(stage_rows) == NTPROF_STAGE_COUNT,
-	       "a stage without a row");
 
 struct compare_opts {
 	bool json;
@@ -156,148 +142,6 @@ static int run_load(const char *cmd, char *arg, struct recording_run *run)
 	return ret;
 }
 
-/*
- * @transport: the groups' transports must agree too, when both runs hold
- * both (otherwise a run over TCP compares with one over RDMA).
- */
-static bool same_group(const struct ntprof_group *a,
-		       const struct ntprof_group *b, bool transport)
-{
-	return a->target_side == b->target_side && a->op == b->op &&
-	       a->length == b->length && !strcmp(a->devname, b->devname) &&
-	       (!transport || a->transport == b->transport);
-}
-
-/* @other: @g's analysis. */
-static const struct ntprof_group *
-group_find(const struct ntprof_analysis *an,
-	   const struct ntprof_analysis *other, const struct ntprof_group *g)
-{
-	bool transport = an->opts.transports && other->opts.transports;
-	size_t i;
-
-	for (i = 0; i < an->nr_groups; i++)
-		if (same_group(&an->groups[i], g, transport))
-			return &an->groups[i];
-	return NULL;
-}
-
-static void row_set(struct cmp_row *r, double base, double load)
-{
-	r->base_ns = base;
-	r->load_ns = load;
-	r->lad = base >= LAD_MIN_BASE_NS && !isnan(load) ? load / base : NAN;
-}
-
-/*
- * The stage with the largest LAD (at a tie, the first in path order);
- * material: only among the stages that carry at least
- * LAD_MIN_SHARE_OF_CHANGE of the end to end's growth. A 0.2 us stage
- * that doubles while the read takes 100 us longer is not where the time
- * went, however large its ratio. -1: none.
- */
-static int largest_lad(const struct cmp_group *cg, bool material)
-{
-	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
-	double grown = e2e->load_ns - e2e->base_ns, best = -INFINITY;
-	const struct cmp_row *r;
-	int largest = -1;
-	size_t i;
-
-	for (i = 0; i + 1 < cg->nr_rows; i++) {
-		r = &cg->rows[i];
-		if (isnan(r->lad) || r->lad <= best)
-			continue;
-		if (material && grown > 0 &&
-		    r->load_ns - r->base_ns < LAD_MIN_SHARE_OF_CHANGE * grown)
-			continue;
-		best = r->lad;
-		largest = (int)i;
-	}
-	return largest;
-}
-
-/* The words: how much slower or faster, where, and the rest. */
-static void group_answer(struct cmp_group *cg)
-{
-	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
-	const struct cmp_row *top;
-	double rest = 0, d;
-	size_t i;
-	int len;
-
-	if (isnan(e2e->lad))
-		len = snprintf(cg->answer, sizeof(cg->answer),
-			       "the end to end is too small for a ratio");
-	else if (fabs(e2e->lad - 1) < 0.05)
-		len = snprintf(cg->answer, sizeof(cg->answer),
-			       "about the same end to end (%.2f -> %.2f us, LAD %.2f)",
-			       e2e->base_ns / 1e3, e2e->load_ns / 1e3,
-			       e2e->lad);
-	else
-		len = snprintf(cg->answer, sizeof(cg->answer),
-			       "%.2fx %s end to end (%.2f -> %.2f us)",
-			       e2e->lad >= 1 ? e2e->lad : 1 / e2e->lad,
-			       e2e->lad >= 1 ? "slower" : "faster",
-			       e2e->base_ns / 1e3, e2e->load_ns / 1e3);
-	if (cg->largest < 0 || len < 0 || (size_t)len >= sizeof(cg->answer))
-		return;
-	top = &cg->rows[cg->largest];
-	if (fabs(top->lad - 1) < 0.05) {
-		snprintf(cg->answer + len, sizeof(cg->answer) - len,
-			 "; no stage grew by 5 %% or more");
-		return;
-	}
-	for (i = 0; i + 1 < cg->nr_rows; i++) {
-		d = fabs(cg->rows[i].lad - 1);
-		if ((int)i != cg->largest && !isnan(d) && d > rest)
-			rest = d;
-	}
-	snprintf(cg->answer + len, sizeof(cg->answer) - len,
-		 "; the largest change is in %s: %.2f -> %.2f us (%+.2f us, LAD %.2f); every other stage within %.0f %%",
-		 top->name, top->base_ns / 1e3, top->load_ns / 1e3,
-		 (top->load_ns - top->base_ns) / 1e3, top->lad, rest * 100);
-}
-
-static void group_compare(struct cmp_group *cg)
-{
-	const struct ntprof_group *b = cg->base, *l = cg->load;
-	uint32_t both = b->stage_has & l->stage_has;
-	struct cmp_row *r;
-	size_t i;
-	int s;
-
-	/*
-	 * A host record alone has no network stage of its own (its network
-	 * row is the host's receive path): across kinds, only the host's
-	 * stages mean the same.
-	 */
-	if (b->kind != l->kind)
-		both &= BIT(NTPROF_STAGE_HOST_BLK) | BIT(NTPROF_STAGE_HOST_DRV);
-
-	cg->nr_rows = 0;
-	for (i = 0; i < ARRAY_SIZE(stage_rows); i++) {
-		s = stage_rows[i];
-		if (!(both & BIT(s)))
-			continue;
-		r = &cg->rows[cg->nr_rows++];
-		r->stage = s;
-		r->id = ntprof_stage_id(s);
-		r->name = ntprof_stage_name(s, b->transport, b->kind,
-					    b->stacks);
-		row_set(r, b->stage_mean[s], l->stage_mean[s]);
-	}
-	r = &cg->rows[cg->nr_rows++];
-	r->stage = -1;
-	r->id = "end_to_end";
-	r->name = "end to end";
-	row_set(r, b->comp[NTPROF_COMP_E2E].mean, l->comp[NTPROF_COMP_E2E].mean);
-	cg->largest = largest_lad(cg, true);
-	if (cg->largest < 0)
-		cg->largest = largest_lad(cg, false);
-	group_answer(cg);
-}
-
 static void lad_str(double lad, char *buf, size_t size)
 {
 	if (isnan(lad))
@@ -411,25 +255,12 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 	ntprof_json_obj_end(js);
 }
 
-/* The group the overall answer speaks of: the one with most commands. */
-static const struct cmp_group *main_group(const struct cmp_group *v,
-					  size_t n)
-{
-	const struct cmp_group *best = NULL;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!best || v[i].base->n_table > best->base->n_table)
-			best = &v[i];
-	return best;
-}
-
 static void compare_print(const struct recording_run *base,
 			  const struct recording_run *load,
 			  const struct cmp_group *groups, size_t nr, bool json)
 {
 	const struct ntprof_analysis *ba = base->an, *la = load->an;
-	const struct cmp_group *top = main_group(groups, nr);
+	const struct cmp_group *top = cmp_main_group(groups, nr);
 	struct ntprof_json js;
 	bool had_na = false;
 	size_t i;
@@ -453,10 +284,10 @@ static void compare_print(const struct recording_run *base,
 	for (i = 0; i < nr; i++)
 		print_group(&groups[i], &had_na);
 	for (i = 0; i < ba->nr_groups; i++)
-		if (!group_find(la, ba, &ba->groups[i]))
+		if (!cmp_group_find(la, ba, &ba->groups[i]))
 			print_only(&ba->groups[i], "base");
 	for (i = 0; i < la->nr_groups; i++)
-		if (!group_find(ba, la, &la->groups[i]))
+		if (!cmp_group_find(ba, la, &la->groups[i]))
 			print_only(&la->groups[i], "loaded");
 	if (had_na)
 		puts("\n(n/a: a stage under 0.5 us at the baseline is too small for a ratio.)");
@@ -514,12 +345,12 @@ int cmd_compare(int argc, char *argv[])
 		}
 	}
 	for (i = 0; !ret && i < base.an->nr_groups; i++) {
-		lg = group_find(load.an, base.an, &base.an->groups[i]);
+		lg = cmp_group_find(load.an, base.an, &base.an->groups[i]);
 		if (!lg || !base.an->groups[i].n_table || !lg->n_table)
 			continue;
 		groups[nr].base = &base.an->groups[i];
 		groups[nr].load = lg;
-		group_compare(&groups[nr]);
+		cmp_group_compare(&groups[nr]);
 		nr++;
 	}
 	if (!ret)

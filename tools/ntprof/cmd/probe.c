@@ -20,6 +20,7 @@
 #include "common/util.h"
 #include "genl/conn.h"
 #include "genl/session.h"
+#include "sites/kbtf.h"
 #include "sites/spdk.h"
 #include "sites/spdk_agent.h"
 

@@ -17,8 +17,10 @@
 #include "out/report_csv.h"
 #include "out/report_hist.h"
 #include "out/report_html.h"
+#include "out/report_json.h"
 #include "out/report_tail.h"
 #include "out/report_timeline.h"
+#include "out/run_notes.h"
 #include "out/table.h"
 
 struct report_opts {

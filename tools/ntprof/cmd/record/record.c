@@ -42,6 +42,7 @@
 #include "ntp/ntp.h"
 #include "out/record_prom.h"
 #include "out/table.h"
+#include "sites/kbtf.h"
 #include "sites/spdk.h"
 
 /*
@@ -217,6 +218,23 @@ static void prom_take(struct recorder *rec, const struct ntprof_record *r)
 	}
 }
 
+/* --prom's file rewritten, with the session's counters @st (NULL: none). */
+static int prom_write_stats(struct prom *p, const struct session_stats *st)
+{
+	struct prom_counters c;
+
+	if (!st)
+		return prom_write(p, NULL);
+	c = (struct prom_counters) {
+		.seen = st->seen,
+		.sampled = st->sampled,
+		.records = st->records,
+		.drops = st->drops,
+		.evicted = st->evicted,
+	};
+	return prom_write(p, &c);
+}
+
 /* --prom: the file rewritten; the recording goes on if it cannot be. */
 static void prom_update(struct recorder *rec)
 {
@@ -225,9 +243,9 @@ static void prom_update(struct recorder *rec)
 
 	if (!rec->prom)
 		return;
-	err = prom_write(rec->prom, session_stats_get(rec->sock,
-						     rec->o->cfg.role, &st) ?
-				    NULL : &st);
+	err = prom_write_stats(rec->prom,
+			       session_stats_get(rec->sock, rec->o->cfg.role,
+						 &st) ? NULL : &st);
 	if (err && !rec->prom_failed)
 		fprintf(stderr, "ntprof: record: cannot write %s: %s (the recording goes on)\n",
 			rec->o->prom, strerror(-err));
@@ -281,18 +299,12 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 		rec->written += run;
 		rec->unflushed += run;
 	}
+	/* In the file, but only the sample in numbers that stand for 1 in N. */
 	for (i = 0; i < n; i++) {
-		if (recs[i].role != role)
-			continue;
-		/*
-		 * A failed command is recorded even when sampling passed it
-		 * over: in the file, but not in numbers that stand for 1 in N.
-		 */
-		if (!(recs[i].flags & NTPROF_REC_F_SAMPLED)) {
+		if (ntprof_record_in_sample(&recs[i], role))
+			record_analyse(rec, &recs[i]);
+		else if (recs[i].role == role)
 			rec->unsampled++;
-			continue;
-		}
-		record_analyse(rec, &recs[i]);
 	}
 	return 0;
 }
@@ -350,8 +362,7 @@ static int record_readback(struct recorder *rec, const char *cmd)
 	while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
 		got += n;
 		for (i = 0; rec->all && i < n; i++) {
-			if (recs[i].role != o->cfg.role ||
-			    !(recs[i].flags & NTPROF_REC_F_SAMPLED))
+			if (!ntprof_record_in_sample(&recs[i], o->cfg.role))
 				continue;
 			if (analysis_add(rec->all, o->cfg.role, &recs[i])) {
 				ntprof_analysis_free(rec->all);
@@ -772,7 +783,7 @@ static int record_finish(struct recorder *rec, const char *cmd, int err)
 	tr.late_hooks = late_hooks;
 	/* The last records and counters, whatever ended the recording. */
 	if (rec->prom) {
-		err2 = prom_write(rec->prom, have_stats ? &st : NULL);
+		err2 = prom_write_stats(rec->prom, have_stats ? &st : NULL);
 		if (err2)
 			fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
 				o->prom, strerror(-err2));
@@ -851,13 +862,32 @@ static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 	}
 }
 
+/* The private structs' layouts, as this kernel's BTF has them. */
+static size_t btf_layout(uint32_t role,
+			 struct session_layout_field v[NTPROF_LF_COUNT])
+{
+	struct kbtf_layout l;
+	unsigned int i;
+	size_t n = 0;
+
+	kbtf_layout_read(kbtf_sys_dir(), role, &l);
+	for (i = 0; i < NTPROF_LF_COUNT; i++)
+		if (l.found[i])
+			v[n++] = (struct session_layout_field) {
+				.field = i,
+				.offset = l.offset[i],
+				.size = l.size[i],
+			};
+	return n;
+}
+
 int cmd_record(int argc, char *argv[])
 {
 	const char *cmd = argv[0];
 	struct recorder rec = { 0 };
 	struct ntp_hook *hooks = NULL;
 	struct record_opts o;
-	struct kbtf_layout layout;
+	struct session_layout_field layout[NTPROF_LF_COUNT];
 	static struct record_spdk spdk;
 	struct ntp_header hdr;
 	bool created;
@@ -918,9 +948,8 @@ int cmd_record(int argc, char *argv[])
 	}
 
 	if (rec.kernel) {
-		/* The private structs' layouts, as this kernel's BTF has them. */
-		kbtf_layout_read(kbtf_sys_dir(), o.cfg.role, &layout);
-		o.cfg.layout = &layout;
+		o.cfg.nr_layout = btf_layout(o.cfg.role, layout);
+		o.cfg.layout = layout;
 		err = session_start(rec.sock, &o.cfg);
 		if (err) {
 			start_error(rec.sock, cmd, &o.cfg, err);

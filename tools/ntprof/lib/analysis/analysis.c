@@ -15,8 +15,6 @@
 #include "analysis/analysis_groups.h"
 #include "common/util.h"
 
-#define BIT(n)		(1U << (n))
-
 /*
  * The points that bound components, in path order: the host's submission,
  * the target's whole window, the host's completion. Component k spans

@@ -124,6 +124,18 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		     struct ntprof_breakdown *bd);
 
 /*
+ * Whether @r counts in the numbers of @role's recording, which stand for
+ * 1 command in N: of that role, and picked by the sampling. A failed
+ * command is recorded even when sampling passed it over; such a record
+ * is counted apart (failed commands), never in the stages.
+ */
+static inline bool ntprof_record_in_sample(const struct ntprof_record *r,
+					   uint32_t role)
+{
+	return r->role == role && (r->flags & NTPROF_REC_F_SAMPLED);
+}
+
+/*
  * The part of a record's path that holds the other machine's part: for a
  * host record, from its last point before the send to its first after
  * the receive (HOST_SEND to HOST_RECV when both are there); for a target
@@ -287,6 +299,12 @@ int ntprof_analysis_add_all(struct ntprof_analysis *an,
 int ntprof_analysis_finish(struct ntprof_analysis *an);
 
 /*
+ * The component that took @comp's time in @g's records where @comp merged
+ * into another (its points coincided), or -1: not on this path.
+ */
+int ntprof_group_merged_into(const struct ntprof_group *g, int comp);
+
+/*
  * The group a command went to: the one of @host's record, or of @target's
  * without a host; NULL if none. Its tables are made of the command only
  * if the group's kind is the command's (JOINED: it has both sides).
@@ -326,5 +344,15 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 			      enum ntprof_kind kind, unsigned int stacks);
 /* The stage a component belongs to, -1 for sub-rows and E2E. */
 int ntprof_comp_stage(enum ntprof_comp comp);
+
+/*
+ * The stages in path order, as tables show them; NET_TARGET, the host's
+ * unknown rest, comes last.
+ */
+extern const enum ntprof_stage ntprof_stage_order[NTPROF_STAGE_COUNT];
+/* A stage's key in JSON, CSV and Prometheus: "host_driver", "storage". */
+const char *ntprof_stage_id(enum ntprof_stage stage);
+/* A component's id in JSON and CSV: "host_driver_submission". */
+const char *ntprof_comp_id(enum ntprof_comp comp);
 
 #endif /* NTPROF_ANALYSIS_H */

@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_groups.h"
+#include "common/util.h"
 
 /*
  * What a group is made by: its side, and the parts of the commands that
@@ -260,4 +261,14 @@ int ntprof_group_cmp(const void *a, const void *b)
 	if (x->cpu != y->cpu)
 		return (int)x->cpu - (int)y->cpu;
 	return (int)x->ccpu - (int)y->ccpu;
+}
+
+int ntprof_group_merged_into(const struct ntprof_group *g, int comp)
+{
+	int c;
+
+	for (c = 0; c < NTPROF_COMP_COUNT; c++)
+		if (g->merged[c] & BIT(comp))
+			return c;
+	return -1;
 }

@@ -142,3 +142,44 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 		transport = NTPROF_TRANSPORT_NONE;
 	return names[transport][stage];
 }
+
+const enum ntprof_stage ntprof_stage_order[NTPROF_STAGE_COUNT] = {
+	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
+	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
+};
+
+static const char * const stage_id[NTPROF_STAGE_COUNT] = {
+	[NTPROF_STAGE_HOST_BLK] = "host_block_layer",
+	[NTPROF_STAGE_HOST_DRV] = "host_driver",
+	[NTPROF_STAGE_NETWORK] = "network",
+	[NTPROF_STAGE_NET_TARGET] = "network_and_target",
+	[NTPROF_STAGE_TGT_DRV] = "target_driver",
+	[NTPROF_STAGE_STORAGE] = "storage",
+};
+
+static const char * const comp_id[NTPROF_COMP_COUNT] = {
+	[NTPROF_COMP_HOST_BLK_SUB] = "host_block_layer_submission",
+	[NTPROF_COMP_HOST_DRV_SUB] = "host_driver_submission",
+	[NTPROF_COMP_WIRE] = "network_wire",
+	[NTPROF_COMP_DATA_XFER] = "data_transfer_at_target",
+	[NTPROF_COMP_NET_TARGET] = "network_and_target",
+	[NTPROF_COMP_TGT_DRV_SUB] = "target_driver_submission",
+	[NTPROF_COMP_STORAGE_BLK] = "storage_target_block_layer",
+	[NTPROF_COMP_DRIVE] = "storage_drive",
+	[NTPROF_COMP_TGT_DRV_COMP] = "target_driver_completion",
+	[NTPROF_COMP_HOST_RECV] = "network_host_receive_path",
+	[NTPROF_COMP_HOST_DRV_COMP] = "host_driver_completion",
+	[NTPROF_COMP_HANDOFF] = "handoff_to_nvme_complete_rq",
+	[NTPROF_COMP_HOST_BLK_COMP] = "host_block_layer_completion",
+	[NTPROF_COMP_E2E] = "end_to_end",
+};
+
+const char *ntprof_stage_id(enum ntprof_stage stage)
+{
+	return stage_id[stage];
+}
+
+const char *ntprof_comp_id(enum ntprof_comp comp)
+{
+	return comp_id[comp];
+}

@@ -1,17 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ntprof compare's groups, as compare.c makes them and compare_html.c
- * draws them.
+ * ntprof compare's groups, as compare.c makes them, and cmd/compare.c
+ * and out/compare_html.c show them.
  */
 #ifndef NTPROF_COMPARE_H
 #define NTPROF_COMPARE_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 #include "analysis/analysis.h"
-
-struct recording_run;
 
 /* A row of a group's table: a stage, or the end to end (stage -1). */
 struct cmp_row {
@@ -32,9 +29,16 @@ struct cmp_group {
 	char answer[512];
 };
 
-/* compare --html: the groups of both runs as one page; 0 or -EIO. */
-int compare_html_write(FILE *f, const struct recording_run *base,
-		       const struct recording_run *load,
-		       const struct cmp_group *groups, size_t nr);
+/*
+ * The group of @an that is @g of @other (the same op, size and device,
+ * and transport when both runs hold both transports), or NULL.
+ */
+const struct ntprof_group *
+cmp_group_find(const struct ntprof_analysis *an,
+	       const struct ntprof_analysis *other, const struct ntprof_group *g);
+/* Fills @cg's rows, largest and answer from its base and load groups. */
+void cmp_group_compare(struct cmp_group *cg);
+/* The group the overall answer speaks of: the one with most commands. */
+const struct cmp_group *cmp_main_group(const struct cmp_group *v, size_t n);
 
 #endif /* NTPROF_COMPARE_H */

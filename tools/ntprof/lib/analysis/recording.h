@@ -91,20 +91,4 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
 void recording_run_free(struct recording_run *run);
 
-/*
- * "recorded on HOST (kernel K) and TARGET (kernel K2), one command in 100
- * sampled"
- */
-void recording_run_print_origin(FILE *f, const struct recording_run *run);
-
-/*
- * "records: 2999 host, 4509 target; 2999 matched (100 % of the host's)",
- * naming the sides that were given, even without records.
- */
-void recording_run_print_records(FILE *f, const struct recording_run *run);
-
-/* Notes for the end of a report: cut-short files, drops, the clocks. */
-void recording_run_print_notes(FILE *f, const struct recording_run *run,
-			       bool detail);
-
 #endif /* NTPROF_RECORDING_H */

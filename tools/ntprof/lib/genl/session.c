@@ -357,23 +357,22 @@ static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
 }
 
 /* The offsets BTF gave for the session's role: the module takes them. */
-static int layout_put(struct nlmsghdr *nlh, const struct kbtf_layout *l)
+static int layout_put(struct nlmsghdr *nlh,
+		      const struct session_layout_field *l, size_t n)
 {
 	struct nlattr *nest;
-	unsigned int i;
+	size_t i;
 	int err = 0;
 
-	for (i = 0; !err && i < NTPROF_LF_COUNT; i++) {
-		if (!l->found[i])
-			continue;
+	for (i = 0; !err && i < n; i++) {
 		nest = nest_start(nlh, NTPROF_A_START_LAYOUT);
 		if (!nest)
 			return -EMSGSIZE;
-		err = put_u32(nlh, NTPROF_A_LAYOUT_FIELD, i);
+		err = put_u32(nlh, NTPROF_A_LAYOUT_FIELD, l[i].field);
 		if (!err)
-			err = put_u32(nlh, NTPROF_A_LAYOUT_OFFSET, l->offset[i]);
+			err = put_u32(nlh, NTPROF_A_LAYOUT_OFFSET, l[i].offset);
 		if (!err)
-			err = put_u32(nlh, NTPROF_A_LAYOUT_SIZE, l->size[i]);
+			err = put_u32(nlh, NTPROF_A_LAYOUT_SIZE, l[i].size);
 		if (!err)
 			mnl_attr_nest_end(nlh, nest);
 	}
@@ -404,8 +403,8 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 	if (!err && cfg->drain_portid)
 		err = put_u32(nlh, NTPROF_A_START_DRAIN_PORTID,
 			      cfg->drain_portid);
-	if (!err && cfg->layout)
-		err = layout_put(nlh, cfg->layout);
+	if (!err)
+		err = layout_put(nlh, cfg->layout, cfg->nr_layout);
 	for (i = 0; !err && i < cfg->nr_usites; i++)
 		err = usite_put(nlh, &cfg->usites[i]);
 	return err;

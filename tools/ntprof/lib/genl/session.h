@@ -14,7 +14,6 @@
 
 #include "genl/nl.h"
 #include "ntp/ntp.h"
-#include "sites/kbtf.h"
 
 /* The module lists six; room for a newer module's additions. */
 #define SESSION_MODULES_MAX	32
@@ -138,6 +137,16 @@ struct session_usite {
 	struct session_fetch trtype;	/* NVMe-oF transport type */
 };
 
+/*
+ * The offset and size of a private kernel field (enum
+ * ntprof_layout_field) that the module is to use instead of its own.
+ */
+struct session_layout_field {
+	uint32_t field;
+	uint32_t offset;
+	uint32_t size;
+};
+
 /* What to record; the has_* say which filters to send. */
 struct session_config {
 	uint32_t role;
@@ -151,8 +160,9 @@ struct session_config {
 	bool has_ops;
 	bool has_min_len;
 	bool has_max_len;
-	/* The role's struct layouts from BTF, or NULL: the module's own. */
-	const struct kbtf_layout *layout;
+	/* The role's struct layouts (from BTF); none: the module's own. */
+	const struct session_layout_field *layout;
+	size_t nr_layout;
 	/* Userspace sites (SPDK), sent after the kernel hooks' settings. */
 	const struct session_usite *usites;
 	size_t nr_usites;

@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "analysis/compare.h"
 #include "analysis/recording.h"
+#include "out/compare_html.h"
 #include "out/html.h"
 
 /* One run's stage means as a bar, its width in proportion to @scale. */

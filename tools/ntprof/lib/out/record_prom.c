@@ -115,7 +115,7 @@ int prom_add(struct prom *p, const char *label, const struct ntprof_record *r)
 	struct prom_group *g;
 	int s;
 
-	if (!(r->flags & NTPROF_REC_F_SAMPLED))
+	if (!ntprof_record_in_sample(r, p->role))
 		return 0;
 	g = prom_group(p, label);
 	if (!g)
@@ -208,7 +208,7 @@ static void prom_counter(FILE *f, const char *name, const char *help,
 		name, help, name, name, role, v);
 }
 
-int prom_write(struct prom *p, const struct session_stats *st)
+int prom_write(struct prom *p, const struct prom_counters *c)
 {
 	const char *role = p->role == NTPROF_ROLE_HOST ? "host" : "target";
 	FILE *f = fopen(p->tmp, "w");
@@ -217,22 +217,22 @@ int prom_write(struct prom *p, const struct session_stats *st)
 	if (!f)
 		return -errno;
 	prom_hists(f, p, role);
-	if (st) {
+	if (c) {
 		prom_counter(f, "ntprof_commands_seen_total",
 			     "Commands the session's first hooks saw.", role,
-			     st->seen);
+			     c->seen);
 		prom_counter(f, "ntprof_commands_sampled_total",
 			     "Commands the 1-in-N sampling picked.", role,
-			     st->sampled);
+			     c->sampled);
 		prom_counter(f, "ntprof_records_total",
 			     "Records the kernel handed to the recorder.", role,
-			     st->records);
+			     c->records);
 		prom_counter(f, "ntprof_records_dropped_total",
 			     "Records the kernel's full buffers dropped.", role,
-			     st->drops);
+			     c->drops);
 		prom_counter(f, "ntprof_inflight_evicted_total",
 			     "Commands evicted from the full in-flight table.",
-			     role, st->evicted);
+			     role, c->evicted);
 	}
 	if (fflush(f) || ferror(f))
 		err = -EIO;

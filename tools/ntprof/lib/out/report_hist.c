@@ -13,6 +13,7 @@
 
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
+#include "out/json.h"
 #include "out/report_hist.h"
 #include "out/table.h"
 

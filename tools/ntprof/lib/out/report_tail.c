@@ -16,6 +16,7 @@
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
 #include "common/util.h"
+#include "out/json.h"
 #include "out/report_tail.h"
 #include "out/table.h"
 

@@ -16,6 +16,7 @@
 
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
+#include "out/json.h"
 #include "out/report_timeline.h"
 #include "out/table.h"
 

@@ -4,25 +4,6 @@
  * table's values end at columns 49, 56 and 65; the components' at 49, 59,
  * 67, 77 and 87), and a name too long for its column pushes the values
  * right instead of touching them.
- *
- * The JSON document (schema "ntprof-report/1") holds the same numbers:
- *
- *   schema, recorded_on {hostname, kernel}, sample, duration_s,
- *   records {host, target, matched, unusable},
- *   join {pairs, windows, theta_known, theta_from_hint, theta_ns,
- *         theta_min_ns, theta_max_ns},
- *   throughput [{op, commands_per_s, bytes_per_s}],
- *   groups [{label, op, size, device, side, kind, transport, n, n_joined,
- *            n_table, n_unusable, rate_per_s,
- *            latency_us {mean, min, p50, p99, p999, max},
- *            stages [{id, name, mean_us, share_pct, avg_qd}], largest,
- *            components [{id, name, n, mean_us, L, p50_us, p99_us,
- *                         p999_us, merged [id], merged_n}],
- *            dropped, wire_negative}]
- *
- * Times are microseconds with three decimals (the records' nanoseconds);
- * a value that does not exist is null. Version 1 only grows: a member is
- * never renamed or given another meaning without a new schema number.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -32,52 +13,8 @@
 #include "common/util.h"
 #include "out/table.h"
 
-#define BIT(n)		(1U << (n))
-
 /* A bar of this many '#' is 100 % of the latency. */
 #define BAR_WIDTH	24
-
-/* The stage table's rows; NET_TARGET, the unknown rest, comes last. */
-static const enum ntprof_stage stage_order[] = {
-	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
-	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
-};
-
-static const char * const stage_id[NTPROF_STAGE_COUNT] = {
-	[NTPROF_STAGE_HOST_BLK] = "host_block_layer",
-	[NTPROF_STAGE_HOST_DRV] = "host_driver",
-	[NTPROF_STAGE_NETWORK] = "network",
-	[NTPROF_STAGE_NET_TARGET] = "network_and_target",
-	[NTPROF_STAGE_TGT_DRV] = "target_driver",
-	[NTPROF_STAGE_STORAGE] = "storage",
-};
-
-static const char * const comp_id[NTPROF_COMP_COUNT] = {
-	[NTPROF_COMP_HOST_BLK_SUB] = "host_block_layer_submission",
-	[NTPROF_COMP_HOST_DRV_SUB] = "host_driver_submission",
-	[NTPROF_COMP_WIRE] = "network_wire",
-	[NTPROF_COMP_DATA_XFER] = "data_transfer_at_target",
-	[NTPROF_COMP_NET_TARGET] = "network_and_target",
-	[NTPROF_COMP_TGT_DRV_SUB] = "target_driver_submission",
-	[NTPROF_COMP_STORAGE_BLK] = "storage_target_block_layer",
-	[NTPROF_COMP_DRIVE] = "storage_drive",
-	[NTPROF_COMP_TGT_DRV_COMP] = "target_driver_completion",
-	[NTPROF_COMP_HOST_RECV] = "network_host_receive_path",
-	[NTPROF_COMP_HOST_DRV_COMP] = "host_driver_completion",
-	[NTPROF_COMP_HANDOFF] = "handoff_to_nvme_complete_rq",
-	[NTPROF_COMP_HOST_BLK_COMP] = "host_block_layer_completion",
-	[NTPROF_COMP_E2E] = "end_to_end",
-};
-
-const char *ntprof_stage_id(enum ntprof_stage stage)
-{
-	return stage_id[stage];
-}
-
-const char *ntprof_comp_id(enum ntprof_comp comp)
-{
-	return comp_id[comp];
-}
 
 /* 15.0k, 1.2M: a rate in three digits. */
 static const char *rate_str(double r, char *buf, size_t size)
@@ -226,8 +163,8 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 
 	fprintf(f, "  %-38s%9s%7s%9s\n", "stage", "mean us", "share",
 		"avg QD");
-	for (i = 0; i < ARRAY_SIZE(stage_order); i++) {
-		s = stage_order[i];
+	for (i = 0; i < NTPROF_STAGE_COUNT; i++) {
+		s = ntprof_stage_order[i];
 		if (!(g->stage_has & BIT(s)))
 			continue;
 		share = share_round(g->stage_share[s]);
@@ -260,17 +197,6 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 			share_round(g->stage_share[g->largest]));
 }
 
-/* The component that took @comp's time in a record where it merged. */
-static int merged_into(const struct ntprof_group *g, int comp)
-{
-	int c;
-
-	for (c = 0; c < NTPROF_COMP_COUNT; c++)
-		if (g->merged[c] & BIT(comp))
-			return c;
-	return -1;
-}
-
 static void print_comp(FILE *f, const struct ntprof_group *g, int c,
 		       bool sub)
 {
@@ -280,7 +206,7 @@ static void print_comp(FILE *f, const struct ntprof_group *g, int c,
 
 	snprintf(val, sizeof(val), "%" PRIu64, st->n);
 	if (!st->n) {
-		owner = merged_into(g, c);
+		owner = ntprof_group_merged_into(g, c);
 		if (owner < 0)
 			return;	/* not on this path */
 		name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
@@ -479,326 +405,4 @@ void ntprof_print_live(FILE *f, const struct ntprof_analysis *an,
 			line[--len] = '\0';
 		fprintf(f, "%s\n", line);
 	}
-}
-
-/* JSON */
-
-void ntprof_json_init(struct ntprof_json *js, FILE *f)
-{
-	memset(js, 0, sizeof(*js));
-	js->f = f;
-	js->first[0] = true;
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	const unsigned char *p;
-
-	fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '"':
-			fputs("\\\"", f);
-			break;
-		case '\\':
-			fputs("\\\\", f);
-			break;
-		case '\n':
-			fputs("\\n", f);
-			break;
-		case '\t':
-			fputs("\\t", f);
-			break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
-		}
-	}
-	fputc('"', f);
-}
-
-/* The separator, indentation and key before a value. */
-static void json_member(struct ntprof_json *js, const char *key)
-{
-	if (js->depth) {
-		fputs(js->first[js->depth] ? "\n" : ",\n", js->f);
-		fprintf(js->f, "%*s", 2 * js->depth, "");
-	}
-	js->first[js->depth] = false;
-	if (key) {
-		json_string(js->f, key);
-		fputs(": ", js->f);
-	}
-}
-
-static void json_open(struct ntprof_json *js, const char *key, char c)
-{
-	json_member(js, key);
-	fputc(c, js->f);
-	/* Deeper than that is a bug of ours; stay valid-ish, flat. */
-	if (js->depth < NTPROF_JSON_DEPTH - 1)
-		js->depth++;
-	js->first[js->depth] = true;
-}
-
-static void json_close(struct ntprof_json *js, char c)
-{
-	bool empty = js->first[js->depth];
-
-	if (js->depth)
-		js->depth--;
-	if (!empty)
-		fprintf(js->f, "\n%*s", 2 * js->depth, "");
-	fputc(c, js->f);
-	if (!js->depth)
-		fputc('\n', js->f);
-}
-
-void ntprof_json_obj_start(struct ntprof_json *js, const char *key)
-{
-	json_open(js, key, '{');
-}
-
-void ntprof_json_obj_end(struct ntprof_json *js)
-{
-	json_close(js, '}');
-}
-
-void ntprof_json_arr_start(struct ntprof_json *js, const char *key)
-{
-	json_open(js, key, '[');
-}
-
-void ntprof_json_arr_end(struct ntprof_json *js)
-{
-	json_close(js, ']');
-}
-
-void ntprof_json_str(struct ntprof_json *js, const char *key,
-		     const char *val)
-{
-	json_member(js, key);
-	if (val)
-		json_string(js->f, val);
-	else
-		fputs("null", js->f);
-}
-
-void ntprof_json_u64(struct ntprof_json *js, const char *key, uint64_t val)
-{
-	json_member(js, key);
-	fprintf(js->f, "%" PRIu64, val);
-}
-
-void ntprof_json_i64(struct ntprof_json *js, const char *key, int64_t val)
-{
-	json_member(js, key);
-	fprintf(js->f, "%" PRId64, val);
-}
-
-void ntprof_json_num(struct ntprof_json *js, const char *key, double val,
-		     int prec)
-{
-	json_member(js, key);
-	if (isnan(val) || isinf(val))
-		fputs("null", js->f);
-	else
-		fprintf(js->f, "%.*f", prec, val);
-}
-
-void ntprof_json_bool(struct ntprof_json *js, const char *key, bool val)
-{
-	json_member(js, key);
-	fputs(val ? "true" : "false", js->f);
-}
-
-static const char *kind_id(enum ntprof_kind kind)
-{
-	switch (kind) {
-	case NTPROF_KIND_JOINED:
-		return "joined";
-	case NTPROF_KIND_TARGET:
-		return "target";
-	default:
-		return "host";
-	}
-}
-
-static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
-{
-	const struct ntprof_stats *st = &g->comp[NTPROF_COMP_E2E];
-	size_t i;
-	int s, c, k;
-
-	ntprof_json_obj_start(js, NULL);
-	ntprof_json_str(js, "label", g->label);
-	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
-	ntprof_json_u64(js, "size", g->length);
-	ntprof_json_str(js, "device", g->devname);
-	if (g->by & NTPROF_BY_QUEUE)
-		ntprof_json_u64(js, "queue", g->qid);
-	if (g->by & NTPROF_BY_CPU)
-		ntprof_json_u64(js, "cpu", g->cpu);
-	if (g->by & NTPROF_BY_CCPU)
-		ntprof_json_u64(js, "completion_cpu", g->ccpu);
-	if (g->by & NTPROF_BY_PID)
-		ntprof_json_u64(js, "pid", g->pid);
-	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
-	ntprof_json_str(js, "kind", kind_id(g->kind));
-	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));
-	ntprof_json_u64(js, "n", g->n);
-	ntprof_json_u64(js, "n_joined", g->n_joined);
-	ntprof_json_u64(js, "n_table", g->n_table);
-	ntprof_json_u64(js, "n_unusable", g->n_unusable);
-	ntprof_json_num(js, "rate_per_s", g->rate, 1);
-
-	ntprof_json_obj_start(js, "latency_us");
-	ntprof_json_num(js, "mean", st->mean / 1e3, 3);
-	ntprof_json_num(js, "min", st->min / 1e3, 3);
-	ntprof_json_num(js, "p50", st->p50 / 1e3, 3);
-	ntprof_json_num(js, "p99", st->p99 / 1e3, 3);
-	ntprof_json_num(js, "p999", st->p999 / 1e3, 3);
-	ntprof_json_num(js, "max", st->max / 1e3, 3);
-	ntprof_json_obj_end(js);
-
-	ntprof_json_arr_start(js, "stages");
-	for (i = 0; i < ARRAY_SIZE(stage_order); i++) {
-		s = stage_order[i];
-		if (!(g->stage_has & BIT(s)))
-			continue;
-		ntprof_json_obj_start(js, NULL);
-		ntprof_json_str(js, "id", stage_id[s]);
-		ntprof_json_str(js, "name",
-				ntprof_stage_name(s, g->transport, g->kind,
-						  g->stacks));
-		ntprof_json_num(js, "mean_us", g->stage_mean[s] / 1e3, 3);
-		ntprof_json_num(js, "share_pct", g->stage_share[s], 2);
-		ntprof_json_num(js, "avg_qd", g->stage_qd[s], 4);
-		ntprof_json_obj_end(js);
-	}
-	ntprof_json_arr_end(js);
-	ntprof_json_str(js, "largest", g->largest < 0 ? NULL :
-			ntprof_stage_name(g->largest, g->transport, g->kind,
-					  g->stacks));
-
-	ntprof_json_arr_start(js, "components");
-	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
-		st = &g->comp[c];
-		if (!st->n && merged_into(g, c) < 0)
-			continue;
-		ntprof_json_obj_start(js, NULL);
-		ntprof_json_str(js, "id", comp_id[c]);
-		ntprof_json_str(js, "name", ntprof_comp_name(c, g->stacks));
-		ntprof_json_u64(js, "n", st->n);
-		ntprof_json_num(js, "mean_us", st->mean / 1e3, 3);
-		ntprof_json_num(js, "L", g->comp_qd[c], 4);
-		ntprof_json_num(js, "p50_us", st->p50 / 1e3, 3);
-		ntprof_json_num(js, "p99_us", st->p99 / 1e3, 3);
-		ntprof_json_num(js, "p999_us", st->p999 / 1e3, 3);
-		ntprof_json_arr_start(js, "merged");
-		for (k = 0; k < NTPROF_COMP_COUNT; k++)
-			if (g->merged[c] & BIT(k))
-				ntprof_json_str(js, NULL, comp_id[k]);
-		ntprof_json_arr_end(js);
-		ntprof_json_u64(js, "merged_n", g->merged_n[c]);
-		ntprof_json_obj_end(js);
-	}
-	ntprof_json_arr_end(js);
-	ntprof_json_u64(js, "dropped", g->dropped);
-	ntprof_json_u64(js, "wire_negative", g->wire_negative);
-	ntprof_json_obj_end(js);
-}
-
-static void json_files(struct ntprof_json *js,
-		       const struct ntprof_report_meta *meta)
-{
-	const struct ntprof_report_file *rf;
-	size_t i;
-
-	ntprof_json_arr_start(js, "files");
-	for (i = 0; i < meta->nr_files; i++) {
-		rf = &meta->files[i];
-		ntprof_json_obj_start(js, NULL);
-		ntprof_json_str(js, "path", rf->path);
-		ntprof_json_str(js, "role", rf->role == NTPROF_ROLE_HOST ?
-				"host" : "target");
-		ntprof_json_str(js, "transport", ntprof_transport_id(rf->transport));
-		ntprof_json_str(js, "hostname", rf->hostname);
-		ntprof_json_str(js, "kernel", rf->kernel);
-		ntprof_json_u64(js, "records", rf->records);
-		ntprof_json_bool(js, "cut_short", rf->cut_short);
-		ntprof_json_u64(js, "drops", rf->drops);
-		ntprof_json_u64(js, "evictions", rf->evictions);
-		ntprof_json_obj_end(js);
-	}
-	ntprof_json_arr_end(js);
-}
-
-void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
-		       const struct ntprof_join *j,
-		       const struct ntprof_report_meta *meta)
-{
-	int side = an->nr_host ? 0 : 1;
-	struct ntprof_json js;
-	double dur = an->duration_s;
-	size_t i;
-	int op;
-
-	ntprof_json_init(&js, f);
-	ntprof_json_obj_start(&js, NULL);
-	ntprof_json_str(&js, "schema", NTPROF_REPORT_SCHEMA);
-	if (meta) {
-		ntprof_json_obj_start(&js, "recorded_on");
-		ntprof_json_str(&js, "hostname", meta->hostname);
-		ntprof_json_str(&js, "kernel", meta->kernel);
-		ntprof_json_obj_end(&js);
-		json_files(&js, meta);
-	}
-	ntprof_json_u64(&js, "sample", an->opts.sample);
-	ntprof_json_num(&js, "duration_s", dur, 3);
-
-	ntprof_json_obj_start(&js, "records");
-	ntprof_json_u64(&js, "host", an->nr_host);
-	ntprof_json_u64(&js, "target", j ? j->nr_target : an->nr_target);
-	ntprof_json_u64(&js, "matched", j ? j->matched : an->nr_joined);
-	ntprof_json_u64(&js, "unusable", an->nr_unusable);
-	ntprof_json_obj_end(&js);
-
-	if (j) {
-		ntprof_json_obj_start(&js, "join");
-		ntprof_json_u64(&js, "pairs", j->pairs);
-		ntprof_json_u64(&js, "windows", j->windows);
-		ntprof_json_bool(&js, "theta_known", j->theta_known);
-		ntprof_json_bool(&js, "theta_from_hint", j->theta_from_hint);
-		ntprof_json_i64(&js, "theta_ns", j->theta_ns);
-		ntprof_json_i64(&js, "theta_min_ns", j->theta_min_ns);
-		ntprof_json_i64(&js, "theta_max_ns", j->theta_max_ns);
-		ntprof_json_obj_end(&js);
-	}
-
-	ntprof_json_arr_start(&js, "throughput");
-	for (op = 0; op < NTPROF_OPC_COUNT; op++) {
-		if (!an->ops[side][op])
-			continue;
-		ntprof_json_obj_start(&js, NULL);
-		ntprof_json_str(&js, "op", ntprof_opclass_name(op));
-		ntprof_json_num(&js, "commands_per_s", dur > 0 ?
-				(double)an->ops[side][op] * an->opts.sample /
-				dur : NAN, 1);
-		ntprof_json_num(&js, "bytes_per_s", dur > 0 ?
-				(double)an->bytes[side][op] * an->opts.sample /
-				dur : NAN, 1);
-		ntprof_json_obj_end(&js);
-	}
-	ntprof_json_arr_end(&js);
-
-	ntprof_json_arr_start(&js, "groups");
-	for (i = 0; i < an->nr_groups; i++)
-		json_group(&js, &an->groups[i]);
-	ntprof_json_arr_end(&js);
-	if (meta && meta->extra)
-		meta->extra(&js, meta->extra_arg);
-	ntprof_json_obj_end(&js);
 }

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The tool's layers (Documentation/architecture.rst): each room of
+# tools/ntprof imports only the rooms below it, so the arrows run one
+# way: cmd -> out -> analysis -> ntp -> common, with genl and sites beside
+# them (sites hand genl the uprobe sites it sends). A line per room;
+# a failure names the file and the include that runs the wrong way.
+# Prints TAP; exits 1 if any test failed.
+
+set -u
+
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOOL_DIR=$(cd "$UNIT_DIR/../../tools/ntprof" && pwd)
+. "$UNIT_DIR/../ktap.sh"
+
+# What each room may import besides itself. agent/ is tools/agent, whose
+# headers the tool shares with the in-process agent.
+declare -A ALLOWED=(
+	[lib/common]=""
+	[lib/ntp]="common"
+	[lib/genl]="common ntp"
+	[lib/analysis]="common ntp"
+	[lib/sites]="common ntp genl agent"
+	[lib/out]="common ntp analysis"
+	[cmd]="common ntp genl analysis out sites cmd"
+	[main.c]="common cmd"
+)
+ROOMS=(lib/common lib/ntp lib/genl lib/analysis lib/sites lib/out cmd main.c)
+
+# room_of FILE: the room a file of the tool is in ("lib/ntp", "cmd").
+room_of() {
+	case $1 in
+	lib/*) echo "${1%%/*}/$(cut -d/ -f2 <<< "$1")" ;;
+	cmd/*) echo cmd ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# imports ROOM: "FILE: include" for each of ROOM's includes that is not
+# allowed, or that names no room.
+wrong_imports() {
+	local room=$1 self f inc target
+
+	self=${room#lib/}
+	while IFS= read -r f; do
+		[ "$(room_of "$f")" = "$room" ] || continue
+		while IFS= read -r inc; do
+			target=${inc%%/*}
+			[ "$target" = "$inc" ] && { echo "$f: \"$inc\" names no room"; continue; }
+			[ "$target" = "$self" ] && continue
+			grep -qw -- "$target" <<< "${ALLOWED[$room]}" ||
+				echo "$f: \"$inc\""
+		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	done < <(cd "$TOOL_DIR" && find lib cmd main.c -name '*.[ch]' | sort)
+}
+
+ktap_header
+cd "$TOOL_DIR" || { echo "Bail out! no $TOOL_DIR"; exit 1; }
+for room in "${ROOMS[@]}"; do
+	bad=$(wrong_imports "$room")
+	if [ -z "$bad" ]; then
+		ktap_pass "$room imports only: ${ALLOWED[$room]:-nothing of the tool}"
+	else
+		ktap_fail "$room imports only: ${ALLOWED[$room]:-nothing of the tool}"
+		sed 's/^/#   /' <<< "$bad"
+	fi
+done
+
+# Every source of the tool is in a room, so none escapes the check.
+stray=$(find . -maxdepth 1 -name '*.[ch]' ! -name main.c | sort)
+if [ -z "$stray" ]; then
+	ktap_pass "every source of the tool is in a room (lib/*, cmd/) but main.c"
+else
+	ktap_fail "every source of the tool is in a room (lib/*, cmd/) but main.c"
+	sed 's/^/#   /' <<< "$stray"
+fi
+
+# The library stands without the commands: no symbol it leaves undefined
+# is one that main.c or cmd/ defines.
+if make -s ntprof >&2; then
+	undefined=$(nm libntprof.a 2>/dev/null | awk '$1 == "U" {print $2}' | sort -u)
+	commands=$(nm main.o $(find cmd -name '*.o') 2>/dev/null |
+		awk 'NF == 3 && $2 ~ /^[TDBR]$/ {print $3}' | sort -u)
+	ours=$(comm -12 <(echo "$undefined") <(echo "$commands"))
+	if [ -n "$commands" ] && [ -z "$ours" ]; then
+		ktap_pass "libntprof.a uses nothing of cmd/ or main.c"
+	else
+		ktap_fail "libntprof.a uses nothing of cmd/ or main.c"
+		sed 's/^/#   /' <<< "$ours"
+	fi
+else
+	ktap_fail "libntprof.a uses nothing of cmd/ or main.c (the tool builds)"
+fi
+
+echo "1..$KTAP_COUNT"
+[ "$KTAP_FAILED" -eq 0 ]

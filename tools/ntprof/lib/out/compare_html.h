@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* compare --html (compare_html.c). */
+#ifndef NTPROF_COMPARE_HTML_H
+#define NTPROF_COMPARE_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/compare.h"
+#include "analysis/recording.h"
+
+/* The groups of both runs as one page; 0 or -EIO. */
+int compare_html_write(FILE *f, const struct recording_run *base,
+		       const struct recording_run *load,
+		       const struct cmp_group *groups, size_t nr);
+
+#endif /* NTPROF_COMPARE_HTML_H */

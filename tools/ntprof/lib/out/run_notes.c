@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The lines of a report about its run rather than its stages: where and
+ * how it was recorded, the records and how many matched, and the notes
+ * at the end (cut-short files, drops, failed commands, the clocks).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "out/run_notes.h"
+#include "out/table.h"
+
+/* A machine once, however many of its files there are. */
+static bool origin_seen(const struct recording_run *run, size_t i)
+{
+	const struct ntp_header *a = run->files[i].hdr, *b;
+	size_t k;
+
+	for (k = 0; k < i; k++) {
+		b = run->files[k].hdr;
+		if (!strcmp(a->hostname, b->hostname) &&
+		    !strcmp(a->kernel_release, b->kernel_release))
+			return true;
+	}
+	return false;
+}
+
+void recording_run_print_origin(FILE *f, const struct recording_run *run)
+{
+	const struct ntp_header *hdr;
+	size_t i, shown = 0;
+
+	fputs("recorded on ", f);
+	for (i = 0; i < run->nr_files; i++) {
+		if (origin_seen(run, i))
+			continue;
+		hdr = run->files[i].hdr;
+		fprintf(f, "%s%s (kernel %s)", shown ? " and " : "",
+			hdr->hostname[0] ? hdr->hostname : "an unnamed machine",
+			hdr->kernel_release[0] ? hdr->kernel_release : "unknown");
+		shown++;
+	}
+	if (run->sample > 1)
+		fprintf(f, ", one command in %u sampled\n", run->sample);
+	else
+		fputs(", every command recorded\n", f);
+}
+
+static void print_clocks(FILE *f, const struct recording_run *run,
+			 const struct recording_pair *p)
+{
+	const struct ntprof_join *j = &p->join;
+
+	fprintf(f, "clocks: %s -> %s: ", run->files[p->host].path,
+		run->files[p->target].path);
+	if (!j->theta_known) {
+		fputs("no command matched, offset unknown\n", f);
+		return;
+	}
+	fprintf(f, "target - host %+.6f s", (double)j->theta_ns / 1e9);
+	if (j->theta_from_hint)
+		fputs(" (from the recordings' start stamps)\n", f);
+	else
+		fprintf(f, ", drift %.1f us, from %zu commands in %zu windows\n",
+			(double)(j->theta_max_ns - j->theta_min_ns) / 1e3,
+			j->pairs, j->windows);
+}
+
+void recording_run_print_records(FILE *f, const struct recording_run *run)
+{
+	if (run->nr_host_files && run->nr_target_files && !run->nr_host)
+		fprintf(f, "records: 0 host, %" PRIu64 " target; 0 matched\n",
+			run->nr_target);
+	else if (run->nr_target_files && !run->nr_host_files)
+		fprintf(f, "records: %" PRIu64 " target\n", run->nr_target);
+	else
+		ntprof_print_records(f, run->nr_host, run->nr_target,
+				     run->matched);
+}
+
+/* Hook @i of a recording: its header's, then its trailer's late ones. */
+static const struct ntp_hook *hook_at(const struct recording *rec, uint32_t i)
+{
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
+
+	if (i < rec->hdr->nr_hooks)
+		return &rec->hdr->hooks[i];
+	return &t->late_hooks[i - rec->hdr->nr_hooks];
+}
+
+/*
+ * How a recording saw SPDK, from its sites (the header's, and since 1.3
+ * the trailer's of processes found after the start): "t.ntp: SPDK pid
+ * 3767 through the agent (4 of 4 sites patched), the others through
+ * uprobes". Each agent's sites are together, in order.
+ */
+static void print_spdk_ways(FILE *f, const struct recording *rec)
+{
+	const struct ntp_trailer *t = ntp_trailer(rec->file);
+	unsigned int pid = 0, last = 0, sites = 0, patched = 0;
+	uint32_t i, n = rec->hdr->nr_hooks + (t ? t->nr_late_hooks : 0);
+	bool uprobes = false, any = false;
+	const struct ntp_hook *h = NULL;
+
+	for (i = 0; i <= n; i++) {
+		h = i < n ? hook_at(rec, i) : NULL;
+		if (h && h->kind == NTPROF_HOOK_UPROBE)
+			uprobes = true;
+		if (h && (h->kind != NTPROF_HOOK_AGENT ||
+			  sscanf(h->name, "pid %u:", &pid) != 1))
+			continue;
+		if (sites && (!h || pid != last)) {
+			fprintf(f, "%s pid %u through the agent (%u of %u sites patched)",
+				any ? "," : "note: SPDK in", last, patched, sites);
+			any = true;
+			sites = 0;
+			patched = 0;
+		}
+		if (!h)
+			break;
+		last = pid;
+		sites++;
+		patched += h->state == NTPROF_HOOK_ATTACHED;
+	}
+	if (uprobes)
+		fprintf(f, "%s", any ? ", the others through uprobes" :
+				       "note: SPDK through uprobes");
+	if (any || uprobes)
+		fprintf(f, " (%s)\n", rec->path);
+}
+
+void recording_run_print_notes(FILE *f, const struct recording_run *run,
+			       bool detail)
+{
+	const struct recording *rec;
+	uint64_t unmatched;
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		print_spdk_ways(f, rec);
+		if (rec->cut_short)
+			fprintf(f,
+				"note: %s ends early (its recorder did not finish it): %zu records read%s\n",
+				rec->path, rec->n,
+				rec->discarded ? ", a partial block after them ignored" : "");
+		if (rec->drops)
+			fprintf(f,
+				"WARNING: %s: %" PRIu64 " records were dropped (the buffers were full): those commands are missing\n",
+				rec->path, rec->drops);
+		if (rec->evictions)
+			fprintf(f,
+				"WARNING: %s: %" PRIu64 " commands were evicted from the in-flight table before they completed\n",
+				rec->path, rec->evictions);
+	}
+	if (run->failed.n) {
+		const struct recording_failed *fl = &run->failed;
+
+		fprintf(f, "failed: %" PRIu64 " %s commands outside the sample, kept out of the numbers above: status",
+			fl->n, run->nr_host_files ? "host" : "target");
+		for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++)
+			fprintf(f, "%s %#x (%" PRIu64 ")", i ? "," : "",
+				fl->status[i], fl->status_n[i]);
+		if (fl->other_status_n)
+			fprintf(f, ", others (%" PRIu64 ")", fl->other_status_n);
+		if (fl->n_latency)
+			fprintf(f, "; mean latency %.2f us",
+				fl->latency_sum_ns / (double)fl->n_latency / 1e3);
+		fputc('\n', f);
+	}
+	/* A target need not record a host's failure it did not sample. */
+	unmatched = run->nr_host - run->matched - run->failed.n_unmatched;
+	if (run->nr_host_files && run->nr_target_files && unmatched)
+		fprintf(f,
+			"note: %" PRIu64 " host records have no target record: the target's recording started later, ended earlier or dropped them, or they went to a target not given here\n",
+			unmatched);
+	for (i = 0; detail && i < run->nr_pairs; i++)
+		print_clocks(f, run, &run->pairs[i]);
+}
