@@ -40,7 +40,16 @@ run_program() {
 	rm -f "$out"
 }
 
+# A group's tests are its test_*.sh, or, where it has a run.sh
+# (integration), the names run.sh --list prints, each run by run.sh NAME.
 for group in $CHECK_ONLY; do
+	if [ -f selftests/"$group"/run.sh ]; then
+		mapfile -t names < <(bash selftests/"$group"/run.sh --list)
+		for t in "${names[@]}"; do
+			run_program "$group/$t" bash selftests/"$group"/run.sh "$t"
+		done
+		continue
+	fi
 	for t in selftests/"$group"/test_*.sh; do
 		[ -f "$t" ] || continue
 		run_program "$group/$(basename "$t" .sh)" bash "$t"

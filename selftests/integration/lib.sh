@@ -8,6 +8,14 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../ktap.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../lab/lib.sh"
 
+# scenario_kernel [KERNEL]: a scenario's kernel series, its argument (run.sh
+# passes the tests table's), else KERNEL as the lab has it (the env's, or
+# 6.1), exported for lab-run.
+scenario_kernel() {
+	KERNEL=${1:-$KERNEL}
+	export KERNEL
+}
+
 # lab_scenario_boot NAME HOST_SCRIPT TARGET_SCRIPT RUN_DIR: one lab run in
 # RUN_DIR (KERNEL, TOPOLOGY and LAB_NULL_BLK from the env), and TAP lines on
 # its scripts and every guest's kernel log. Returns lab-run's status.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The checks of test_report_delays_*.sh, on the machine that ran the lab,
+# The checks of scenarios/report_delays.sh, on the machine that ran the lab,
 # after the guests: sourced by lab_check with the runs' shares as its
 # arguments. The guest scripts report-host.sh and report-target.sh left,
 # per step PHASE-TRANSPORT: STEP-host.ntp, STEP-target.ntp and

@@ -14,8 +14,8 @@
 #   KERNEL=6.12  REPS=3  READS=3000 (per fio run)  QDS="1 32"
 #   TRANSPORTS="tcp rdma"  MODES="off empty s1000000 s100 s1 tracefs bpf"
 # The bpf mode needs bpftrace installed here (apt-get install bpftrace).
-# Not part of 'make check' (the guard, selftests/integration/
-# test_icount_guard_6_12.sh, runs a short part of it); see
+# Not part of 'make check' (the guard, test_icount_guard_6_12 of
+# selftests/integration/tests, runs a short part of it); see
 # Documentation/benchmarks.rst.
 set -euo pipefail
 

@@ -1,7 +1,7 @@
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Ground truth for ntprof report and compare, two guests, the kernel
-# series KERNEL the caller exports (test_report_delays_*.sh): known
-# delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
+# Ground truth for ntprof report and compare, two guests, kernel KERNEL:
+# known delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
 # Two boots, the guests' null_blk the only difference between them:
 #   1: a 10 us drive; phases base (nothing added) and netem (the host's
 #      link delayed by REPORT_NETEM_US);
@@ -10,8 +10,9 @@
 # Then report-check.sh, here, checks each run's report against fio and
 # each phase's compare against what was put in.
 # See Documentation/lab.rst, "Delays with a known answer".
-cd "$(dirname "${BASH_SOURCE[0]}")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
+scenario_kernel "$@"
 export TOPOLOGY=two
 # Under TCG the stages that were not delayed move by up to 3 ms between
 # phases, and up to 10 ms while the drive is slow (Documentation/lab.rst),

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Userspace sites (uprobes) on one guest, kernel 6.1, whose uprobe API
-# predates 6.12's: a program of the tests' own, its offsets taken here
+# Userspace sites (uprobes) on one guest, kernel KERNEL (6.1's uprobe API
+# predates 6.12's): a program of the tests' own, its offsets taken here
 # with nm and readelf.
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
 . ./uprobe-sites.sh
-export KERNEL=6.1 TOPOLOGY=one
+scenario_kernel "$@"
+export TOPOLOGY=one
 script=$(mktemp "${TMPDIR:-/tmp}/ntprof-uprobe-host.XXXXXX")
 trap 'rm -f "$script"' EXIT
 uprobe_host_script guest/uprobe-host.sh "$script" || { echo "not ok 1 - uprobe-target's offsets"; exit 1; }
-lab_scenario "uprobe-6.1" "$script" guest/uprobe-target.sh
+lab_scenario "uprobe-$KERNEL" "$script" guest/uprobe-target.sh

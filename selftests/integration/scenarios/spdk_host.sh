@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# SPDK's host in the lab, kernel 6.12, one guest: spdk_nvme_perf recorded
+# SPDK's host in the lab, kernel KERNEL, one guest: spdk_nvme_perf recorded
 # with --spdk-host against SPDK's target (TCP, RDMA) and nvmet (TCP),
 # joined and checked against perf's own numbers; then rmmod ntprof and a
 # SIGKILLed nvmf_tgt under sessions. Needs a user's SPDK build: SPDK=DIR
 # (never built here).
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
+scenario_kernel "$@"
 if [ -z "${SPDK:-}" ]; then
 	ktap_header
 	ktap_skip "spdk: spdk_nvme_perf recorded with --spdk-host, three pairings" \
@@ -14,5 +15,5 @@ if [ -z "${SPDK:-}" ]; then
 	ktap_finished
 	exit 0
 fi
-export KERNEL=6.12 TOPOLOGY=one SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
-lab_scenario "spdk-perf-6.12" guest/spdk-perf-host.sh guest/spdk-perf-target.sh
+export TOPOLOGY=one SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+lab_scenario "spdk-perf-$KERNEL" guest/spdk-perf-host.sh guest/spdk-perf-target.sh

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The tutorial's sequence with the in-process agent on both sides, kernel
-# 6.1, one guest: nvmf_tgt and spdk_nvme_perf started by ntprof run,
+# KERNEL, one guest: nvmf_tgt and spdk_nvme_perf started by ntprof run,
 # over TCP and RDMA, perf's agent against nvmet, a recorder SIGKILLed
 # mid-session, and spdk_tgt once. Needs a user's SPDK build: SPDK=DIR
 # (never built here).
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
+scenario_kernel "$@"
 if [ -z "${SPDK:-}" ]; then
 	ktap_header
 	ktap_skip "spdk agent perf: both sides under ntprof run, TCP and RDMA, recorded and joined" \
@@ -16,6 +17,6 @@ if [ -z "${SPDK:-}" ]; then
 fi
 # spdk_tgt's hugepages (1.2 GiB) beside the rest: a guest of 3 GiB.
 export LAB_GUEST_MEM=${LAB_GUEST_MEM:-3072}
-export KERNEL=6.1 TOPOLOGY=one SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
-lab_scenario "spdk-agent-perf-6.1" guest/spdk-agent-perf-host.sh \
+export TOPOLOGY=one SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+lab_scenario "spdk-agent-perf-$KERNEL" guest/spdk-agent-perf-host.sh \
 	guest/spdk-agent-perf-target.sh

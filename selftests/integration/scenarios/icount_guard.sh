@@ -2,18 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # The hot path's cost, guarded: one short run of tools/bench/icount.sh's
 # guest part under QEMU's icount mode (guest time counts instructions, so
-# the ratio repeats from run to run, unlike timings), kernel 6.12, one
+# the ratio repeats from run to run, unlike timings), kernel KERNEL, one
 # guest holding both roles, one vCPU, fio 4 KiB random reads at QD1 over
 # loopback NVMe/TCP: with ntprof record -s 100 as host and as target, the
 # IOPS must be at least GUARD_MIN (0.97) of those without a profiler:
 # above what the hooks kept before their gates (0.9697), below what they
-# keep now (0.980) by more than runs differ (0.15 %).
+# keep now (0.980) by more than runs differ (0.15 %), on 6.12.
 # Documentation/benchmarks.rst has the full benchmark.
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
-export KERNEL=6.12 TOPOLOGY=one LAB_ONE_SMP=1 LAB_ACCEL=icount
+scenario_kernel "$@"
+export TOPOLOGY=one LAB_ONE_SMP=1 LAB_ACCEL=icount
 GUARD_MIN=${GUARD_MIN:-0.97}
-name=icount-guard-6.12
+name=icount-guard-$KERNEL
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name.XXXXXX")
 # Rotated once: no profiler first. The target's script only lets the

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# SPDK's NVMe-oF target started with the in-process agent, kernel 6.12,
+# SPDK's NVMe-oF target started with the in-process agent, kernel KERNEL,
 # one guest: the kernel host reads from nvmf_tgt over NVMe/TCP while
 # ntprof records the target through the agent, with no trap, and the
 # report joins both sides. Needs a user's SPDK build: SPDK=DIR (never
 # built here).
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
+scenario_kernel "$@"
 if [ -z "${SPDK:-}" ]; then
 	ktap_header
 	ktap_skip "spdk agent: the kernel host reads from SPDK's target under ntprof run, recorded" \
@@ -14,5 +15,5 @@ if [ -z "${SPDK:-}" ]; then
 	ktap_finished
 	exit 0
 fi
-export KERNEL=6.12 TOPOLOGY=one SPDK
-lab_scenario "spdk-agent-6.12" guest/spdk-host.sh guest/spdk-agent-target.sh
+export TOPOLOGY=one SPDK
+lab_scenario "spdk-agent-$KERNEL" guest/spdk-host.sh guest/spdk-agent-target.sh

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Privileges on one guest, kernel 6.12: without CAP_NET_ADMIN every
+# Privileges on one guest, kernel KERNEL: without CAP_NET_ADMIN every
 # operation of the ntprof family is EPERM, raw and through the tool, and
 # the debugfs files are root's; with CAP_NET_ADMIN alone, sessions and
 # their dumps are; a session is its socket's (guest/priv-host.sh).
-cd "$(dirname "$0")" || exit 1
+cd "$(dirname "$0")/.." || exit 1
 . ./lib.sh
-export KERNEL=6.12 TOPOLOGY=one
-lab_scenario "privileges-6.12" guest/priv-host.sh guest/idle-target.sh
+scenario_kernel "$@"
+export TOPOLOGY=one
+lab_scenario "privileges-$KERNEL" guest/priv-host.sh guest/idle-target.sh

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run integration tests by name, as make check does:
+#   run.sh test_recorder_one_guest_6_1 [NAME...]
+# Each NAME is a line of ./tests: its scenario runs with its kernel
+# (bash scenarios/SCENARIO.sh KERNEL), and prints its TAP. run.sh --list
+# prints the names in make check's order. Exits with a failed test's
+# status, or 2 when a NAME is not in the table.
+set -u
+cd "$(dirname "$0")" || exit 1
+
+# The table without its comments and blank lines.
+table() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' tests
+}
+
+if [ $# -eq 0 ]; then
+	echo "usage: $0 NAME... | --list (the names are in $(pwd)/tests)" >&2
+	exit 2
+fi
+if [ "$1" = --list ]; then
+	table | awk '{ print $1 }'
+	exit
+fi
+
+status=0
+for want in "$@"; do
+	want=$(basename "$want" .sh)
+	read -r name scenario kernel < <(table | awk -v t="$want" '$1 == t')
+	if [ -z "${name:-}" ]; then
+		echo "$0: no test $want in $(pwd)/tests" >&2
+		status=2
+		continue
+	fi
+	bash "scenarios/$scenario.sh" "$kernel"
+	rc=$?
+	[ $rc -eq 0 ] || status=$rc
+	unset name
+done
+exit $status

@@ -1,0 +1,13 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The recorder on one guest, kernel KERNEL: sampling, records and their
+# points.
+cd "$(dirname "$0")/.." || exit 1
+. ./lib.sh
+scenario_kernel "$@"
+export TOPOLOGY=one
+# On 6.1 its early stamps come from the clock (early_cycles=0), where the
+# other releases' come from the cycle counter, as on hardware
+# (kmod/clock.h).
+[ "$KERNEL" != 6.1 ] || export LAB_EARLY_CYCLES=0
+lab_scenario "rec-one-$KERNEL" guest/rec-one-host.sh guest/rec-one-target.sh

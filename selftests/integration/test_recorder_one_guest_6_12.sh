@@ -1,7 +1,0 @@
-#!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
-# The recorder on one guest, kernel 6.12: sampling, records and their points.
-cd "$(dirname "$0")" || exit 1
-. ./lib.sh
-export KERNEL=6.12 TOPOLOGY=one
-lab_scenario "rec-one-6.12" guest/rec-one-host.sh guest/rec-one-target.sh
