@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ntprof record, in three rooms: record.c runs the session, drains the
- * kernel's buffers into the file and prints the live lines and the
- * summary; record_opts.c reads its command line; record_machine.c reads
- * what the file's header names of this machine (its block devices, its
- * NVMe-oF controllers).
+ * ntprof record, in rooms of its own: record.c starts the session and
+ * opens the file; record_loop.c drains the kernel's buffers and the
+ * agents' rings into it, with the live lines and --prom; record_file.c
+ * writes the header, and after the loop the last records, the trailer and
+ * the summary; record_print.c prints; record_opts.c reads the command
+ * line; record_machine.c reads what the header names of this machine
+ * (its block devices, its NVMe-oF controllers); record_spdk.c takes SPDK
+ * processes up.
  */
 #ifndef NTPROF_RECORD_H
 #define NTPROF_RECORD_H
@@ -91,8 +94,8 @@ struct recorder {
 	const char *cmd;
 	struct nl_sock *sock;
 	/*
-	 * Drains while they bring fewer than DRAIN_QUIET records, on a
-	 * socket of small receives (NL_QUIET_SIZE); busy drains use @sock.
+	 * Quiet drains (record_loop.c) go through a socket of small receives
+	 * (NL_QUIET_SIZE); busy drains use @sock.
 	 */
 	struct nl_sock *quiet_sock;
 	bool busy;
@@ -128,6 +131,39 @@ struct recorder {
 	struct prom *prom;
 	bool prom_failed;
 };
+
+/* record_loop.c */
+/* SIGINT, SIGTERM and SIGHUP end the loop; SIGPIPE is ignored. -errno. */
+int record_signals_set(void);
+/*
+ * The recording loop: drain, print, flush, sleep, until -d or a signal.
+ * Returns 0, or -errno of what cut it short (already reported).
+ */
+int record_loop(struct recorder *rec, const char *cmd);
+/* One drain of the agents and the kernel; *@count: the records taken. */
+int record_drain(struct recorder *rec, uint64_t *count);
+/* @live: for an interval's line of the live table, not the summary. */
+struct ntprof_analysis *record_analysis_new(struct recorder *rec, bool live);
+int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
+			const struct ntprof_record *r);
+/* --prom's file rewritten, with the session's counters @st (NULL: none). */
+int record_prom_write(struct prom *p, const struct session_stats *st);
+/* Whether @err of a request on @sock says the module went away. */
+bool record_module_gone(struct nl_sock *sock, int err);
+
+/* record_file.c */
+/*
+ * The header; the hooks are the session's as it attached them. Returns
+ * the hooks, for free().
+ */
+struct ntp_hook *record_header(struct recorder *rec, struct ntp_header *hdr);
+/*
+ * Whether the summary can be made at the end from the file just opened
+ * for writing; notes which file that is.
+ */
+bool record_readback_possible(struct recorder *rec);
+/* After the loop: stop, take the rest, close the file, summarize. */
+int record_finish(struct recorder *rec, const char *cmd, int err);
 
 /*
  * record_opts.c: fills @o from the command line. Returns -1 to go on, or

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof record's file: the header it starts with, and after the loop,
+ * the stop, the last records, the trailer and the summary (made from the
+ * file read back, when it can be).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/analysis.h"
+#include "cmd/commands.h"
+#include "cmd/record/record.h"
+#include "common/names.h"
+#include "genl/session.h"
+#include "ntp/ntp.h"
+#include "out/record_prom.h"
+#include "sites/spdk.h"
+
+/* After the stop: dumps until one comes back empty, at most this many. */
+#define FINAL_DRAINS	64
+
+static void read_boot_id(char *buf, size_t size)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+	size_t len;
+
+	*buf = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, size, f)) {
+		len = strcspn(buf, "\n");
+		buf[len] = '\0';
+		/* A boot id is a UUID: anything else is not one to compare. */
+		if (len != NTP_BOOT_ID_MAX)
+			*buf = '\0';
+	}
+	fclose(f);
+}
+
+/*
+ * The header. The hooks are the session's as it attached them; without
+ * them (a failed dump, no memory) the file is still a recording, so that
+ * costs the list, not the recording; the same goes for the devices,
+ * gathered by the caller. Returns the hooks, for free().
+ */
+struct ntp_hook *record_header(struct recorder *rec,
+				      struct ntp_header *hdr)
+{
+	const struct record_opts *o = rec->o;
+	struct session_hooks hooks = { 0 };
+	struct ntp_hook *h = NULL;
+	struct utsname uts;
+	long cpus;
+	size_t i;
+
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->role = o->cfg.role;
+	hdr->transport = o->cfg.transport;
+	hdr->sample = o->cfg.sample;
+	cpus = sysconf(_SC_NPROCESSORS_CONF);
+	hdr->nr_cpus = cpus > 0 ? cpus : 0;
+	hdr->start_mono_ns = rec->start_mono;
+	hdr->start_real_ns = rec->start_real;
+	if (gethostname(hdr->hostname, sizeof(hdr->hostname)))
+		hdr->hostname[0] = '\0';
+	hdr->hostname[sizeof(hdr->hostname) - 1] = '\0';
+	if (!uname(&uts))
+		snprintf(hdr->kernel_release, sizeof(hdr->kernel_release),
+			 "%s", uts.release);
+	read_boot_id(hdr->boot_id, sizeof(hdr->boot_id));
+	snprintf(hdr->tool_version, sizeof(hdr->tool_version), "%s",
+		 ntprof_version);
+
+	if (rec->kernel &&
+	    !session_hooks_get(rec->sock, o->cfg.role, o->cfg.transport,
+			       &hooks) && hooks.n) {
+		if (hooks.n > NTP_HOOKS_MAX)
+			hooks.n = NTP_HOOKS_MAX;
+		h = calloc(hooks.n, sizeof(*h));
+		for (i = 0; h && i < hooks.n; i++)
+			h[i] = hooks.v[i].h;
+		hdr->nr_hooks = h ? hooks.n : 0;
+	}
+	session_hooks_free(&hooks);
+	/* The SPDK sites: each agent's, and the uprobes'; all or none. */
+	if (rec->spdk &&
+	    spdk_procs_hooks(&rec->spdk->prog, &rec->spdk->procs,
+			     rec->spdk->uprobes, false, &h, &hdr->nr_hooks)) {
+		free(h);
+		h = NULL;
+		hdr->nr_hooks = 0;
+	}
+	hdr->hooks = h;
+	hdr->nr_devs = rec->devs.ntab;
+	hdr->devs = rec->devs.tab;
+	hdr->nr_ctrls = rec->nr_ctrls;
+	hdr->ctrls = rec->ctrls;
+	return h;
+}
+
+/*
+ * Whether the summary can be made at the end from the file just opened
+ * for writing: a regular file that can be read (not a FIFO, /dev/null or
+ * a file without read permission). Else it is made live, as records come.
+ */
+bool record_readback_possible(struct recorder *rec)
+{
+	struct stat st;
+
+	if (stat(rec->o->out, &st) || !S_ISREG(st.st_mode) ||
+	    access(rec->o->out, R_OK))
+		return false;
+	rec->out_dev = st.st_dev;
+	rec->out_ino = st.st_ino;
+	return true;
+}
+
+/*
+ * The summary's analysis, made after the file was closed: its records
+ * read back block by block, the sampled ones fed in the order they were
+ * written, as record_take() would have. The devices were named while
+ * recording (devmap_add()), so the analysis sees the same names. Returns
+ * 0, or -1 after a one-line note when the file does not read back as it
+ * was written: then there is no summary, only the count.
+ */
+static int record_readback(struct recorder *rec, const char *cmd)
+{
+	const struct record_opts *o = rec->o;
+	const struct ntprof_record *recs;
+	struct ntp_file *f = NULL;
+	char why[512] = "";
+	uint64_t got = 0;
+	struct stat st;
+	size_t i, n;
+	int ret;
+
+	rec->all = record_analysis_new(rec, false);
+	if (!rec->all) {
+		rec->all_lost = true;
+		return 0;
+	}
+	if (stat(o->out, &st) || st.st_dev != rec->out_dev ||
+	    st.st_ino != rec->out_ino) {
+		snprintf(why, sizeof(why), "%s: not the file written any more",
+			 o->out);
+		goto fail;
+	}
+	ret = ntp_open(o->out, &f, why, sizeof(why));
+	if (ret)
+		goto fail;
+	while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
+		got += n;
+		for (i = 0; rec->all && i < n; i++) {
+			if (!ntprof_record_in_sample(&recs[i], o->cfg.role))
+				continue;
+			if (record_analysis_add(rec->all, o->cfg.role, &recs[i])) {
+				ntprof_analysis_free(rec->all);
+				rec->all = NULL;
+				rec->all_lost = true;
+			}
+		}
+	}
+	if (ret < 0) {
+		snprintf(why, sizeof(why), "%s", ntp_error(f));
+		goto fail;
+	}
+	if (got != rec->written) {
+		snprintf(why, sizeof(why),
+			 "%s: %" PRIu64 " records read back, %" PRIu64 " written",
+			 o->out, got, rec->written);
+		goto fail;
+	}
+	ntp_close(f);
+	return 0;
+
+fail:
+	fprintf(stderr,
+		"ntprof: %s: no summary: cannot read the recording back (%s); it stays as written: see 'ntprof report %s'\n",
+		cmd, why, o->out);
+	ntp_close(f);
+	ntprof_analysis_free(rec->all);
+	rec->all = NULL;
+	return -1;
+}
+
+/*
+ * The devices named after the start (the records' devices the header's
+ * table lacks, looked up as their first records came), for the trailer:
+ * a namespace created mid-recording gets its name in the report too.
+ */
+static struct ntp_dev *late_devs(const struct recorder *rec, uint32_t *nr)
+{
+	const struct devmap *dm = &rec->devs;
+	struct ntp_dev *v;
+	size_t i;
+
+	*nr = 0;
+	v = calloc(dm->n ? dm->n : 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < dm->n; i++) {
+		if (!dm->v[i].name || devs_find(dm->tab, dm->ntab, dm->v[i].dev))
+			continue;
+		v[*nr].dev = dm->v[i].dev;
+		snprintf(v[*nr].name, sizeof(v[*nr].name), "%s", dm->v[i].name);
+		(*nr)++;
+	}
+	return v;
+}
+
+/*
+ * The session stopped, with a message when that did not go as asked.
+ * Returns 0 or the stop's -errno; *@err becomes it when the module went
+ * away with the last records.
+ */
+static int record_stop(struct recorder *rec, const char *cmd, int *err)
+{
+	const struct record_opts *o = rec->o;
+	int stop_err;
+
+	if (rec->spdk)
+		record_spdk_stop(rec->spdk);
+	/* Without the module there is no session left to stop. */
+	stop_err = !rec->kernel || record_module_gone(rec->drained_on, *err) ?
+		   0 : session_stop(rec->sock, o->cfg.role);
+	if (record_module_gone(rec->sock, stop_err)) {
+		fprintf(stderr,
+			"ntprof: %s: the ntprof module went away (rmmod?) with the last records\n",
+			cmd);
+		/* What it still had is lost: the file ends early. */
+		*err = stop_err;
+	} else if (stop_err == -ENOENT) {
+		fprintf(stderr,
+			"ntprof: %s: the %s session was stopped by someone else (was the module reloaded?)\n",
+			cmd, ntprof_role_name(o->cfg.role));
+	} else if (stop_err) {
+		nl_perror(rec->sock, cmd, stop_err);
+	}
+	return stop_err;
+}
+
+/* Records finished before the stop are still in the buffers. */
+static int record_final_drains(struct recorder *rec, const char *cmd)
+{
+	uint64_t n = 0;
+	int i, err = 0;
+
+	rec->busy = true;
+	for (i = 0; !err && i < FINAL_DRAINS; i++) {
+		err = record_drain(rec, &n);
+		if (err) {
+			if (rec->write_err)
+				fprintf(stderr,
+					"ntprof: %s: cannot write %s: %s\n",
+					cmd, rec->o->out,
+					strerror(-rec->write_err));
+			else
+				nl_perror(rec->drained_on, cmd, err);
+		}
+		if (!n)
+			break;
+	}
+	return err;
+}
+
+/*
+ * The session's counters (the kernel's, and what the agents lost): true
+ * if there are any.
+ */
+static bool record_counters(struct recorder *rec, struct session_stats *st)
+{
+	bool have = false;
+
+	if (rec->kernel && !session_stats_get(rec->sock, rec->o->cfg.role, st))
+		have = true;
+	if (rec->spdk && rec->spdk->procs.nr_agents) {
+		spdk_procs_lost(&rec->spdk->procs, &st->drops, &st->evicted);
+		have = true;
+	}
+	return have;
+}
+
+/*
+ * The trailer's tables: the devices named after the start, and the sites
+ * of the agents found after it, as the header's. *@devs and *@hooks are
+ * for free(), in any case.
+ */
+static void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
+				  struct ntp_dev **devs,
+				  struct ntp_hook **hooks)
+{
+	*devs = late_devs(rec, &tr->nr_late_devs);
+	tr->late_devs = *devs;
+	*hooks = NULL;
+	if (rec->spdk &&
+	    spdk_procs_hooks(&rec->spdk->prog, &rec->spdk->procs, false,
+			     true, hooks, &tr->nr_late_hooks)) {
+		free(*hooks);
+		*hooks = NULL;
+		tr->nr_late_hooks = 0;
+	}
+	tr->late_hooks = *hooks;
+}
+
+int record_finish(struct recorder *rec, const char *cmd, int err)
+{
+	const struct record_opts *o = rec->o;
+	struct ntp_trailer tr = { 0 };
+	struct session_stats st = { 0 };
+	struct ntp_hook *late_hooks;
+	bool have_stats = false;
+	struct ntp_dev *late;
+	int stop_err, ret;
+
+	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
+	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
+	stop_err = record_stop(rec, cmd, &err);
+	if (!err)
+		err = record_final_drains(rec, cmd);
+	if (!err)
+		have_stats = record_counters(rec, &st);
+	tr.drops = st.drops;
+	tr.evictions = st.evicted;
+	record_trailer_tables(rec, &tr, &late, &late_hooks);
+	/* The last records and counters, whatever ended the recording. */
+	if (rec->prom) {
+		ret = record_prom_write(rec->prom, have_stats ? &st : NULL);
+		if (ret)
+			fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
+				o->prom, strerror(-ret));
+	}
+
+	/*
+	 * Without a trailer the file says "ended early", which is what an
+	 * error made of it; its whole blocks still read back.
+	 */
+	ret = ntp_writer_close(rec->w, err ? NULL : &tr);
+	rec->w = NULL;
+	free(late);
+	free(late_hooks);
+	if (ret && !err) {
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
+			o->out, strerror(-ret));
+		err = ret;
+	}
+	if (err) {
+		/* The block that failed is not in it: no count to give. */
+		fprintf(stderr,
+			"ntprof: %s: the session is stopped; %s keeps the records written before the error, and no end\n",
+			cmd, o->out);
+		print_warnings(rec, &st, have_stats);
+		return 1;
+	}
+
+	if (rec->all_deferred)
+		record_readback(rec, cmd);
+	if (rec->all) {
+		rec->all->opts.duration_ns = tr.end_mono_ns - rec->start_mono;
+		ntprof_analysis_finish(rec->all);
+	}
+	print_summary(rec);
+	print_warnings(rec, &st, have_stats);
+	return stop_err ? 1 : 0;
+}

@@ -1,0 +1,464 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntprof record's loop: take the records out of the kernel's buffers and
+ * the agents' rings as they finish, append them to the file, feed the
+ * live lines and --prom, and flush, until -d or a signal.
+ *
+ * The kernel's per-CPU buffers are finite and drop what does not fit, so
+ * the loop drains them often (every DRAIN_MS, less often while they are
+ * quiet) and does little else.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/analysis.h"
+#include "cmd/record/record.h"
+#include "common/names.h"
+#include "genl/session.h"
+#include "out/record_prom.h"
+#include "out/table.h"
+
+/*
+ * How often the buffers are drained. At a million records a second this
+ * takes 100k records (23 MB) a time, well within what the kernel's
+ * buffers hold, and costs an idle system ten dumps a second.
+ */
+#define DRAIN_MS	100
+/*
+ * A drain costs a dump and a wake-up, records or not: while drains bring
+ * fewer than DRAIN_QUIET records, the interval doubles up to
+ * DRAIN_QUIET_MS, and a drain that brings more sets it back to DRAIN_MS.
+ * A burst that follows a quiet spell then waits at most DRAIN_QUIET_MS,
+ * which a CPU's buffer (4 MiB, some 18k records) holds at up to 45k
+ * records a second from that CPU; past that the buffer drops, counted and
+ * reported, until the next drain.
+ */
+#define DRAIN_QUIET	256
+#define DRAIN_QUIET_MS	400
+/*
+ * Quiet drains also go through a socket of their own whose datagrams
+ * are small (NL_QUIET_SIZE): 32 KiB ones, cleared by the kernel as it
+ * allocates them, were half the idle reader's CPU time. Busy drains keep
+ * 32 KiB datagrams, a sixth of the receives.
+ */
+/* Buffered records reach the file at least this often, for kill -9. */
+#define FLUSH_MS	1000
+
+/* Set by the handler, read by the loop: nothing else is safe there. */
+static volatile sig_atomic_t record_signal;
+
+static void record_on_signal(int sig)
+{
+	record_signal = sig;
+}
+
+int record_signals_set(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_on_signal;
+	sigemptyset(&sa.sa_mask);
+	/*
+	 * Restart the netlink receives: one cut short mid-dump would lose
+	 * the records of that dump. The sleeps come back early anyway.
+	 */
+	sa.sa_flags = SA_RESTART;
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL) ||
+	    sigaction(SIGHUP, &sa, NULL))
+		return -errno;
+	/* A closed stdout must not kill us with the session running. */
+	sa.sa_handler = SIG_IGN;
+	if (sigaction(SIGPIPE, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+/*
+ * The cntlid of a host record: the host's kernel does not know it at the
+ * hooks (it lies deep in a private struct), the path disk of the record
+ * does (it belongs to one controller).
+ */
+static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
+{
+	size_t i;
+
+	if (dev == rec->last_dev)
+		return rec->last_cntlid;
+	rec->last_dev = dev;
+	rec->last_cntlid = 0;
+	for (i = 0; dev && i < rec->nr_ctrls; i++)
+		if (rec->ctrls[i].dev == dev) {
+			rec->last_cntlid = rec->ctrls[i].cntlid;
+			break;
+		}
+	return rec->last_cntlid;
+}
+
+/* Appends @n records of our role, a host's with their cntlid filled in. */
+static int record_append(struct recorder *rec,
+			 const struct ntprof_record *recs, size_t n)
+{
+	struct ntprof_record buf[64];
+	size_t i, k;
+	int err;
+
+	if (rec->o->cfg.role != NTPROF_ROLE_HOST || !rec->nr_ctrls)
+		return ntp_writer_append(rec->w, recs, n);
+	for (i = 0; i < n; i += k) {
+		for (k = 0; k < 64 && i + k < n; k++) {
+			buf[k] = recs[i + k];
+			if (!buf[k].cntlid)
+				buf[k].cntlid = ctrl_cntlid(rec, buf[k].dev);
+		}
+		err = ntp_writer_append(rec->w, buf, k);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * Names the devices of the records for the analysis as they first come.
+ * A device without a name is kept too (name NULL), so it is looked up
+ * once; the analysis then labels it "dev MAJ:MIN".
+ */
+static void devmap_add(struct recorder *rec, uint32_t dev)
+{
+	struct devmap *dm = &rec->devs;
+	struct ntprof_analysis *an[2] = { rec->all, rec->iv };
+	const char *name;
+	size_t i;
+
+	for (i = 0; i < dm->n; i++)
+		if (dm->v[i].dev == dev)
+			return;
+	if (dm->n == DEVS_MAX)
+		return;
+	name = devs_find(dm->tab, dm->ntab, dev);
+	if (name)
+		memcpy(dm->names[dm->n], name, strlen(name) + 1);
+	else
+		dev_lookup(rec->o->cfg.role, dev, dm->names[dm->n],
+			   sizeof(dm->names[dm->n]));
+	dm->v[dm->n].dev = dev;
+	dm->v[dm->n].name = dm->names[dm->n][0] ? dm->names[dm->n] : NULL;
+	dm->n++;
+	/* The analyses copied the count when they were made. */
+	for (i = 0; i < 2; i++) {
+		if (!an[i])
+			continue;
+		an[i]->opts.host_devs = dm->v;
+		an[i]->opts.nr_host_devs = dm->n;
+		an[i]->opts.target_devs = dm->v;
+		an[i]->opts.nr_target_devs = dm->n;
+	}
+}
+
+/* Analyses */
+
+/* @live: for an interval's line of the live table, not the summary. */
+struct ntprof_analysis *record_analysis_new(struct recorder *rec, bool live)
+{
+	struct ntprof_analysis_opts opts = {
+		.sample = rec->o->cfg.sample,
+		.host_devs = rec->devs.v,
+		.nr_host_devs = rec->devs.n,
+		.target_devs = rec->devs.v,
+		.nr_target_devs = rec->devs.n,
+		.transports = rec->o->cfg.transport == NTPROF_TRANSPORT_NONE,
+		.e2e_only = live,
+	};
+
+	return ntprof_analysis_new(&opts);
+}
+
+int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
+			const struct ntprof_record *r)
+{
+	if (role == NTPROF_ROLE_HOST)
+		return ntprof_analysis_add(an, r, NULL);
+	return ntprof_analysis_add(an, NULL, r);
+}
+
+/* --prom: @r's group, labelled as the report labels it. */
+static void prom_take(struct recorder *rec, const struct ntprof_record *r)
+{
+	char label[96], size[16], dev[64];
+
+	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
+		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
+	else
+		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
+			       sizeof(dev));
+	snprintf(label, sizeof(label), "%s %s %s",
+		 ntprof_opclass_name(ntprof_opclass_of(r->qid, r->opcode)),
+		 ntprof_size_str(r->length, size, sizeof(size)), dev);
+	if (prom_add(rec->prom, label, r)) {
+		prom_free(rec->prom);
+		rec->prom = NULL;
+		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",
+			rec->o->prom);
+	}
+}
+
+/* --prom's file rewritten, with the session's counters @st (NULL: none). */
+int record_prom_write(struct prom *p, const struct session_stats *st)
+{
+	struct prom_counters c;
+
+	if (!st)
+		return prom_write(p, NULL);
+	c = (struct prom_counters) {
+		.seen = st->seen,
+		.sampled = st->sampled,
+		.records = st->records,
+		.drops = st->drops,
+		.evicted = st->evicted,
+	};
+	return prom_write(p, &c);
+}
+
+/* --prom: the file rewritten; the recording goes on if it cannot be. */
+static void prom_update(struct recorder *rec)
+{
+	struct session_stats st;
+	int err;
+
+	if (!rec->prom)
+		return;
+	err = record_prom_write(rec->prom,
+			       session_stats_get(rec->sock, rec->o->cfg.role,
+						 &st) ? NULL : &st);
+	if (err && !rec->prom_failed)
+		fprintf(stderr, "ntprof: record: cannot write %s: %s (the recording goes on)\n",
+			rec->o->prom, strerror(-err));
+	rec->prom_failed = err != 0;
+}
+
+/* Feeds the analyses; one out of memory goes, the recording stays. */
+static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
+{
+	uint32_t role = rec->o->cfg.role;
+
+	devmap_add(rec, r->dev);
+	if (rec->prom)
+		prom_take(rec, r);
+	if (rec->all && record_analysis_add(rec->all, role, r)) {
+		ntprof_analysis_free(rec->all);
+		rec->all = NULL;
+		rec->all_lost = true;
+	}
+	if (rec->iv && record_analysis_add(rec->iv, role, r)) {
+		ntprof_analysis_free(rec->iv);
+		rec->iv = NULL;
+	}
+}
+
+/* Draining */
+
+static int record_take(const struct ntprof_record *recs, size_t n, void *data)
+{
+	struct recorder *rec = data;
+	uint32_t role = rec->o->cfg.role;
+	size_t i, run;
+	int err;
+
+	/*
+	 * The kernel drains one role's buffers per request: a record of the
+	 * other role would be the kernel's mistake, counted, never written.
+	 */
+	for (i = 0; i < n; i += run) {
+		if (recs[i].role != role) {
+			rec->other_role++;
+			run = 1;
+			continue;
+		}
+		for (run = 1; i + run < n && recs[i + run].role == role; run++)
+			;
+		err = record_append(rec, &recs[i], run);
+		if (err) {
+			rec->write_err = err;
+			return err;
+		}
+		rec->written += run;
+		rec->unflushed += run;
+	}
+	/* In the file, but only the sample in numbers that stand for 1 in N. */
+	for (i = 0; i < n; i++) {
+		if (ntprof_record_in_sample(&recs[i], role))
+			record_analyse(rec, &recs[i]);
+		else if (recs[i].role == role)
+			rec->unsampled++;
+	}
+	return 0;
+}
+
+int record_drain(struct recorder *rec, uint64_t *count)
+{
+	struct nl_sock *sock = rec->busy ? rec->sock : rec->quiet_sock;
+	uint64_t n = 0;
+	int err = 0;
+
+	*count = 0;
+	if (rec->spdk) {
+		err = record_spdk_take(rec->spdk, rec->cmd, record_take, rec,
+				       count);
+		if (err)
+			return err;
+	}
+	if (rec->kernel) {
+		rec->drained_on = sock;
+		err = session_records_get(sock, rec->o->cfg.role, record_take,
+					  rec, &n);
+		*count += n;
+	}
+	if (!err)
+		rec->busy = *count >= DRAIN_QUIET;
+	return err;
+}
+
+/* Live lines */
+
+static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
+{
+	struct ntprof_analysis *an = rec->iv;
+	bool rows = false;
+	size_t i;
+
+	rec->iv = record_analysis_new(rec, true);
+	if (!an)
+		goto out;
+	an->opts.duration_ns = now - rec->iv_start;
+	ntprof_analysis_finish(an);
+	for (i = 0; i < an->nr_groups; i++)
+		if (an->groups[i].n_table)
+			rows = true;
+	if (rows && !rec->live_header) {
+		ntprof_print_live_header(stdout, rec->o->interval_s);
+		rec->live_header = true;
+	}
+	ntprof_print_live(stdout, an, (double)(tick - rec->start_mono) / 1e9);
+	fflush(stdout);
+	ntprof_analysis_free(an);
+out:
+	rec->iv_start = now;
+}
+
+/* The module is unloading or unloaded: /sys/module says so. */
+static bool module_unloading(void)
+{
+	char state[16] = "";
+	FILE *f = fopen("/sys/module/ntprof/initstate", "r");
+
+	if (!f)
+		return true;
+	if (!fgets(state, sizeof(state), f))
+		state[0] = '\0';
+	fclose(f);
+	return !strncmp(state, "going", 5);
+}
+
+/*
+ * A request to a family that is no longer registered fails with ENOENT
+ * and no explanation: the module was unloaded, taking the session along.
+ * A request that meets the family on its way out can fail otherwise
+ * (EPROTONOSUPPORT was seen on 6.12): then /sys/module tells.
+ */
+bool record_module_gone(struct nl_sock *sock, int err)
+{
+	if (!err)
+		return false;
+	return (err == -ENOENT && !*nl_extack(sock)) || module_unloading();
+}
+
+/*
+ * The recording loop: drain, print, flush, sleep, until -d or a signal.
+ * Returns 0, or -errno of what cut it short (already reported).
+ */
+int record_loop(struct recorder *rec, const char *cmd)
+{
+	const struct record_opts *o = rec->o;
+	uint64_t interval_ns = (uint64_t)o->interval_s * NSEC_PER_SEC;
+	uint64_t now, wake, next_tick = UINT64_MAX, end = UINT64_MAX;
+	uint64_t next_flush, next_prom = UINT64_MAX;
+	uint64_t drained, drain_ms = DRAIN_MS;
+	/* --prom without -i: every PROM_DEFAULT_S. */
+	uint64_t prom_ns = interval_ns ? interval_ns :
+				       PROM_DEFAULT_S * NSEC_PER_SEC;
+	struct timespec ts;
+	int err;
+
+	now = clock_ns(CLOCK_MONOTONIC);
+	rec->iv_start = now;
+	next_flush = now + FLUSH_MS * NSEC_PER_MSEC;
+	if (interval_ns)
+		next_tick = rec->start_mono + interval_ns;
+	if (o->duration_ns)
+		end = rec->start_mono + o->duration_ns;
+	if (rec->prom) {
+		prom_update(rec);
+		next_prom = rec->start_mono + prom_ns;
+	}
+
+	while (!record_signal) {
+		err = record_drain(rec, &drained);
+		if (err)
+			goto fail;
+		if (rec->busy)
+			drain_ms = DRAIN_MS;
+		else if (drain_ms < DRAIN_QUIET_MS)
+			drain_ms *= 2;
+		now = clock_ns(CLOCK_MONOTONIC);
+		/* The end's own interval is in the summary, not a line. */
+		if (now >= end)
+			break;
+		if (now >= next_tick) {
+			record_live(rec, now, next_tick);
+			while (next_tick <= now)
+				next_tick += interval_ns;
+		}
+		if (now >= next_prom) {
+			prom_update(rec);
+			while (next_prom <= now)
+				next_prom += prom_ns;
+		}
+		if (now >= next_flush && rec->unflushed) {
+			err = ntp_writer_flush(rec->w);
+			if (err) {
+				rec->write_err = err;
+				goto fail;
+			}
+			rec->unflushed = 0;
+			next_flush = now + FLUSH_MS * NSEC_PER_MSEC;
+		}
+		wake = now + drain_ms * NSEC_PER_MSEC;
+		if (wake > next_tick)
+			wake = next_tick;
+		if (wake > next_prom)
+			wake = next_prom;
+		if (wake > end)
+			wake = end;
+		ts.tv_sec = wake / NSEC_PER_SEC;
+		ts.tv_nsec = wake % NSEC_PER_SEC;
+		/* A signal ends the sleep early: EINTR, then the flag. */
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+	return 0;
+
+fail:
+	if (rec->write_err)
+		fprintf(stderr, "ntprof: %s: cannot write %s: %s; stopping\n",
+			cmd, o->out, strerror(-rec->write_err));
+	else if (record_module_gone(rec->drained_on, err))
+		fprintf(stderr,
+			"ntprof: %s: the ntprof module went away (rmmod?): the recording ends here\n",
+			cmd);
+	else
+		nl_perror(rec->drained_on, cmd, err);
+	return err;
+}
