@@ -926,7 +926,7 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 	*o = (struct opts) {
 		.commands = 10000,
 		.transport = NTPROF_TRANSPORT_TCP,
-		.sample = 1,
+		.sample = NTPROF_SAMPLE_DEFAULT,
 		.theta_ns = 1500000000LL,
 		.queues = 4,
 		.qdepth = 32,

@@ -11,8 +11,12 @@
 #define NTPROF_FAMILY_NAME	"ntprof"
 #define NTPROF_FAMILY_VERSION	1
 
-/* Sampling: one command in N, N from 1 to NTPROF_SAMPLE_MAX. */
+/*
+ * Sampling: one command in N, N from 1 to NTPROF_SAMPLE_MAX; a session
+ * started without an N records every command.
+ */
 #define NTPROF_SAMPLE_MAX	1000000
+#define NTPROF_SAMPLE_DEFAULT	1
 
 /* What a session is doing. */
 enum ntprof_state {
@@ -160,7 +164,7 @@ enum {
 	NTPROF_A_START_UNSPEC,
 	NTPROF_A_START_ROLE,		/* u32, required: host or target */
 	NTPROF_A_START_TRANSPORT,	/* u32, required: tcp or rdma */
-	NTPROF_A_START_SAMPLE,		/* u32: one command in N, default 1 */
+	NTPROF_A_START_SAMPLE,		/* u32: one command in N (NTPROF_SAMPLE_DEFAULT) */
 	NTPROF_A_START_DEV,		/* u32: only this dev_t (new encoding) */
 	NTPROF_A_START_OPS,		/* u32: NTPROF_OP_* mask, default all */
 	NTPROF_A_START_MIN_LEN,		/* u32: only commands of >= bytes */

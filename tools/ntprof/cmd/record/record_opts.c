@@ -356,7 +356,7 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 	int c, ret;
 
 	memset(o, 0, sizeof(*o));
-	cfg->sample = 1;
+	cfg->sample = NTPROF_SAMPLE_DEFAULT;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", options,
 				NULL)) != -1) {

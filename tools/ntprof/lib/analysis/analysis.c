@@ -436,7 +436,7 @@ ntprof_analysis_new(const struct ntprof_analysis_opts *opts)
 	if (opts)
 		an->opts = *opts;
 	if (!an->opts.sample)
-		an->opts.sample = 1;
+		an->opts.sample = NTPROF_SAMPLE_DEFAULT;
 	an->duration_s = NAN;
 	return an;
 }
