@@ -475,7 +475,15 @@ static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
 	return ret;
 }
 
-int cmd_probe(int argc, char *argv[])
+struct probe_opts {
+	uint32_t role;
+	uint32_t transport;
+	const char *spdk;	/* --spdk-target or --spdk-host, or NULL */
+	uint32_t spdk_role;
+};
+
+/* Fills @o from the command line: -1 to go on, else the exit status. */
+static int probe_parse(int argc, char *argv[], struct probe_opts *o)
 {
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
@@ -486,40 +494,24 @@ int cmd_probe(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *cmd = argv[0];
-	const char *spdk = NULL;
-	uint32_t spdk_role = 0;
-	struct session_hooks hooks = { 0 };
-	struct kbtf_layout layout;
-	struct session_status st;
-	uint32_t role = 0, transport = 0;
-	struct utsname uts;
-	char why[512];
-	struct caps caps;
-	bool ok, busy, optional_missing = false;
-	struct nl_sock *sock;
-	size_t i;
-	int err, c, ret;
+	int c, ret = -1;
 
+	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:t:h", options, NULL)) != -1) {
+	while (ret < 0 &&
+	       (c = getopt_long(argc, argv, ":r:t:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			ret = role_option(cmd, optarg, &role);
-			if (ret >= 0)
-				return ret;
+			ret = role_option(cmd, optarg, &o->role);
 			break;
 		case 't':
-			ret = transport_option(cmd, optarg, &transport);
-			if (ret >= 0)
-				return ret;
+			ret = transport_option(cmd, optarg, &o->transport);
 			break;
 		case 'S':
 		case 'H':
 			ret = spdk_option(cmd, optarg, c == 'H' ?
 					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
-					  &spdk, &spdk_role);
-			if (ret >= 0)
-				return ret;
+					  &o->spdk, &o->spdk_role);
 			break;
 		case 'h':
 			probe_usage(stdout);
@@ -528,88 +520,146 @@ int cmd_probe(int argc, char *argv[])
 			return option_error(cmd, c, argv);
 		}
 	}
+	if (ret >= 0)
+		return ret;
 	if (optind < argc)
 		return usage_error(cmd, "unexpected argument '%s'",
 				   argv[optind]);
-	if (spdk) {
-		ret = spdk_role_given(cmd, spdk_role, &role);
+	if (o->spdk) {
+		ret = spdk_role_given(cmd, o->spdk_role, &o->role);
 		if (ret >= 0)
 			return ret;
 	}
-	ret = role_given(cmd, role);
-	if (ret >= 0)
-		return ret;
+	return role_given(cmd, o->role);
+}
 
-	/* The agent needs no module: SPDK's section without it. */
-	if (spdk && !ntprof_module_loaded()) {
-		puts("ntprof module: not loaded (uprobes need it; the agent does not)");
-		return probe_spdk(cmd, spdk, role, transport, false, false);
-	}
+/*
+ * The module's status and the hooks of @o's session, and whether that
+ * session is running already. 0, or 1 after a message.
+ */
+static int probe_module(const char *cmd, const struct probe_opts *o,
+			struct session_status *st,
+			struct session_hooks *hooks, bool *busy)
+{
+	struct nl_sock *sock;
+	int err;
+
 	if (ntprof_connect(cmd, &sock))
 		return 1;
-	err = session_status_get(sock, &st);
+	err = session_status_get(sock, st);
 	if (!err)
-		err = session_hooks_get(sock, role, transport, &hooks);
+		err = session_hooks_get(sock, o->role, o->transport, hooks);
 	if (err) {
 		nl_perror(sock, cmd, err);
-		session_hooks_free(&hooks);
+		session_hooks_free(hooks);
 		nl_close(sock);
 		return 1;
 	}
-	busy = session_hooks_busy(sock, role) ||
-	       (st.state == NTPROF_STATE_RECORDING && st.have_session &&
-		st.role == role);
+	*busy = session_hooks_busy(sock, o->role) ||
+		(st->state == NTPROF_STATE_RECORDING && st->have_session &&
+		 st->role == o->role);
 	nl_close(sock);
+	return 0;
+}
 
-	caps_get(&caps);
-	if (!st.release[0] && !uname(&uts))
-		snprintf(st.release, sizeof(st.release), "%s", uts.release);
-	printf("kernel %s: kprobes %s, tracepoints %s\n", st.release,
-	       caps.kprobes, caps.tracepoints);
+/* The kernel, the module and the NVMe-oF modules, a line each. */
+static void print_kernel(struct session_status *st, const struct caps *caps,
+			 const struct probe_opts *o)
+{
+	struct utsname uts;
+
+	if (!st->release[0] && !uname(&uts))
+		snprintf(st->release, sizeof(st->release), "%s", uts.release);
+	printf("kernel %s: kprobes %s, tracepoints %s\n", st->release,
+	       caps->kprobes, caps->tracepoints);
 	printf("ntprof module %s: loaded, %s\n",
-	       st.version[0] ? st.version : "(unknown version)",
-	       st.state == NTPROF_STATE_RECORDING ? "recording" : "idle");
-	print_modules(&st, role, transport);
-	if (spdk) {
-		session_hooks_free(&hooks);
-		return probe_spdk(cmd, spdk, role, transport, true, busy);
-	}
+	       st->version[0] ? st->version : "(unknown version)",
+	       st->state == NTPROF_STATE_RECORDING ? "recording" : "idle");
+	print_modules(st, o->role, o->transport);
+}
 
-	kbtf_layout_read(kbtf_sys_dir(), role, &layout);
-	hooks_layout(&hooks, &layout);
-	printf("\n%s hooks over %s:\n", ntprof_role_name(role),
-	       ntprof_transport_name(transport));
-	if (!hooks.n)
+/*
+ * Missing for good, not waiting for its module, and no other hook stamps
+ * its point (kernels differ in which of two functions they have): a split
+ * is lost.
+ */
+static bool optional_hook_lost(const struct session_status *st,
+			       const struct session_hooks *hooks)
+{
+	const struct session_module *mod;
+	size_t i;
+
+	for (i = 0; i < hooks->n; i++) {
+		mod = hook_module(st, &hooks->v[i]);
+		if (!hooks->v[i].h.required &&
+		    hooks->v[i].h.state == NTPROF_HOOK_MISSING &&
+		    (!mod || mod->present) && !point_stamped(hooks, i))
+			return true;
+	}
+	return false;
+}
+
+/* The kernel's hooks, a line each, and the verdict; the exit status. */
+static int probe_hooks(const struct session_status *st,
+		       struct session_hooks *hooks, const struct caps *caps,
+		       const struct probe_opts *o, bool busy)
+{
+	struct kbtf_layout layout;
+	char why[512];
+	bool ok;
+
+	kbtf_layout_read(kbtf_sys_dir(), o->role, &layout);
+	hooks_layout(hooks, &layout);
+	printf("\n%s hooks over %s:\n", ntprof_role_name(o->role),
+	       ntprof_transport_name(o->transport));
+	if (!hooks->n)
 		puts("  (the module reports none)");
-	print_hooks(&st, &hooks, &layout);
-	/*
-	 * Missing for good, not waiting for its module, and no other hook
-	 * stamps its point (kernels differ in which of two functions they
-	 * have): a split is lost.
-	 */
-	for (i = 0; i < hooks.n; i++) {
-		const struct session_module *mod = hook_module(&st, &hooks.v[i]);
-
-		if (!hooks.v[i].h.required &&
-		    hooks.v[i].h.state == NTPROF_HOOK_MISSING &&
-		    (!mod || mod->present) && !point_stamped(&hooks, i))
-			optional_missing = true;
-	}
-	if (optional_missing)
+	print_hooks(st, hooks, &layout);
+	if (optional_hook_lost(st, hooks))
 		puts("  (without an optional hook, the components on either side of its point merge)");
-	if (caps.kprobes_disabled)
+	if (caps->kprobes_disabled)
 		puts("  (kprobes are disabled: the kprobe hooks attach but do not fire)");
 
-	ok = hooks.n && probe_verdict(&st, &hooks, &layout, &caps, role,
-				      transport, busy, why, sizeof(why));
-	if (!hooks.n)
+	ok = hooks->n && probe_verdict(st, hooks, &layout, caps, o->role,
+				       o->transport, busy, why, sizeof(why));
+	if (!hooks->n)
 		snprintf(why, sizeof(why), "the module reports no hook for %s over %s",
-			 ntprof_role_name(role),
-			 ntprof_transport_name(transport));
+			 ntprof_role_name(o->role),
+			 ntprof_transport_name(o->transport));
 	if (ok)
 		printf("  load: ok%s%s\n", *why ? ", but " : "", why);
 	else
 		printf("  load: no, %s\n", why);
-	session_hooks_free(&hooks);
 	return ok ? 0 : 1;
+}
+
+int cmd_probe(int argc, char *argv[])
+{
+	struct session_hooks hooks = { 0 };
+	const char *cmd = argv[0];
+	struct session_status st;
+	struct probe_opts o;
+	struct caps caps;
+	bool busy;
+	int ret;
+
+	ret = probe_parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	/* The agent needs no module: SPDK's section without it. */
+	if (o.spdk && !ntprof_module_loaded()) {
+		puts("ntprof module: not loaded (uprobes need it; the agent does not)");
+		return probe_spdk(cmd, o.spdk, o.role, o.transport, false,
+				  false);
+	}
+	if (probe_module(cmd, &o, &st, &hooks, &busy))
+		return 1;
+	caps_get(&caps);
+	print_kernel(&st, &caps, &o);
+	if (o.spdk)
+		ret = probe_spdk(cmd, o.spdk, o.role, o.transport, true, busy);
+	else
+		ret = probe_hooks(&st, &hooks, &caps, &o, busy);
+	session_hooks_free(&hooks);
+	return ret;
 }

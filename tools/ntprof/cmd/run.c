@@ -212,7 +212,19 @@ static int print_env(const char *cmd, const struct spdk_prog *p,
 	return 0;
 }
 
-int cmd_run(int argc, char *argv[])
+struct run_opts {
+	uint32_t role;
+	uint32_t transport;
+	const char *given_lib;	/* --agent, or NULL */
+	const char *env_file;	/* --print-env, or NULL */
+	const char *wait;	/* --wait-recorder, or NULL */
+};
+
+/*
+ * Fills @o from the command line up to PROGRAM, at argv[optind]: -1 to
+ * go on, else the exit status.
+ */
+static int run_parse(int argc, char *argv[], struct run_opts *o)
 {
 	static const struct option options[] = {
 		{ "role", required_argument, NULL, 'r' },
@@ -223,41 +235,35 @@ int cmd_run(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *cmd = argv[0], *given_lib = NULL, *env_file = NULL, *pre;
-	const char *wait = NULL;
-	char program[PATH_MAX], lib[PATH_MAX], sites[64];
-	char preload[2 * PATH_MAX];
-	uint32_t role = NTPROF_ROLE_NONE, transport = NTPROF_TRANSPORT_NONE;
-	struct spdk_prog p;
-	int c, ret;
+	const char *cmd = argv[0];
+	int c, ret = -1;
 
+	*o = (struct run_opts) { .role = NTPROF_ROLE_NONE,
+				 .transport = NTPROF_TRANSPORT_NONE };
 	opterr = 0;
 	/* '+': PROGRAM's own options are not ours. */
-	while ((c = getopt_long(argc, argv, "+:r:t:h", options, NULL)) != -1) {
+	while (ret < 0 &&
+	       (c = getopt_long(argc, argv, "+:r:t:h", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
-			ret = role_option(cmd, optarg, &role);
-			if (ret >= 0)
-				return ret;
+			ret = role_option(cmd, optarg, &o->role);
 			break;
 		case 't':
-			ret = transport_option(cmd, optarg, &transport);
-			if (ret >= 0)
-				return ret;
-			if (transport != NTPROF_TRANSPORT_TCP &&
-			    transport != NTPROF_TRANSPORT_RDMA)
+			ret = transport_option(cmd, optarg, &o->transport);
+			if (ret < 0 && o->transport != NTPROF_TRANSPORT_TCP &&
+			    o->transport != NTPROF_TRANSPORT_RDMA)
 				return usage_error(cmd, "-t takes tcp or rdma");
 			break;
 		case 'A':
-			given_lib = optarg;
+			o->given_lib = optarg;
 			break;
 		case 'P':
-			env_file = optarg;
+			o->env_file = optarg;
 			break;
 		case 'W':
 			if (!wait_seconds(optarg))
 				return usage_error(cmd, "--wait-recorder takes 1 to 3600 seconds");
-			wait = optarg;
+			o->wait = optarg;
 			break;
 		case 'h':
 			run_usage(stdout);
@@ -266,33 +272,29 @@ int cmd_run(int argc, char *argv[])
 			return option_error(cmd, c, argv);
 		}
 	}
+	if (ret >= 0)
+		return ret;
 	if (optind >= argc)
 		return usage_error(cmd, "which program? ntprof run [OPTIONS] -- PROGRAM [ARG]...");
-	if (role == NTPROF_ROLE_HOST && !transport)
+	if (o->role == NTPROF_ROLE_HOST && !o->transport)
 		return usage_error(cmd, "a host's sites need -t tcp or -t rdma");
+	return -1;
+}
 
-	ret = program_path(argv[optind], program, sizeof(program));
-	if (ret) {
-		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, argv[optind],
-			strerror(-ret));
-		return 1;
-	}
-	ret = agent_lib(given_lib, lib, sizeof(lib));
-	if (ret) {
-		fprintf(stderr, "ntprof: %s: the agent's library %s: %s\n", cmd,
-			given_lib ? given_lib : lib, strerror(-ret));
-		return 1;
-	}
-	if (resolve(cmd, program, role, transport, &p))
-		return 1;
-	if (env_file) {
-		ret = print_env(cmd, &p, program, lib, env_file);
-		spdk_prog_close(&p);
-		return ret;
-	}
+/*
+ * Runs @program (@argv) with the agent of @lib preloaded and its sites
+ * @p in a memfd; returns only on failure, its exit status.
+ */
+static int run_with_agent(const char *cmd, const struct run_opts *o,
+			  struct spdk_prog *p, const char *program,
+			  const char *lib, char *argv[])
+{
+	char preload[2 * PATH_MAX], sites[64];
+	const char *pre;
+	int ret;
 
-	ret = list_memfd(&p, program, sites, sizeof(sites));
-	spdk_prog_close(&p);
+	ret = list_memfd(p, program, sites, sizeof(sites));
+	spdk_prog_close(p);
 	if (ret) {
 		fprintf(stderr, "ntprof: %s: cannot write the site list: %s\n",
 			cmd, strerror(-ret));
@@ -303,10 +305,43 @@ int cmd_run(int argc, char *argv[])
 		 pre ? pre : "");
 	if (setenv("LD_PRELOAD", preload, 1) ||
 	    setenv("NTPROF_AGENT_SITES", sites, 1) ||
-	    (wait && setenv("NTPROF_AGENT_WAIT", wait, 1)))
+	    (o->wait && setenv("NTPROF_AGENT_WAIT", o->wait, 1)))
 		return fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(errno)), 1;
-	execv(program, argv + optind);
+	execv(program, argv);
 	fprintf(stderr, "ntprof: %s: cannot run %s: %s\n", cmd, program,
 		strerror(errno));
 	return 1;
+}
+
+int cmd_run(int argc, char *argv[])
+{
+	char program[PATH_MAX], lib[PATH_MAX];
+	const char *cmd = argv[0];
+	struct spdk_prog p;
+	struct run_opts o;
+	int ret;
+
+	ret = run_parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	ret = program_path(argv[optind], program, sizeof(program));
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, argv[optind],
+			strerror(-ret));
+		return 1;
+	}
+	ret = agent_lib(o.given_lib, lib, sizeof(lib));
+	if (ret) {
+		fprintf(stderr, "ntprof: %s: the agent's library %s: %s\n", cmd,
+			o.given_lib ? o.given_lib : lib, strerror(-ret));
+		return 1;
+	}
+	if (resolve(cmd, program, o.role, o.transport, &p))
+		return 1;
+	if (o.env_file) {
+		ret = print_env(cmd, &p, program, lib, o.env_file);
+		spdk_prog_close(&p);
+		return ret;
+	}
+	return run_with_agent(cmd, &o, &p, program, lib, argv + optind);
 }

@@ -328,125 +328,143 @@ check:
 	return 0;
 }
 
-int record_parse(int argc, char *argv[], struct record_opts *o)
-{
-	enum { OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
-	       OPT_SPDK_HOST, OPT_PROM };
-	static const struct option options[] = {
-		{ "role", required_argument, NULL, 'r' },
-		{ "transport", required_argument, NULL, 't' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sample", required_argument, NULL, 's' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "dev", required_argument, NULL, OPT_DEV },
-		{ "op", required_argument, NULL, OPT_OP },
-		{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
-		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
-		{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
-		{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
-		{ "prom", required_argument, NULL, OPT_PROM },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct session_config *cfg = &o->cfg;
-	const char *cmd = argv[0];
-	char why[512];
-	double secs;
-	int c, ret;
+enum {
+	OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
+	OPT_SPDK_HOST, OPT_PROM,
+};
 
-	memset(o, 0, sizeof(*o));
-	cfg->sample = NTPROF_SAMPLE_DEFAULT;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", options,
-				NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			ret = role_option(cmd, optarg, &cfg->role);
-			if (ret >= 0)
-				return ret;
-			break;
-		case 't':
-			ret = transport_option(cmd, optarg, &cfg->transport);
-			if (ret >= 0)
-				return ret;
-			break;
-		case 'o':
-			if (!*optarg)
-				return usage_error(cmd, "-o needs a file name");
-			o->out = optarg;
-			break;
-		case 's':
-			if (parse_sample(optarg, &cfg->sample))
-				return usage_error(cmd,
-						   "-s takes a whole number from 1 to %u, not '%s'",
-						   NTPROF_SAMPLE_MAX, optarg);
-			break;
-		case 'i':
-			if (parse_seconds(optarg, true, INTERVAL_MAX_S, &secs))
-				return usage_error(cmd,
-						   "-i takes a whole number of seconds from 1 to %u, not '%s'",
-						   INTERVAL_MAX_S, optarg);
-			o->interval_s = secs;
-			break;
-		case 'd':
-			if (parse_seconds(optarg, false, DURATION_MAX_S,
-					  &secs) || secs * NSEC_PER_SEC < 1)
-				return usage_error(cmd,
-						   "-d takes a positive number of seconds, not '%s'",
-						   optarg);
-			o->duration_ns = secs * NSEC_PER_SEC;
-			break;
-		case OPT_PROM:
-			o->prom = optarg;
-			break;
-		case OPT_SPDK_TARGET:
-		case OPT_SPDK_HOST:
-			ret = spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
-					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
-					  &o->spdk, &o->spdk_role);
-			if (ret >= 0)
-				return ret;
-			break;
-		case OPT_DEV:
-			if (parse_dev(optarg, &cfg->dev, why, sizeof(why)))
-				return usage_error(cmd, "--dev: %s", why);
-			cfg->has_dev = true;
-			snprintf(o->dev_label, sizeof(o->dev_label), "%s",
-				 strncmp(optarg, "/dev/", 5) ? optarg :
-							       optarg + 5);
-			break;
-		case OPT_OP:
-			if (parse_ops(optarg, &cfg->ops))
-				return usage_error(cmd,
-						   "--op takes read, write, other or a list of them (read,write), not '%s'",
-						   optarg);
-			cfg->has_ops = true;
-			break;
-		case OPT_MIN_SIZE:
-		case OPT_MAX_SIZE:
-			if (parse_size(optarg, c == OPT_MIN_SIZE ?
-					       &cfg->min_len : &cfg->max_len))
-				return usage_error(cmd,
-						   "%s takes a size in bytes (4096, 4K, 1M), below 4 GiB, not '%s'",
-						   c == OPT_MIN_SIZE ? "--min-size" :
-								       "--max-size",
-						   optarg);
-			if (c == OPT_MIN_SIZE)
-				cfg->has_min_len = true;
-			else
-				cfg->has_max_len = true;
-			break;
-		case 'h':
-			record_usage(stdout);
-			return 0;
-		default:
-			return option_error(cmd, c, argv);
-		}
+static const struct option record_options[] = {
+	{ "role", required_argument, NULL, 'r' },
+	{ "transport", required_argument, NULL, 't' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "sample", required_argument, NULL, 's' },
+	{ "interval", required_argument, NULL, 'i' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "dev", required_argument, NULL, OPT_DEV },
+	{ "op", required_argument, NULL, OPT_OP },
+	{ "min-size", required_argument, NULL, OPT_MIN_SIZE },
+	{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+	{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
+	{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
+	{ "prom", required_argument, NULL, OPT_PROM },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* --dev, --op, --min-size and --max-size: -1, or a usage error's status. */
+static int filter_option(const char *cmd, int c, const char *arg,
+			 struct record_opts *o)
+{
+	struct session_config *cfg = &o->cfg;
+	char why[512];
+
+	switch (c) {
+	case OPT_DEV:
+		if (parse_dev(arg, &cfg->dev, why, sizeof(why)))
+			return usage_error(cmd, "--dev: %s", why);
+		cfg->has_dev = true;
+		snprintf(o->dev_label, sizeof(o->dev_label), "%s",
+			 strncmp(arg, "/dev/", 5) ? arg : arg + 5);
+		return -1;
+	case OPT_OP:
+		if (parse_ops(arg, &cfg->ops))
+			return usage_error(cmd,
+					   "--op takes read, write, other or a list of them (read,write), not '%s'",
+					   arg);
+		cfg->has_ops = true;
+		return -1;
+	default:
+		if (parse_size(arg, c == OPT_MIN_SIZE ?
+				    &cfg->min_len : &cfg->max_len))
+			return usage_error(cmd,
+					   "%s takes a size in bytes (4096, 4K, 1M), below 4 GiB, not '%s'",
+					   c == OPT_MIN_SIZE ? "--min-size" :
+							       "--max-size",
+					   arg);
+		if (c == OPT_MIN_SIZE)
+			cfg->has_min_len = true;
+		else
+			cfg->has_max_len = true;
+		return -1;
 	}
-	if (optind < argc)
-		return usage_error(cmd, "unexpected argument '%s'",
-				   argv[optind]);
+}
+
+/* -s, -i and -d: -1, or a usage error's status. */
+static int number_option(const char *cmd, int c, const char *arg,
+			 struct record_opts *o)
+{
+	double secs;
+
+	switch (c) {
+	case 's':
+		if (parse_sample(arg, &o->cfg.sample))
+			return usage_error(cmd,
+					   "-s takes a whole number from 1 to %u, not '%s'",
+					   NTPROF_SAMPLE_MAX, arg);
+		return -1;
+	case 'i':
+		if (parse_seconds(arg, true, INTERVAL_MAX_S, &secs))
+			return usage_error(cmd,
+					   "-i takes a whole number of seconds from 1 to %u, not '%s'",
+					   INTERVAL_MAX_S, arg);
+		o->interval_s = secs;
+		return -1;
+	default:
+		if (parse_seconds(arg, false, DURATION_MAX_S, &secs) ||
+		    secs * NSEC_PER_SEC < 1)
+			return usage_error(cmd,
+					   "-d takes a positive number of seconds, not '%s'",
+					   arg);
+		o->duration_ns = secs * NSEC_PER_SEC;
+		return -1;
+	}
+}
+
+/* One option of getopt_long()'s @c: -1, or the exit status. */
+static int record_option(const char *cmd, int c, char *argv[],
+			 struct record_opts *o)
+{
+	switch (c) {
+	case 'r':
+		return role_option(cmd, optarg, &o->cfg.role);
+	case 't':
+		return transport_option(cmd, optarg, &o->cfg.transport);
+	case 'o':
+		if (!*optarg)
+			return usage_error(cmd, "-o needs a file name");
+		o->out = optarg;
+		return -1;
+	case 's':
+	case 'i':
+	case 'd':
+		return number_option(cmd, c, optarg, o);
+	case OPT_PROM:
+		o->prom = optarg;
+		return -1;
+	case OPT_SPDK_TARGET:
+	case OPT_SPDK_HOST:
+		return spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
+				   NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
+				   &o->spdk, &o->spdk_role);
+	case OPT_DEV:
+	case OPT_OP:
+	case OPT_MIN_SIZE:
+	case OPT_MAX_SIZE:
+		return filter_option(cmd, c, optarg, o);
+	case 'h':
+		record_usage(stdout);
+		return 0;
+	default:
+		return option_error(cmd, c, argv);
+	}
+}
+
+/* The options together: -1, or a usage error's status. */
+static int record_opts_check(const char *cmd, struct record_opts *o)
+{
+	struct session_config *cfg = &o->cfg;
+	int ret;
+
 	if (o->spdk) {
 		ret = spdk_role_given(cmd, o->spdk_role, &cfg->role);
 		if (ret >= 0)
@@ -466,4 +484,23 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 				   "--min-size (%u bytes) is above --max-size (%u bytes)",
 				   cfg->min_len, cfg->max_len);
 	return -1;
+}
+
+int record_parse(int argc, char *argv[], struct record_opts *o)
+{
+	int c, ret;
+
+	memset(o, 0, sizeof(*o));
+	o->cfg.sample = NTPROF_SAMPLE_DEFAULT;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", record_options,
+				NULL)) != -1) {
+		ret = record_option(argv[0], c, argv, o);
+		if (ret >= 0)
+			return ret;
+	}
+	if (optind < argc)
+		return usage_error(argv[0], "unexpected argument '%s'",
+				   argv[optind]);
+	return record_opts_check(argv[0], o);
 }

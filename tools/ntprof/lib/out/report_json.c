@@ -40,34 +40,9 @@ static const char *kind_id(enum ntprof_kind kind)
 	}
 }
 
-static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
+/* A group's "latency_us": its end to end. */
+static void json_latency(struct ntprof_json *js, const struct ntprof_stats *st)
 {
-	const struct ntprof_stats *st = &g->comp[NTPROF_COMP_E2E];
-	size_t i;
-	int s, c, k;
-
-	ntprof_json_obj_start(js, NULL);
-	ntprof_json_str(js, "label", g->label);
-	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
-	ntprof_json_u64(js, "size", g->length);
-	ntprof_json_str(js, "device", g->devname);
-	if (g->by & NTPROF_BY_QUEUE)
-		ntprof_json_u64(js, "queue", g->qid);
-	if (g->by & NTPROF_BY_CPU)
-		ntprof_json_u64(js, "cpu", g->cpu);
-	if (g->by & NTPROF_BY_CCPU)
-		ntprof_json_u64(js, "completion_cpu", g->ccpu);
-	if (g->by & NTPROF_BY_PID)
-		ntprof_json_u64(js, "pid", g->pid);
-	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
-	ntprof_json_str(js, "kind", kind_id(g->kind));
-	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));
-	ntprof_json_u64(js, "n", g->n);
-	ntprof_json_u64(js, "n_joined", g->n_joined);
-	ntprof_json_u64(js, "n_table", g->n_table);
-	ntprof_json_u64(js, "n_unusable", g->n_unusable);
-	ntprof_json_num(js, "rate_per_s", g->rate, 1);
-
 	ntprof_json_obj_start(js, "latency_us");
 	ntprof_json_num(js, "mean", st->mean / 1e3, 3);
 	ntprof_json_num(js, "min", st->min / 1e3, 3);
@@ -76,6 +51,13 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	ntprof_json_num(js, "p999", st->p999 / 1e3, 3);
 	ntprof_json_num(js, "max", st->max / 1e3, 3);
 	ntprof_json_obj_end(js);
+}
+
+/* A group's "stages", in path order, and "largest". */
+static void json_stages(struct ntprof_json *js, const struct ntprof_group *g)
+{
+	size_t i;
+	int s;
 
 	ntprof_json_arr_start(js, "stages");
 	for (i = 0; i < NTPROF_STAGE_COUNT; i++) {
@@ -96,6 +78,14 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	ntprof_json_str(js, "largest", g->largest < 0 ? NULL :
 			ntprof_stage_name(g->largest, g->transport, g->kind,
 					  g->stacks));
+}
+
+/* A group's "components": those on its path, merged ones included. */
+static void json_components(struct ntprof_json *js,
+			    const struct ntprof_group *g)
+{
+	const struct ntprof_stats *st;
+	int c, k;
 
 	ntprof_json_arr_start(js, "components");
 	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
@@ -120,6 +110,34 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 		ntprof_json_obj_end(js);
 	}
 	ntprof_json_arr_end(js);
+}
+
+static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
+{
+	ntprof_json_obj_start(js, NULL);
+	ntprof_json_str(js, "label", g->label);
+	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
+	ntprof_json_u64(js, "size", g->length);
+	ntprof_json_str(js, "device", g->devname);
+	if (g->by & NTPROF_BY_QUEUE)
+		ntprof_json_u64(js, "queue", g->qid);
+	if (g->by & NTPROF_BY_CPU)
+		ntprof_json_u64(js, "cpu", g->cpu);
+	if (g->by & NTPROF_BY_CCPU)
+		ntprof_json_u64(js, "completion_cpu", g->ccpu);
+	if (g->by & NTPROF_BY_PID)
+		ntprof_json_u64(js, "pid", g->pid);
+	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
+	ntprof_json_str(js, "kind", kind_id(g->kind));
+	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));
+	ntprof_json_u64(js, "n", g->n);
+	ntprof_json_u64(js, "n_joined", g->n_joined);
+	ntprof_json_u64(js, "n_table", g->n_table);
+	ntprof_json_u64(js, "n_unusable", g->n_unusable);
+	ntprof_json_num(js, "rate_per_s", g->rate, 1);
+	json_latency(js, &g->comp[NTPROF_COMP_E2E]);
+	json_stages(js, g);
+	json_components(js, g);
 	ntprof_json_u64(js, "dropped", g->dropped);
 	ntprof_json_u64(js, "wire_negative", g->wire_negative);
 	ntprof_json_obj_end(js);
