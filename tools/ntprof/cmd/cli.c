@@ -86,8 +86,8 @@ int parse_help_only(int argc, char *argv[], void (*help)(FILE *f),
 			   int max_args)
 {
 	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		CLI_OPT_HELP,
+		CLI_OPT_END
 	};
 	int c;
 

@@ -3,8 +3,15 @@
 #ifndef NTPROF_CLI_H
 #define NTPROF_CLI_H
 
+#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* The long options every subcommand spells alike, for their tables. */
+#define CLI_OPT_ROLE		{ "role", required_argument, NULL, 'r' }
+#define CLI_OPT_TRANSPORT	{ "transport", required_argument, NULL, 't' }
+#define CLI_OPT_HELP		{ "help", no_argument, NULL, 'h' }
+#define CLI_OPT_END		{ NULL, 0, NULL, 0 }
 
 /*
  * So that every usage error reads alike: "ntprof: <cmd>: <what>" and a

@@ -66,8 +66,8 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "html", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		CLI_OPT_HELP,
+		CLI_OPT_END
 	};
 	int c;
 

@@ -482,55 +482,59 @@ struct probe_opts {
 	uint32_t spdk_role;
 };
 
+static const struct option probe_options[] = {
+	CLI_OPT_ROLE,
+	CLI_OPT_TRANSPORT,
+	{ "spdk-target", required_argument, NULL, 'S' },
+	{ "spdk-host", required_argument, NULL, 'H' },
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+/* One option of getopt_long()'s @c: -1, or the exit status. */
+static int probe_option(const char *cmd, int c, char *argv[],
+			struct probe_opts *o)
+{
+	switch (c) {
+	case 'r':
+		return role_option(cmd, optarg, &o->role);
+	case 't':
+		return transport_option(cmd, optarg, &o->transport);
+	case 'S':
+	case 'H':
+		return spdk_option(cmd, optarg, c == 'H' ?
+				   NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
+				   &o->spdk, &o->spdk_role);
+	case 'h':
+		probe_usage(stdout);
+		return 0;
+	default:
+		return option_error(cmd, c, argv);
+	}
+}
+
 /* Fills @o from the command line: -1 to go on, else the exit status. */
 static int probe_parse(int argc, char *argv[], struct probe_opts *o)
 {
-	static const struct option options[] = {
-		{ "role", required_argument, NULL, 'r' },
-		{ "transport", required_argument, NULL, 't' },
-		{ "spdk-target", required_argument, NULL, 'S' },
-		{ "spdk-host", required_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *cmd = argv[0];
-	int c, ret = -1;
+	int c, ret;
 
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
-	while (ret < 0 &&
-	       (c = getopt_long(argc, argv, ":r:t:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			ret = role_option(cmd, optarg, &o->role);
-			break;
-		case 't':
-			ret = transport_option(cmd, optarg, &o->transport);
-			break;
-		case 'S':
-		case 'H':
-			ret = spdk_option(cmd, optarg, c == 'H' ?
-					  NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET,
-					  &o->spdk, &o->spdk_role);
-			break;
-		case 'h':
-			probe_usage(stdout);
-			return 0;
-		default:
-			return option_error(cmd, c, argv);
-		}
-	}
-	if (ret >= 0)
-		return ret;
-	if (optind < argc)
-		return usage_error(cmd, "unexpected argument '%s'",
-				   argv[optind]);
-	if (o->spdk) {
-		ret = spdk_role_given(cmd, o->spdk_role, &o->role);
+	while ((c = getopt_long(argc, argv, ":r:t:h", probe_options,
+				NULL)) != -1) {
+		ret = probe_option(argv[0], c, argv, o);
 		if (ret >= 0)
 			return ret;
 	}
-	return role_given(cmd, o->role);
+	if (optind < argc)
+		return usage_error(argv[0], "unexpected argument '%s'",
+				   argv[optind]);
+	if (o->spdk) {
+		ret = spdk_role_given(argv[0], o->spdk_role, &o->role);
+		if (ret >= 0)
+			return ret;
+	}
+	return role_given(argv[0], o->role);
 }
 
 /*

@@ -150,8 +150,8 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		{ "tail", optional_argument, NULL, 'T' },
 		{ "by", required_argument, NULL, 'B' },
 		{ "timeline", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		CLI_OPT_HELP,
+		CLI_OPT_END
 	};
 	int c;
 

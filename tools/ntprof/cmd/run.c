@@ -220,64 +220,72 @@ struct run_opts {
 	const char *wait;	/* --wait-recorder, or NULL */
 };
 
+static const struct option run_options[] = {
+	CLI_OPT_ROLE,
+	CLI_OPT_TRANSPORT,
+	{ "agent", required_argument, NULL, 'A' },
+	{ "print-env", required_argument, NULL, 'P' },
+	{ "wait-recorder", required_argument, NULL, 'W' },
+	CLI_OPT_HELP,
+	CLI_OPT_END
+};
+
+/* One option of getopt_long()'s @c: -1, or the exit status. */
+static int run_option(const char *cmd, int c, char *argv[],
+		      struct run_opts *o)
+{
+	int ret;
+
+	switch (c) {
+	case 'r':
+		return role_option(cmd, optarg, &o->role);
+	case 't':
+		ret = transport_option(cmd, optarg, &o->transport);
+		if (ret < 0 && o->transport != NTPROF_TRANSPORT_TCP &&
+		    o->transport != NTPROF_TRANSPORT_RDMA)
+			return usage_error(cmd, "-t takes tcp or rdma");
+		return ret;
+	case 'A':
+		o->given_lib = optarg;
+		return -1;
+	case 'P':
+		o->env_file = optarg;
+		return -1;
+	case 'W':
+		if (!wait_seconds(optarg))
+			return usage_error(cmd, "--wait-recorder takes 1 to 3600 seconds");
+		o->wait = optarg;
+		return -1;
+	case 'h':
+		run_usage(stdout);
+		return 0;
+	default:
+		return option_error(cmd, c, argv);
+	}
+}
+
 /*
  * Fills @o from the command line up to PROGRAM, at argv[optind]: -1 to
  * go on, else the exit status.
  */
 static int run_parse(int argc, char *argv[], struct run_opts *o)
 {
-	static const struct option options[] = {
-		{ "role", required_argument, NULL, 'r' },
-		{ "transport", required_argument, NULL, 't' },
-		{ "agent", required_argument, NULL, 'A' },
-		{ "print-env", required_argument, NULL, 'P' },
-		{ "wait-recorder", required_argument, NULL, 'W' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char *cmd = argv[0];
-	int c, ret = -1;
+	int c, ret;
 
 	*o = (struct run_opts) { .role = NTPROF_ROLE_NONE,
 				 .transport = NTPROF_TRANSPORT_NONE };
 	opterr = 0;
 	/* '+': PROGRAM's own options are not ours. */
-	while (ret < 0 &&
-	       (c = getopt_long(argc, argv, "+:r:t:h", options, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			ret = role_option(cmd, optarg, &o->role);
-			break;
-		case 't':
-			ret = transport_option(cmd, optarg, &o->transport);
-			if (ret < 0 && o->transport != NTPROF_TRANSPORT_TCP &&
-			    o->transport != NTPROF_TRANSPORT_RDMA)
-				return usage_error(cmd, "-t takes tcp or rdma");
-			break;
-		case 'A':
-			o->given_lib = optarg;
-			break;
-		case 'P':
-			o->env_file = optarg;
-			break;
-		case 'W':
-			if (!wait_seconds(optarg))
-				return usage_error(cmd, "--wait-recorder takes 1 to 3600 seconds");
-			o->wait = optarg;
-			break;
-		case 'h':
-			run_usage(stdout);
-			return 0;
-		default:
-			return option_error(cmd, c, argv);
-		}
+	while ((c = getopt_long(argc, argv, "+:r:t:h", run_options,
+				NULL)) != -1) {
+		ret = run_option(argv[0], c, argv, o);
+		if (ret >= 0)
+			return ret;
 	}
-	if (ret >= 0)
-		return ret;
 	if (optind >= argc)
-		return usage_error(cmd, "which program? ntprof run [OPTIONS] -- PROGRAM [ARG]...");
+		return usage_error(argv[0], "which program? ntprof run [OPTIONS] -- PROGRAM [ARG]...");
 	if (o->role == NTPROF_ROLE_HOST && !o->transport)
-		return usage_error(cmd, "a host's sites need -t tcp or -t rdma");
+		return usage_error(argv[0], "a host's sites need -t tcp or -t rdma");
 	return -1;
 }
 

@@ -111,8 +111,8 @@ static void status_print(const struct session_status *st)
 int cmd_status(int argc, char *argv[])
 {
 	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+		CLI_OPT_HELP,
+		CLI_OPT_END
 	};
 	struct session_status st;
 	struct nl_sock *sock;

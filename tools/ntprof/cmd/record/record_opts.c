@@ -334,8 +334,8 @@ enum {
 };
 
 static const struct option record_options[] = {
-	{ "role", required_argument, NULL, 'r' },
-	{ "transport", required_argument, NULL, 't' },
+	CLI_OPT_ROLE,
+	CLI_OPT_TRANSPORT,
 	{ "output", required_argument, NULL, 'o' },
 	{ "sample", required_argument, NULL, 's' },
 	{ "interval", required_argument, NULL, 'i' },
@@ -347,8 +347,8 @@ static const struct option record_options[] = {
 	{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
 	{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
 	{ "prom", required_argument, NULL, OPT_PROM },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
+	CLI_OPT_HELP,
+	CLI_OPT_END
 };
 
 /* --dev, --op, --min-size and --max-size: -1, or a usage error's status. */

@@ -34,23 +34,6 @@ double ntprof_percentile_i64(const int64_t *sorted, size_t n, double p)
 	       frac * ((double)sorted[lo + 1] - (double)sorted[lo]);
 }
 
-double ntprof_percentile_double(const double *sorted, size_t n, double p)
-{
-	double h, frac;
-	size_t lo;
-
-	if (!n)
-		return NAN;
-	h = (double)(n - 1) * p / 100.0;
-	if (h <= 0)
-		return sorted[0];
-	lo = (size_t)h;
-	if (lo >= n - 1)
-		return sorted[n - 1];
-	frac = h - (double)lo;
-	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
-}
-
 static inline uint64_t key_at(const unsigned char *p, size_t off)
 {
 	uint64_t k;
@@ -137,13 +120,6 @@ int ntprof_radix_sort(void *base, size_t n, size_t size, size_t key_off)
 	return -EINVAL;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void insertion_sort_i64(int64_t *v, size_t n)
 {
 	size_t i, j;
@@ -214,27 +190,6 @@ void ntprof_stats_i64(int64_t *v, size_t n, struct ntprof_stats *st)
 	st->p50 = ntprof_percentile_i64(v, n, 50);
 	st->p99 = ntprof_percentile_i64(v, n, 99);
 	st->p999 = ntprof_percentile_i64(v, n, 99.9);
-}
-
-void ntprof_stats_double(double *v, size_t n, struct ntprof_stats *st)
-{
-	long double sum = 0;
-	size_t i;
-
-	if (!n) {
-		stats_empty(st);
-		return;
-	}
-	qsort(v, n, sizeof(*v), cmp_double);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	st->n = n;
-	st->mean = (double)(sum / n);
-	st->min = v[0];
-	st->max = v[n - 1];
-	st->p50 = ntprof_percentile_double(v, n, 50);
-	st->p99 = ntprof_percentile_double(v, n, 99);
-	st->p999 = ntprof_percentile_double(v, n, 99.9);
 }
 
 /* The room for ntprof_vec_push()'s next value; 0 or -ENOMEM. */

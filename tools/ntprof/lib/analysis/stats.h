@@ -34,14 +34,12 @@ struct ntprof_stats {
  * The percentile @p (0..100) of @n sorted values; NAN when @n is 0.
  */
 double ntprof_percentile_i64(const int64_t *sorted, size_t n, double p);
-double ntprof_percentile_double(const double *sorted, size_t n, double p);
 
 /*
- * Sorts @v (ascending) and fills @st. The integer variant sorts by radix,
- * in linear time; both accept n == 0.
+ * Sorts @v (ascending), by radix in linear time, and fills @st; accepts
+ * n == 0.
  */
 void ntprof_stats_i64(int64_t *v, size_t n, struct ntprof_stats *st);
-void ntprof_stats_double(double *v, size_t n, struct ntprof_stats *st);
 
 /* Ascending, in place. Falls back to qsort() when memory is short. */
 void ntprof_sort_i64(int64_t *v, size_t n);
