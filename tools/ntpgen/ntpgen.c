@@ -26,8 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntp/ntp.h"
+#include "common/names.h"
 #include "common/util.h"
+#include "ntp/ntp.h"
 
 #ifndef NTPROF_VERSION
 #define NTPROF_VERSION "unknown"
@@ -618,8 +619,7 @@ static void print_expect(FILE *f, const struct gen *g)
 	int i, s;
 
 	fprintf(f, "commands %" PRIu64 "\n", o->commands);
-	fprintf(f, "transport %s\n",
-		o->transport == NTPROF_TRANSPORT_TCP ? "tcp" : "rdma");
+	fprintf(f, "transport %s\n", ntprof_transport_id(o->transport));
 	fprintf(f, "sample %u\n", o->sample);
 	fprintf(f, "target_sample %u\n", o->target_sample);
 	fprintf(f, "theta_ns %" PRId64 "\n", o->theta_ns);
@@ -920,6 +920,7 @@ static const char * const stage_opt[] = {
 static int parse_args(int argc, char *argv[], struct opts *o)
 {
 	bool target_sample = false;
+	uint32_t transport;
 	uint64_t u;
 	int c, err = 0;
 
@@ -950,14 +951,14 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 					UINT32_MAX - 1, &o->commands);
 			break;
 		case 't':
-			if (!strcmp(optarg, "tcp")) {
-				o->transport = NTPROF_TRANSPORT_TCP;
-			} else if (!strcmp(optarg, "rdma")) {
-				o->transport = NTPROF_TRANSPORT_RDMA;
-			} else {
+			/* One transport: tcp,rdma is not a generator's. */
+			if (ntprof_transport_parse(optarg, &transport) ||
+			    !ntprof_transport_id(transport)) {
 				fprintf(stderr, "ntpgen: --transport: '%s' is not tcp or rdma\n",
 					optarg);
 				err = -1;
+			} else {
+				o->transport = transport;
 			}
 			break;
 		case 's':

@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_groups.h"
+#include "common/names.h"
 #include "common/util.h"
 
 /*
@@ -178,7 +179,7 @@ static void group_label(const struct ntprof_analysis *an,
 		LABEL_ADD(buf);
 	}
 	if (an->opts.transports && g->transport)
-		LABEL_ADD(g->transport == NTPROF_TRANSPORT_TCP ? "tcp" : "rdma");
+		LABEL_ADD(ntprof_transport_name(g->transport));
 #undef LABEL_ADD
 }
 
