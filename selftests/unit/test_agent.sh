@@ -7,20 +7,21 @@
 # site list as the tool writes it and the agent reads it
 # (test_agent_sites.c), and a first site's identity plan
 # (test_agent_ident.c), for
-# selftests/run_tests.sh; 'make -C tools/agent check' runs it directly.
+# selftests/run_tests.sh; 'make -C selftests/unit check-agent' runs it
+# directly.
 # Prints its TAP; exits 1 if any test failed.
 set -u
 
-AGENT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../tools/agent" && pwd)
+UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+AGENT_DIR=$(cd "$UNIT_DIR/../../tools/agent" && pwd)
 
-make -s -C "$AGENT_DIR" test_agent_patch test_agent_hit test_agent_run \
-	agent-run-target libntprof-agent.so test_agent_sites test_agent_ident >&2 ||
+make -s -C "$UNIT_DIR" agent >&2 ||
 	{ echo "Bail out! cannot build the agent's unit test"; exit 1; }
 ret=0
-"$AGENT_DIR/test_agent_patch" || ret=1
-"$AGENT_DIR/test_agent_hit" || ret=1
-"$AGENT_DIR/test_agent_run" "$AGENT_DIR/libntprof-agent.so" \
-	"$AGENT_DIR/agent-run-target" || ret=1
-"$AGENT_DIR/test_agent_sites" || ret=1
-"$AGENT_DIR/test_agent_ident" || ret=1
+"$UNIT_DIR/test_agent_patch" || ret=1
+"$UNIT_DIR/test_agent_hit" || ret=1
+"$UNIT_DIR/test_agent_run" "$AGENT_DIR/libntprof-agent.so" \
+	"$UNIT_DIR/agent-run-target" || ret=1
+"$UNIT_DIR/test_agent_sites" || ret=1
+"$UNIT_DIR/test_agent_ident" || ret=1
 exit $ret
