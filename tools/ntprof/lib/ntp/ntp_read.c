@@ -25,23 +25,23 @@ void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 	const uint8_t *p = buf;
 	int i;
 
-	rec->role = p[0];
-	rec->transport = p[1];
-	rec->opcode = p[2];
-	rec->flags = p[3];
-	rec->qid = get16(p + 4);
-	rec->cid = get16(p + 6);
-	rec->nsid = get32(p + 8);
-	rec->length = get32(p + 12);
-	rec->slba = get64(p + 16);
-	rec->status = get16(p + 24);
-	rec->cntlid = get16(p + 26);
-	rec->cpu_submit = get16(p + 28);
-	rec->cpu_complete = get16(p + 30);
-	rec->dev = get32(p + 32);
-	rec->pid = get32(p + 36);
+	rec->role = p[NTP_REC_OFF_ROLE];
+	rec->transport = p[NTP_REC_OFF_TRANSPORT];
+	rec->opcode = p[NTP_REC_OFF_OPCODE];
+	rec->flags = p[NTP_REC_OFF_FLAGS];
+	rec->qid = get16(p + NTP_REC_OFF_QID);
+	rec->cid = get16(p + NTP_REC_OFF_CID);
+	rec->nsid = get32(p + NTP_REC_OFF_NSID);
+	rec->length = get32(p + NTP_REC_OFF_LENGTH);
+	rec->slba = get64(p + NTP_REC_OFF_SLBA);
+	rec->status = get16(p + NTP_REC_OFF_STATUS);
+	rec->cntlid = get16(p + NTP_REC_OFF_CNTLID);
+	rec->cpu_submit = get16(p + NTP_REC_OFF_CPU_SUBMIT);
+	rec->cpu_complete = get16(p + NTP_REC_OFF_CPU_COMPLETE);
+	rec->dev = get32(p + NTP_REC_OFF_DEV);
+	rec->pid = get32(p + NTP_REC_OFF_PID);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
-		rec->ts[i] = get64(p + 40 + 8 * i);
+		rec->ts[i] = get64(p + NTP_REC_OFF_TS + 8 * i);
 }
 
 struct ntp_file {
@@ -196,18 +196,17 @@ static int hooks_parse(struct ntp_file *f, struct cursor *c, const char *where,
 			return fail(f, -EBADMSG,
 				    "%s: hook %u overruns the %s", where, i,
 				    where);
-		entry = get16(p);
+		entry = get16(p + NTP_ENTRY_OFF_ENTRY_LEN);
 		if (entry < HOOK_FIXED)
 			return fail(f, -EBADMSG,
 				    "%s: hook %u: entry length %u is too short",
 				    where, i, entry);
 		/* The entry's own length field is already taken. */
-		p = take(c, entry - 2);
-		if (!p)
+		if (!take(c, entry - 2))
 			return fail(f, -EBADMSG,
 				    "%s: hook %u overruns the %s", where, i,
 				    where);
-		name = get16(p + 6);
+		name = get16(p + NTP_HOOK_OFF_NAME_LEN);
 		if (name > entry - HOOK_FIXED)
 			return fail(f, -EBADMSG,
 				    "%s: hook %u: name overruns its entry",
@@ -216,17 +215,17 @@ static int hooks_parse(struct ntp_file *f, struct cursor *c, const char *where,
 			return fail(f, -EBADMSG,
 				    "%s: hook %u: name is %u bytes, more than %u",
 				    where, i, name, NTP_HOOK_NAME_MAX);
-		if (memchr(p + 8, 0, name))
+		if (memchr(p + NTP_HOOK_OFF_NAME, 0, name))
 			return fail(f, -EBADMSG,
 				    "%s: hook %u: name contains a NUL byte",
 				    where, i);
-		h->kind = p[0];
-		h->role = p[1];
-		h->transport = p[2];
-		h->point = p[3];
-		h->required = p[4];
-		h->state = p[5];
-		memcpy(h->name, p + 8, name);
+		h->kind = p[NTP_HOOK_OFF_KIND];
+		h->role = p[NTP_HOOK_OFF_ROLE];
+		h->transport = p[NTP_HOOK_OFF_TRANSPORT];
+		h->point = p[NTP_HOOK_OFF_POINT];
+		h->required = p[NTP_HOOK_OFF_REQUIRED];
+		h->state = p[NTP_HOOK_OFF_STATE];
+		memcpy(h->name, p + NTP_HOOK_OFF_NAME, name);
 		/* Bytes after the name are a newer minor's fields: skipped. */
 	}
 	*nr_out = nr;
@@ -269,17 +268,16 @@ static int dev_table_parse(struct ntp_file *f, struct cursor *c,
 			return fail(f, -EBADMSG,
 				    "%s: device %u overruns the %s", where, i,
 				    where);
-		entry = get16(p);
+		entry = get16(p + NTP_ENTRY_OFF_ENTRY_LEN);
 		if (entry < DEV_FIXED)
 			return fail(f, -EBADMSG,
 				    "%s: device %u: entry length %u is too short",
 				    where, i, entry);
-		p = take(c, entry - 2);
-		if (!p)
+		if (!take(c, entry - 2))
 			return fail(f, -EBADMSG,
 				    "%s: device %u overruns the %s", where, i,
 				    where);
-		name = get16(p + 4);
+		name = get16(p + NTP_DEV_OFF_NAME_LEN);
 		if (name > entry - DEV_FIXED)
 			return fail(f, -EBADMSG,
 				    "%s: device %u: name overruns its entry",
@@ -288,12 +286,12 @@ static int dev_table_parse(struct ntp_file *f, struct cursor *c,
 			return fail(f, -EBADMSG,
 				    "%s: device %u: name is %u bytes, more than %u",
 				    where, i, name, NTP_DEV_NAME_MAX);
-		if (memchr(p + 6, 0, name))
+		if (memchr(p + NTP_DEV_OFF_NAME, 0, name))
 			return fail(f, -EBADMSG,
 				    "%s: device %u: name contains a NUL byte",
 				    where, i);
-		d->dev = get32(p);
-		memcpy(d->name, p + 6, name);
+		d->dev = get32(p + NTP_DEV_OFF_DEV);
+		memcpy(d->name, p + NTP_DEV_OFF_NAME, name);
 		/* Bytes after the name are a newer minor's fields: skipped. */
 	}
 	*nr_out = nr;
@@ -371,23 +369,22 @@ static int ctrls_parse(struct ntp_file *f, struct cursor *c)
 			return fail(f, -EBADMSG,
 				    "header: controller %u overruns the header",
 				    i);
-		entry = get16(p);
+		entry = get16(p + NTP_ENTRY_OFF_ENTRY_LEN);
 		if (entry < CTRL_FIXED)
 			return fail(f, -EBADMSG,
 				    "header: controller %u: entry length %u is too short",
 				    i, entry);
-		p = take(c, entry - 2);
-		if (!p)
+		if (!take(c, entry - 2))
 			return fail(f, -EBADMSG,
 				    "header: controller %u overruns the header",
 				    i);
-		x->dev = get32(p);
-		x->nsid = get32(p + 4);
-		x->cntlid = get16(p + 8);
-		x->transport = p[10];
+		x->dev = get32(p + NTP_CTRL_OFF_DEV);
+		x->nsid = get32(p + NTP_CTRL_OFF_NSID);
+		x->cntlid = get16(p + NTP_CTRL_OFF_CNTLID);
+		x->transport = p[NTP_CTRL_OFF_TRANSPORT];
 		/* The strings, within the entry; what follows is skipped. */
-		e.p = p + 11;
-		e.left = entry - 13;
+		e.p = p + NTP_CTRL_OFF_NAME;
+		e.left = entry - NTP_CTRL_OFF_NAME;
 		ret = ctrl_str(f, &e, i, "name", x->name, NTP_CTRL_NAME_MAX);
 		if (!ret)
 			ret = ctrl_str(f, &e, i, "subsystem NQN", x->subsysnqn,
@@ -407,18 +404,18 @@ static int ctrls_parse(struct ntp_file *f, struct cursor *c)
 static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 {
 	struct ntp_header *h = &f->hdr;
-	struct cursor c = { buf + HDR_FIXED, len - HDR_FIXED - 4 };
+	struct cursor c = { buf + HDR_FIXED, len - HDR_FIXED - HDR_CRC_SIZE };
 	int ret;
 
-	h->version_major = get16(buf + 8);
-	h->version_minor = get16(buf + 10);
-	h->record_size = get32(buf + 16);
-	h->sample = get32(buf + 20);
-	h->role = buf[24];
-	h->transport = buf[25];
-	h->nr_cpus = get32(buf + 28);
-	h->start_mono_ns = get64(buf + 32);
-	h->start_real_ns = get64(buf + 40);
+	h->version_major = get16(buf + NTP_HDR_OFF_VERSION_MAJOR);
+	h->version_minor = get16(buf + NTP_HDR_OFF_VERSION_MINOR);
+	h->record_size = get32(buf + NTP_HDR_OFF_RECORD_SIZE);
+	h->sample = get32(buf + NTP_HDR_OFF_SAMPLE);
+	h->role = buf[NTP_HDR_OFF_ROLE];
+	h->transport = buf[NTP_HDR_OFF_TRANSPORT];
+	h->nr_cpus = get32(buf + NTP_HDR_OFF_NR_CPUS);
+	h->start_mono_ns = get64(buf + NTP_HDR_OFF_START_MONO_NS);
+	h->start_real_ns = get64(buf + NTP_HDR_OFF_START_REAL_NS);
 	if (h->record_size < NTP_RECORD_SIZE)
 		return fail(f, -EBADMSG,
 			    "header: record size %u is less than %u",
@@ -453,7 +450,7 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 
 static int header_read(struct ntp_file *f)
 {
-	uint8_t start[16], *buf;
+	uint8_t start[HDR_STABLE], *buf;
 	uint16_t major;
 	uint32_t len;
 	ssize_t n;
@@ -464,13 +461,14 @@ static int header_read(struct ntp_file *f)
 	n = pread_full(f->fd, start, sizeof(start), 0);
 	if (n < 0)
 		return read_error(f, n);
-	if (memcmp(start, ntp_magic, n < 8 ? n : 8))
+	if (memcmp(start + NTP_HDR_OFF_MAGIC, ntp_magic,
+		   n < (ssize_t)sizeof(ntp_magic) ? (size_t)n : sizeof(ntp_magic)))
 		return fail(f, -EBADMSG, "not an ntprof recording (bad magic)");
 	if (n < (ssize_t)sizeof(start))
 		return fail(f, -EBADMSG, "header truncated");
 	/* Magic, major, minor and length keep their places in all majors. */
-	major = get16(start + 8);
-	len = get32(start + 12);
+	major = get16(start + NTP_HDR_OFF_VERSION_MAJOR);
+	len = get32(start + NTP_HDR_OFF_HEADER_LEN);
 	if (major > NTP_VERSION_MAJOR)
 		return fail(f, -ENOTSUP,
 			    "format version %u is newer than this tool reads (%u)",
@@ -493,7 +491,8 @@ static int header_read(struct ntp_file *f)
 		ret = read_error(f, n);
 	else if (n < len)
 		ret = fail(f, -EBADMSG, "header truncated");
-	else if (!crc_matches(crc(buf, len - 4), get32(buf + len - 4)))
+	else if (!crc_matches(crc(buf, len - HDR_CRC_SIZE),
+			      get32(buf + len - HDR_CRC_SIZE)))
 		ret = fail(f, -EBADMSG, "header checksum mismatch");
 	else
 		ret = header_parse(f, buf, len);
@@ -571,17 +570,18 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 	 * bad header is damage, and its length is safe to compare with the
 	 * file's to tell a cut from the unit being there.
 	 */
-	if (!crc_matches(crc(h, 20), get32(h + 20)))
+	if (!crc_matches(crc(h, NTP_UNIT_OFF_HEADER_CRC),
+			 get32(h + NTP_UNIT_OFF_HEADER_CRC)))
 		return fail(f, -EBADMSG,
 			    "block %u at offset %llu: header checksum mismatch",
 			    f->seq, (unsigned long long)f->off);
-	seq = get32(h + 4);
-	u->count = get32(h + 8);
-	u->len = get32(h + 12);
-	u->crc = get32(h + 16);
-	if (!memcmp(h, tag_block, 4))
+	seq = get32(h + NTP_UNIT_OFF_SEQ);
+	u->count = get32(h + NTP_UNIT_OFF_COUNT);
+	u->len = get32(h + NTP_UNIT_OFF_LENGTH);
+	u->crc = get32(h + NTP_UNIT_OFF_PAYLOAD_CRC);
+	if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_block, 4))
 		u->tag = tag_block;
-	else if (!memcmp(h, tag_end, 4))
+	else if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_end, 4))
 		u->tag = tag_end;
 	else
 		u->tag = NULL;	/* a newer minor's: skipped */
@@ -669,11 +669,11 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 	if (ret <= 0)
 		return ret;
 	/* Fields after the first TRAILER_SIZE bytes are a newer minor's. */
-	t->records = get64(p);
-	t->drops = get64(p + 8);
-	t->evictions = get64(p + 16);
-	t->end_mono_ns = get64(p + 24);
-	t->end_real_ns = get64(p + 32);
+	t->records = get64(p + NTP_TRL_OFF_RECORDS);
+	t->drops = get64(p + NTP_TRL_OFF_DROPS);
+	t->evictions = get64(p + NTP_TRL_OFF_EVICTIONS);
+	t->end_mono_ns = get64(p + NTP_TRL_OFF_END_MONO_NS);
+	t->end_real_ns = get64(p + NTP_TRL_OFF_END_REAL_NS);
 	/* Since 1.2: the devices that appeared after the start. */
 	if (f->hdr.version_minor >= 2 && u->len > TRAILER_SIZE) {
 		struct cursor c = { p + TRAILER_SIZE, u->len - TRAILER_SIZE };
