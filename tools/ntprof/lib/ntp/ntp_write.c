@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,72 +146,83 @@ static uint8_t *hook_put(uint8_t *p, const struct ntp_hook *h)
 	return put_str(p + NTP_HOOK_OFF_NAME_LEN, h->name);
 }
 
-/* The encoded header, or NULL with errno set; its length in @lenp. */
-static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
+/* A device entry at @p, as the header and (since 1.2) the trailer have them. */
+static uint8_t *dev_put(uint8_t *p, const struct ntp_dev *d, size_t name_len)
 {
-	const char *strs[] = { hdr->hostname, hdr->kernel_release,
-			       hdr->boot_id, hdr->tool_version };
-	const size_t sizes[] = { sizeof(hdr->hostname),
-				 sizeof(hdr->kernel_release),
-				 sizeof(hdr->boot_id),
-				 sizeof(hdr->tool_version) };
-	size_t len = HDR_FIXED + 4 + 4, i;
-	uint8_t *buf, *p;
-	long l;
+	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, DEV_FIXED + name_len);
+	put32(p + NTP_DEV_OFF_DEV, d->dev);
+	put16(p + NTP_DEV_OFF_NAME_LEN, name_len);
+	memcpy(p + NTP_DEV_OFF_NAME, d->name, name_len);
+	return p + DEV_FIXED + name_len;
+}
+
+static uint8_t *ctrl_put(uint8_t *p, const struct ntp_ctrl *c)
+{
+	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, CTRL_FIXED + strlen(c->name) +
+	      strlen(c->subsysnqn) + strlen(c->address));
+	put32(p + NTP_CTRL_OFF_DEV, c->dev);
+	put32(p + NTP_CTRL_OFF_NSID, c->nsid);
+	put16(p + NTP_CTRL_OFF_CNTLID, c->cntlid);
+	p[NTP_CTRL_OFF_TRANSPORT] = c->transport;
+	p = put_str(p + NTP_CTRL_OFF_NAME, c->name);
+	p = put_str(p, c->subsysnqn);
+	return put_str(p, c->address);
+}
+
+/*
+ * Adds @fixed and the bytes of string @s to *@len; false if @s does not
+ * end within its @size bytes.
+ */
+static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
+{
+	long l = str_len(s, size);
+
+	if (l < 0)
+		return false;
+	*len += fixed + l;
+	return true;
+}
+
+/* The length of @hdr encoded, or 0 if the format cannot hold it. */
+static size_t header_len(const struct ntp_header *hdr)
+{
+	/* The fixed part, the counts of the three tables and the CRC */
+	size_t len = HDR_FIXED + 3 * 4 + HDR_CRC_SIZE, i;
 
 	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks) ||
 	    hdr->nr_devs > NTP_DEVS_MAX || (hdr->nr_devs && !hdr->devs) ||
-	    hdr->nr_ctrls > NTP_CTRLS_MAX || (hdr->nr_ctrls && !hdr->ctrls)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	for (i = 0; i < 4; i++) {
-		l = str_len(strs[i], sizes[i]);
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += 2 + l;
-	}
-	for (i = 0; i < hdr->nr_hooks; i++) {
-		l = str_len(hdr->hooks[i].name, sizeof(hdr->hooks[i].name));
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += HOOK_FIXED + l;
-	}
-	len += 4;
-	for (i = 0; i < hdr->nr_devs; i++) {
-		l = str_len(hdr->devs[i].name, sizeof(hdr->devs[i].name));
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += DEV_FIXED + l;
-	}
-	len += 4;
+	    hdr->nr_ctrls > NTP_CTRLS_MAX || (hdr->nr_ctrls && !hdr->ctrls))
+		return 0;
+	if (!size_add(&len, 2, hdr->hostname, sizeof(hdr->hostname)) ||
+	    !size_add(&len, 2, hdr->kernel_release,
+		      sizeof(hdr->kernel_release)) ||
+	    !size_add(&len, 2, hdr->boot_id, sizeof(hdr->boot_id)) ||
+	    !size_add(&len, 2, hdr->tool_version, sizeof(hdr->tool_version)))
+		return 0;
+	for (i = 0; i < hdr->nr_hooks; i++)
+		if (!size_add(&len, HOOK_FIXED, hdr->hooks[i].name,
+			      sizeof(hdr->hooks[i].name)))
+			return 0;
+	for (i = 0; i < hdr->nr_devs; i++)
+		if (!size_add(&len, DEV_FIXED, hdr->devs[i].name,
+			      sizeof(hdr->devs[i].name)))
+			return 0;
 	for (i = 0; i < hdr->nr_ctrls; i++) {
 		const struct ntp_ctrl *c = &hdr->ctrls[i];
-		long n = str_len(c->name, sizeof(c->name));
-		long q = str_len(c->subsysnqn, sizeof(c->subsysnqn));
 
-		l = str_len(c->address, sizeof(c->address));
-		if (n < 0 || q < 0 || l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += CTRL_FIXED + n + q + l;
+		if (!size_add(&len, CTRL_FIXED, c->name, sizeof(c->name)) ||
+		    !size_add(&len, 0, c->subsysnqn, sizeof(c->subsysnqn)) ||
+		    !size_add(&len, 0, c->address, sizeof(c->address)))
+			return 0;
 	}
 	/* Full tables of the longest entries would not fit in a header. */
-	if (len > HDR_MAX) {
-		errno = EINVAL;
-		return NULL;
-	}
+	return len <= HDR_MAX ? len : 0;
+}
 
-	buf = calloc(1, len);
-	if (!buf)
-		return NULL;
+/* The header's fixed part, of a header of @len bytes, at @buf. */
+static uint8_t *header_fixed_put(uint8_t *buf, const struct ntp_header *hdr,
+				 size_t len)
+{
 	memcpy(buf + NTP_HDR_OFF_MAGIC, ntp_magic, sizeof(ntp_magic));
 	put16(buf + NTP_HDR_OFF_VERSION_MAJOR, NTP_VERSION_MAJOR);
 	put16(buf + NTP_HDR_OFF_VERSION_MINOR, NTP_VERSION_MINOR);
@@ -223,37 +235,48 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 	put32(buf + NTP_HDR_OFF_NR_CPUS, hdr->nr_cpus);
 	put64(buf + NTP_HDR_OFF_START_MONO_NS, hdr->start_mono_ns);
 	put64(buf + NTP_HDR_OFF_START_REAL_NS, hdr->start_real_ns);
-	p = buf + HDR_FIXED;
-	for (i = 0; i < 4; i++)
-		p = put_str(p, strs[i]);
+	return buf + HDR_FIXED;
+}
+
+/* The hook, device and controller tables at @p; returns their end. */
+static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
+{
+	size_t i;
+
 	put32(p, hdr->nr_hooks);
 	p += 4;
 	for (i = 0; i < hdr->nr_hooks; i++)
 		p = hook_put(p, &hdr->hooks[i]);
 	put32(p, hdr->nr_devs);
 	p += 4;
-	for (i = 0; i < hdr->nr_devs; i++) {
-		const struct ntp_dev *d = &hdr->devs[i];
-
-		put16(p + NTP_ENTRY_OFF_ENTRY_LEN, DEV_FIXED + strlen(d->name));
-		put32(p + NTP_DEV_OFF_DEV, d->dev);
-		p = put_str(p + NTP_DEV_OFF_NAME_LEN, d->name);
-	}
+	for (i = 0; i < hdr->nr_devs; i++)
+		p = dev_put(p, &hdr->devs[i], strlen(hdr->devs[i].name));
 	put32(p, hdr->nr_ctrls);
 	p += 4;
-	for (i = 0; i < hdr->nr_ctrls; i++) {
-		const struct ntp_ctrl *c = &hdr->ctrls[i];
+	for (i = 0; i < hdr->nr_ctrls; i++)
+		p = ctrl_put(p, &hdr->ctrls[i]);
+	return p;
+}
 
-		put16(p + NTP_ENTRY_OFF_ENTRY_LEN, CTRL_FIXED + strlen(c->name) +
-		      strlen(c->subsysnqn) + strlen(c->address));
-		put32(p + NTP_CTRL_OFF_DEV, c->dev);
-		put32(p + NTP_CTRL_OFF_NSID, c->nsid);
-		put16(p + NTP_CTRL_OFF_CNTLID, c->cntlid);
-		p[NTP_CTRL_OFF_TRANSPORT] = c->transport;
-		p = put_str(p + NTP_CTRL_OFF_NAME, c->name);
-		p = put_str(p, c->subsysnqn);
-		p = put_str(p, c->address);
+/* The encoded header, or NULL with errno set; its length in @lenp. */
+static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
+{
+	size_t len = header_len(hdr);
+	uint8_t *buf, *p;
+
+	if (!len) {
+		errno = EINVAL;
+		return NULL;
 	}
+	buf = calloc(1, len);
+	if (!buf)
+		return NULL;
+	p = header_fixed_put(buf, hdr, len);
+	p = put_str(p, hdr->hostname);
+	p = put_str(p, hdr->kernel_release);
+	p = put_str(p, hdr->boot_id);
+	p = put_str(p, hdr->tool_version);
+	p = header_tables_put(p, hdr);
 	put32(p, crc(buf, len - HDR_CRC_SIZE));
 	*lenp = len;
 	return buf;
@@ -358,11 +381,7 @@ static size_t late_devs_encode(uint8_t *p, size_t room,
 		l = DEV_FIXED + strnlen(t->late_devs[i].name, NTP_DEV_NAME_MAX);
 		if (len + l > room)
 			break;
-		put16(p + len + NTP_ENTRY_OFF_ENTRY_LEN, (uint16_t)l);
-		put32(p + len + NTP_DEV_OFF_DEV, t->late_devs[i].dev);
-		put16(p + len + NTP_DEV_OFF_NAME_LEN, (uint16_t)(l - DEV_FIXED));
-		memcpy(p + len + NTP_DEV_OFF_NAME, t->late_devs[i].name,
-		       l - DEV_FIXED);
+		dev_put(p + len, &t->late_devs[i], l - DEV_FIXED);
 		len += l;
 		n++;
 	}
