@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fuzzes the .ntp reader (tools/ntprof/lib/ntp/ntp_read.c) with libFuzzer, ASan and
+# Fuzzes the .ntp reader (tools/ntprof/lib/ntp/ntp_read*.c) with libFuzzer, ASan and
 # UBSan for FUZZ_TIME seconds (default 30), starting from the files that
 # selftests/unit/test_ntp.c makes (test_ntp --seeds): good, cut short and
 # damaged in every way it checks. Runs from any directory.
@@ -51,11 +51,10 @@ cflags=(-std=gnu11 -Wall -Wextra "-I$INCLUDE_DIR" "-I$TOOL_DIR/lib")
 if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$NTP_DIR/ntp_read.c" \
-		"$NTP_DIR/ntp_write.c" -lisal -lz > "$work/build.log" 2>&1 ||
+		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$NTP_DIR"/*.c \
+		-lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
-		"$NTP_DIR/ntp_read.c" "$NTP_DIR/ntp_write.c" -lisal -lz \
-		>> "$work/build.log" 2>&1 ||
+		"$NTP_DIR"/*.c -lisal -lz >> "$work/build.log" 2>&1 ||
    ! mkdir "$work/corpus"; then
 	{
 		echo "cannot build the fuzzer or the unit test with $CLANG" \

@@ -241,93 +241,111 @@ static void add_part(struct ntprof_breakdown *bd, const uint64_t *p, int a,
 	bd->merged[NTPROF_COMP_WIRE] |= absorbed;
 }
 
-int ntprof_breakdown(const struct ntprof_record *host,
-		     const struct ntprof_record *target,
-		     struct ntprof_breakdown *bd)
+/* The host's points of @r in their places in the chain @p. */
+static void host_points(uint64_t *p, const struct ntprof_record *r)
 {
-	int hf = -1, hl = -1, hb = -1, ha = -1, tf = -1, tl = -1, next;
-	uint64_t p[CH_COUNT] = { 0 }, from;
-	unsigned int dropped = 0;
-	uint32_t absent;
-	int64_t wire, v;
 	size_t i;
-	int prev;
 
-	memset(bd, 0, sizeof(*bd));
-	if (!host && !target)
-		return -EINVAL;
+	for (i = 0; i < ARRAY_SIZE(ch_host); i++)
+		p[ch_host[i]] = r->ts[ch_host_pt[i]];
+}
 
-	if (target) {
+static void target_points(uint64_t *p, const struct ntprof_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ch_target); i++)
+		p[ch_target[i]] = r->ts[ch_target_pt[i]];
+	p[CH_T_END] = r->ts[target_end(r)];
+}
+
+/* One command's chain of points, as ntprof_breakdown() cuts it up. */
+struct chain {
+	uint64_t p[CH_COUNT];
+	unsigned int dropped;	/* points dropped as out of order */
+	int hf, hl;		/* the host's first and last points */
+	int hb, ha;		/* its last before the send, first after it */
+	int tf, tl;		/* the target's first and last points */
+};
+
+/*
+ * The target's points of @t in @c; false if they make no window, and
+ * then none are kept.
+ */
+static bool chain_target(struct chain *c, const struct ntprof_record *t)
+{
+	const int n = ARRAY_SIZE(ch_target);
+	uint64_t *p = c->p;
+	int f, l;
+	size_t i;
+
+	target_points(p, t);
+	c->dropped = drop_disorder(p, ch_target, n);
+	f = find_present(p, ch_target, 0, n - 1, 1);
+	l = find_present(p, ch_target, n - 1, 0, -1);
+	if (f < 0 || f == l || p[ch_target[l]] < p[ch_target[f]]) {
 		for (i = 0; i < ARRAY_SIZE(ch_target); i++)
-			p[ch_target[i]] = target->ts[ch_target_pt[i]];
-		p[CH_T_END] = target->ts[target_end(target)];
-		dropped = drop_disorder(p, ch_target, ARRAY_SIZE(ch_target));
-		tf = find_present(p, ch_target, 0, ARRAY_SIZE(ch_target) - 1,
-				  1);
-		tl = find_present(p, ch_target, ARRAY_SIZE(ch_target) - 1, 0,
-				  -1);
-		if (tf < 0 || tf == tl || p[ch_target[tl]] < p[ch_target[tf]]) {
-			/*
-			 * No target window: a matched target record is then
-			 * ignored and the host's stands alone.
-			 */
-			if (!host)
-				return -EINVAL;
-			for (i = 0; i < ARRAY_SIZE(ch_target); i++)
-				p[ch_target[i]] = 0;
-			target = NULL;
-			dropped = 0;
-		} else {
-			tf = ch_target[tf];
-			tl = ch_target[tl];
-		}
+			p[ch_target[i]] = 0;
+		c->dropped = 0;
+		return false;
 	}
+	c->tf = ch_target[f];
+	c->tl = ch_target[l];
+	return true;
+}
 
-	if (host) {
-		for (i = 0; i < ARRAY_SIZE(ch_host); i++)
-			p[ch_host[i]] = host->ts[ch_host_pt[i]];
-		dropped += drop_disorder(p, ch_host, ARRAY_SIZE(ch_host));
-		/* ch_host[0..2] come before the send, [3..6] after. */
-		hf = find_present(p, ch_host, 0, 6, 1);
-		hb = find_present(p, ch_host, 2, 0, -1);
-		ha = find_present(p, ch_host, 3, 6, 1);
-		hl = find_present(p, ch_host, 6, 0, -1);
-		if (hb < 0 || ha < 0)
-			return -EINVAL;
-		hf = ch_host[hf];
-		hl = ch_host[hl];
-		hb = ch_host[hb];
-		ha = ch_host[ha];
-		if (p[hl] < p[hf])
-			return -EINVAL;
+/* The host's points of @h in @c; -EINVAL if they make no window. */
+static int chain_host(struct chain *c, const struct ntprof_record *h)
+{
+	uint64_t *p = c->p;
+	int f, l, b, a;
+
+	host_points(p, h);
+	c->dropped += drop_disorder(p, ch_host, ARRAY_SIZE(ch_host));
+	/* ch_host[0..2] come before the send, [3..6] after. */
+	f = find_present(p, ch_host, 0, 6, 1);
+	b = find_present(p, ch_host, 2, 0, -1);
+	a = find_present(p, ch_host, 3, 6, 1);
+	l = find_present(p, ch_host, 6, 0, -1);
+	if (b < 0 || a < 0)
+		return -EINVAL;
+	c->hf = ch_host[f];
+	c->hl = ch_host[l];
+	c->hb = ch_host[b];
+	c->ha = ch_host[a];
+	return p[c->hl] < p[c->hf] ? -EINVAL : 0;
+}
+
+/*
+ * The target's window lies inside the host's wait for it, whatever
+ * the clocks: a receive stamp that alone puts it outside is not
+ * this command's (see ntprof_record_window()), and is dropped.
+ * Otherwise the clocks disagree, and the wire comes out negative.
+ */
+static void drop_stray_recv(struct chain *c)
+{
+	const uint64_t *p = c->p;
+	int64_t wait = (int64_t)(p[c->ha] - p[c->hb]);
+	int next;
+
+	if (c->tf != CH_T_RECV || (int64_t)(p[c->tl] - p[c->tf]) <= wait)
+		return;
+	next = find_present(p, ch_target, 1, ARRAY_SIZE(ch_target) - 1, 1);
+	if (next > 0 && ch_target[next] != c->tl &&
+	    (int64_t)(p[c->tl] - p[ch_target[next]]) <= wait) {
+		c->p[CH_T_RECV] = 0;
+		c->tf = ch_target[next];
+		c->dropped++;
 	}
+}
 
-	/*
-	 * The target's window lies inside the host's wait for it, whatever
-	 * the clocks: a receive stamp that alone puts it outside is not
-	 * this command's (see ntprof_record_window()), and is dropped.
-	 * Otherwise the clocks disagree, and the wire comes out negative.
-	 */
-	if (host && target && tf == CH_T_RECV &&
-	    (int64_t)(p[tl] - p[tf]) > (int64_t)(p[ha] - p[hb])) {
-		next = find_present(p, ch_target, 1,
-				    ARRAY_SIZE(ch_target) - 1, 1);
-		if (next > 0 && ch_target[next] != tl &&
-		    (int64_t)(p[tl] - p[ch_target[next]]) <=
-		    (int64_t)(p[ha] - p[hb])) {
-			p[CH_T_RECV] = 0;
-			tf = ch_target[next];
-			dropped++;
-		}
-	}
+/* The parts between the points of @c, the wire and the end to end. */
+static void add_chain(struct ntprof_breakdown *bd, const struct chain *c)
+{
+	const uint64_t *p = c->p;
+	int64_t wire;
+	int i, prev = -1;
 
-	if (host)
-		bd->kind = target ? NTPROF_KIND_JOINED : NTPROF_KIND_HOST;
-	else
-		bd->kind = NTPROF_KIND_TARGET;
-	bd->dropped = dropped;
-
-	prev = -1;
 	for (i = 0; i < CH_COUNT; i++) {
 		if (!p[i])
 			continue;
@@ -335,31 +353,47 @@ int ntprof_breakdown(const struct ntprof_record *host,
 			add_part(bd, p, prev, i);
 		prev = i;
 	}
-
 	if (bd->kind == NTPROF_KIND_JOINED) {
 		/* The host's wait minus the target's window. */
-		wire = (int64_t)(p[ha] - p[hb]) - (int64_t)(p[tl] - p[tf]);
+		wire = (int64_t)(p[c->ha] - p[c->hb]) -
+		       (int64_t)(p[c->tl] - p[c->tf]);
 		bd_add(bd, NTPROF_COMP_WIRE, wire, 0);
 		bd->wire_negative = wire < 0;
 	}
-	if (host)
-		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[hl] - p[hf]), 0);
+	if (bd->kind != NTPROF_KIND_TARGET)
+		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[c->hl] - p[c->hf]), 0);
 	else
-		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[tl] - p[tf]), 0);
+		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[c->tl] - p[c->tf]), 0);
+}
 
-	absent = 0;
+/* An SPDK side's absent parts are not merged into anything. */
+static void unmerge_absent(struct ntprof_breakdown *bd,
+			   const struct ntprof_record *host,
+			   const struct ntprof_record *target)
+{
+	uint32_t absent = 0;
+	size_t i;
+
 	if (host && (host->flags & NTPROF_REC_F_USER))
 		absent |= SPDK_HOST_ABSENT;
 	if (target && (target->flags & NTPROF_REC_F_USER))
 		absent |= SPDK_TARGET_ABSENT;
 	for (i = 0; absent && i < NTPROF_COMP_COUNT; i++)
 		bd->merged[i] &= ~absent;
+}
 
-	/*
-	 * The sub-rows: parts shown on their own, outside the sums. SPDK's
-	 * target posts the response on the thread that completes the
-	 * command, right after: its data transfer starts at the completion.
-	 */
+/*
+ * The sub-rows: parts shown on their own, outside the sums. SPDK's
+ * target posts the response on the thread that completes the
+ * command, right after: its data transfer starts at the completion.
+ */
+static void add_subrows(struct ntprof_breakdown *bd,
+			const struct ntprof_record *host,
+			const struct ntprof_record *target)
+{
+	uint64_t from;
+	int64_t v;
+
 	if (target && target->transport == NTPROF_TRANSPORT_RDMA &&
 	    target->ts[NTPROF_PT_TARGET_SEND_DONE]) {
 		from = target->ts[NTPROF_PT_TARGET_QUEUE_RESP];
@@ -376,6 +410,40 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		if (v >= 0)
 			bd_add(bd, NTPROF_COMP_HANDOFF, v, 0);
 	}
+}
+
+int ntprof_breakdown(const struct ntprof_record *host,
+		     const struct ntprof_record *target,
+		     struct ntprof_breakdown *bd)
+{
+	struct chain c = { .hf = -1, .hl = -1, .hb = -1, .ha = -1,
+			   .tf = -1, .tl = -1 };
+
+	memset(bd, 0, sizeof(*bd));
+	if (!host && !target)
+		return -EINVAL;
+	/*
+	 * Without a target window, a matched target record is ignored and
+	 * the host's stands alone.
+	 */
+	if (target && !chain_target(&c, target)) {
+		if (!host)
+			return -EINVAL;
+		target = NULL;
+	}
+	if (host && chain_host(&c, host))
+		return -EINVAL;
+	if (host && target)
+		drop_stray_recv(&c);
+
+	if (host)
+		bd->kind = target ? NTPROF_KIND_JOINED : NTPROF_KIND_HOST;
+	else
+		bd->kind = NTPROF_KIND_TARGET;
+	bd->dropped = c.dropped;
+	add_chain(bd, &c);
+	unmerge_absent(bd, host, target);
+	add_subrows(bd, host, target);
 	return 0;
 }
 
@@ -384,12 +452,10 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 {
 	uint64_t p[CH_COUNT] = { 0 }, init;
 	int a, b;
-	size_t i;
 
 	*start = *end = 0;
 	if (r->role == NTPROF_ROLE_HOST) {
-		for (i = 0; i < ARRAY_SIZE(ch_host); i++)
-			p[ch_host[i]] = r->ts[ch_host_pt[i]];
+		host_points(p, r);
 		a = find_present(p, ch_host, 2, 0, -1);
 		b = find_present(p, ch_host, 3, 6, 1);
 		if (a < 0 || b < 0)
@@ -397,9 +463,7 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 		*start = p[ch_host[a]];
 		*end = p[ch_host[b]];
 	} else if (r->role == NTPROF_ROLE_TARGET) {
-		for (i = 0; i < ARRAY_SIZE(ch_target); i++)
-			p[ch_target[i]] = r->ts[ch_target_pt[i]];
-		p[CH_T_END] = r->ts[target_end(r)];
+		target_points(p, r);
 		a = find_present(p, ch_target, 0, ARRAY_SIZE(ch_target) - 1,
 				 1);
 		b = find_present(p, ch_target, ARRAY_SIZE(ch_target) - 1, 0,

@@ -23,28 +23,110 @@ static const uint8_t ntp_magic[8] = {
 	0x89, 'N', 'T', 'P', '\r', '\n', 0x1a, '\n'
 };
 
+/*
+ * Byte offsets, each named once, as the tables of ntp-format.rst give
+ * them: a field's name is the document's, an offset is from the start of
+ * the structure it is in.
+ */
+
+/* Header, fixed part */
+#define NTP_HDR_OFF_MAGIC		0
+#define NTP_HDR_OFF_VERSION_MAJOR	8
+#define NTP_HDR_OFF_VERSION_MINOR	10
+#define NTP_HDR_OFF_HEADER_LEN		12
+#define NTP_HDR_OFF_RECORD_SIZE		16
+#define NTP_HDR_OFF_SAMPLE		20
+#define NTP_HDR_OFF_ROLE		24
+#define NTP_HDR_OFF_TRANSPORT		25
+/* 26, 27: reserved, zero */
+#define NTP_HDR_OFF_NR_CPUS		28
+#define NTP_HDR_OFF_START_MONO_NS	32
+#define NTP_HDR_OFF_START_REAL_NS	40
 /* The fixed part of the header; the strings start after it. */
 #define HDR_FIXED	48
+/* header_crc: the header's last bytes. */
+#define HDR_CRC_SIZE	4
+/* The first 16 bytes keep their places in every major version. */
+#define HDR_STABLE	16
 /* The fixed part, four empty strings, no hooks and the checksum. */
-#define HDR_MIN		(HDR_FIXED + 4 * 2 + 4 + 4)
+#define HDR_MIN		(HDR_FIXED + 4 * 2 + 4 + HDR_CRC_SIZE)
 /* Far above what NTP_HOOKS_MAX long-named hooks need. */
 #define HDR_MAX		(1U << 20)
+
+/* Every entry of a table starts with its entry_len (u16). */
+#define NTP_ENTRY_OFF_ENTRY_LEN		0
+
+/* Hook entry */
+#define NTP_HOOK_OFF_KIND		2
+#define NTP_HOOK_OFF_ROLE		3
+#define NTP_HOOK_OFF_TRANSPORT		4
+#define NTP_HOOK_OFF_POINT		5
+#define NTP_HOOK_OFF_REQUIRED		6
+#define NTP_HOOK_OFF_STATE		7
+#define NTP_HOOK_OFF_NAME_LEN		8
+#define NTP_HOOK_OFF_NAME		10
 /* A hook entry without its name. */
-#define HOOK_FIXED	10
-/* A device entry without its name (format 1.1). */
-#define DEV_FIXED	8
-/* A controller entry with three empty strings (format 1.1). */
-#define CTRL_FIXED	19
+#define HOOK_FIXED	NTP_HOOK_OFF_NAME
+
+/* Device entry (format 1.1) */
+#define NTP_DEV_OFF_DEV			2
+#define NTP_DEV_OFF_NAME_LEN		6
+#define NTP_DEV_OFF_NAME		8
+/* A device entry without its name. */
+#define DEV_FIXED	NTP_DEV_OFF_NAME
+
+/* Controller entry (format 1.1) */
+#define NTP_CTRL_OFF_DEV		2
+#define NTP_CTRL_OFF_NSID		6
+#define NTP_CTRL_OFF_CNTLID		10
+#define NTP_CTRL_OFF_TRANSPORT		12
+/* name, then subsysnqn and address, each a string after the one before */
+#define NTP_CTRL_OFF_NAME		13
+/* A controller entry with three empty strings. */
+#define CTRL_FIXED	(NTP_CTRL_OFF_NAME + 3 * 2)
 
 /* Every unit after the header: a block of records or the trailer. */
+#define NTP_UNIT_OFF_TAG		0
+#define NTP_UNIT_OFF_SEQ		4
+#define NTP_UNIT_OFF_COUNT		8
+#define NTP_UNIT_OFF_LENGTH		12
+#define NTP_UNIT_OFF_PAYLOAD_CRC	16
+#define NTP_UNIT_OFF_HEADER_CRC		20
 #define UNIT_HDR	24
 #define UNIT_MAX	(64U << 20)
 static const uint8_t tag_block[4] = { 'N', 'T', 'P', 'B' };
 static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
 
+/* Record: struct ntprof_record's fields, little-endian, unpadded. */
+#define NTP_REC_OFF_ROLE		0
+#define NTP_REC_OFF_TRANSPORT		1
+#define NTP_REC_OFF_OPCODE		2
+#define NTP_REC_OFF_FLAGS		3
+#define NTP_REC_OFF_QID			4
+#define NTP_REC_OFF_CID			6
+#define NTP_REC_OFF_NSID		8
+#define NTP_REC_OFF_LENGTH		12
+#define NTP_REC_OFF_SLBA		16
+#define NTP_REC_OFF_STATUS		24
+#define NTP_REC_OFF_CNTLID		26
+#define NTP_REC_OFF_CPU_SUBMIT		28
+#define NTP_REC_OFF_CPU_COMPLETE	30
+#define NTP_REC_OFF_DEV			32
+#define NTP_REC_OFF_PID			36
+/* ts[i] is at NTP_REC_OFF_TS + 8 * i. */
+#define NTP_REC_OFF_TS			40
+
+/* Trailer payload */
+#define NTP_TRL_OFF_RECORDS		0
+#define NTP_TRL_OFF_DROPS		8
+#define NTP_TRL_OFF_EVICTIONS		16
+#define NTP_TRL_OFF_END_MONO_NS		24
+#define NTP_TRL_OFF_END_REAL_NS		32
+/* The trailer of 1.0 and 1.1; since 1.2 its device table starts here. */
+#define TRAILER_SIZE	40
+
 /* Records may grow in later minors, but not without bound. */
 #define RECORD_SIZE_MAX	4096
-#define TRAILER_SIZE	40
 #define TRAILER_MAX	4096
 
 /*

@@ -4,6 +4,8 @@
  * reads as hostile until it has checked it against a cap and against the
  * bytes the file really has: a damaged file costs an error message, never
  * a crash or a huge allocation (Documentation/ntp-format.rst).
+ * ntp_read_header.c reads the header; this file opens the file and reads
+ * the blocks and the trailer after it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,56 +21,31 @@
 
 #include "ntp/ntp.h"
 #include "ntp/ntp_layout.h"
+#include "ntp/ntp_read_priv.h"
 
 void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 {
 	const uint8_t *p = buf;
 	int i;
 
-	rec->role = p[0];
-	rec->transport = p[1];
-	rec->opcode = p[2];
-	rec->flags = p[3];
-	rec->qid = get16(p + 4);
-	rec->cid = get16(p + 6);
-	rec->nsid = get32(p + 8);
-	rec->length = get32(p + 12);
-	rec->slba = get64(p + 16);
-	rec->status = get16(p + 24);
-	rec->cntlid = get16(p + 26);
-	rec->cpu_submit = get16(p + 28);
-	rec->cpu_complete = get16(p + 30);
-	rec->dev = get32(p + 32);
-	rec->pid = get32(p + 36);
+	rec->role = p[NTP_REC_OFF_ROLE];
+	rec->transport = p[NTP_REC_OFF_TRANSPORT];
+	rec->opcode = p[NTP_REC_OFF_OPCODE];
+	rec->flags = p[NTP_REC_OFF_FLAGS];
+	rec->qid = get16(p + NTP_REC_OFF_QID);
+	rec->cid = get16(p + NTP_REC_OFF_CID);
+	rec->nsid = get32(p + NTP_REC_OFF_NSID);
+	rec->length = get32(p + NTP_REC_OFF_LENGTH);
+	rec->slba = get64(p + NTP_REC_OFF_SLBA);
+	rec->status = get16(p + NTP_REC_OFF_STATUS);
+	rec->cntlid = get16(p + NTP_REC_OFF_CNTLID);
+	rec->cpu_submit = get16(p + NTP_REC_OFF_CPU_SUBMIT);
+	rec->cpu_complete = get16(p + NTP_REC_OFF_CPU_COMPLETE);
+	rec->dev = get32(p + NTP_REC_OFF_DEV);
+	rec->pid = get32(p + NTP_REC_OFF_PID);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
-		rec->ts[i] = get64(p + 40 + 8 * i);
+		rec->ts[i] = get64(p + NTP_REC_OFF_TS + 8 * i);
 }
-
-struct ntp_file {
-	int fd;
-	int err;		/* sticky: the first failure */
-	bool fast;		/* the disk records are our struct's bytes */
-	bool at_end;
-	bool has_trailer;
-	uint64_t size;		/* as fstat() saw it at ntp_open() */
-	uint64_t off;		/* the next unit */
-	uint32_t seq;		/* ... and its number */
-	uint64_t records;	/* records handed out */
-	uint64_t discarded;
-	struct ntp_header hdr;
-	struct ntp_hook *hooks;
-	struct ntp_dev *devs;
-	struct ntp_dev *late_devs;	/* the trailer's (since 1.2) */
-	struct ntp_hook *late_hooks;	/* the trailer's (since 1.3) */
-	struct ntp_ctrl *ctrls;
-	struct ntp_trailer trailer;
-	uint8_t *buf;		/* a block's payload */
-	size_t buf_size;
-	struct ntprof_record *recs;	/* a decoded block, when not fast */
-	size_t recs_size;
-	char msg[PATH_MAX + 256];	/* room for any path and the why */
-	char path[];
-};
 
 /* A unit header, checked. */
 struct unit {
@@ -78,8 +55,7 @@ struct unit {
 	uint32_t crc;		/* the payload's */
 };
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct ntp_file *f, int err, const char *fmt, ...)
+int ntp_fail(struct ntp_file *f, int err, const char *fmt, ...)
 {
 	int n = snprintf(f->msg, sizeof(f->msg), "%s: ", f->path);
 	va_list ap;
@@ -93,8 +69,7 @@ static int fail(struct ntp_file *f, int err, const char *fmt, ...)
 	return err;
 }
 
-/* Reads up to @len bytes at @off: fewer only at the end of the file. */
-static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
+ssize_t ntp_pread_full(int fd, void *buf, size_t len, uint64_t off)
 {
 	uint8_t *p = buf;
 	size_t done = 0;
@@ -114,392 +89,9 @@ static ssize_t pread_full(int fd, void *buf, size_t len, uint64_t off)
 	return done;
 }
 
-static int read_error(struct ntp_file *f, ssize_t err)
+int ntp_read_error(struct ntp_file *f, ssize_t err)
 {
-	return fail(f, err, "read error: %s", strerror(-err));
-}
-
-/* Walks the variable part of the header; names what overran. */
-struct cursor {
-	const uint8_t *p;
-	size_t left;
-};
-
-static const uint8_t *take(struct cursor *c, size_t n)
-{
-	const uint8_t *p = c->p;
-
-	if (n > c->left)
-		return NULL;
-	c->p += n;
-	c->left -= n;
-	return p;
-}
-
-static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
-		   char *dst, size_t max)
-{
-	const uint8_t *p = take(c, 2);
-	uint16_t len;
-
-	if (!p)
-		return fail(f, -EBADMSG, "header: %s overruns the header",
-			    what);
-	len = get16(p);
-	if (len > max)
-		return fail(f, -EBADMSG,
-			    "header: %s is %u bytes, more than %zu",
-			    what, len, max);
-	p = take(c, len);
-	if (!p)
-		return fail(f, -EBADMSG, "header: %s overruns the header",
-			    what);
-	if (memchr(p, 0, len))
-		return fail(f, -EBADMSG, "header: %s contains a NUL byte",
-			    what);
-	memcpy(dst, p, len);
-	dst[len] = 0;
-	return 0;
-}
-
-/*
- * A hook table at @c, of the header or (since 1.3) the trailer: @where
- * names it in messages; the entries go to *@out, their count to *@nr.
- */
-static int hooks_parse(struct ntp_file *f, struct cursor *c, const char *where,
-		       struct ntp_hook **out, uint32_t *nr_out)
-{
-	const uint8_t *p = take(c, 4);
-	uint32_t i, nr, entry, name;
-	struct ntp_hook *h;
-
-	if (!p)
-		return fail(f, -EBADMSG, "%s: hook count overruns the %s",
-			    where, where);
-	nr = get32(p);
-	if (nr > NTP_HOOKS_MAX)
-		return fail(f, -EBADMSG, "%s: %u hooks, more than %u",
-			    where, nr, NTP_HOOKS_MAX);
-	/* Check the count against the bytes before allocating for it. */
-	if ((uint64_t)nr * HOOK_FIXED > c->left)
-		return fail(f, -EBADMSG, "%s: %u hooks overrun the %s",
-			    where, nr, where);
-	if (!nr)
-		return 0;
-	*out = calloc(nr, sizeof(**out));
-	if (!*out)
-		return fail(f, -ENOMEM, "out of memory");
-	for (i = 0; i < nr; i++) {
-		h = &(*out)[i];
-		p = take(c, 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "%s: hook %u overruns the %s", where, i,
-				    where);
-		entry = get16(p);
-		if (entry < HOOK_FIXED)
-			return fail(f, -EBADMSG,
-				    "%s: hook %u: entry length %u is too short",
-				    where, i, entry);
-		/* The entry's own length field is already taken. */
-		p = take(c, entry - 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "%s: hook %u overruns the %s", where, i,
-				    where);
-		name = get16(p + 6);
-		if (name > entry - HOOK_FIXED)
-			return fail(f, -EBADMSG,
-				    "%s: hook %u: name overruns its entry",
-				    where, i);
-		if (name > NTP_HOOK_NAME_MAX)
-			return fail(f, -EBADMSG,
-				    "%s: hook %u: name is %u bytes, more than %u",
-				    where, i, name, NTP_HOOK_NAME_MAX);
-		if (memchr(p + 8, 0, name))
-			return fail(f, -EBADMSG,
-				    "%s: hook %u: name contains a NUL byte",
-				    where, i);
-		h->kind = p[0];
-		h->role = p[1];
-		h->transport = p[2];
-		h->point = p[3];
-		h->required = p[4];
-		h->state = p[5];
-		memcpy(h->name, p + 8, name);
-		/* Bytes after the name are a newer minor's fields: skipped. */
-	}
-	*nr_out = nr;
-	return 0;
-}
-
-/* The device table of format 1.1, after the hooks. */
-/*
- * A device table at @c, of the header or (since 1.2) the trailer: @where
- * names it in messages; the entries go to *@out, their count to *@nr.
- */
-static int dev_table_parse(struct ntp_file *f, struct cursor *c,
-			   const char *where, struct ntp_dev **out,
-			   uint32_t *nr_out)
-{
-	const uint8_t *p = take(c, 4);
-	uint32_t i, nr, entry, name;
-	struct ntp_dev *d;
-
-	if (!p)
-		return fail(f, -EBADMSG, "%s: device count overruns the %s",
-			    where, where);
-	nr = get32(p);
-	if (nr > NTP_DEVS_MAX)
-		return fail(f, -EBADMSG, "%s: %u devices, more than %u",
-			    where, nr, NTP_DEVS_MAX);
-	/* Check the count against the bytes before allocating for it. */
-	if ((uint64_t)nr * DEV_FIXED > c->left)
-		return fail(f, -EBADMSG, "%s: %u devices overrun the %s",
-			    where, nr, where);
-	if (!nr)
-		return 0;
-	*out = calloc(nr, sizeof(**out));
-	if (!*out)
-		return fail(f, -ENOMEM, "out of memory");
-	for (i = 0; i < nr; i++) {
-		d = &(*out)[i];
-		p = take(c, 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "%s: device %u overruns the %s", where, i,
-				    where);
-		entry = get16(p);
-		if (entry < DEV_FIXED)
-			return fail(f, -EBADMSG,
-				    "%s: device %u: entry length %u is too short",
-				    where, i, entry);
-		p = take(c, entry - 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "%s: device %u overruns the %s", where, i,
-				    where);
-		name = get16(p + 4);
-		if (name > entry - DEV_FIXED)
-			return fail(f, -EBADMSG,
-				    "%s: device %u: name overruns its entry",
-				    where, i);
-		if (name > NTP_DEV_NAME_MAX)
-			return fail(f, -EBADMSG,
-				    "%s: device %u: name is %u bytes, more than %u",
-				    where, i, name, NTP_DEV_NAME_MAX);
-		if (memchr(p + 6, 0, name))
-			return fail(f, -EBADMSG,
-				    "%s: device %u: name contains a NUL byte",
-				    where, i);
-		d->dev = get32(p);
-		memcpy(d->name, p + 6, name);
-		/* Bytes after the name are a newer minor's fields: skipped. */
-	}
-	*nr_out = nr;
-	return 0;
-}
-
-static int devs_parse(struct ntp_file *f, struct cursor *c)
-{
-	int ret = dev_table_parse(f, c, "header", &f->devs, &f->hdr.nr_devs);
-
-	f->hdr.devs = f->devs;
-	return ret;
-}
-
-/* A string of controller entry @i, from its bytes in @c. */
-static int ctrl_str(struct ntp_file *f, struct cursor *c, uint32_t i,
-		    const char *what, char *dst, size_t max)
-{
-	const uint8_t *p = take(c, 2);
-	uint16_t len;
-
-	if (!p)
-		return fail(f, -EBADMSG,
-			    "header: controller %u: %s overruns its entry", i,
-			    what);
-	len = get16(p);
-	p = take(c, len);
-	if (!p)
-		return fail(f, -EBADMSG,
-			    "header: controller %u: %s overruns its entry", i,
-			    what);
-	if (len > max)
-		return fail(f, -EBADMSG,
-			    "header: controller %u: %s is %u bytes, more than %zu",
-			    i, what, len, max);
-	if (memchr(p, 0, len))
-		return fail(f, -EBADMSG,
-			    "header: controller %u: %s contains a NUL byte", i,
-			    what);
-	memcpy(dst, p, len);
-	dst[len] = 0;
-	return 0;
-}
-
-/* The controller table of format 1.1, after the devices. */
-static int ctrls_parse(struct ntp_file *f, struct cursor *c)
-{
-	const uint8_t *p = take(c, 4);
-	uint32_t i, nr, entry;
-	struct cursor e;
-	struct ntp_ctrl *x;
-	int ret;
-
-	if (!p)
-		return fail(f, -EBADMSG,
-			    "header: controller count overruns the header");
-	nr = get32(p);
-	if (nr > NTP_CTRLS_MAX)
-		return fail(f, -EBADMSG,
-			    "header: %u controllers, more than %u", nr,
-			    NTP_CTRLS_MAX);
-	/* Check the count against the bytes before allocating for it. */
-	if ((uint64_t)nr * CTRL_FIXED > c->left)
-		return fail(f, -EBADMSG,
-			    "header: %u controllers overrun the header", nr);
-	if (!nr)
-		return 0;
-	f->ctrls = calloc(nr, sizeof(*f->ctrls));
-	if (!f->ctrls)
-		return fail(f, -ENOMEM, "out of memory");
-	for (i = 0; i < nr; i++) {
-		x = &f->ctrls[i];
-		p = take(c, 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "header: controller %u overruns the header",
-				    i);
-		entry = get16(p);
-		if (entry < CTRL_FIXED)
-			return fail(f, -EBADMSG,
-				    "header: controller %u: entry length %u is too short",
-				    i, entry);
-		p = take(c, entry - 2);
-		if (!p)
-			return fail(f, -EBADMSG,
-				    "header: controller %u overruns the header",
-				    i);
-		x->dev = get32(p);
-		x->nsid = get32(p + 4);
-		x->cntlid = get16(p + 8);
-		x->transport = p[10];
-		/* The strings, within the entry; what follows is skipped. */
-		e.p = p + 11;
-		e.left = entry - 13;
-		ret = ctrl_str(f, &e, i, "name", x->name, NTP_CTRL_NAME_MAX);
-		if (!ret)
-			ret = ctrl_str(f, &e, i, "subsystem NQN", x->subsysnqn,
-				       NTP_NQN_MAX);
-		if (!ret)
-			ret = ctrl_str(f, &e, i, "address", x->address,
-				       NTP_ADDR_MAX);
-		if (ret)
-			return ret;
-	}
-	f->hdr.nr_ctrls = nr;
-	f->hdr.ctrls = f->ctrls;
-	return 0;
-}
-
-/* The header's fields after the checksum vouched for its bytes. */
-static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
-{
-	struct ntp_header *h = &f->hdr;
-	struct cursor c = { buf + HDR_FIXED, len - HDR_FIXED - 4 };
-	int ret;
-
-	h->version_major = get16(buf + 8);
-	h->version_minor = get16(buf + 10);
-	h->record_size = get32(buf + 16);
-	h->sample = get32(buf + 20);
-	h->role = buf[24];
-	h->transport = buf[25];
-	h->nr_cpus = get32(buf + 28);
-	h->start_mono_ns = get64(buf + 32);
-	h->start_real_ns = get64(buf + 40);
-	if (h->record_size < NTP_RECORD_SIZE)
-		return fail(f, -EBADMSG,
-			    "header: record size %u is less than %u",
-			    h->record_size, NTP_RECORD_SIZE);
-	if (h->record_size > RECORD_SIZE_MAX)
-		return fail(f, -EBADMSG,
-			    "header: record size %u is more than %u",
-			    h->record_size, RECORD_SIZE_MAX);
-	f->fast = HOST_IS_LE && h->record_size == sizeof(struct ntprof_record);
-
-	ret = get_str(f, &c, "hostname", h->hostname, NTP_HOSTNAME_MAX);
-	if (!ret)
-		ret = get_str(f, &c, "kernel release", h->kernel_release,
-			      NTP_RELEASE_MAX);
-	if (!ret)
-		ret = get_str(f, &c, "boot id", h->boot_id, NTP_BOOT_ID_MAX);
-	if (!ret)
-		ret = get_str(f, &c, "tool version", h->tool_version,
-			      NTP_TOOL_VERSION_MAX);
-	if (!ret)
-		ret = hooks_parse(f, &c, "header", &f->hooks,
-				  &f->hdr.nr_hooks);
-	f->hdr.hooks = f->hooks;
-	/* 1.0 ends here: a 1.0 file's later bytes are not a device table. */
-	if (!ret && h->version_minor >= 1)
-		ret = devs_parse(f, &c);
-	if (!ret && h->version_minor >= 1)
-		ret = ctrls_parse(f, &c);
-	/* What is left before the checksum is a newer minor's: skipped. */
-	return ret;
-}
-
-static int header_read(struct ntp_file *f)
-{
-	uint8_t start[16], *buf;
-	uint16_t major;
-	uint32_t len;
-	ssize_t n;
-	int ret;
-
-	if (f->size == 0)
-		return fail(f, -EBADMSG, "empty file, not an ntprof recording");
-	n = pread_full(f->fd, start, sizeof(start), 0);
-	if (n < 0)
-		return read_error(f, n);
-	if (memcmp(start, ntp_magic, n < 8 ? n : 8))
-		return fail(f, -EBADMSG, "not an ntprof recording (bad magic)");
-	if (n < (ssize_t)sizeof(start))
-		return fail(f, -EBADMSG, "header truncated");
-	/* Magic, major, minor and length keep their places in all majors. */
-	major = get16(start + 8);
-	len = get32(start + 12);
-	if (major > NTP_VERSION_MAJOR)
-		return fail(f, -ENOTSUP,
-			    "format version %u is newer than this tool reads (%u)",
-			    major, NTP_VERSION_MAJOR);
-	if (major < 1)
-		return fail(f, -EBADMSG, "format version %u does not exist",
-			    major);
-	if (len < HDR_MIN)
-		return fail(f, -EBADMSG, "header length %u is too short", len);
-	if (len > HDR_MAX)
-		return fail(f, -EBADMSG, "header length %u is too long", len);
-	if (len > f->size)
-		return fail(f, -EBADMSG, "header truncated");
-
-	buf = malloc(len);
-	if (!buf)
-		return fail(f, -ENOMEM, "out of memory");
-	n = pread_full(f->fd, buf, len, 0);
-	if (n < 0)
-		ret = read_error(f, n);
-	else if (n < len)
-		ret = fail(f, -EBADMSG, "header truncated");
-	else if (!crc_matches(crc(buf, len - 4), get32(buf + len - 4)))
-		ret = fail(f, -EBADMSG, "header checksum mismatch");
-	else
-		ret = header_parse(f, buf, len);
-	free(buf);
-	f->off = len;
-	return ret;
+	return ntp_fail(f, err, "read error: %s", strerror(-err));
 }
 
 int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
@@ -519,12 +111,12 @@ int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
 	memcpy(f->path, path, len);
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0 || fstat(f->fd, &st)) {
-		ret = fail(f, -errno, "%s", strerror(errno));
+		ret = ntp_fail(f, -errno, "%s", strerror(errno));
 	} else if (!S_ISREG(st.st_mode)) {
-		ret = fail(f, -EINVAL, "not a regular file");
+		ret = ntp_fail(f, -EINVAL, "not a regular file");
 	} else {
 		f->size = st.st_size;
-		ret = header_read(f);
+		ret = ntp_header_read(f);
 	}
 	if (ret) {
 		snprintf(errbuf, errlen, "%s", f->msg);
@@ -561,9 +153,9 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 
 	if (left < UNIT_HDR)
 		return cut_short(f, left);
-	n = pread_full(f->fd, h, UNIT_HDR, f->off);
+	n = ntp_pread_full(f->fd, h, UNIT_HDR, f->off);
 	if (n < 0)
-		return read_error(f, n);
+		return ntp_read_error(f, n);
 	if (n < UNIT_HDR)	/* the file shrank since ntp_open() */
 		return cut_short(f, n);
 	/*
@@ -571,39 +163,40 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 	 * bad header is damage, and its length is safe to compare with the
 	 * file's to tell a cut from the unit being there.
 	 */
-	if (!crc_matches(crc(h, 20), get32(h + 20)))
-		return fail(f, -EBADMSG,
-			    "block %u at offset %llu: header checksum mismatch",
-			    f->seq, (unsigned long long)f->off);
-	seq = get32(h + 4);
-	u->count = get32(h + 8);
-	u->len = get32(h + 12);
-	u->crc = get32(h + 16);
-	if (!memcmp(h, tag_block, 4))
+	if (!crc_matches(crc(h, NTP_UNIT_OFF_HEADER_CRC),
+			 get32(h + NTP_UNIT_OFF_HEADER_CRC)))
+		return ntp_fail(f, -EBADMSG,
+				"block %u at offset %llu: header checksum mismatch",
+				f->seq, (unsigned long long)f->off);
+	seq = get32(h + NTP_UNIT_OFF_SEQ);
+	u->count = get32(h + NTP_UNIT_OFF_COUNT);
+	u->len = get32(h + NTP_UNIT_OFF_LENGTH);
+	u->crc = get32(h + NTP_UNIT_OFF_PAYLOAD_CRC);
+	if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_block, 4))
 		u->tag = tag_block;
-	else if (!memcmp(h, tag_end, 4))
+	else if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_end, 4))
 		u->tag = tag_end;
 	else
 		u->tag = NULL;	/* a newer minor's: skipped */
 	if (seq != f->seq)
-		return fail(f, -EBADMSG,
-			    "block %u at offset %llu: out of sequence (numbered %u)",
-			    f->seq, (unsigned long long)f->off, seq);
+		return ntp_fail(f, -EBADMSG,
+				"block %u at offset %llu: out of sequence (numbered %u)",
+				f->seq, (unsigned long long)f->off, seq);
 	if (u->len > UNIT_MAX)
-		return fail(f, -EBADMSG,
-			    "block %u at offset %llu: length %u is too long",
-			    f->seq, (unsigned long long)f->off, u->len);
+		return ntp_fail(f, -EBADMSG,
+				"block %u at offset %llu: length %u is too long",
+				f->seq, (unsigned long long)f->off, u->len);
 	if (u->tag == tag_block &&
 	    (uint64_t)u->count * f->hdr.record_size != u->len)
-		return fail(f, -EBADMSG,
-			    "block %u at offset %llu: %u records do not make %u bytes",
-			    f->seq, (unsigned long long)f->off, u->count,
-			    u->len);
+		return ntp_fail(f, -EBADMSG,
+				"block %u at offset %llu: %u records do not make %u bytes",
+				f->seq, (unsigned long long)f->off, u->count,
+				u->len);
 	if (u->tag == tag_end &&
 	    (u->len < TRAILER_SIZE || u->len > TRAILER_MAX))
-		return fail(f, -EBADMSG,
-			    "trailer at offset %llu: length %u is invalid",
-			    (unsigned long long)f->off, u->len);
+		return ntp_fail(f, -EBADMSG,
+				"trailer at offset %llu: length %u is invalid",
+				(unsigned long long)f->off, u->len);
 	if (u->len > left - UNIT_HDR)
 		return cut_short(f, left);
 	return 1;
@@ -618,7 +211,7 @@ static int buf_reserve(struct ntp_file *f, size_t len)
 		return 0;
 	p = realloc(f->buf, len);
 	if (!p)
-		return fail(f, -ENOMEM, "out of memory");
+		return ntp_fail(f, -ENOMEM, "out of memory");
 	f->buf = p;
 	f->buf_size = len;
 	return 0;
@@ -644,16 +237,16 @@ static const char *unit_name(const struct ntp_file *f, const struct unit *u,
  */
 static int unit_payload(struct ntp_file *f, const struct unit *u, void *dst)
 {
-	ssize_t n = pread_full(f->fd, dst, u->len, f->off + UNIT_HDR);
+	ssize_t n = ntp_pread_full(f->fd, dst, u->len, f->off + UNIT_HDR);
 	char name[64];
 
 	if (n < 0)
-		return read_error(f, n);
+		return ntp_read_error(f, n);
 	if ((size_t)n < u->len)
 		return cut_short(f, f->size - f->off);
 	if (!crc_matches(crc(dst, u->len), u->crc))
-		return fail(f, -EBADMSG, "%s: checksum mismatch",
-			    unit_name(f, u, name, sizeof(name)));
+		return ntp_fail(f, -EBADMSG, "%s: checksum mismatch",
+				unit_name(f, u, name, sizeof(name)));
 	f->off += UNIT_HDR + u->len;
 	f->seq++;
 	return 1;
@@ -669,37 +262,38 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 	if (ret <= 0)
 		return ret;
 	/* Fields after the first TRAILER_SIZE bytes are a newer minor's. */
-	t->records = get64(p);
-	t->drops = get64(p + 8);
-	t->evictions = get64(p + 16);
-	t->end_mono_ns = get64(p + 24);
-	t->end_real_ns = get64(p + 32);
+	t->records = get64(p + NTP_TRL_OFF_RECORDS);
+	t->drops = get64(p + NTP_TRL_OFF_DROPS);
+	t->evictions = get64(p + NTP_TRL_OFF_EVICTIONS);
+	t->end_mono_ns = get64(p + NTP_TRL_OFF_END_MONO_NS);
+	t->end_real_ns = get64(p + NTP_TRL_OFF_END_REAL_NS);
 	/* Since 1.2: the devices that appeared after the start. */
 	if (f->hdr.version_minor >= 2 && u->len > TRAILER_SIZE) {
 		struct cursor c = { p + TRAILER_SIZE, u->len - TRAILER_SIZE };
 
-		ret = dev_table_parse(f, &c, "trailer", &f->late_devs,
-				      &t->nr_late_devs);
-		if (ret)
-			return ret;
+		f->late_devs = ntp_table_parse(f, &c, "trailer", &ntp_dev_table,
+					       &t->nr_late_devs);
+		if (f->err)
+			return f->err;
 		t->late_devs = f->late_devs;
 		/* Since 1.3: the hooks of processes found after the start. */
 		if (f->hdr.version_minor >= 3 && c.left) {
-			ret = hooks_parse(f, &c, "trailer", &f->late_hooks,
-					  &t->nr_late_hooks);
-			if (ret)
-				return ret;
+			f->late_hooks = ntp_table_parse(f, &c, "trailer",
+							&ntp_hook_table,
+							&t->nr_late_hooks);
+			if (f->err)
+				return f->err;
 			t->late_hooks = f->late_hooks;
 		}
 	}
 	if (t->records != f->records)
-		return fail(f, -EBADMSG,
-			    "the trailer counts %llu records, the blocks hold %llu",
-			    (unsigned long long)t->records,
-			    (unsigned long long)f->records);
+		return ntp_fail(f, -EBADMSG,
+				"the trailer counts %llu records, the blocks hold %llu",
+				(unsigned long long)t->records,
+				(unsigned long long)f->records);
 	if (f->off != f->size)
-		return fail(f, -EBADMSG, "%llu bytes after the trailer",
-			    (unsigned long long)(f->size - f->off));
+		return ntp_fail(f, -EBADMSG, "%llu bytes after the trailer",
+				(unsigned long long)(f->size - f->off));
 	f->has_trailer = true;
 	f->at_end = true;
 	return 0;
@@ -777,7 +371,7 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 		/* u.count <= UNIT_MAX / NTP_RECORD_SIZE: bounded. */
 		dst = realloc(f->recs, u.count * sizeof(*dst));
 		if (!dst)
-			return fail(f, -ENOMEM, "out of memory");
+			return ntp_fail(f, -ENOMEM, "out of memory");
 		f->recs = dst;
 		f->recs_size = u.count;
 	} else {
@@ -827,16 +421,16 @@ int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
 	if (!f->at_end)
 		cap = (f->size - f->off) / f->hdr.record_size;
 	if (cap > SIZE_MAX / sizeof(*all))
-		return fail(f, -ENOMEM, "too large for this machine's memory");
+		return ntp_fail(f, -ENOMEM, "too large for this machine's memory");
 	if (cap) {
 		all = records_alloc(cap * sizeof(*all));
 		if (!all)
-			return fail(f, -ENOMEM, "out of memory");
+			return ntp_fail(f, -ENOMEM, "out of memory");
 	}
 	while ((ret = unit_next(f, &u)) > 0) {
 		/* Cannot happen, since each block's bytes are in the file. */
 		if (u.count > cap - got) {
-			ret = fail(f, -EBADMSG, "more records than bytes");
+			ret = ntp_fail(f, -EBADMSG, "more records than bytes");
 			break;
 		}
 		ret = block_read(f, &u, all + got);

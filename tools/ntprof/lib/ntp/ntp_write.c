@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,22 +25,22 @@
 #define ntp_rec_at(field, off) \
 	_Static_assert(offsetof(struct ntprof_record, field) == (off), \
 		       "struct ntprof_record." #field " moved")
-ntp_rec_at(role, 0);
-ntp_rec_at(transport, 1);
-ntp_rec_at(opcode, 2);
-ntp_rec_at(flags, 3);
-ntp_rec_at(qid, 4);
-ntp_rec_at(cid, 6);
-ntp_rec_at(nsid, 8);
-ntp_rec_at(length, 12);
-ntp_rec_at(slba, 16);
-ntp_rec_at(status, 24);
-ntp_rec_at(cntlid, 26);
-ntp_rec_at(cpu_submit, 28);
-ntp_rec_at(cpu_complete, 30);
-ntp_rec_at(dev, 32);
-ntp_rec_at(pid, 36);
-ntp_rec_at(ts, 40);
+ntp_rec_at(role, NTP_REC_OFF_ROLE);
+ntp_rec_at(transport, NTP_REC_OFF_TRANSPORT);
+ntp_rec_at(opcode, NTP_REC_OFF_OPCODE);
+ntp_rec_at(flags, NTP_REC_OFF_FLAGS);
+ntp_rec_at(qid, NTP_REC_OFF_QID);
+ntp_rec_at(cid, NTP_REC_OFF_CID);
+ntp_rec_at(nsid, NTP_REC_OFF_NSID);
+ntp_rec_at(length, NTP_REC_OFF_LENGTH);
+ntp_rec_at(slba, NTP_REC_OFF_SLBA);
+ntp_rec_at(status, NTP_REC_OFF_STATUS);
+ntp_rec_at(cntlid, NTP_REC_OFF_CNTLID);
+ntp_rec_at(cpu_submit, NTP_REC_OFF_CPU_SUBMIT);
+ntp_rec_at(cpu_complete, NTP_REC_OFF_CPU_COMPLETE);
+ntp_rec_at(dev, NTP_REC_OFF_DEV);
+ntp_rec_at(pid, NTP_REC_OFF_PID);
+ntp_rec_at(ts, NTP_REC_OFF_TS);
 _Static_assert(sizeof(struct ntprof_record) == NTP_RECORD_SIZE,
 	       "struct ntprof_record changed size: a new format minor is due");
 
@@ -48,34 +49,35 @@ void ntp_record_encode(void *buf, const struct ntprof_record *rec)
 	uint8_t *p = buf;
 	int i;
 
-	p[0] = rec->role;
-	p[1] = rec->transport;
-	p[2] = rec->opcode;
-	p[3] = rec->flags;
-	put16(p + 4, rec->qid);
-	put16(p + 6, rec->cid);
-	put32(p + 8, rec->nsid);
-	put32(p + 12, rec->length);
-	put64(p + 16, rec->slba);
-	put16(p + 24, rec->status);
-	put16(p + 26, rec->cntlid);
-	put16(p + 28, rec->cpu_submit);
-	put16(p + 30, rec->cpu_complete);
-	put32(p + 32, rec->dev);
-	put32(p + 36, rec->pid);
+	p[NTP_REC_OFF_ROLE] = rec->role;
+	p[NTP_REC_OFF_TRANSPORT] = rec->transport;
+	p[NTP_REC_OFF_OPCODE] = rec->opcode;
+	p[NTP_REC_OFF_FLAGS] = rec->flags;
+	put16(p + NTP_REC_OFF_QID, rec->qid);
+	put16(p + NTP_REC_OFF_CID, rec->cid);
+	put32(p + NTP_REC_OFF_NSID, rec->nsid);
+	put32(p + NTP_REC_OFF_LENGTH, rec->length);
+	put64(p + NTP_REC_OFF_SLBA, rec->slba);
+	put16(p + NTP_REC_OFF_STATUS, rec->status);
+	put16(p + NTP_REC_OFF_CNTLID, rec->cntlid);
+	put16(p + NTP_REC_OFF_CPU_SUBMIT, rec->cpu_submit);
+	put16(p + NTP_REC_OFF_CPU_COMPLETE, rec->cpu_complete);
+	put32(p + NTP_REC_OFF_DEV, rec->dev);
+	put32(p + NTP_REC_OFF_PID, rec->pid);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
-		put64(p + 40 + 8 * i, rec->ts[i]);
+		put64(p + NTP_REC_OFF_TS + 8 * i, rec->ts[i]);
 }
 
 static void unit_seal(uint8_t *unit, const uint8_t tag[4], uint32_t seq,
 		      uint32_t count, uint32_t len)
 {
-	memcpy(unit, tag, 4);
-	put32(unit + 4, seq);
-	put32(unit + 8, count);
-	put32(unit + 12, len);
-	put32(unit + 16, crc(unit + UNIT_HDR, len));
-	put32(unit + 20, crc(unit, 20));
+	memcpy(unit + NTP_UNIT_OFF_TAG, tag, 4);
+	put32(unit + NTP_UNIT_OFF_SEQ, seq);
+	put32(unit + NTP_UNIT_OFF_COUNT, count);
+	put32(unit + NTP_UNIT_OFF_LENGTH, len);
+	put32(unit + NTP_UNIT_OFF_PAYLOAD_CRC, crc(unit + UNIT_HDR, len));
+	put32(unit + NTP_UNIT_OFF_HEADER_CRC,
+	      crc(unit, NTP_UNIT_OFF_HEADER_CRC));
 }
 
 /* Writer */
@@ -134,126 +136,148 @@ static uint8_t *put_str(uint8_t *p, const char *s)
 /* A hook entry at @p, as the header and (since 1.3) the trailer have them. */
 static uint8_t *hook_put(uint8_t *p, const struct ntp_hook *h)
 {
-	put16(p, HOOK_FIXED + strlen(h->name));
-	p[2] = h->kind;
-	p[3] = h->role;
-	p[4] = h->transport;
-	p[5] = h->point;
-	p[6] = h->required;
-	p[7] = h->state;
-	return put_str(p + 8, h->name);
+	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, HOOK_FIXED + strlen(h->name));
+	p[NTP_HOOK_OFF_KIND] = h->kind;
+	p[NTP_HOOK_OFF_ROLE] = h->role;
+	p[NTP_HOOK_OFF_TRANSPORT] = h->transport;
+	p[NTP_HOOK_OFF_POINT] = h->point;
+	p[NTP_HOOK_OFF_REQUIRED] = h->required;
+	p[NTP_HOOK_OFF_STATE] = h->state;
+	return put_str(p + NTP_HOOK_OFF_NAME_LEN, h->name);
 }
 
-/* The encoded header, or NULL with errno set; its length in @lenp. */
-static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
+/* A device entry at @p, as the header and (since 1.2) the trailer have them. */
+static uint8_t *dev_put(uint8_t *p, const struct ntp_dev *d, size_t name_len)
 {
-	const char *strs[] = { hdr->hostname, hdr->kernel_release,
-			       hdr->boot_id, hdr->tool_version };
-	const size_t sizes[] = { sizeof(hdr->hostname),
-				 sizeof(hdr->kernel_release),
-				 sizeof(hdr->boot_id),
-				 sizeof(hdr->tool_version) };
-	size_t len = HDR_FIXED + 4 + 4, i;
-	uint8_t *buf, *p;
-	long l;
+	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, DEV_FIXED + name_len);
+	put32(p + NTP_DEV_OFF_DEV, d->dev);
+	put16(p + NTP_DEV_OFF_NAME_LEN, name_len);
+	memcpy(p + NTP_DEV_OFF_NAME, d->name, name_len);
+	return p + DEV_FIXED + name_len;
+}
+
+static uint8_t *ctrl_put(uint8_t *p, const struct ntp_ctrl *c)
+{
+	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, CTRL_FIXED + strlen(c->name) +
+	      strlen(c->subsysnqn) + strlen(c->address));
+	put32(p + NTP_CTRL_OFF_DEV, c->dev);
+	put32(p + NTP_CTRL_OFF_NSID, c->nsid);
+	put16(p + NTP_CTRL_OFF_CNTLID, c->cntlid);
+	p[NTP_CTRL_OFF_TRANSPORT] = c->transport;
+	p = put_str(p + NTP_CTRL_OFF_NAME, c->name);
+	p = put_str(p, c->subsysnqn);
+	return put_str(p, c->address);
+}
+
+/*
+ * Adds @fixed and the bytes of string @s to *@len; false if @s does not
+ * end within its @size bytes.
+ */
+static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
+{
+	long l = str_len(s, size);
+
+	if (l < 0)
+		return false;
+	*len += fixed + l;
+	return true;
+}
+
+/* The length of @hdr encoded, or 0 if the format cannot hold it. */
+static size_t header_len(const struct ntp_header *hdr)
+{
+	/* The fixed part, the counts of the three tables and the CRC */
+	size_t len = HDR_FIXED + 3 * 4 + HDR_CRC_SIZE, i;
 
 	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks) ||
 	    hdr->nr_devs > NTP_DEVS_MAX || (hdr->nr_devs && !hdr->devs) ||
-	    hdr->nr_ctrls > NTP_CTRLS_MAX || (hdr->nr_ctrls && !hdr->ctrls)) {
-		errno = EINVAL;
-		return NULL;
-	}
-	for (i = 0; i < 4; i++) {
-		l = str_len(strs[i], sizes[i]);
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += 2 + l;
-	}
-	for (i = 0; i < hdr->nr_hooks; i++) {
-		l = str_len(hdr->hooks[i].name, sizeof(hdr->hooks[i].name));
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += HOOK_FIXED + l;
-	}
-	len += 4;
-	for (i = 0; i < hdr->nr_devs; i++) {
-		l = str_len(hdr->devs[i].name, sizeof(hdr->devs[i].name));
-		if (l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += DEV_FIXED + l;
-	}
-	len += 4;
+	    hdr->nr_ctrls > NTP_CTRLS_MAX || (hdr->nr_ctrls && !hdr->ctrls))
+		return 0;
+	if (!size_add(&len, 2, hdr->hostname, sizeof(hdr->hostname)) ||
+	    !size_add(&len, 2, hdr->kernel_release,
+		      sizeof(hdr->kernel_release)) ||
+	    !size_add(&len, 2, hdr->boot_id, sizeof(hdr->boot_id)) ||
+	    !size_add(&len, 2, hdr->tool_version, sizeof(hdr->tool_version)))
+		return 0;
+	for (i = 0; i < hdr->nr_hooks; i++)
+		if (!size_add(&len, HOOK_FIXED, hdr->hooks[i].name,
+			      sizeof(hdr->hooks[i].name)))
+			return 0;
+	for (i = 0; i < hdr->nr_devs; i++)
+		if (!size_add(&len, DEV_FIXED, hdr->devs[i].name,
+			      sizeof(hdr->devs[i].name)))
+			return 0;
 	for (i = 0; i < hdr->nr_ctrls; i++) {
 		const struct ntp_ctrl *c = &hdr->ctrls[i];
-		long n = str_len(c->name, sizeof(c->name));
-		long q = str_len(c->subsysnqn, sizeof(c->subsysnqn));
 
-		l = str_len(c->address, sizeof(c->address));
-		if (n < 0 || q < 0 || l < 0) {
-			errno = EINVAL;
-			return NULL;
-		}
-		len += CTRL_FIXED + n + q + l;
+		if (!size_add(&len, CTRL_FIXED, c->name, sizeof(c->name)) ||
+		    !size_add(&len, 0, c->subsysnqn, sizeof(c->subsysnqn)) ||
+		    !size_add(&len, 0, c->address, sizeof(c->address)))
+			return 0;
 	}
 	/* Full tables of the longest entries would not fit in a header. */
-	if (len > HDR_MAX) {
-		errno = EINVAL;
-		return NULL;
-	}
+	return len <= HDR_MAX ? len : 0;
+}
 
-	buf = calloc(1, len);
-	if (!buf)
-		return NULL;
-	memcpy(buf, ntp_magic, sizeof(ntp_magic));
-	put16(buf + 8, NTP_VERSION_MAJOR);
-	put16(buf + 10, NTP_VERSION_MINOR);
-	put32(buf + 12, len);
-	put32(buf + 16, NTP_RECORD_SIZE);
-	put32(buf + 20, hdr->sample);
-	buf[24] = hdr->role;
-	buf[25] = hdr->transport;
-	/* 26, 27: reserved, zero */
-	put32(buf + 28, hdr->nr_cpus);
-	put64(buf + 32, hdr->start_mono_ns);
-	put64(buf + 40, hdr->start_real_ns);
-	p = buf + HDR_FIXED;
-	for (i = 0; i < 4; i++)
-		p = put_str(p, strs[i]);
+/* The header's fixed part, of a header of @len bytes, at @buf. */
+static uint8_t *header_fixed_put(uint8_t *buf, const struct ntp_header *hdr,
+				 size_t len)
+{
+	memcpy(buf + NTP_HDR_OFF_MAGIC, ntp_magic, sizeof(ntp_magic));
+	put16(buf + NTP_HDR_OFF_VERSION_MAJOR, NTP_VERSION_MAJOR);
+	put16(buf + NTP_HDR_OFF_VERSION_MINOR, NTP_VERSION_MINOR);
+	put32(buf + NTP_HDR_OFF_HEADER_LEN, len);
+	put32(buf + NTP_HDR_OFF_RECORD_SIZE, NTP_RECORD_SIZE);
+	put32(buf + NTP_HDR_OFF_SAMPLE, hdr->sample);
+	buf[NTP_HDR_OFF_ROLE] = hdr->role;
+	buf[NTP_HDR_OFF_TRANSPORT] = hdr->transport;
+	/* The reserved bytes stay zero, from calloc(). */
+	put32(buf + NTP_HDR_OFF_NR_CPUS, hdr->nr_cpus);
+	put64(buf + NTP_HDR_OFF_START_MONO_NS, hdr->start_mono_ns);
+	put64(buf + NTP_HDR_OFF_START_REAL_NS, hdr->start_real_ns);
+	return buf + HDR_FIXED;
+}
+
+/* The hook, device and controller tables at @p; returns their end. */
+static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
+{
+	size_t i;
+
 	put32(p, hdr->nr_hooks);
 	p += 4;
 	for (i = 0; i < hdr->nr_hooks; i++)
 		p = hook_put(p, &hdr->hooks[i]);
 	put32(p, hdr->nr_devs);
 	p += 4;
-	for (i = 0; i < hdr->nr_devs; i++) {
-		const struct ntp_dev *d = &hdr->devs[i];
-
-		put16(p, DEV_FIXED + strlen(d->name));
-		put32(p + 2, d->dev);
-		p = put_str(p + 6, d->name);
-	}
+	for (i = 0; i < hdr->nr_devs; i++)
+		p = dev_put(p, &hdr->devs[i], strlen(hdr->devs[i].name));
 	put32(p, hdr->nr_ctrls);
 	p += 4;
-	for (i = 0; i < hdr->nr_ctrls; i++) {
-		const struct ntp_ctrl *c = &hdr->ctrls[i];
+	for (i = 0; i < hdr->nr_ctrls; i++)
+		p = ctrl_put(p, &hdr->ctrls[i]);
+	return p;
+}
 
-		put16(p, CTRL_FIXED + strlen(c->name) + strlen(c->subsysnqn) +
-			 strlen(c->address));
-		put32(p + 2, c->dev);
-		put32(p + 6, c->nsid);
-		put16(p + 10, c->cntlid);
-		p[12] = c->transport;
-		p = put_str(p + 13, c->name);
-		p = put_str(p, c->subsysnqn);
-		p = put_str(p, c->address);
+/* The encoded header, or NULL with errno set; its length in @lenp. */
+static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
+{
+	size_t len = header_len(hdr);
+	uint8_t *buf, *p;
+
+	if (!len) {
+		errno = EINVAL;
+		return NULL;
 	}
-	put32(p, crc(buf, len - 4));
+	buf = calloc(1, len);
+	if (!buf)
+		return NULL;
+	p = header_fixed_put(buf, hdr, len);
+	p = put_str(p, hdr->hostname);
+	p = put_str(p, hdr->kernel_release);
+	p = put_str(p, hdr->boot_id);
+	p = put_str(p, hdr->tool_version);
+	p = header_tables_put(p, hdr);
+	put32(p, crc(buf, len - HDR_CRC_SIZE));
 	*lenp = len;
 	return buf;
 }
@@ -357,10 +381,7 @@ static size_t late_devs_encode(uint8_t *p, size_t room,
 		l = DEV_FIXED + strnlen(t->late_devs[i].name, NTP_DEV_NAME_MAX);
 		if (len + l > room)
 			break;
-		put16(p + len, (uint16_t)l);
-		put32(p + len + 2, t->late_devs[i].dev);
-		put16(p + len + 6, (uint16_t)(l - DEV_FIXED));
-		memcpy(p + len + DEV_FIXED, t->late_devs[i].name, l - DEV_FIXED);
+		dev_put(p + len, &t->late_devs[i], l - DEV_FIXED);
 		len += l;
 		n++;
 	}
@@ -399,11 +420,13 @@ int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 
 	ret = ntp_writer_flush(w);
 	if (!ret && t) {
-		put64(unit + UNIT_HDR, w->records);
-		put64(unit + UNIT_HDR + 8, t->drops);
-		put64(unit + UNIT_HDR + 16, t->evictions);
-		put64(unit + UNIT_HDR + 24, t->end_mono_ns);
-		put64(unit + UNIT_HDR + 32, t->end_real_ns);
+		uint8_t *pl = unit + UNIT_HDR;
+
+		put64(pl + NTP_TRL_OFF_RECORDS, w->records);
+		put64(pl + NTP_TRL_OFF_DROPS, t->drops);
+		put64(pl + NTP_TRL_OFF_EVICTIONS, t->evictions);
+		put64(pl + NTP_TRL_OFF_END_MONO_NS, t->end_mono_ns);
+		put64(pl + NTP_TRL_OFF_END_REAL_NS, t->end_real_ns);
 		/* 40 bytes, as in 1.0 and 1.1, without late devices or hooks. */
 		len = TRAILER_SIZE;
 		if (t->nr_late_devs || t->nr_late_hooks)
