@@ -14,9 +14,9 @@
  * Both sides pick the commands they record with the module's own 1-in-N
  * decision (kmod/sample.h), so that they record the same commands.
  *
- * The files go through ntp_writer_*() of tools/ntprof/lib/ntp/ntp_write.c: exactly
- * the bytes 'ntprof record' writes.
- */
+ * The files go through ntp_writer_*() of tools/ntprof/lib/ntp/ntp_write.c:
+ * exactly the bytes 'ntprof record' writes.
+ * */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -51,17 +51,11 @@ enum {
 	ST_COUNT
 };
 
-/* The ids of ntprof report --json's stages (table.c), and "e2e". */
-static const char * const st_id[ST_COUNT] = {
-	"host_block_layer", "host_driver", "network", "target_driver",
-	"storage", "e2e",
-};
-
 struct opts {
 	uint64_t commands;
 	uint8_t transport;
 	uint32_t sample;
-	uint32_t target_sample;
+	uint32_t target_sample;	/* 0 until parsed: then the host's */
 	int64_t theta_ns;
 	double drift_ppm;
 	int64_t real_skew_ns;
@@ -99,6 +93,81 @@ struct opts {
 /* Random numbers: xoshiro256**, seeded by splitmix64. */
 struct rng {
 	uint64_t s[4];
+};
+
+/* The kernel's new_encode_dev(). */
+#define ENCODE_DEV(major, minor) \
+	(((minor) & 0xffU) | ((major) << 8) | (((minor) & ~0xffU) << 12))
+
+#define HOST_DEV	ENCODE_DEV(259U, 0U)	/* nvme1n1 */
+#define TARGET_DEV	ENCODE_DEV(252U, 0U)	/* nullb0 */
+#define NSID		1
+
+/* The workload's slots, in a min-heap by the time each next issues. */
+struct slot {
+	uint64_t next;		/* true time (host clock) of its next start */
+	uint16_t qid;
+	uint16_t tag;
+	uint8_t gen;		/* Linux's 4-bit generation counter */
+};
+
+/* Sums of the stages of one group of commands, from the written records. */
+struct acc {
+	uint8_t op;
+	uint32_t length;
+	uint64_t n;
+	int64_t sum[ST_COUNT];
+};
+
+#define NR_GROUPS	4	/* read/write x 4 KiB/128 KiB */
+
+struct gen {
+	const struct opts *o;
+	struct rng rng;
+	uint64_t t0;		/* host start, CLOCK_MONOTONIC */
+	uint64_t real0;		/* the same instant, CLOCK_REALTIME */
+	struct ntp_writer *hw;
+	struct ntp_writer *tw;
+	struct ntprof_record *hbuf;
+	struct ntprof_record *tbuf;
+	size_t nh, nt;
+	uint64_t host_records;
+	uint64_t target_records;
+	uint64_t last_true;	/* the latest host time of any point */
+	struct acc groups[NR_GROUPS];
+	struct acc all;
+	struct acc host_alone;	/* host records without a target one */
+};
+
+#define BUF_RECORDS	NTP_BLOCK_RECORDS
+
+/* What both sides see of a command: what the 1-in-N decision hashes. */
+struct cmd_identity {
+	bool is_read;
+	bool large;
+	uint8_t opcode;
+	uint32_t length;
+	uint32_t nlb;
+	uint64_t slba;
+	uint16_t qid;
+	uint16_t cid;
+};
+
+/* The parts of each stage, drawn for one command (ns). */
+struct cmd_durations {
+	uint64_t blk_sub, blk_comp;	/* host block layer */
+	uint64_t drv_sub, drv_comp;	/* host driver */
+	uint64_t hop_out, hop_back;	/* network: the wire */
+	uint64_t host_recv;		/* network: the host's receive path */
+	uint64_t tgt_sub, tgt_comp;	/* target driver */
+	uint64_t st_blk1, drive, st_blk2;	/* storage */
+};
+
+/* Which sides record a command, and whether it failed. */
+struct cmd_sides {
+	bool host;
+	bool target;
+	bool failed;
 };
 
 static uint64_t splitmix64(uint64_t *x)
@@ -159,91 +228,12 @@ static bool sample_pick(uint16_t qid, uint16_t cid, uint8_t opcode,
 	       ntprof_sample_hash(qid, cid, opcode, nsid, slba, nlb) % n == 0;
 }
 
-/* The kernel's new_encode_dev(). */
-#define ENCODE_DEV(major, minor) \
-	(((minor) & 0xffU) | ((major) << 8) | (((minor) & ~0xffU) << 12))
-
-#define HOST_DEV	ENCODE_DEV(259U, 0U)	/* nvme1n1 */
-#define TARGET_DEV	ENCODE_DEV(252U, 0U)	/* nullb0 */
-#define NSID		1
-
-/* The workload's slots, in a min-heap by the time each next issues. */
-struct slot {
-	uint64_t next;		/* true time (host clock) of its next start */
-	uint16_t qid;
-	uint16_t tag;
-	uint8_t gen;		/* Linux's 4-bit generation counter */
-};
-
-static void heap_down(struct slot *h, size_t n, size_t i)
-{
-	struct slot x = h[i];
-	size_t c;
-
-	while ((c = 2 * i + 1) < n) {
-		if (c + 1 < n && h[c + 1].next < h[c].next)
-			c++;
-		if (h[c].next >= x.next)
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = x;
-}
-
-/* Sums of the stages of one group of commands, from the written records. */
-struct acc {
-	uint8_t op;
-	uint32_t length;
-	uint64_t n;
-	int64_t sum[ST_COUNT];
-};
-
-#define NR_GROUPS	4	/* read/write x 4 KiB/128 KiB */
-
-struct gen {
-	const struct opts *o;
-	struct rng rng;
-	uint64_t t0;		/* host start, CLOCK_MONOTONIC */
-	uint64_t real0;		/* the same instant, CLOCK_REALTIME */
-	struct ntp_writer *hw;
-	struct ntp_writer *tw;
-	struct ntprof_record *hbuf;
-	struct ntprof_record *tbuf;
-	size_t nh, nt;
-	uint64_t host_records;
-	uint64_t target_records;
-	uint64_t last_true;	/* the latest host time of any point */
-	struct acc groups[NR_GROUPS];
-	struct acc all;
-	struct acc host_alone;	/* host records without a target one */
-};
-
-#define BUF_RECORDS	NTP_BLOCK_RECORDS
-
 /* True time (host clock) to the target's clock. */
 static uint64_t to_target(const struct gen *g, uint64_t t)
 {
 	double drift = g->o->drift_ppm * 1e-6 * (double)(t - g->t0);
 
 	return (uint64_t)((int64_t)t + g->o->theta_ns + (int64_t)llround(drift));
-}
-
-static int flush_buf(struct gen *g, bool host)
-{
-	int ret;
-
-	if (host) {
-		ret = ntp_writer_append(g->hw, g->hbuf, g->nh);
-		g->nh = 0;
-	} else {
-		ret = ntp_writer_append(g->tw, g->tbuf, g->nt);
-		g->nt = 0;
-	}
-	if (ret)
-		fprintf(stderr, "ntpgen: %s: %s\n",
-			ntp_writer_path(host ? g->hw : g->tw), strerror(-ret));
-	return ret;
 }
 
 static void acc_add(struct acc *a, const int64_t *v)
@@ -293,185 +283,11 @@ static void stages_of(const struct ntprof_record *h,
 			      hp[NTPROF_PT_HOST_BLK_START]);
 }
 
-/*
- * One command, issued at true time @start from slot @s: draws its path,
- * writes the records each side samples, and returns its completion time.
- */
-static int command(struct gen *g, const struct slot *s, uint64_t start,
-		   uint64_t *end)
-{
-	const struct opts *o = g->o;
-	const double *m = o->stage_us;
-	double j = o->jitter;
-	struct rng *r = &g->rng;
-	struct ntprof_record h, t, expected;
-	uint64_t hp[NTPROF_PT_COUNT] = { 0 }, tp[NTPROF_PT_COUNT] = { 0 };
-	uint64_t blk_sub, drv_sub, hop_out, hop_back, host_recv, drv_comp,
-		 blk_comp, tgt_sub, tgt_comp, st_blk1, drive, st_blk2, x;
-	bool is_read, large, tcp = o->transport == NTPROF_TRANSPORT_TCP;
-	bool hs, ts, want_h, want_t, failed;
-	uint32_t length, nlb;
-	uint64_t slba, slots;
-	uint16_t cid;
-	int64_t v[ST_COUNT];
-	int i, gi;
-
-	is_read = rng_unit(r) * 100.0 < o->read_pct;
-	large = rng_unit(r) * 100.0 < o->large_pct;
-	length = large ? 128 * 1024 : 4096;
-	slots = o->span / length;
-	slba = (rng_next(r) % (slots ? slots : 1)) * (length / o->lba_size);
-	nlb = length / o->lba_size - 1;
-	cid = o->genctr ? (uint16_t)((s->gen & 0xf) << 12 | s->tag) : s->tag;
-
-	/* Each stage's mean, split among its components. */
-	blk_sub = draw(r, 0.5 * m[ST_HOST_BLK] * 1e3, j);
-	blk_comp = draw(r, 0.5 * m[ST_HOST_BLK] * 1e3, j);
-	drv_sub = draw(r, 0.5 * m[ST_HOST_DRV] * 1e3, j);
-	drv_comp = draw(r, 0.5 * m[ST_HOST_DRV] * 1e3, j);
-	hop_out = draw(r, 0.4 * m[ST_NETWORK] * 1e3, j);
-	hop_back = draw(r, 0.4 * m[ST_NETWORK] * 1e3, j);
-	host_recv = draw(r, 0.2 * m[ST_NETWORK] * 1e3, j);
-	tgt_sub = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
-	tgt_comp = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
-	st_blk1 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
-	drive = draw(r, 0.8 * m[ST_STORAGE] * 1e3, j);
-	if (s->qid == o->slow_qid)
-		drive += (uint64_t)(o->slow_us * 1e3);
-	if (o->slow_from_us > 0 &&
-	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
-		drive += (uint64_t)(o->slow_from_us * 1e3);
-	st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
-
-	/* The host's submission. */
-	x = start;
-	hp[NTPROF_PT_HOST_BLK_START] = x;
-	hp[NTPROF_PT_HOST_QUEUE_RQ] = x += blk_sub;
-	hp[NTPROF_PT_HOST_SETUP] = x + drv_sub * 2 / 5;
-	hp[NTPROF_PT_HOST_BLK_ISSUE] = x + drv_sub * 3 / 5;
-	hp[NTPROF_PT_HOST_SEND] = x += drv_sub;
-	/* The target's window, in true time for now. */
-	tp[NTPROF_PT_TARGET_RECV] = x += hop_out;
-	tp[NTPROF_PT_TARGET_INIT] = x + tgt_sub / 5;
-	if (tcp && !is_read && large) {
-		/* R2T: a round trip for the data, inside the submission. */
-		tp[NTPROF_PT_TARGET_R2T] = x + tgt_sub * 2 / 5;
-		hp[NTPROF_PT_HOST_R2T] = x + tgt_sub * 3 / 5;
-		tp[NTPROF_PT_TARGET_DATA] = x + tgt_sub * 4 / 5;
-	} else if (!is_read && large) {
-		/* RDMA READ of the data. */
-		tp[NTPROF_PT_TARGET_DATA] = x + tgt_sub * 4 / 5;
-	}
-	if (!tcp)
-		/* The capsule's SEND completes about when it arrived. */
-		hp[NTPROF_PT_HOST_SEND_DONE] = x + tgt_sub / 10;
-	tp[NTPROF_PT_TARGET_EXEC] = x += tgt_sub;
-	tp[NTPROF_PT_TARGET_BLK_ISSUE] = x += st_blk1;
-	tp[NTPROF_PT_TARGET_BLK_COMPLETE] = x += drive;
-	tp[NTPROF_PT_TARGET_COMPLETE] = x += st_blk2;
-	if (tcp) {
-		tp[NTPROF_PT_TARGET_QUEUE_RESP] = x + tgt_comp * 3 / 5;
-		tp[NTPROF_PT_TARGET_SEND] = x += tgt_comp;
-	} else {
-		tp[NTPROF_PT_TARGET_QUEUE_RESP] = x += tgt_comp;
-		/* Acknowledged by the host's NIC: inside the host's window. */
-		tp[NTPROF_PT_TARGET_SEND_DONE] = x + hop_back * 9 / 10;
-	}
-	/* The host's completion. */
-	hp[NTPROF_PT_HOST_RECV] = x += hop_back;
-	hp[NTPROF_PT_HOST_DRIVER_DONE] = x += host_recv;
-	hp[NTPROF_PT_HOST_NVME_COMPLETE] = x += drv_comp;
-	hp[NTPROF_PT_HOST_BLK_COMPLETE] = x += blk_comp;
-	*end = x;
-	if (x > g->last_true)
-		g->last_true = x;
-
-	hs = sample_pick(s->qid, cid, is_read ? OP_READ : OP_WRITE, NSID, slba,
-			 nlb, o->sample);
-	ts = sample_pick(s->qid, cid, is_read ? OP_READ : OP_WRITE, NSID, slba,
-			 nlb, o->target_sample);
-	/*
-	 * A failed command outside the sample: the host's recorder keeps
-	 * it (flagged failed, not sampled), and its target sees nothing.
-	 */
-	failed = !hs && o->failed_pct > 0 && rng_unit(r) * 100.0 < o->failed_pct;
-	want_h = hs || failed;
-	want_t = ts && !failed;
-	/* Lost on one side: buffer drops, filters, a side not sampling. */
-	if (hs && ts && o->no_target_pct > 0 &&
-	    rng_unit(r) * 100.0 < o->no_target_pct)
-		want_t = false;
-	else if (hs && ts && o->no_host_pct > 0 &&
-		 rng_unit(r) * 100.0 < o->no_host_pct)
-		want_h = false;
-	if (!want_h && !want_t)
-		return 0;
-
-	memset(&h, 0, sizeof(h));
-	h.role = NTPROF_ROLE_HOST;
-	h.transport = o->transport;
-	h.opcode = is_read ? OP_READ : OP_WRITE;
-	h.flags = failed ? NTPROF_REC_F_FAILED : NTPROF_REC_F_SAMPLED;
-	/* LBA Out of Range (generic status 0x80), as NVMe's status field. */
-	h.status = failed ? 0x80 << 1 : 0;
-	h.qid = s->qid;
-	h.cid = cid;
-	h.nsid = NSID;
-	h.length = length;
-	h.slba = slba;
-	h.cntlid = 1;
-	h.cpu_submit = (s->qid - 1) % o->nr_cpus;
-	h.cpu_complete = h.cpu_submit;
-	h.dev = HOST_DEV;
-	t = h;
-	t.role = NTPROF_ROLE_TARGET;
-	t.cpu_submit = (s->qid - 1) % o->nr_cpus;
-	t.cpu_complete = t.cpu_submit;
-	t.dev = TARGET_DEV;
-	for (i = 0; i < NTPROF_PT_COUNT; i++) {
-		h.ts[i] = hp[i];
-		t.ts[i] = tp[i] ? to_target(g, tp[i]) : 0;
-	}
-
-	gi = (is_read ? 0 : 2) + (large ? 1 : 0);
-	if (want_h && want_t) {
-		/*
-		 * A stale receive: stamped by an earlier read of the receive
-		 * path, before the host sent. report drops it: the expected
-		 * stages are those without it.
-		 */
-		expected = t;
-		if (o->stale_recv_pct > 0 &&
-		    rng_unit(r) * 100.0 < o->stale_recv_pct) {
-			expected.ts[NTPROF_PT_TARGET_RECV] = 0;
-			t.ts[NTPROF_PT_TARGET_RECV] =
-				to_target(g, hp[NTPROF_PT_HOST_BLK_START]) -
-				(hp[NTPROF_PT_HOST_RECV] -
-				 hp[NTPROF_PT_HOST_SEND]);
-		}
-		stages_of(&h, &expected, o->transport, v);
-		acc_add(&g->groups[gi], v);
-		acc_add(&g->all, v);
-	} else if (want_h && !failed) {
-		v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] -
-				      hp[NTPROF_PT_HOST_BLK_START]);
-		g->host_alone.n++;
-		g->host_alone.sum[ST_E2E] += v[ST_E2E];
-	}
-	if (want_h) {
-		g->hbuf[g->nh++] = h;
-		g->host_records++;
-		if (g->nh == BUF_RECORDS && flush_buf(g, true))
-			return -1;
-	}
-	if (want_t) {
-		g->tbuf[g->nt++] = t;
-		g->target_records++;
-		if (g->nt == BUF_RECORDS && flush_buf(g, false))
-			return -1;
-	}
-	return 0;
-}
+/* The ids of ntprof report --json's stages (table.c), and "e2e". */
+static const char * const st_id[ST_COUNT] = {
+	"host_block_layer", "host_driver", "network", "target_driver",
+	"storage", "e2e",
+};
 
 /* Plausible hook lists, as 'ntprof probe' shows a 6.12 kernel's. */
 struct hook_def {
@@ -611,6 +427,74 @@ static void fill_devs(struct ntp_header *hdr, const struct opts *o,
 	hdr->ctrls = &ctrl;
 }
 
+/* Fills the header of @role's file and opens it: 0, or -1 once said. */
+static int open_recording(struct gen *g, uint8_t role,
+			  uint64_t start_mono_ns, uint64_t start_real_ns,
+			  struct ntp_writer **w)
+{
+	const struct opts *o = g->o;
+	const char *path = role == NTPROF_ROLE_HOST ? o->host_path :
+						      o->target_path;
+	/* Only read while the header is written, at the open. */
+	struct ntp_hook hooks[ARRAY_SIZE(hook_defs)];
+	struct ntp_header hdr;
+	int ret;
+
+	fill_header(&hdr, o, role, &g->rng, hooks);
+	hdr.start_mono_ns = start_mono_ns;
+	hdr.start_real_ns = start_real_ns;
+	fill_devs(&hdr, o, role);
+	ret = ntp_writer_open(path, &hdr, w);
+	if (ret) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_side(struct gen *g, bool host)
+{
+	int ret;
+
+	if (host) {
+		ret = ntp_writer_append(g->hw, g->hbuf, g->nh);
+		g->nh = 0;
+	} else {
+		ret = ntp_writer_append(g->tw, g->tbuf, g->nt);
+		g->nt = 0;
+	}
+	if (ret)
+		fprintf(stderr, "ntpgen: %s: %s\n",
+			ntp_writer_path(host ? g->hw : g->tw), strerror(-ret));
+	return ret;
+}
+
+/* Appends @rec to its side's block, written out when full. */
+static int emit_record(struct gen *g, bool host,
+		       const struct ntprof_record *rec)
+{
+	if (host) {
+		g->hbuf[g->nh++] = *rec;
+		g->host_records++;
+		return g->nh == BUF_RECORDS ? flush_side(g, true) : 0;
+	}
+	g->tbuf[g->nt++] = *rec;
+	g->target_records++;
+	return g->nt == BUF_RECORDS ? flush_side(g, false) : 0;
+}
+
+/* Writes out what the blocks hold at the end, the host's first. */
+static int flush_records(struct gen *g)
+{
+	int ret = 0;
+
+	if (g->nh)
+		ret = flush_side(g, true);
+	if (!ret && g->nt)
+		ret = flush_side(g, false);
+	return ret;
+}
+
 static void print_expect(FILE *f, const struct gen *g)
 {
 	static const char * const op[] = { "read", "write" };
@@ -656,86 +540,320 @@ static void print_expect(FILE *f, const struct gen *g)
 	}
 }
 
-static void usage(FILE *f)
+/* The --expect file: 0, or -1 once said why not. */
+static int write_expect(const struct gen *g)
 {
-	fputs(
-"usage: ntpgen [options] HOST.ntp TARGET.ntp\n"
-"\n"
-"Writes a host's and a target's .ntp recordings of one synthetic NVMe-oF\n"
-"workload, with known stage means, for testing and benchmarking 'ntprof\n"
-"report'. Q queues of D tags each issue commands in a closed loop; each\n"
-"command's points follow the stage model (Documentation/stages.rst) with\n"
-"the target's window nested in the host's send -> receive window, and the\n"
-"target's points on its own clock: target = host + theta + drift * (t - t0).\n"
-"Both sides sample with the module's 1-in-N decision (kmod/sample.h).\n"
-"\n"
-"workload:\n"
-"  -n, --commands N        commands the workload issues (default 10000); each\n"
-"                          side records those its 1-in-N picks\n"
-"  -t, --transport T       tcp or rdma (default tcp)\n"
-"  -s, --sample N          1-in-N sampling, written in both headers (default 1)\n"
-"      --target-sample N   the target's N, if different (to test a refusal)\n"
-"  -q, --queues Q          I/O queues, qid 1..Q (default 4)\n"
-"  -d, --qdepth D          tags per queue, at most 4096 (default 32)\n"
-"      --no-genctr         cid = tag, without Linux's 4-bit generation counter\n"
-"                          in bits 15:12 (more reuse of command identities)\n"
-"      --read-pct P        reads, in % of commands (default 70)\n"
-"      --large-pct P       128 KiB commands, in % (default 20; else 4 KiB)\n"
-"      --span BYTES        the LBA range, with k/M/G suffixes (default 1G):\n"
-"                          smaller repeats identities (slba) more often\n"
-"      --lba-size B        bytes per LBA, 512 or 4096 (default 512)\n"
-"      --gap-us US         mean time between a completion and its slot's next\n"
-"                          command (default 2)\n"
-"      --seed S            random seed (default 1)\n"
-"\n"
-"stage means, in microseconds (each drawn uniform in mean * (1 +- jitter)):\n"
-"      --host-blk-us US    host block layer (default 4)\n"
-"      --host-drv-us US    host driver (default 6)\n"
-"      --network-us US     network: both hops and the host's receive path\n"
-"                          (default 20)\n"
-"      --target-drv-us US  target driver (default 10)\n"
-"      --storage-us US     storage: target block layer and drive (default 80)\n"
-"      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
-"      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
-"      --slow-from S:US    the drive takes US more for the commands that start\n"
-"                          S seconds or more after the first\n"
-"\n"
-"clocks:\n"
-"      --theta DUR         target clock minus host clock, e.g. 3s, -3s, 250ms,\n"
-"                          15us, 1000 (ns; default 1.5s)\n"
-"      --drift PPM         the target's clock runs PPM parts per million fast\n"
-"                          (negative: slow) (default 0)\n"
-"      --real-skew DUR     error of the target's CLOCK_REALTIME against the\n"
-"                          host's, which spoils the headers' theta hint\n"
-"                          (default 0)\n"
-"\n"
-"losses:\n"
-"      --no-target-pct P   of the commands both sample, % without a target\n"
-"                          record (default 0)\n"
-"      --no-host-pct P     of the commands both sample, % without a host\n"
-"                          record (default 0)\n"
-"      --failed-pct P      of the commands the host does not sample, % that\n"
-"                          fail (status 0x100) and are recorded anyway, as the\n"
-"                          host's recorder keeps every failed command\n"
-"      --stale-recv-pct P  of the commands both record, % whose target\n"
-"                          receive stamp is an earlier read's, before the\n"
-"                          host even sent (default 0): report must drop it\n"
-"\n"
-"files:\n"
-"      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
-"                          (default 8)\n"
-"      --no-hooks          write no hook list in the headers\n"
-"      --no-trailer        end both files without a trailer (cut short)\n"
-"  -e, --expect FILE       write what 'ntprof report' should find: record\n"
-"                          counts, the nominal means and, per group (op and\n"
-"                          size) and for all, the means of the commands both\n"
-"                          sides recorded, from the written points (us)\n"
-"      --quiet             no summary on stderr\n"
-"  -h, --help              this help\n"
-"\n"
-"examples:\n"
-"  ntpgen -n 100000 -t rdma --theta -3s --drift 50 host.ntp target.ntp\n"
-"  ntpgen -n 10000000 --storage-us 120 --seed 7 /tmp/h.ntp /tmp/t.ntp\n", f);
+	const char *path = g->o->expect;
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	print_expect(f, g);
+	if (fclose(f)) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void draw_identity(struct gen *g, const struct slot *s,
+			  struct cmd_identity *c)
+{
+	const struct opts *o = g->o;
+	struct rng *r = &g->rng;
+	uint64_t slots;
+
+	c->is_read = rng_unit(r) * 100.0 < o->read_pct;
+	c->large = rng_unit(r) * 100.0 < o->large_pct;
+	c->opcode = c->is_read ? OP_READ : OP_WRITE;
+	c->length = c->large ? 128 * 1024 : 4096;
+	slots = o->span / c->length;
+	c->slba = (rng_next(r) % (slots ? slots : 1)) *
+		  (c->length / o->lba_size);
+	c->nlb = c->length / o->lba_size - 1;
+	c->qid = s->qid;
+	c->cid = o->genctr ? (uint16_t)((s->gen & 0xf) << 12 | s->tag) :
+			     s->tag;
+}
+
+/* Each stage's mean, split among its parts; the drive's slow spells. */
+static void draw_durations(struct gen *g, const struct slot *s,
+			   uint64_t start, struct cmd_durations *d)
+{
+	const struct opts *o = g->o;
+	const double *m = o->stage_us;
+	double j = o->jitter;
+	struct rng *r = &g->rng;
+
+	d->blk_sub = draw(r, 0.5 * m[ST_HOST_BLK] * 1e3, j);
+	d->blk_comp = draw(r, 0.5 * m[ST_HOST_BLK] * 1e3, j);
+	d->drv_sub = draw(r, 0.5 * m[ST_HOST_DRV] * 1e3, j);
+	d->drv_comp = draw(r, 0.5 * m[ST_HOST_DRV] * 1e3, j);
+	d->hop_out = draw(r, 0.4 * m[ST_NETWORK] * 1e3, j);
+	d->hop_back = draw(r, 0.4 * m[ST_NETWORK] * 1e3, j);
+	d->host_recv = draw(r, 0.2 * m[ST_NETWORK] * 1e3, j);
+	d->tgt_sub = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
+	d->tgt_comp = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
+	d->st_blk1 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
+	d->drive = draw(r, 0.8 * m[ST_STORAGE] * 1e3, j);
+	if (s->qid == o->slow_qid)
+		d->drive += (uint64_t)(o->slow_us * 1e3);
+	if (o->slow_from_us > 0 &&
+	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
+		d->drive += (uint64_t)(o->slow_from_us * 1e3);
+	d->st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
+}
+
+/*
+ * The points of a command issued at true time @start, in path order, the
+ * target's window nested in the host's send -> receive window: all in
+ * true time, the target's too for now. Returns the command's end.
+ */
+static uint64_t place_points(const struct cmd_identity *c,
+			     const struct cmd_durations *d, bool tcp,
+			     uint64_t start, uint64_t *hp, uint64_t *tp)
+{
+	bool large_write = !c->is_read && c->large;
+	uint64_t x = start;
+
+	/* The host's submission. */
+	hp[NTPROF_PT_HOST_BLK_START] = x;
+	hp[NTPROF_PT_HOST_QUEUE_RQ] = x += d->blk_sub;
+	hp[NTPROF_PT_HOST_SETUP] = x + d->drv_sub * 2 / 5;
+	hp[NTPROF_PT_HOST_BLK_ISSUE] = x + d->drv_sub * 3 / 5;
+	hp[NTPROF_PT_HOST_SEND] = x += d->drv_sub;
+	/* The target's window. */
+	tp[NTPROF_PT_TARGET_RECV] = x += d->hop_out;
+	tp[NTPROF_PT_TARGET_INIT] = x + d->tgt_sub / 5;
+	if (tcp && large_write) {
+		/* R2T: a round trip for the data, inside the submission. */
+		tp[NTPROF_PT_TARGET_R2T] = x + d->tgt_sub * 2 / 5;
+		hp[NTPROF_PT_HOST_R2T] = x + d->tgt_sub * 3 / 5;
+		tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 4 / 5;
+	} else if (large_write) {
+		/* RDMA READ of the data. */
+		tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 4 / 5;
+	}
+	if (!tcp)
+		/* The capsule's SEND completes about when it arrived. */
+		hp[NTPROF_PT_HOST_SEND_DONE] = x + d->tgt_sub / 10;
+	tp[NTPROF_PT_TARGET_EXEC] = x += d->tgt_sub;
+	tp[NTPROF_PT_TARGET_BLK_ISSUE] = x += d->st_blk1;
+	tp[NTPROF_PT_TARGET_BLK_COMPLETE] = x += d->drive;
+	tp[NTPROF_PT_TARGET_COMPLETE] = x += d->st_blk2;
+	if (tcp) {
+		tp[NTPROF_PT_TARGET_QUEUE_RESP] = x + d->tgt_comp * 3 / 5;
+		tp[NTPROF_PT_TARGET_SEND] = x += d->tgt_comp;
+	} else {
+		tp[NTPROF_PT_TARGET_QUEUE_RESP] = x += d->tgt_comp;
+		/* Acknowledged by the host's NIC: inside the host's window. */
+		tp[NTPROF_PT_TARGET_SEND_DONE] = x + d->hop_back * 9 / 10;
+	}
+	/* The host's completion. */
+	hp[NTPROF_PT_HOST_RECV] = x += d->hop_back;
+	hp[NTPROF_PT_HOST_DRIVER_DONE] = x += d->host_recv;
+	hp[NTPROF_PT_HOST_NVME_COMPLETE] = x += d->drv_comp;
+	hp[NTPROF_PT_HOST_BLK_COMPLETE] = x += d->blk_comp;
+	return x;
+}
+
+/* Each side's own sampling, then failures and losses on one side. */
+static void choose_sides(struct gen *g, const struct cmd_identity *c,
+			 struct cmd_sides *w)
+{
+	const struct opts *o = g->o;
+	struct rng *r = &g->rng;
+	bool hs, ts;
+
+	hs = sample_pick(c->qid, c->cid, c->opcode, NSID, c->slba, c->nlb,
+			 o->sample);
+	ts = sample_pick(c->qid, c->cid, c->opcode, NSID, c->slba, c->nlb,
+			 o->target_sample);
+	/*
+	 * A failed command outside the sample: the host's recorder keeps
+	 * it (flagged failed, not sampled), and its target sees nothing.
+	 */
+	w->failed = !hs && o->failed_pct > 0 &&
+		    rng_unit(r) * 100.0 < o->failed_pct;
+	w->host = hs || w->failed;
+	w->target = ts && !w->failed;
+	/* Lost on one side: buffer drops, filters, a side not sampling. */
+	if (hs && ts && o->no_target_pct > 0 &&
+	    rng_unit(r) * 100.0 < o->no_target_pct)
+		w->target = false;
+	else if (hs && ts && o->no_host_pct > 0 &&
+		 rng_unit(r) * 100.0 < o->no_host_pct)
+		w->host = false;
+}
+
+/* Both sides' records of a command, each point on its side's clock. */
+static void build_records(const struct gen *g, const struct cmd_identity *c,
+			  bool failed, const uint64_t *hp, const uint64_t *tp,
+			  struct ntprof_record *h, struct ntprof_record *t)
+{
+	const struct opts *o = g->o;
+	int i;
+
+	memset(h, 0, sizeof(*h));
+	h->role = NTPROF_ROLE_HOST;
+	h->transport = o->transport;
+	h->opcode = c->opcode;
+	h->flags = failed ? NTPROF_REC_F_FAILED : NTPROF_REC_F_SAMPLED;
+	/* LBA Out of Range (generic status 0x80), as NVMe's status field. */
+	h->status = failed ? 0x80 << 1 : 0;
+	h->qid = c->qid;
+	h->cid = c->cid;
+	h->nsid = NSID;
+	h->length = c->length;
+	h->slba = c->slba;
+	h->cntlid = 1;
+	h->cpu_submit = (c->qid - 1) % o->nr_cpus;
+	h->cpu_complete = h->cpu_submit;
+	h->dev = HOST_DEV;
+	*t = *h;
+	t->role = NTPROF_ROLE_TARGET;
+	t->cpu_submit = (c->qid - 1) % o->nr_cpus;
+	t->cpu_complete = t->cpu_submit;
+	t->dev = TARGET_DEV;
+	for (i = 0; i < NTPROF_PT_COUNT; i++) {
+		h->ts[i] = hp[i];
+		t->ts[i] = tp[i] ? to_target(g, tp[i]) : 0;
+	}
+}
+
+/*
+ * A command both sides record: its stages into its group and all. With
+ * --stale-recv-pct, first spoils the target's receive stamp.
+ */
+static void account_joined(struct gen *g, const struct cmd_identity *c,
+			   const struct ntprof_record *h,
+			   struct ntprof_record *t)
+{
+	const struct opts *o = g->o;
+	struct ntprof_record expected = *t;
+	int gi = (c->is_read ? 0 : 2) + (c->large ? 1 : 0);
+	int64_t v[ST_COUNT];
+
+	/*
+	 * A stale receive: stamped by an earlier read of the receive
+	 * path, before the host sent. report drops it: the expected
+	 * stages are those without it.
+	 */
+	if (o->stale_recv_pct > 0 &&
+	    rng_unit(&g->rng) * 100.0 < o->stale_recv_pct) {
+		expected.ts[NTPROF_PT_TARGET_RECV] = 0;
+		t->ts[NTPROF_PT_TARGET_RECV] =
+			to_target(g, h->ts[NTPROF_PT_HOST_BLK_START]) -
+			(h->ts[NTPROF_PT_HOST_RECV] -
+			 h->ts[NTPROF_PT_HOST_SEND]);
+	}
+	stages_of(h, &expected, o->transport, v);
+	acc_add(&g->groups[gi], v);
+	acc_add(&g->all, v);
+}
+
+/* A host record without a target one: only its end to end counts. */
+static void account_host_alone(struct gen *g, const struct ntprof_record *h)
+{
+	g->host_alone.n++;
+	g->host_alone.sum[ST_E2E] +=
+		(int64_t)(h->ts[NTPROF_PT_HOST_BLK_COMPLETE] -
+			  h->ts[NTPROF_PT_HOST_BLK_START]);
+}
+
+/*
+ * One command, issued at true time @start from slot @s: draws its path,
+ * writes the records each side samples, and returns its completion time.
+ */
+static int command(struct gen *g, const struct slot *s, uint64_t start,
+		   uint64_t *end)
+{
+	uint64_t hp[NTPROF_PT_COUNT] = { 0 }, tp[NTPROF_PT_COUNT] = { 0 };
+	struct ntprof_record h, t;
+	struct cmd_identity c;
+	struct cmd_durations d;
+	struct cmd_sides w;
+
+	draw_identity(g, s, &c);
+	draw_durations(g, s, start, &d);
+	*end = place_points(&c, &d, g->o->transport == NTPROF_TRANSPORT_TCP,
+			    start, hp, tp);
+	if (*end > g->last_true)
+		g->last_true = *end;
+
+	choose_sides(g, &c, &w);
+	if (!w.host && !w.target)
+		return 0;
+	build_records(g, &c, w.failed, hp, tp, &h, &t);
+	if (w.host && w.target)
+		account_joined(g, &c, &h, &t);
+	else if (w.host && !w.failed)
+		account_host_alone(g, &h);
+	if (w.host && emit_record(g, true, &h))
+		return -1;
+	if (w.target && emit_record(g, false, &t))
+		return -1;
+	return 0;
+}
+
+static void heap_down(struct slot *h, size_t n, size_t i)
+{
+	struct slot x = h[i];
+	size_t c;
+
+	while ((c = 2 * i + 1) < n) {
+		if (c + 1 < n && h[c + 1].next < h[c].next)
+			c++;
+		if (h[c].next >= x.next)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/* Every slot starts within the first few microseconds. */
+static void start_slots(struct gen *g, struct slot *heap, uint64_t nslots)
+{
+	const struct opts *o = g->o;
+	uint64_t i;
+
+	for (i = 0; i < nslots; i++) {
+		heap[i].qid = 1 + i / o->qdepth;
+		heap[i].tag = i % o->qdepth;
+		heap[i].gen = rng_next(&g->rng) & 0xf;
+		heap[i].next = g->t0 + NSEC_PER_SEC / 1000 +
+			       rng_next(&g->rng) % (10 * NSEC_PER_USEC);
+	}
+	for (i = nslots / 2; i-- > 0;)
+		heap_down(heap, nslots, i);
+}
+
+/*
+ * Issues --commands commands from @nslots slots at @heap, the earliest
+ * slot's each time, and writes out the last records: 0, or not 0 once
+ * said why not.
+ */
+static int run_workload(struct gen *g, struct slot *heap, uint64_t nslots)
+{
+	const struct opts *o = g->o;
+	uint64_t i, end, gap;
+	int ret = 0;
+
+	start_slots(g, heap, nslots);
+	for (i = 0; i < o->commands && !ret; i++) {
+		ret = command(g, &heap[0], heap[0].next, &end);
+		gap = o->gap_us > 0 ? (uint64_t)(2.0 * o->gap_us * 1e3 *
+						 rng_unit(&g->rng)) : 0;
+		heap[0].next = end + 1 + gap;
+		heap[0].gen++;
+		heap_down(heap, nslots, 0);
+	}
+	if (!ret)
+		ret = flush_records(g);
+	return ret;
 }
 
 static int parse_u64(const char *s, const char *what, uint64_t min,
@@ -843,6 +961,88 @@ static int parse_size(const char *s, const char *what, uint64_t *out)
 	return -1;
 }
 
+static void usage(FILE *f)
+{
+	fputs(
+"usage: ntpgen [options] HOST.ntp TARGET.ntp\n"
+"\n"
+"Writes a host's and a target's .ntp recordings of one synthetic NVMe-oF\n"
+"workload, with known stage means, for testing and benchmarking 'ntprof\n"
+"report'. Q queues of D tags each issue commands in a closed loop; each\n"
+"command's points follow the stage model (Documentation/stages.rst) with\n"
+"the target's window nested in the host's send -> receive window, and the\n"
+"target's points on its own clock: target = host + theta + drift * (t - t0).\n"
+"Both sides sample with the module's 1-in-N decision (kmod/sample.h).\n"
+"\n"
+"workload:\n"
+"  -n, --commands N        commands the workload issues (default 10000); each\n"
+"                          side records those its 1-in-N picks\n"
+"  -t, --transport T       tcp or rdma (default tcp)\n"
+"  -s, --sample N          1-in-N sampling, written in both headers (default 1)\n"
+"      --target-sample N   the target's N, if different (to test a refusal)\n"
+"  -q, --queues Q          I/O queues, qid 1..Q (default 4)\n"
+"  -d, --qdepth D          tags per queue, at most 4096 (default 32)\n"
+"      --no-genctr         cid = tag, without Linux's 4-bit generation counter\n"
+"                          in bits 15:12 (more reuse of command identities)\n"
+"      --read-pct P        reads, in % of commands (default 70)\n"
+"      --large-pct P       128 KiB commands, in % (default 20; else 4 KiB)\n"
+"      --span BYTES        the LBA range, with k/M/G suffixes (default 1G):\n"
+"                          smaller repeats identities (slba) more often\n"
+"      --lba-size B        bytes per LBA, 512 or 4096 (default 512)\n"
+"      --gap-us US         mean time between a completion and its slot's next\n"
+"                          command (default 2)\n"
+"      --seed S            random seed (default 1)\n"
+"\n"
+"stage means, in microseconds (each drawn uniform in mean * (1 +- jitter)):\n"
+"      --host-blk-us US    host block layer (default 4)\n"
+"      --host-drv-us US    host driver (default 6)\n"
+"      --network-us US     network: both hops and the host's receive path\n"
+"                          (default 20)\n"
+"      --target-drv-us US  target driver (default 10)\n"
+"      --storage-us US     storage: target block layer and drive (default 80)\n"
+"      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
+"      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
+"      --slow-from S:US    the drive takes US more for the commands that start\n"
+"                          S seconds or more after the first\n"
+"\n"
+"clocks:\n"
+"      --theta DUR         target clock minus host clock, e.g. 3s, -3s, 250ms,\n"
+"                          15us, 1000 (ns; default 1.5s)\n"
+"      --drift PPM         the target's clock runs PPM parts per million fast\n"
+"                          (negative: slow) (default 0)\n"
+"      --real-skew DUR     error of the target's CLOCK_REALTIME against the\n"
+"                          host's, which spoils the headers' theta hint\n"
+"                          (default 0)\n"
+"\n"
+"losses:\n"
+"      --no-target-pct P   of the commands both sample, % without a target\n"
+"                          record (default 0)\n"
+"      --no-host-pct P     of the commands both sample, % without a host\n"
+"                          record (default 0)\n"
+"      --failed-pct P      of the commands the host does not sample, % that\n"
+"                          fail (status 0x100) and are recorded anyway, as the\n"
+"                          host's recorder keeps every failed command\n"
+"      --stale-recv-pct P  of the commands both record, % whose target\n"
+"                          receive stamp is an earlier read's, before the\n"
+"                          host even sent (default 0): report must drop it\n"
+"\n"
+"files:\n"
+"      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
+"                          (default 8)\n"
+"      --no-hooks          write no hook list in the headers\n"
+"      --no-trailer        end both files without a trailer (cut short)\n"
+"  -e, --expect FILE       write what 'ntprof report' should find: record\n"
+"                          counts, the nominal means and, per group (op and\n"
+"                          size) and for all, the means of the commands both\n"
+"                          sides recorded, from the written points (us)\n"
+"      --quiet             no summary on stderr\n"
+"  -h, --help              this help\n"
+"\n"
+"examples:\n"
+"  ntpgen -n 100000 -t rdma --theta -3s --drift 50 host.ntp target.ntp\n"
+"  ntpgen -n 10000000 --storage-us 120 --seed 7 /tmp/h.ntp /tmp/t.ntp\n", f);
+}
+
 enum {
 	OPT_TARGET_SAMPLE = 256,
 	OPT_NO_GENCTR,
@@ -917,196 +1117,251 @@ static const char * const stage_opt[] = {
 	"--storage-us",
 };
 
-static int parse_args(int argc, char *argv[], struct opts *o)
+/* What a group's parser returns for an option of another group. */
+#define OPT_OTHER_GROUP	1
+
+/* The workload's loop: its size, transport, sampling and identities. */
+static int parse_loop_opt(int c, char *arg, struct opts *o)
 {
-	bool target_sample = false;
 	uint32_t transport;
 	uint64_t u;
-	int c, err = 0;
+	int err;
 
-	*o = (struct opts) {
-		.commands = 10000,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.sample = NTPROF_SAMPLE_DEFAULT,
-		.theta_ns = 1500000000LL,
-		.queues = 4,
-		.qdepth = 32,
-		.genctr = true,
-		.read_pct = 70,
-		.large_pct = 20,
-		.span = 1ULL << 30,
-		.lba_size = 512,
-		.seed = 1,
-		.stage_us = { 4, 6, 20, 10, 80 },
-		.jitter = 0.25,
-		.gap_us = 2,
-		.nr_cpus = 8,
-		.hooks = true,
-	};
-	while (!err && (c = getopt_long(argc, argv, "n:t:s:q:d:e:h", long_opts,
-					NULL)) != -1) {
-		switch (c) {
-		case 'n':
-			err = parse_u64(optarg, "--commands", 1,
-					UINT32_MAX - 1, &o->commands);
-			break;
-		case 't':
-			/* One transport: tcp,rdma is not a generator's. */
-			if (ntprof_transport_parse(optarg, &transport) ||
-			    !ntprof_transport_id(transport)) {
-				fprintf(stderr, "ntpgen: --transport: '%s' is not tcp or rdma\n",
-					optarg);
-				err = -1;
-			} else {
-				o->transport = transport;
-			}
-			break;
-		case 's':
-			err = parse_u64(optarg, "--sample", 1,
-					NTPROF_SAMPLE_MAX, &u);
-			o->sample = u;
-			break;
-		case OPT_TARGET_SAMPLE:
-			err = parse_u64(optarg, "--target-sample", 1,
-					NTPROF_SAMPLE_MAX, &u);
-			o->target_sample = u;
-			target_sample = true;
-			break;
-		case 'q':
-			err = parse_u64(optarg, "--queues", 1, 1024, &u);
-			o->queues = u;
-			break;
-		case 'd':
-			err = parse_u64(optarg, "--qdepth", 1, 4096, &u);
-			o->qdepth = u;
-			break;
-		case OPT_NO_GENCTR:
-			o->genctr = false;
-			break;
-		case OPT_READ_PCT:
-			err = parse_double(optarg, "--read-pct", 0, 100,
-					   &o->read_pct);
-			break;
-		case OPT_LARGE_PCT:
-			err = parse_double(optarg, "--large-pct", 0, 100,
-					   &o->large_pct);
-			break;
-		case OPT_SPAN:
-			err = parse_size(optarg, "--span", &o->span);
-			break;
-		case OPT_LBA_SIZE:
-			err = parse_u64(optarg, "--lba-size", 512, 4096, &u);
-			if (!err && u != 512 && u != 4096) {
-				fprintf(stderr, "ntpgen: --lba-size: 512 or 4096\n");
-				err = -1;
-			}
-			o->lba_size = u;
-			break;
-		case OPT_GAP:
-			err = parse_double(optarg, "--gap-us", 0, 1e9,
-					   &o->gap_us);
-			break;
-		case OPT_SEED:
-			err = parse_u64(optarg, "--seed", 0, UINT64_MAX,
-					&o->seed);
-			break;
-		case OPT_HOST_BLK:
-		case OPT_HOST_DRV:
-		case OPT_NETWORK:
-		case OPT_TGT_DRV:
-		case OPT_STORAGE:
-			err = parse_double(optarg, stage_opt[c - OPT_HOST_BLK],
-					   0.01, 1e7,
-					   &o->stage_us[c - OPT_HOST_BLK]);
-			break;
-		case OPT_JITTER:
-			err = parse_double(optarg, "--jitter", 0, 0.9,
-					   &o->jitter);
-			break;
-		case OPT_SLOW_FROM: {
-			char *colon = strchr(optarg, ':');
-
-			err = -EINVAL;
-			if (!colon) {
-				fprintf(stderr, "ntpgen: --slow-from takes SECS:US, not '%s'\n",
-					optarg);
-				break;
-			}
-			*colon = '\0';
-			err = parse_double(optarg, "--slow-from", 0, 1e6,
-					   &o->slow_from_s);
-			if (!err)
-				err = parse_double(colon + 1, "--slow-from", 0,
-						   1e7, &o->slow_from_us);
-			break;
+	switch (c) {
+	case 'n':
+		return parse_u64(arg, "--commands", 1, UINT32_MAX - 1,
+				 &o->commands);
+	case 't':
+		/* One transport: tcp,rdma is not a generator's. */
+		if (ntprof_transport_parse(arg, &transport) ||
+		    !ntprof_transport_id(transport)) {
+			fprintf(stderr, "ntpgen: --transport: '%s' is not tcp or rdma\n",
+				arg);
+			return -1;
 		}
-		case OPT_FAILED_PCT:
-			err = parse_double(optarg, "--failed-pct", 0, 100,
-					   &o->failed_pct);
-			break;
-		case OPT_SLOW_QUEUE: {
-			char *colon = strchr(optarg, ':');
+		o->transport = transport;
+		return 0;
+	case 's':
+		err = parse_u64(arg, "--sample", 1, NTPROF_SAMPLE_MAX, &u);
+		o->sample = u;
+		return err;
+	case OPT_TARGET_SAMPLE:
+		/* At least 1: parse_args() tells a 0 left here as unset. */
+		err = parse_u64(arg, "--target-sample", 1, NTPROF_SAMPLE_MAX,
+				&u);
+		o->target_sample = u;
+		return err;
+	case 'q':
+		err = parse_u64(arg, "--queues", 1, 1024, &u);
+		o->queues = u;
+		return err;
+	case 'd':
+		err = parse_u64(arg, "--qdepth", 1, 4096, &u);
+		o->qdepth = u;
+		return err;
+	case OPT_NO_GENCTR:
+		o->genctr = false;
+		return 0;
+	}
+	return OPT_OTHER_GROUP;
+}
 
-			err = -EINVAL;
-			if (!colon) {
-				fprintf(stderr, "ntpgen: --slow-queue takes Q:US, not '%s'\n",
-					optarg);
-				break;
-			}
-			*colon = '\0';
-			err = parse_u64(optarg, "--slow-queue", 1, 65535,
-					&o->slow_qid);
-			if (!err)
-				err = parse_double(colon + 1, "--slow-queue", 0,
-						   1e7, &o->slow_us);
-			break;
-		}
-		case OPT_THETA:
-			err = parse_dur(optarg, "--theta", &o->theta_ns);
-			break;
-		case OPT_DRIFT:
-			err = parse_double(optarg, "--drift", -1000, 1000,
-					   &o->drift_ppm);
-			break;
-		case OPT_REAL_SKEW:
-			err = parse_dur(optarg, "--real-skew",
-					&o->real_skew_ns);
-			break;
-		case OPT_NO_TARGET:
-			err = parse_double(optarg, "--no-target-pct", 0, 100,
-					   &o->no_target_pct);
-			break;
-		case OPT_NO_HOST:
-			err = parse_double(optarg, "--no-host-pct", 0, 100,
-					   &o->no_host_pct);
-			break;
-		case OPT_STALE_RECV:
-			err = parse_double(optarg, "--stale-recv-pct", 0, 100,
-					   &o->stale_recv_pct);
-			break;
-		case OPT_CPUS:
-			err = parse_u64(optarg, "--cpus", 1, 65535, &u);
-			o->nr_cpus = u;
-			break;
-		case OPT_NO_HOOKS:
-			o->hooks = false;
-			break;
-		case OPT_NO_TRAILER:
-			o->no_trailer = true;
-			break;
-		case 'e':
-			o->expect = optarg;
-			break;
-		case OPT_QUIET:
-			o->quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
+/* The commands' mix: reads, sizes, addresses, pace and seed. */
+static int parse_mix_opt(int c, char *arg, struct opts *o)
+{
+	uint64_t u;
+	int err;
+
+	switch (c) {
+	case OPT_READ_PCT:
+		return parse_double(arg, "--read-pct", 0, 100, &o->read_pct);
+	case OPT_LARGE_PCT:
+		return parse_double(arg, "--large-pct", 0, 100, &o->large_pct);
+	case OPT_SPAN:
+		return parse_size(arg, "--span", &o->span);
+	case OPT_LBA_SIZE:
+		err = parse_u64(arg, "--lba-size", 512, 4096, &u);
+		if (!err && u != 512 && u != 4096) {
+			fprintf(stderr, "ntpgen: --lba-size: 512 or 4096\n");
 			err = -1;
 		}
+		o->lba_size = u;
+		return err;
+	case OPT_GAP:
+		return parse_double(arg, "--gap-us", 0, 1e9, &o->gap_us);
+	case OPT_SEED:
+		return parse_u64(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	}
+	return OPT_OTHER_GROUP;
+}
+
+/*
+ * Cuts @arg, @opt's "A:B" (@form), at its colon: returns B, with @arg
+ * left as A, or NULL when there is no colon.
+ */
+static char *split_pair(char *arg, const char *opt, const char *form)
+{
+	char *colon = strchr(arg, ':');
+
+	if (!colon) {
+		fprintf(stderr, "ntpgen: %s takes %s, not '%s'\n", opt, form,
+			arg);
+		return NULL;
+	}
+	*colon = '\0';
+	return colon + 1;
+}
+
+/* The stages' means, their spread, and the drive's slow spells. */
+static int parse_stage_opt(int c, char *arg, struct opts *o)
+{
+	char *us;
+
+	switch (c) {
+	case OPT_HOST_BLK:
+	case OPT_HOST_DRV:
+	case OPT_NETWORK:
+	case OPT_TGT_DRV:
+	case OPT_STORAGE:
+		return parse_double(arg, stage_opt[c - OPT_HOST_BLK], 0.01, 1e7,
+				    &o->stage_us[c - OPT_HOST_BLK]);
+	case OPT_JITTER:
+		return parse_double(arg, "--jitter", 0, 0.9, &o->jitter);
+	case OPT_SLOW_QUEUE:
+		us = split_pair(arg, "--slow-queue", "Q:US");
+		if (!us)
+			return -EINVAL;
+		if (parse_u64(arg, "--slow-queue", 1, 65535, &o->slow_qid))
+			return -1;
+		return parse_double(us, "--slow-queue", 0, 1e7, &o->slow_us);
+	case OPT_SLOW_FROM:
+		us = split_pair(arg, "--slow-from", "SECS:US");
+		if (!us)
+			return -EINVAL;
+		if (parse_double(arg, "--slow-from", 0, 1e6, &o->slow_from_s))
+			return -1;
+		return parse_double(us, "--slow-from", 0, 1e7,
+				    &o->slow_from_us);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* The target's clock against the host's. */
+static int parse_clock_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_THETA:
+		return parse_dur(arg, "--theta", &o->theta_ns);
+	case OPT_DRIFT:
+		return parse_double(arg, "--drift", -1000, 1000,
+				    &o->drift_ppm);
+	case OPT_REAL_SKEW:
+		return parse_dur(arg, "--real-skew", &o->real_skew_ns);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* Records lost on one side, failed commands, stale stamps. */
+static int parse_loss_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_NO_TARGET:
+		return parse_double(arg, "--no-target-pct", 0, 100,
+				    &o->no_target_pct);
+	case OPT_NO_HOST:
+		return parse_double(arg, "--no-host-pct", 0, 100,
+				    &o->no_host_pct);
+	case OPT_FAILED_PCT:
+		return parse_double(arg, "--failed-pct", 0, 100,
+				    &o->failed_pct);
+	case OPT_STALE_RECV:
+		return parse_double(arg, "--stale-recv-pct", 0, 100,
+				    &o->stale_recv_pct);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* What the files hold besides the records, and what ntpgen prints. */
+static int parse_file_opt(int c, char *arg, struct opts *o)
+{
+	uint64_t u;
+	int err;
+
+	switch (c) {
+	case OPT_CPUS:
+		err = parse_u64(arg, "--cpus", 1, 65535, &u);
+		o->nr_cpus = u;
+		return err;
+	case OPT_NO_HOOKS:
+		o->hooks = false;
+		return 0;
+	case OPT_NO_TRAILER:
+		o->no_trailer = true;
+		return 0;
+	case 'e':
+		o->expect = arg;
+		return 0;
+	case OPT_QUIET:
+		o->quiet = true;
+		return 0;
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* Each group's parser, tried in turn on an option. */
+static int (*const group_parsers[])(int c, char *arg, struct opts *o) = {
+	parse_loop_opt, parse_mix_opt, parse_stage_opt, parse_clock_opt,
+	parse_loss_opt, parse_file_opt,
+};
+
+/* One option of getopt_long(): 0, or not 0 once its error is said. */
+static int parse_option(int c, char *arg, struct opts *o)
+{
+	size_t i;
+	int ret;
+
+	if (c == 'h') {
+		usage(stdout);
+		exit(0);
+	}
+	for (i = 0; i < ARRAY_SIZE(group_parsers); i++) {
+		ret = group_parsers[i](c, arg, o);
+		if (ret != OPT_OTHER_GROUP)
+			return ret;
+	}
+	/* Not an option of ours: getopt_long() has said so. */
+	return -1;
+}
+
+static const struct opts default_opts = {
+	.commands = 10000,
+	.transport = NTPROF_TRANSPORT_TCP,
+	.sample = NTPROF_SAMPLE_DEFAULT,
+	.theta_ns = 1500000000LL,
+	.queues = 4,
+	.qdepth = 32,
+	.genctr = true,
+	.read_pct = 70,
+	.large_pct = 20,
+	.span = 1ULL << 30,
+	.lba_size = 512,
+	.seed = 1,
+	.stage_us = { 4, 6, 20, 10, 80 },
+	.jitter = 0.25,
+	.gap_us = 2,
+	.nr_cpus = 8,
+	.hooks = true,
+};
+
+/* The options into @o, then the two files: 0, or -1 once said why not. */
+static int parse_args(int argc, char *argv[], struct opts *o)
+{
+	int c, err = 0;
+
+	*o = default_opts;
+	while (!err && (c = getopt_long(argc, argv, "n:t:s:q:d:e:h", long_opts,
+					NULL)) != -1)
+		err = parse_option(c, optarg, o);
 	if (err) {
 		fputs("ntpgen: see 'ntpgen --help'\n", stderr);
 		return -1;
@@ -1116,7 +1371,7 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 		      "ntpgen: see 'ntpgen --help'\n", stderr);
 		return -1;
 	}
-	if (!target_sample)
+	if (!o->target_sample)
 		o->target_sample = o->sample;
 	if (o->span < 128 * 1024) {
 		fputs("ntpgen: --span: at least 128k\n", stderr);
@@ -1127,30 +1382,86 @@ static int parse_args(int argc, char *argv[], struct opts *o)
 	return 0;
 }
 
+/*
+ * The clocks' origins, drawn first from the seed: a day of uptime, so
+ * that a negative theta leaves the target's clock > 0, on 2025-11-30.
+ */
+static void start_clocks(struct gen *g, const struct opts *o)
+{
+	memset(g, 0, sizeof(*g));
+	g->o = o;
+	rng_seed(&g->rng, o->seed);
+	g->t0 = 86400 * NSEC_PER_SEC + (rng_next(&g->rng) % NSEC_PER_SEC);
+	g->real0 = 1764460800ULL * NSEC_PER_SEC +
+		   (rng_next(&g->rng) % (86400 * NSEC_PER_SEC));
+}
+
+/* Both files, the host's first: 0, or -1 once said why not. */
+static int open_recordings(struct gen *g)
+{
+	const struct opts *o = g->o;
+	/* The target started recording half a second before the host. */
+	uint64_t tstart = g->t0 - NSEC_PER_SEC / 2;
+
+	if (open_recording(g, NTPROF_ROLE_HOST, g->t0, g->real0, &g->hw))
+		return -1;
+	if (open_recording(g, NTPROF_ROLE_TARGET, to_target(g, tstart),
+			   g->real0 - NSEC_PER_SEC / 2 + o->real_skew_ns,
+			   &g->tw)) {
+		ntp_writer_close(g->hw, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Closes @w with trailer @tr, none if an error @ret came before: @ret,
+ * or the close's error, said.
+ */
+static int close_recording(struct ntp_writer *w, const struct ntp_trailer *tr,
+			   const char *path, int ret)
+{
+	int err = ntp_writer_close(w, ret ? NULL : tr);
+
+	if (err && !ret) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	return ret;
+}
+
+/*
+ * Both files end a millisecond after the last point, with trailers
+ * unless --no-trailer cuts them short: @ret, or the first close's error.
+ */
+static int close_recordings(struct gen *g, int ret)
+{
+	const struct opts *o = g->o;
+	struct ntp_trailer tr;
+
+	memset(&tr, 0, sizeof(tr));
+	tr.end_mono_ns = g->last_true + NSEC_PER_SEC / 1000;
+	tr.end_real_ns = g->real0 + (tr.end_mono_ns - g->t0);
+	ret = close_recording(g->hw, o->no_trailer ? NULL : &tr, o->host_path,
+			      ret);
+	tr.end_real_ns += o->real_skew_ns;
+	tr.end_mono_ns = to_target(g, tr.end_mono_ns);
+	return close_recording(g->tw, o->no_trailer ? NULL : &tr,
+			       o->target_path, ret);
+}
+
 int main(int argc, char *argv[])
 {
-	struct ntp_hook hooks[ARRAY_SIZE(hook_defs)];
-	struct ntp_header hh, th;
-	struct ntp_trailer tr;
 	struct slot *heap;
 	struct opts o;
 	struct gen g;
-	uint64_t i, nslots, end, tstart, gap;
-	int ret, ret2;
-	FILE *f;
+	uint64_t nslots;
+	int ret;
 
 	if (parse_args(argc, argv, &o))
 		return 2;
 
-	memset(&g, 0, sizeof(g));
-	g.o = &o;
-	rng_seed(&g.rng, o.seed);
-	/* A day of uptime, so that a negative theta leaves the target > 0. */
-	g.t0 = 86400 * NSEC_PER_SEC + (rng_next(&g.rng) % NSEC_PER_SEC);
-	g.real0 = 1764460800ULL * NSEC_PER_SEC +	/* 2025-11-30 */
-		  (rng_next(&g.rng) % (86400 * NSEC_PER_SEC));
-	/* The target started recording half a second before the host. */
-	tstart = g.t0 - NSEC_PER_SEC / 2;
+	start_clocks(&g, &o);
 	if (o.theta_ns < -86000LL * (int64_t)NSEC_PER_SEC) {
 		fputs("ntpgen: --theta: at least -86000s, so that the target's clock stays positive\n",
 		      stderr);
@@ -1166,86 +1477,14 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 
-	fill_header(&hh, &o, NTPROF_ROLE_HOST, &g.rng, hooks);
-	hh.start_mono_ns = g.t0;
-	hh.start_real_ns = g.real0;
-	fill_devs(&hh, &o, NTPROF_ROLE_HOST);
-	ret = ntp_writer_open(o.host_path, &hh, &g.hw);
-	if (ret) {
-		fprintf(stderr, "ntpgen: %s: %s\n", o.host_path, strerror(-ret));
+	if (open_recordings(&g))
 		return 1;
-	}
-	fill_header(&th, &o, NTPROF_ROLE_TARGET, &g.rng, hooks);
-	th.start_mono_ns = to_target(&g, tstart);
-	th.start_real_ns = g.real0 - NSEC_PER_SEC / 2 + o.real_skew_ns;
-	fill_devs(&th, &o, NTPROF_ROLE_TARGET);
-	ret = ntp_writer_open(o.target_path, &th, &g.tw);
-	if (ret) {
-		fprintf(stderr, "ntpgen: %s: %s\n", o.target_path,
-			strerror(-ret));
-		ntp_writer_close(g.hw, NULL);
+	ret = run_workload(&g, heap, nslots);
+	if (close_recordings(&g, ret))
 		return 1;
-	}
-
-	/* Every slot starts within the first few microseconds. */
-	for (i = 0; i < nslots; i++) {
-		heap[i].qid = 1 + i / o.qdepth;
-		heap[i].tag = i % o.qdepth;
-		heap[i].gen = rng_next(&g.rng) & 0xf;
-		heap[i].next = g.t0 + NSEC_PER_SEC / 1000 +
-			       rng_next(&g.rng) % (10 * NSEC_PER_USEC);
-	}
-	for (i = nslots / 2; i-- > 0;)
-		heap_down(heap, nslots, i);
-
-	ret = 0;
-	for (i = 0; i < o.commands && !ret; i++) {
-		ret = command(&g, &heap[0], heap[0].next, &end);
-		gap = o.gap_us > 0 ? (uint64_t)(2.0 * o.gap_us * 1e3 *
-						rng_unit(&g.rng)) : 0;
-		heap[0].next = end + 1 + gap;
-		heap[0].gen++;
-		heap_down(heap, nslots, 0);
-	}
-	if (!ret && g.nh)
-		ret = flush_buf(&g, true);
-	if (!ret && g.nt)
-		ret = flush_buf(&g, false);
-
-	memset(&tr, 0, sizeof(tr));
-	tr.end_mono_ns = g.last_true + NSEC_PER_SEC / 1000;
-	tr.end_real_ns = g.real0 + (tr.end_mono_ns - g.t0);
-	ret2 = ntp_writer_close(g.hw, ret || o.no_trailer ? NULL : &tr);
-	if (ret2 && !ret) {
-		fprintf(stderr, "ntpgen: %s: %s\n", o.host_path,
-			strerror(-ret2));
-		ret = ret2;
-	}
-	tr.end_real_ns += o.real_skew_ns;
-	tr.end_mono_ns = to_target(&g, tr.end_mono_ns);
-	ret2 = ntp_writer_close(g.tw, ret || o.no_trailer ? NULL : &tr);
-	if (ret2 && !ret) {
-		fprintf(stderr, "ntpgen: %s: %s\n", o.target_path,
-			strerror(-ret2));
-		ret = ret2;
-	}
-	if (ret)
+	if (o.expect && write_expect(&g))
 		return 1;
 
-	if (o.expect) {
-		f = fopen(o.expect, "w");
-		if (!f) {
-			fprintf(stderr, "ntpgen: %s: %s\n", o.expect,
-				strerror(errno));
-			return 1;
-		}
-		print_expect(f, &g);
-		if (fclose(f)) {
-			fprintf(stderr, "ntpgen: %s: %s\n", o.expect,
-				strerror(errno));
-			return 1;
-		}
-	}
 	if (!o.quiet)
 		fprintf(stderr, "ntpgen: %" PRIu64 " commands over %.3f s: %"
 			PRIu64 " host records (%s), %" PRIu64
