@@ -4,6 +4,7 @@
  * and sizes. Each says on stderr what was wrong, naming the option, so
  * that the command line's parser only has to stop.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -79,34 +80,29 @@ int parse_dur(const char *s, const char *what, int64_t *out)
 	return -1;
 }
 
+/* The power of 1024 that size suffix @c stands for, in bits; -1: none. */
+static int size_shift(char c)
+{
+	static const char suffixes[] = "kmgt";
+	const char *p;
+
+	if (!c)
+		return 0;
+	p = strchr(suffixes, tolower((unsigned char)c));
+	return p ? 10 * (int)(p - suffixes + 1) : -1;
+}
+
 /* Bytes with an optional k, M, G or T suffix (powers of 1024). */
 int parse_size(const char *s, const char *what, uint64_t *out)
 {
 	unsigned long long v;
-	int shift = 0;
+	int shift;
 	char *end;
 
 	errno = 0;
 	v = strtoull(s, &end, 0);
 	if (!errno && end != s && *s != '-') {
-		switch (*end) {
-		case 'k': case 'K':
-			shift = 10;
-			break;
-		case 'm': case 'M':
-			shift = 20;
-			break;
-		case 'g': case 'G':
-			shift = 30;
-			break;
-		case 't': case 'T':
-			shift = 40;
-			break;
-		case '\0':
-			break;
-		default:
-			shift = -1;
-		}
+		shift = size_shift(*end);
 		if (shift >= 0 && (!*end || !end[1]) && v &&
 		    v <= (UINT64_MAX >> 1) >> shift) {
 			*out = (uint64_t)v << shift;
