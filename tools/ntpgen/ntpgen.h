@@ -45,8 +45,8 @@ struct opts {
 	int64_t theta_ns;
 	double drift_ppm;
 	int64_t real_skew_ns;
-	unsigned int queues;
-	unsigned int qdepth;
+	uint32_t queues;
+	uint32_t qdepth;
 	bool genctr;
 	double read_pct;
 	double large_pct;
@@ -133,6 +133,8 @@ int parse_args(int argc, char *argv[], struct opts *o);
 /* ntpgen_parse.c: each prints its error, naming the option @what. */
 int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max,
 	      uint64_t *out);
+int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max,
+	      uint32_t *out);
 int parse_double(const char *s, const char *what, double min, double max,
 		 double *out);
 int parse_dur(const char *s, const char *what, int64_t *out);

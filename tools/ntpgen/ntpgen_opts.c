@@ -172,12 +172,16 @@ static const char * const stage_opt[] = {
 /* What a group's parser returns for an option of another group. */
 #define OPT_OTHER_GROUP	1
 
+/* A percentage, 0 to 100, of option @what. */
+static int parse_pct(const char *arg, const char *what, double *out)
+{
+	return parse_double(arg, what, 0, 100, out);
+}
+
 /* The workload's loop: its size, transport, sampling and identities. */
 static int parse_loop_opt(int c, char *arg, struct opts *o)
 {
 	uint32_t transport;
-	uint64_t u;
-	int err;
 
 	switch (c) {
 	case 'n':
@@ -194,23 +198,16 @@ static int parse_loop_opt(int c, char *arg, struct opts *o)
 		o->transport = transport;
 		return 0;
 	case 's':
-		err = parse_u64(arg, "--sample", 1, NTPROF_SAMPLE_MAX, &u);
-		o->sample = u;
-		return err;
+		return parse_u32(arg, "--sample", 1, NTPROF_SAMPLE_MAX,
+				 &o->sample);
 	case OPT_TARGET_SAMPLE:
 		/* At least 1: parse_args() tells a 0 left here as unset. */
-		err = parse_u64(arg, "--target-sample", 1, NTPROF_SAMPLE_MAX,
-				&u);
-		o->target_sample = u;
-		return err;
+		return parse_u32(arg, "--target-sample", 1, NTPROF_SAMPLE_MAX,
+				 &o->target_sample);
 	case 'q':
-		err = parse_u64(arg, "--queues", 1, 1024, &u);
-		o->queues = u;
-		return err;
+		return parse_u32(arg, "--queues", 1, 1024, &o->queues);
 	case 'd':
-		err = parse_u64(arg, "--qdepth", 1, 4096, &u);
-		o->qdepth = u;
-		return err;
+		return parse_u32(arg, "--qdepth", 1, 4096, &o->qdepth);
 	case OPT_NO_GENCTR:
 		o->genctr = false;
 		return 0;
@@ -221,24 +218,21 @@ static int parse_loop_opt(int c, char *arg, struct opts *o)
 /* The commands' mix: reads, sizes, addresses, pace and seed. */
 static int parse_mix_opt(int c, char *arg, struct opts *o)
 {
-	uint64_t u;
-	int err;
-
 	switch (c) {
 	case OPT_READ_PCT:
-		return parse_double(arg, "--read-pct", 0, 100, &o->read_pct);
+		return parse_pct(arg, "--read-pct", &o->read_pct);
 	case OPT_LARGE_PCT:
-		return parse_double(arg, "--large-pct", 0, 100, &o->large_pct);
+		return parse_pct(arg, "--large-pct", &o->large_pct);
 	case OPT_SPAN:
 		return parse_size(arg, "--span", &o->span);
 	case OPT_LBA_SIZE:
-		err = parse_u64(arg, "--lba-size", 512, 4096, &u);
-		if (!err && u != 512 && u != 4096) {
+		if (parse_u32(arg, "--lba-size", 512, 4096, &o->lba_size))
+			return -1;
+		if (o->lba_size != 512 && o->lba_size != 4096) {
 			fprintf(stderr, "ntpgen: --lba-size: 512 or 4096\n");
-			err = -1;
+			return -1;
 		}
-		o->lba_size = u;
-		return err;
+		return 0;
 	case OPT_GAP:
 		return parse_double(arg, "--gap-us", 0, 1e9, &o->gap_us);
 	case OPT_SEED:
@@ -318,17 +312,13 @@ static int parse_loss_opt(int c, char *arg, struct opts *o)
 {
 	switch (c) {
 	case OPT_NO_TARGET:
-		return parse_double(arg, "--no-target-pct", 0, 100,
-				    &o->no_target_pct);
+		return parse_pct(arg, "--no-target-pct", &o->no_target_pct);
 	case OPT_NO_HOST:
-		return parse_double(arg, "--no-host-pct", 0, 100,
-				    &o->no_host_pct);
+		return parse_pct(arg, "--no-host-pct", &o->no_host_pct);
 	case OPT_FAILED_PCT:
-		return parse_double(arg, "--failed-pct", 0, 100,
-				    &o->failed_pct);
+		return parse_pct(arg, "--failed-pct", &o->failed_pct);
 	case OPT_STALE_RECV:
-		return parse_double(arg, "--stale-recv-pct", 0, 100,
-				    &o->stale_recv_pct);
+		return parse_pct(arg, "--stale-recv-pct", &o->stale_recv_pct);
 	}
 	return OPT_OTHER_GROUP;
 }
@@ -336,14 +326,9 @@ static int parse_loss_opt(int c, char *arg, struct opts *o)
 /* What the files hold besides the records, and what ntpgen prints. */
 static int parse_file_opt(int c, char *arg, struct opts *o)
 {
-	uint64_t u;
-	int err;
-
 	switch (c) {
 	case OPT_CPUS:
-		err = parse_u64(arg, "--cpus", 1, 65535, &u);
-		o->nr_cpus = u;
-		return err;
+		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
 	case OPT_NO_HOOKS:
 		o->hooks = false;
 		return 0;

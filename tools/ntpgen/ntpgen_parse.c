@@ -48,6 +48,18 @@ int parse_double(const char *s, const char *what, double min, double max,
 	return 0;
 }
 
+/* parse_u64() for a 32-bit option: @out is left alone on an error. */
+int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max,
+	      uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_u64(s, what, min, max, &v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
 /* A signed duration: a number with ns (default), us, ms or s. */
 int parse_dur(const char *s, const char *what, int64_t *out)
 {
