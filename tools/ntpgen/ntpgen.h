@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ntpgen's rooms share this: the options, the generator's state and what
+ * each room offers the others. ntpgen.c tells what the tool does.
+ *
+ *   ntpgen.c           main: options -> generate -> write
+ *   ntpgen_opts.c      usage and the command line
+ *   ntpgen_parse.c     numbers, durations and sizes of the command line
+ *   ntpgen_rng.c       the random numbers, the same for the same seed
+ *   ntpgen_workload.c  the closed loop: slots issuing command after command
+ *   ntpgen_model.c     one command: its path, who records it, its stages
+ *   ntpgen_files.c     what goes into the files: headers, records, expect
+ */
+#ifndef NTPGEN_H
+#define NTPGEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ntp/ntp.h"
+
+#define NSEC_PER_USEC	1000ULL
+
+#define OP_WRITE	0x01
+#define OP_READ		0x02
+
+/* The stages of Documentation/stages.rst whose means the options set. */
+enum {
+	ST_HOST_BLK,
+	ST_HOST_DRV,
+	ST_NETWORK,
+	ST_TGT_DRV,
+	ST_STORAGE,
+	ST_E2E,
+
+	ST_COUNT
+};
+
+struct opts {
+	uint64_t commands;
+	uint8_t transport;
+	uint32_t sample;
+	uint32_t target_sample;	/* 0 until parsed: then the host's */
+	int64_t theta_ns;
+	double drift_ppm;
+	int64_t real_skew_ns;
+	uint32_t queues;
+	uint32_t qdepth;
+	bool genctr;
+	double read_pct;
+	double large_pct;
+	uint64_t span;
+	uint32_t lba_size;
+	uint64_t seed;
+	double stage_us[ST_STORAGE + 1];
+	double jitter;
+	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
+	uint64_t slow_qid;
+	double slow_us;
+	/* --slow-from SECS:US: the drive takes US more from SECS on. */
+	double slow_from_s;
+	double slow_from_us;
+	/* --failed-pct P: of the host's unsampled commands, % that fail. */
+	double failed_pct;
+	double gap_us;
+	double no_target_pct;
+	double no_host_pct;
+	double stale_recv_pct;
+	uint32_t nr_cpus;
+	bool hooks;
+	bool no_trailer;
+	bool quiet;
+	const char *expect;
+	const char *host_path;
+	const char *target_path;
+};
+
+/* Random numbers: xoshiro256**, seeded by splitmix64. */
+struct rng {
+	uint64_t s[4];
+};
+
+/* The kernel's new_encode_dev(). */
+#define ENCODE_DEV(major, minor) \
+	(((minor) & 0xffU) | ((major) << 8) | (((minor) & ~0xffU) << 12))
+
+#define HOST_DEV	ENCODE_DEV(259U, 0U)	/* nvme1n1 */
+#define TARGET_DEV	ENCODE_DEV(252U, 0U)	/* nullb0 */
+#define NSID		1
+
+/* The workload's slots, in a min-heap by the time each next issues. */
+struct slot {
+	uint64_t next;		/* true time (host clock) of its next start */
+	uint16_t qid;
+	uint16_t tag;
+	uint8_t gen;		/* Linux's 4-bit generation counter */
+};
+
+/* Sums of the stages of one group of commands, from the written records. */
+struct acc {
+	uint8_t op;
+	uint32_t length;
+	uint64_t n;
+	int64_t sum[ST_COUNT];
+};
+
+#define NR_GROUPS	4	/* read/write x 4 KiB/128 KiB */
+
+struct gen {
+	const struct opts *o;
+	struct rng rng;
+	uint64_t t0;		/* host start, CLOCK_MONOTONIC */
+	uint64_t real0;		/* the same instant, CLOCK_REALTIME */
+	struct ntp_writer *hw;
+	struct ntp_writer *tw;
+	struct ntprof_record *hbuf;
+	struct ntprof_record *tbuf;
+	size_t nh, nt;
+	uint64_t host_records;
+	uint64_t target_records;
+	uint64_t last_true;	/* the latest host time of any point */
+	struct acc groups[NR_GROUPS];
+	struct acc all;
+	struct acc host_alone;	/* host records without a target one */
+};
+
+#define BUF_RECORDS	NTP_BLOCK_RECORDS
+
+/* ntpgen_opts.c */
+int parse_args(int argc, char *argv[], struct opts *o);
+
+/* ntpgen_parse.c: each prints its error, naming the option @what. */
+int parse_u64(const char *s, const char *what, uint64_t min, uint64_t max,
+	      uint64_t *out);
+int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max,
+	      uint32_t *out);
+int parse_double(const char *s, const char *what, double min, double max,
+		 double *out);
+int parse_dur(const char *s, const char *what, int64_t *out);
+int parse_size(const char *s, const char *what, uint64_t *out);
+
+/* ntpgen_rng.c */
+void rng_seed(struct rng *r, uint64_t seed);
+uint64_t rng_next(struct rng *r);
+double rng_unit(struct rng *r);
+
+/* ntpgen_workload.c */
+int run_workload(struct gen *g, struct slot *heap, uint64_t nslots);
+
+/* ntpgen_model.c */
+uint64_t to_target(const struct gen *g, uint64_t t);
+int command(struct gen *g, const struct slot *s, uint64_t start,
+	    uint64_t *end);
+
+/* ntpgen_files.c */
+int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
+		   uint64_t start_real_ns, struct ntp_writer **w);
+int emit_record(struct gen *g, bool host, const struct ntprof_record *rec);
+int flush_records(struct gen *g);
+int write_expect(const struct gen *g);
+
+#endif /* NTPGEN_H */

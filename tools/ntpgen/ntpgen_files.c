@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What ntpgen writes: the two .ntp files, through ntp_writer_*() of
+ * tools/ntprof/lib/ntp/ntp_write.c (exactly the bytes 'ntprof record'
+ * writes) with plausible headers of a 6.12 kernel's host and target,
+ * their records in blocks, and the expectation file for the tests.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "common/names.h"
+#include "common/util.h"
+#include "ntpgen.h"
+
+#ifndef NTPROF_VERSION
+#define NTPROF_VERSION "unknown"
+#endif
+
+/* The ids of ntprof report --json's stages (table.c), and "e2e". */
+static const char * const st_id[ST_COUNT] = {
+	"host_block_layer", "host_driver", "network", "target_driver",
+	"storage", "e2e",
+};
+
+/* Plausible hook lists, as 'ntprof probe' shows a 6.12 kernel's. */
+struct hook_def {
+	const char *name;
+	uint8_t kind;
+	uint8_t role;
+	uint8_t transport;	/* NONE: both */
+	uint8_t point;
+	uint8_t required;
+};
+
+#define TP	NTPROF_HOOK_TRACEPOINT
+#define KP	NTPROF_HOOK_KPROBE
+#define H	NTPROF_ROLE_HOST
+#define T	NTPROF_ROLE_TARGET
+#define ANY	NTPROF_TRANSPORT_NONE
+#define TCP	NTPROF_TRANSPORT_TCP
+#define RDMA	NTPROF_TRANSPORT_RDMA
+
+static const struct hook_def hook_defs[] = {
+	{ "nvme_setup_cmd", TP, H, ANY, NTPROF_PT_HOST_SETUP, 1 },
+	{ "block_rq_issue", TP, H, ANY, NTPROF_PT_HOST_BLK_ISSUE, 0 },
+	{ "nvme_complete_rq", TP, H, ANY, NTPROF_PT_HOST_NVME_COMPLETE, 1 },
+	{ "block_rq_complete", TP, H, ANY, NTPROF_PT_HOST_BLK_COMPLETE, 1 },
+	{ "blk_mq_complete_request_remote", KP, H, ANY,
+	  NTPROF_PT_HOST_DRIVER_DONE, 0 },
+	{ "nvme_tcp_queue_rq", KP, H, TCP, NTPROF_PT_HOST_QUEUE_RQ, 0 },
+	{ "nvme_tcp_try_send_cmd_pdu", KP, H, TCP, NTPROF_PT_HOST_SEND, 0 },
+	{ "kernel_sendpage", KP, H, TCP, NTPROF_PT_HOST_SEND, 0 },
+	{ "nvme_tcp_setup_h2c_data_pdu", KP, H, TCP, NTPROF_PT_HOST_R2T, 0 },
+	{ "nvme_tcp_recv_skb", KP, H, TCP, NTPROF_PT_HOST_RECV, 0 },
+	{ "nvme_rdma_queue_rq", KP, H, RDMA, NTPROF_PT_HOST_QUEUE_RQ, 0 },
+	{ "nvme_rdma_post_send", KP, H, RDMA, NTPROF_PT_HOST_SEND, 0 },
+	{ "nvme_rdma_send_done", KP, H, RDMA, NTPROF_PT_HOST_SEND_DONE, 0 },
+	{ "nvme_rdma_recv_done", KP, H, RDMA, NTPROF_PT_HOST_RECV, 0 },
+	{ "nvmet_req_init", TP, T, ANY, NTPROF_PT_TARGET_INIT, 1 },
+	{ "nvmet_bdev_execute_rw", KP, T, ANY, NTPROF_PT_TARGET_EXEC, 0 },
+	{ "block_rq_issue", TP, T, ANY, NTPROF_PT_TARGET_BLK_ISSUE, 0 },
+	{ "block_rq_complete", TP, T, ANY, NTPROF_PT_TARGET_BLK_COMPLETE, 0 },
+	{ "nvmet_req_complete", TP, T, ANY, NTPROF_PT_TARGET_COMPLETE, 1 },
+	{ "nvmet_tcp_try_recv_pdu", KP, T, TCP, NTPROF_PT_TARGET_RECV, 0 },
+	{ "nvmet_tcp_build_pdu_iovec", KP, T, TCP, NTPROF_PT_TARGET_DATA, 0 },
+	{ "nvmet_tcp_queue_response", KP, T, TCP,
+	  NTPROF_PT_TARGET_QUEUE_RESP, 1 },
+	{ "nvmet_setup_response_pdu", KP, T, TCP, NTPROF_PT_TARGET_SEND, 0 },
+	{ "nvmet_rdma_recv_done", KP, T, RDMA, NTPROF_PT_TARGET_RECV, 0 },
+	{ "nvmet_rdma_read_data_done", KP, T, RDMA, NTPROF_PT_TARGET_DATA, 0 },
+	{ "nvmet_rdma_queue_response", KP, T, RDMA,
+	  NTPROF_PT_TARGET_QUEUE_RESP, 1 },
+	{ "nvmet_rdma_send_done", KP, T, RDMA, NTPROF_PT_TARGET_SEND_DONE, 0 },
+};
+
+static size_t hooks_of(uint8_t role, uint8_t transport, struct ntp_hook *out)
+{
+	const struct hook_def *d;
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(hook_defs); i++) {
+		d = &hook_defs[i];
+		if (d->role != role ||
+		    (d->transport != ANY && d->transport != transport))
+			continue;
+		memset(&out[n], 0, sizeof(out[n]));
+		snprintf(out[n].name, sizeof(out[n].name), "%s", d->name);
+		out[n].kind = d->kind;
+		out[n].role = d->role;
+		out[n].transport = d->transport;
+		out[n].point = d->point;
+		out[n].required = d->required;
+		out[n].state = NTPROF_HOOK_ATTACHED;
+		n++;
+	}
+	return n;
+}
+
+/* A random UUID, as /proc/sys/kernel/random/boot_id shows one. */
+static void make_uuid(struct rng *r, char *buf)
+{
+	uint64_t a = rng_next(r), b = rng_next(r);
+
+	snprintf(buf, NTP_BOOT_ID_MAX + 1,
+		 "%08" PRIx64 "-%04" PRIx64 "-4%03" PRIx64 "-%04" PRIx64
+		 "-%012" PRIx64,
+		 a >> 32, (a >> 16) & 0xffff, a & 0xfff,
+		 (uint64_t)(0x8000 | ((b >> 48) & 0x3fff)),
+		 (uint64_t)(b & 0xffffffffffffULL));
+}
+
+static void fill_header(struct ntp_header *hdr, const struct opts *o,
+			uint8_t role, struct rng *r, struct ntp_hook *hooks)
+{
+	memset(hdr, 0, sizeof(*hdr));
+	hdr->role = role;
+	hdr->transport = o->transport;
+	hdr->sample = role == NTPROF_ROLE_HOST ? o->sample : o->target_sample;
+	hdr->nr_cpus = o->nr_cpus;
+	snprintf(hdr->hostname, sizeof(hdr->hostname), "%s",
+		 role == NTPROF_ROLE_HOST ? "ntpgen-host" : "ntpgen-target");
+	snprintf(hdr->kernel_release, sizeof(hdr->kernel_release),
+		 "6.12.12+bpo-amd64");
+	make_uuid(r, hdr->boot_id);
+	snprintf(hdr->tool_version, sizeof(hdr->tool_version),
+		 "ntpgen-%s", NTPROF_VERSION);
+	if (o->hooks) {
+		hdr->nr_hooks = hooks_of(role, o->transport, hooks);
+		hdr->hooks = hooks;
+	}
+}
+
+/* The device and controller tables: names for the records' dev numbers. */
+static void fill_devs(struct ntp_header *hdr, const struct opts *o,
+		      uint8_t role)
+{
+	static struct ntp_dev hdev = { HOST_DEV, "nvme1n1" };
+	static struct ntp_dev tdev = { TARGET_DEV, "nullb0" };
+	static struct ntp_ctrl ctrl;
+
+	hdr->nr_devs = 1;
+	hdr->devs = role == NTPROF_ROLE_HOST ? &hdev : &tdev;
+
+	memset(&ctrl, 0, sizeof(ctrl));
+	ctrl.nsid = NSID;
+	ctrl.transport = o->transport;
+	snprintf(ctrl.subsysnqn, sizeof(ctrl.subsysnqn),
+		 "nqn.2014-08.org.nvmexpress:ntpgen");
+	snprintf(ctrl.address, sizeof(ctrl.address),
+		 "traddr=10.0.0.2,trsvcid=4420");
+	if (role == NTPROF_ROLE_HOST) {
+		ctrl.dev = HOST_DEV;
+		ctrl.cntlid = 1;
+		snprintf(ctrl.name, sizeof(ctrl.name), "nvme1");
+	} else {
+		ctrl.dev = TARGET_DEV;
+		snprintf(ctrl.name, sizeof(ctrl.name), "port 1");
+	}
+	hdr->nr_ctrls = 1;
+	hdr->ctrls = &ctrl;
+}
+
+/* Fills the header of @role's file and opens it: 0, or -1 once said. */
+int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
+		   uint64_t start_real_ns, struct ntp_writer **w)
+{
+	const struct opts *o = g->o;
+	const char *path = role == NTPROF_ROLE_HOST ? o->host_path :
+						      o->target_path;
+	/* Only read while the header is written, at the open. */
+	struct ntp_hook hooks[ARRAY_SIZE(hook_defs)];
+	struct ntp_header hdr;
+	int ret;
+
+	fill_header(&hdr, o, role, &g->rng, hooks);
+	hdr.start_mono_ns = start_mono_ns;
+	hdr.start_real_ns = start_real_ns;
+	fill_devs(&hdr, o, role);
+	ret = ntp_writer_open(path, &hdr, w);
+	if (ret) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_side(struct gen *g, bool host)
+{
+	int ret;
+
+	if (host) {
+		ret = ntp_writer_append(g->hw, g->hbuf, g->nh);
+		g->nh = 0;
+	} else {
+		ret = ntp_writer_append(g->tw, g->tbuf, g->nt);
+		g->nt = 0;
+	}
+	if (ret)
+		fprintf(stderr, "ntpgen: %s: %s\n",
+			ntp_writer_path(host ? g->hw : g->tw), strerror(-ret));
+	return ret;
+}
+
+/* Appends @rec to its side's block, written out when full. */
+int emit_record(struct gen *g, bool host, const struct ntprof_record *rec)
+{
+	if (host) {
+		g->hbuf[g->nh++] = *rec;
+		g->host_records++;
+		return g->nh == BUF_RECORDS ? flush_side(g, true) : 0;
+	}
+	g->tbuf[g->nt++] = *rec;
+	g->target_records++;
+	return g->nt == BUF_RECORDS ? flush_side(g, false) : 0;
+}
+
+/* Writes out what the blocks hold at the end, the host's first. */
+int flush_records(struct gen *g)
+{
+	int ret = 0;
+
+	if (g->nh)
+		ret = flush_side(g, true);
+	if (!ret && g->nt)
+		ret = flush_side(g, false);
+	return ret;
+}
+
+static void print_expect(FILE *f, const struct gen *g)
+{
+	static const char * const op[] = { "read", "write" };
+	const struct opts *o = g->o;
+	const struct acc *a;
+	int i, s;
+
+	fprintf(f, "commands %" PRIu64 "\n", o->commands);
+	fprintf(f, "transport %s\n", ntprof_transport_id(o->transport));
+	fprintf(f, "sample %u\n", o->sample);
+	fprintf(f, "target_sample %u\n", o->target_sample);
+	fprintf(f, "theta_ns %" PRId64 "\n", o->theta_ns);
+	fprintf(f, "drift_ppm %g\n", o->drift_ppm);
+	fprintf(f, "host_records %" PRIu64 "\n", g->host_records);
+	fprintf(f, "target_records %" PRIu64 "\n", g->target_records);
+	fprintf(f, "matchable %" PRIu64 "\n", g->all.n);
+	fprintf(f, "host_alone %" PRIu64 "\n", g->host_alone.n);
+	fprintf(f, "target_alone %" PRIu64 "\n",
+		g->target_records - g->all.n);
+	fprintf(f, "duration_s %.6f\n",
+		(double)(g->last_true - g->t0) / 1e9);
+	fputs("nominal", f);
+	for (s = 0; s <= ST_STORAGE; s++)
+		fprintf(f, " %s %.6f", st_id[s], o->stage_us[s]);
+	fprintf(f, " %s %.6f\n", st_id[ST_E2E],
+		o->stage_us[ST_HOST_BLK] + o->stage_us[ST_HOST_DRV] +
+		o->stage_us[ST_NETWORK] + o->stage_us[ST_TGT_DRV] +
+		o->stage_us[ST_STORAGE]);
+	/* Realized means of the commands recorded on both sides, in us. */
+	for (i = -1; i < NR_GROUPS; i++) {
+		a = i < 0 ? &g->all : &g->groups[i];
+		if (!a->n)
+			continue;
+		if (i < 0)
+			fprintf(f, "all all all n %" PRIu64, a->n);
+		else
+			fprintf(f, "group %s %u n %" PRIu64, op[i / 2],
+				i % 2 ? 128 * 1024 : 4096, a->n);
+		for (s = 0; s < ST_COUNT; s++)
+			fprintf(f, " %s %.6f", st_id[s],
+				(double)a->sum[s] / (double)a->n / 1e3);
+		fputc('\n', f);
+	}
+}
+
+/* The --expect file: 0, or -1 once said why not. */
+int write_expect(const struct gen *g)
+{
+	const char *path = g->o->expect;
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	print_expect(f, g);
+	if (fclose(f)) {
+		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

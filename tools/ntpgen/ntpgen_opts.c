@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ntpgen's command line: its usage, and the options into struct opts.
+ * The options come in the groups usage() shows them in, one parser for
+ * each group; the values themselves are ntpgen_parse.c's.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/names.h"
+#include "common/util.h"
+#include "ntpgen.h"
+
+static void usage(FILE *f)
+{
+	fputs(
+"usage: ntpgen [options] HOST.ntp TARGET.ntp\n"
+"\n"
+"Writes a host's and a target's .ntp recordings of one synthetic NVMe-oF\n"
+"workload, with known stage means, for testing and benchmarking 'ntprof\n"
+"report'. Q queues of D tags each issue commands in a closed loop; each\n"
+"command's points follow the stage model (Documentation/stages.rst) with\n"
+"the target's window nested in the host's send -> receive window, and the\n"
+"target's points on its own clock: target = host + theta + drift * (t - t0).\n"
+"Both sides sample with the module's 1-in-N decision (kmod/sample.h).\n"
+"\n"
+"workload:\n"
+"  -n, --commands N        commands the workload issues (default 10000); each\n"
+"                          side records those its 1-in-N picks\n"
+"  -t, --transport T       tcp or rdma (default tcp)\n"
+"  -s, --sample N          1-in-N sampling, written in both headers (default 1)\n"
+"      --target-sample N   the target's N, if different (to test a refusal)\n"
+"  -q, --queues Q          I/O queues, qid 1..Q (default 4)\n"
+"  -d, --qdepth D          tags per queue, at most 4096 (default 32)\n"
+"      --no-genctr         cid = tag, without Linux's 4-bit generation counter\n"
+"                          in bits 15:12 (more reuse of command identities)\n"
+"      --read-pct P        reads, in % of commands (default 70)\n"
+"      --large-pct P       128 KiB commands, in % (default 20; else 4 KiB)\n"
+"      --span BYTES        the LBA range, with k/M/G suffixes (default 1G):\n"
+"                          smaller repeats identities (slba) more often\n"
+"      --lba-size B        bytes per LBA, 512 or 4096 (default 512)\n"
+"      --gap-us US         mean time between a completion and its slot's next\n"
+"                          command (default 2)\n"
+"      --seed S            random seed (default 1)\n"
+"\n"
+"stage means, in microseconds (each drawn uniform in mean * (1 +- jitter)):\n"
+"      --host-blk-us US    host block layer (default 4)\n"
+"      --host-drv-us US    host driver (default 6)\n"
+"      --network-us US     network: both hops and the host's receive path\n"
+"                          (default 20)\n"
+"      --target-drv-us US  target driver (default 10)\n"
+"      --storage-us US     storage: target block layer and drive (default 80)\n"
+"      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
+"      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
+"      --slow-from S:US    the drive takes US more for the commands that start\n"
+"                          S seconds or more after the first\n"
+"\n"
+"clocks:\n"
+"      --theta DUR         target clock minus host clock, e.g. 3s, -3s, 250ms,\n"
+"                          15us, 1000 (ns; default 1.5s)\n"
+"      --drift PPM         the target's clock runs PPM parts per million fast\n"
+"                          (negative: slow) (default 0)\n"
+"      --real-skew DUR     error of the target's CLOCK_REALTIME against the\n"
+"                          host's, which spoils the headers' theta hint\n"
+"                          (default 0)\n"
+"\n"
+"losses:\n"
+"      --no-target-pct P   of the commands both sample, % without a target\n"
+"                          record (default 0)\n"
+"      --no-host-pct P     of the commands both sample, % without a host\n"
+"                          record (default 0)\n"
+"      --failed-pct P      of the commands the host does not sample, % that\n"
+"                          fail (status 0x100) and are recorded anyway, as the\n"
+"                          host's recorder keeps every failed command\n"
+"      --stale-recv-pct P  of the commands both record, % whose target\n"
+"                          receive stamp is an earlier read's, before the\n"
+"                          host even sent (default 0): report must drop it\n"
+"\n"
+"files:\n"
+"      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
+"                          (default 8)\n"
+"      --no-hooks          write no hook list in the headers\n"
+"      --no-trailer        end both files without a trailer (cut short)\n"
+"  -e, --expect FILE       write what 'ntprof report' should find: record\n"
+"                          counts, the nominal means and, per group (op and\n"
+"                          size) and for all, the means of the commands both\n"
+"                          sides recorded, from the written points (us)\n"
+"      --quiet             no summary on stderr\n"
+"  -h, --help              this help\n"
+"\n"
+"examples:\n"
+"  ntpgen -n 100000 -t rdma --theta -3s --drift 50 host.ntp target.ntp\n"
+"  ntpgen -n 10000000 --storage-us 120 --seed 7 /tmp/h.ntp /tmp/t.ntp\n", f);
+}
+
+enum {
+	OPT_TARGET_SAMPLE = 256,
+	OPT_NO_GENCTR,
+	OPT_READ_PCT,
+	OPT_LARGE_PCT,
+	OPT_SPAN,
+	OPT_LBA_SIZE,
+	OPT_GAP,
+	OPT_SEED,
+	OPT_HOST_BLK,
+	OPT_HOST_DRV,
+	OPT_NETWORK,
+	OPT_TGT_DRV,
+	OPT_STORAGE,
+	OPT_JITTER,
+	OPT_SLOW_QUEUE,
+	OPT_FAILED_PCT,
+	OPT_SLOW_FROM,
+	OPT_THETA,
+	OPT_DRIFT,
+	OPT_REAL_SKEW,
+	OPT_NO_TARGET,
+	OPT_STALE_RECV,
+	OPT_NO_HOST,
+	OPT_CPUS,
+	OPT_NO_HOOKS,
+	OPT_NO_TRAILER,
+	OPT_QUIET,
+};
+
+static const struct option long_opts[] = {
+	{ "commands", required_argument, NULL, 'n' },
+	{ "transport", required_argument, NULL, 't' },
+	{ "sample", required_argument, NULL, 's' },
+	{ "target-sample", required_argument, NULL, OPT_TARGET_SAMPLE },
+	{ "queues", required_argument, NULL, 'q' },
+	{ "qdepth", required_argument, NULL, 'd' },
+	{ "no-genctr", no_argument, NULL, OPT_NO_GENCTR },
+	{ "read-pct", required_argument, NULL, OPT_READ_PCT },
+	{ "large-pct", required_argument, NULL, OPT_LARGE_PCT },
+	{ "span", required_argument, NULL, OPT_SPAN },
+	{ "lba-size", required_argument, NULL, OPT_LBA_SIZE },
+	{ "gap-us", required_argument, NULL, OPT_GAP },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "host-blk-us", required_argument, NULL, OPT_HOST_BLK },
+	{ "host-drv-us", required_argument, NULL, OPT_HOST_DRV },
+	{ "network-us", required_argument, NULL, OPT_NETWORK },
+	{ "target-drv-us", required_argument, NULL, OPT_TGT_DRV },
+	{ "storage-us", required_argument, NULL, OPT_STORAGE },
+	{ "jitter", required_argument, NULL, OPT_JITTER },
+	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
+	{ "failed-pct", required_argument, NULL, OPT_FAILED_PCT },
+	{ "slow-from", required_argument, NULL, OPT_SLOW_FROM },
+	{ "theta", required_argument, NULL, OPT_THETA },
+	{ "drift", required_argument, NULL, OPT_DRIFT },
+	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
+	{ "no-target-pct", required_argument, NULL, OPT_NO_TARGET },
+	{ "no-host-pct", required_argument, NULL, OPT_NO_HOST },
+	{ "stale-recv-pct", required_argument, NULL, OPT_STALE_RECV },
+	{ "cpus", required_argument, NULL, OPT_CPUS },
+	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
+	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
+	{ "expect", required_argument, NULL, 'e' },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* In the order of OPT_HOST_BLK to OPT_STORAGE and of stage_us[]. */
+static const char * const stage_opt[] = {
+	"--host-blk-us", "--host-drv-us", "--network-us", "--target-drv-us",
+	"--storage-us",
+};
+
+/* What a group's parser returns for an option of another group. */
+#define OPT_OTHER_GROUP	1
+
+/* A percentage, 0 to 100, of option @what. */
+static int parse_pct(const char *arg, const char *what, double *out)
+{
+	return parse_double(arg, what, 0, 100, out);
+}
+
+/* The workload's loop: its size, transport, sampling and identities. */
+static int parse_loop_opt(int c, char *arg, struct opts *o)
+{
+	uint32_t transport;
+
+	switch (c) {
+	case 'n':
+		return parse_u64(arg, "--commands", 1, UINT32_MAX - 1,
+				 &o->commands);
+	case 't':
+		/* One transport: tcp,rdma is not a generator's. */
+		if (ntprof_transport_parse(arg, &transport) ||
+		    !ntprof_transport_id(transport)) {
+			fprintf(stderr, "ntpgen: --transport: '%s' is not tcp or rdma\n",
+				arg);
+			return -1;
+		}
+		o->transport = transport;
+		return 0;
+	case 's':
+		return parse_u32(arg, "--sample", 1, NTPROF_SAMPLE_MAX,
+				 &o->sample);
+	case OPT_TARGET_SAMPLE:
+		/* At least 1: parse_args() tells a 0 left here as unset. */
+		return parse_u32(arg, "--target-sample", 1, NTPROF_SAMPLE_MAX,
+				 &o->target_sample);
+	case 'q':
+		return parse_u32(arg, "--queues", 1, 1024, &o->queues);
+	case 'd':
+		return parse_u32(arg, "--qdepth", 1, 4096, &o->qdepth);
+	case OPT_NO_GENCTR:
+		o->genctr = false;
+		return 0;
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* The commands' mix: reads, sizes, addresses, pace and seed. */
+static int parse_mix_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_READ_PCT:
+		return parse_pct(arg, "--read-pct", &o->read_pct);
+	case OPT_LARGE_PCT:
+		return parse_pct(arg, "--large-pct", &o->large_pct);
+	case OPT_SPAN:
+		return parse_size(arg, "--span", &o->span);
+	case OPT_LBA_SIZE:
+		if (parse_u32(arg, "--lba-size", 512, 4096, &o->lba_size))
+			return -1;
+		if (o->lba_size != 512 && o->lba_size != 4096) {
+			fprintf(stderr, "ntpgen: --lba-size: 512 or 4096\n");
+			return -1;
+		}
+		return 0;
+	case OPT_GAP:
+		return parse_double(arg, "--gap-us", 0, 1e9, &o->gap_us);
+	case OPT_SEED:
+		return parse_u64(arg, "--seed", 0, UINT64_MAX, &o->seed);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/*
+ * Cuts @arg, @opt's "A:B" (@form), at its colon: returns B, with @arg
+ * left as A, or NULL when there is no colon.
+ */
+static char *split_pair(char *arg, const char *opt, const char *form)
+{
+	char *colon = strchr(arg, ':');
+
+	if (!colon) {
+		fprintf(stderr, "ntpgen: %s takes %s, not '%s'\n", opt, form,
+			arg);
+		return NULL;
+	}
+	*colon = '\0';
+	return colon + 1;
+}
+
+/* The stages' means, their spread, and the drive's slow spells. */
+static int parse_stage_opt(int c, char *arg, struct opts *o)
+{
+	char *us;
+
+	switch (c) {
+	case OPT_HOST_BLK:
+	case OPT_HOST_DRV:
+	case OPT_NETWORK:
+	case OPT_TGT_DRV:
+	case OPT_STORAGE:
+		return parse_double(arg, stage_opt[c - OPT_HOST_BLK], 0.01, 1e7,
+				    &o->stage_us[c - OPT_HOST_BLK]);
+	case OPT_JITTER:
+		return parse_double(arg, "--jitter", 0, 0.9, &o->jitter);
+	case OPT_SLOW_QUEUE:
+		us = split_pair(arg, "--slow-queue", "Q:US");
+		if (!us)
+			return -EINVAL;
+		if (parse_u64(arg, "--slow-queue", 1, 65535, &o->slow_qid))
+			return -1;
+		return parse_double(us, "--slow-queue", 0, 1e7, &o->slow_us);
+	case OPT_SLOW_FROM:
+		us = split_pair(arg, "--slow-from", "SECS:US");
+		if (!us)
+			return -EINVAL;
+		if (parse_double(arg, "--slow-from", 0, 1e6, &o->slow_from_s))
+			return -1;
+		return parse_double(us, "--slow-from", 0, 1e7,
+				    &o->slow_from_us);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* The target's clock against the host's. */
+static int parse_clock_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_THETA:
+		return parse_dur(arg, "--theta", &o->theta_ns);
+	case OPT_DRIFT:
+		return parse_double(arg, "--drift", -1000, 1000,
+				    &o->drift_ppm);
+	case OPT_REAL_SKEW:
+		return parse_dur(arg, "--real-skew", &o->real_skew_ns);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* Records lost on one side, failed commands, stale stamps. */
+static int parse_loss_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_NO_TARGET:
+		return parse_pct(arg, "--no-target-pct", &o->no_target_pct);
+	case OPT_NO_HOST:
+		return parse_pct(arg, "--no-host-pct", &o->no_host_pct);
+	case OPT_FAILED_PCT:
+		return parse_pct(arg, "--failed-pct", &o->failed_pct);
+	case OPT_STALE_RECV:
+		return parse_pct(arg, "--stale-recv-pct", &o->stale_recv_pct);
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* What the files hold besides the records, and what ntpgen prints. */
+static int parse_file_opt(int c, char *arg, struct opts *o)
+{
+	switch (c) {
+	case OPT_CPUS:
+		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
+	case OPT_NO_HOOKS:
+		o->hooks = false;
+		return 0;
+	case OPT_NO_TRAILER:
+		o->no_trailer = true;
+		return 0;
+	case 'e':
+		o->expect = arg;
+		return 0;
+	case OPT_QUIET:
+		o->quiet = true;
+		return 0;
+	}
+	return OPT_OTHER_GROUP;
+}
+
+/* Each group's parser, tried in turn on an option. */
+static int (*const group_parsers[])(int c, char *arg, struct opts *o) = {
+	parse_loop_opt, parse_mix_opt, parse_stage_opt, parse_clock_opt,
+	parse_loss_opt, parse_file_opt,
+};
+
+/* One option of getopt_long(): 0, or not 0 once its error is said. */
+static int parse_option(int c, char *arg, struct opts *o)
+{
+	size_t i;
+	int ret;
+
+	if (c == 'h') {
+		usage(stdout);
+		exit(0);
+	}
+	for (i = 0; i < ARRAY_SIZE(group_parsers); i++) {
+		ret = group_parsers[i](c, arg, o);
+		if (ret != OPT_OTHER_GROUP)
+			return ret;
+	}
+	/* Not an option of ours: getopt_long() has said so. */
+	return -1;
+}
+
+static const struct opts default_opts = {
+	.commands = 10000,
+	.transport = NTPROF_TRANSPORT_TCP,
+	.sample = NTPROF_SAMPLE_DEFAULT,
+	.theta_ns = 1500000000LL,
+	.queues = 4,
+	.qdepth = 32,
+	.genctr = true,
+	.read_pct = 70,
+	.large_pct = 20,
+	.span = 1ULL << 30,
+	.lba_size = 512,
+	.seed = 1,
+	.stage_us = { 4, 6, 20, 10, 80 },
+	.jitter = 0.25,
+	.gap_us = 2,
+	.nr_cpus = 8,
+	.hooks = true,
+};
+
+/* The options into @o, then the two files: 0, or -1 once said why not. */
+int parse_args(int argc, char *argv[], struct opts *o)
+{
+	int c, err = 0;
+
+	*o = default_opts;
+	while (!err && (c = getopt_long(argc, argv, "n:t:s:q:d:e:h", long_opts,
+					NULL)) != -1)
+		err = parse_option(c, optarg, o);
+	if (err) {
+		fputs("ntpgen: see 'ntpgen --help'\n", stderr);
+		return -1;
+	}
+	if (argc - optind != 2) {
+		fputs("ntpgen: two files expected: HOST.ntp TARGET.ntp\n"
+		      "ntpgen: see 'ntpgen --help'\n", stderr);
+		return -1;
+	}
+	if (!o->target_sample)
+		o->target_sample = o->sample;
+	if (o->span < 128 * 1024) {
+		fputs("ntpgen: --span: at least 128k\n", stderr);
+		return -1;
+	}
+	o->host_path = argv[optind];
+	o->target_path = argv[optind + 1];
+	return 0;
+}
