@@ -123,64 +123,58 @@ void svg_value(const struct svg_scale *s, double v, char *buf, size_t size)
 	}
 }
 
-static void axis_title(FILE *f, const char *title, const char *pos)
+/*
+ * An axis of @s along x at row @at (@vertical: along y at column @at),
+ * its grid across to @grid_to, its ticks and their labels outside it.
+ */
+static void axis(FILE *f, const struct svg_scale *s, bool vertical,
+		 double at, double grid_to, const char *title)
 {
-	fprintf(f, "<text class=\"axis-title\" %s text-anchor=\"middle\">", pos);
+	double t[32], p, tx, ty, out = vertical ? -1 : 1;
+	size_t i, n = svg_ticks(s, t, 32);
+	char buf[64];
+
+	fprintf(f, "<g class=\"axis axis-%s\">\n", vertical ? "y" : "x");
+	for (i = 0; i < n; i++) {
+		p = svg_pos(s, t[i]);
+		svg_value(s, t[i], buf, sizeof(buf));
+		/* The grid lies inside the plot: above an x axis, right of a y. */
+		if ((grid_to - at) * out < 0)
+			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+				vertical ? at : p, vertical ? p : at,
+				vertical ? grid_to : p, vertical ? p : grid_to);
+		tx = vertical ? at - 8 : p;
+		ty = vertical ? p + 4 : at + 17;
+		fprintf(f, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>"
+			"<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+			vertical ? at - 5 : p, vertical ? p : at, vertical ? at : p,
+			vertical ? p : at + 5, tx, ty, vertical ? "end" : "middle", buf);
+	}
+	fprintf(f, "<line class=\"axis-line\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
+		vertical ? at : s->p0, vertical ? s->p0 : at,
+		vertical ? at : s->p1, vertical ? s->p1 : at);
+	/* A y axis' title turned to read bottom up, left of its tick labels. */
+	if (vertical)
+		snprintf(buf, sizeof(buf), "transform=\"translate(%.1f,%.1f) rotate(-90)\"",
+			 at - 58, (s->p0 + s->p1) / 2);
+	else
+		snprintf(buf, sizeof(buf), "x=\"%.1f\" y=\"%.1f\"",
+			 (s->p0 + s->p1) / 2, at + 33);
+	fprintf(f, "<text class=\"axis-title\" %s text-anchor=\"middle\">", buf);
 	html_escape(f, title);
-	fputs("</text>\n", f);
+	fputs("</text>\n</g>\n", f);
 }
 
 void svg_axis_x(FILE *f, const struct svg_scale *s, double y, double top,
 		const char *title)
 {
-	char buf[48];
-	double t[32], x;
-	size_t i, n = svg_ticks(s, t, 32);
-
-	fputs("<g class=\"axis axis-x\">\n", f);
-	for (i = 0; i < n; i++) {
-		x = svg_pos(s, t[i]);
-		svg_value(s, t[i], buf, sizeof(buf));
-		if (top < y)
-			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-				x, top, x, y);
-		fprintf(f, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>"
-			"<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			x, y, x, y + 5, x, y + 17, buf);
-	}
-	fprintf(f, "<line class=\"axis-line\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
-		s->p0, y, s->p1, y);
-	snprintf(buf, sizeof(buf), "x=\"%.1f\" y=\"%.1f\"", (s->p0 + s->p1) / 2,
-		 y + 33);
-	axis_title(f, title, buf);
-	fputs("</g>\n", f);
+	axis(f, s, false, y, top, title);
 }
 
 void svg_axis_y(FILE *f, const struct svg_scale *s, double x, double right,
 		const char *title)
 {
-	char buf[64];
-	double t[32], y;
-	size_t i, n = svg_ticks(s, t, 32);
-
-	fputs("<g class=\"axis axis-y\">\n", f);
-	for (i = 0; i < n; i++) {
-		y = svg_pos(s, t[i]);
-		svg_value(s, t[i], buf, sizeof(buf));
-		if (right > x)
-			fprintf(f, "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-				x, y, right, y);
-		fprintf(f, "<line class=\"tick\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>"
-			"<text class=\"tick-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			x - 5, y, x, y, x - 8, y + 4, buf);
-	}
-	fprintf(f, "<line class=\"axis-line\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\"/>\n",
-		x, s->p0, x, s->p1);
-	/* Turned to read bottom up, left of the tick labels. */
-	snprintf(buf, sizeof(buf), "transform=\"translate(%.1f,%.1f) rotate(-90)\"",
-		 x - 58, (s->p0 + s->p1) / 2);
-	axis_title(f, title, buf);
-	fputs("</g>\n", f);
+	axis(f, s, true, x, right, title);
 }
 
 void svg_legend_item(FILE *f, double x, double y, const char *colour,
