@@ -51,6 +51,11 @@ void html_begin(FILE *f, const char *title)
 	      "td, th { border: 1px solid #ccc; padding: 2px 8px; text-align: right; }\n"
 	      "td:first-child, th:first-child { text-align: left; }\n"
 	      "svg { display: block; margin: 1em 0; font-size: 12px; }\n"
+	      "svg text { fill: #222; }\n"
+	      "svg text.lad-label { fill: #fff; }\n"
+	      "figure { margin: 1em 0; }\n"
+	      "figcaption { font-size: 90%; color: #555; }\n"
+	      "tr.largest td { font-weight: bold; background: #fdf2d0; }\n"
 	      "</style></head><body>\n<h1>", f);
 	html_escape(f, title);
 	fputs("</h1>\n", f);

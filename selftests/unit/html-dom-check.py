@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""What test_html_browser.sh checks in a page, as Chromium built it.
+
+usage: html-dom-check.py wellformed PAGE
+       html-dom-check.py report DOM REPORT.json
+       html-dom-check.py compare DOM
+
+wellformed: ntprof's own output, before any browser repairs it: every
+element closed in the order it was opened, no script, nothing fetched.
+report, compare: the DOM that chromium --dump-dom printed; each chart's
+axes, ticks in units, legends, marks and hover titles. Prints a line per
+problem; exits 1 if there was any.
+"""
+
+import json
+import re
+import sys
+from html.parser import HTMLParser
+
+VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col",
+        "embed", "source", "track", "wbr"}
+# A tick label: a number and its unit.
+TICK = re.compile(r"^-?[0-9]+(\.[0-9]+)? (µs|ms|s|%)$")
+# A hover title: a value and its unit somewhere in it.
+VALUE = re.compile(r"[0-9]+(\.[0-9]+)? (µs|ms|s)\b")
+
+
+class Node:
+    def __init__(self, tag, attrs, parent):
+        self.tag = tag
+        self.attrs = dict(attrs)
+        self.parent = parent
+        self.children = []
+        self.text = ""
+
+    def classes(self):
+        return (self.attrs.get("class") or "").split()
+
+    def all_text(self):
+        return self.text + "".join(c.all_text() for c in self.children)
+
+    def find(self, tag=None, cls=None):
+        """Every descendant with @tag and class @cls, in document order."""
+        out = []
+        for c in self.children:
+            if (tag is None or c.tag == tag) and \
+               (cls is None or cls in c.classes()):
+                out.append(c)
+            out.extend(c.find(tag, cls))
+        return out
+
+    def title(self):
+        t = [c for c in self.children if c.tag == "title"]
+        return t[0].all_text() if t else None
+
+
+class Tree(HTMLParser):
+    """The page as nodes; @errors: the elements closed out of order."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.root = Node("#root", [], None)
+        self.cur = self.root
+        self.errors = []
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, attrs, self.cur)
+        self.cur.children.append(node)
+        if tag not in VOID:
+            self.cur = node
+
+    def handle_startendtag(self, tag, attrs):
+        self.cur.children.append(Node(tag, attrs, self.cur))
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self.cur.tag != tag:
+            self.errors.append(f"</{tag}> closes <{self.cur.tag}>")
+            return
+        self.cur = self.cur.parent
+
+    def handle_data(self, data):
+        self.cur.text += data
+
+
+def parse(path):
+    tree = Tree()
+    with open(path, encoding="utf-8") as f:
+        tree.feed(f.read())
+    tree.close()
+    return tree
+
+
+def check_axis(svg, axis, what, problems):
+    """@svg has a <g class="axis axis-@axis"> with ticks in units and a title."""
+    axes = svg.find("g", "axis-" + axis)
+    if len(axes) != 1:
+        problems.append(f"{what}: {len(axes)} {axis} axes")
+        return
+    ticks = [t.all_text() for t in axes[0].find("text", "tick-label")]
+    bad = [t for t in ticks if not TICK.match(t)]
+    if len(ticks) < 3 or bad:
+        problems.append(f"{what}: {axis} axis ticks {ticks}")
+    titles = axes[0].find("text", "axis-title")
+    if len(titles) != 1 or not titles[0].all_text().strip():
+        problems.append(f"{what}: {axis} axis has no title")
+    if not axes[0].find("line", "axis-line"):
+        problems.append(f"{what}: {axis} axis has no line")
+
+
+def check_legend(svg, what, problems, least=1):
+    items = [i.all_text().strip() for g in svg.find("g", "legend")
+             for i in g.find("g", "legend-item")]
+    if len(items) < least or not all(items):
+        problems.append(f"{what}: legend {items}")
+
+
+def check_titles(nodes, what, problems, unit=VALUE):
+    """Every node of @nodes has a hover title with a value in a unit."""
+    if not nodes:
+        problems.append(f"{what}: none")
+    for n in nodes:
+        t = n.title()
+        if t is None or not unit.search(t):
+            problems.append(f"{what}: title {t!r}")
+            return
+
+
+def check_cdf(svg, group, what, problems):
+    check_axis(svg, "x", what, problems)
+    check_axis(svg, "y", what, problems)
+    check_legend(svg, what, problems, least=2)
+    check_titles(svg.find("circle", "point"), what + " points", problems)
+    lat = group["latency_us"]
+    want = [f"p50 {lat['p50']:.1f} µs", f"p99 {lat['p99']:.1f} µs",
+            f"p99.9 {lat['p999']:.1f} µs"]
+    got = [m.all_text() for m in svg.find("text", "pmark-label")]
+    if got != want:
+        problems.append(f"{what}: percentile marks {got}, want {want}")
+    check_titles(svg.find("g", "pmark"), what + " marks", problems)
+
+
+def check_report(dom, report):
+    problems = []
+    groups = {g["label"]: g for g in report["groups"]}
+    sections = dom.find("section", "group")
+    if len(sections) != len(groups):
+        problems.append(f"{len(sections)} sections, {len(groups)} groups")
+    for sec in sections:
+        label = sec.find("h2")[0].all_text()
+        charts = {c: sec.find("svg", c) for c in ("stagebar", "cdf", "timeline")}
+        missing = [c for c, v in charts.items() if len(v) != 1]
+        if missing or label not in groups:
+            problems.append(f"{label}: no {missing} or not in the report")
+            continue
+        bar, cdf, tl = (charts[c][0] for c in ("stagebar", "cdf", "timeline"))
+        check_axis(bar, "x", label + " stage bar", problems)
+        check_legend(bar, label + " stage bar", problems)
+        check_titles(bar.find("rect", "stage"), label + " bar", problems)
+        check_cdf(cdf, groups[label], label + " CDF", problems)
+        check_axis(tl, "x", label + " timeline", problems)
+        check_axis(tl, "y", label + " timeline", problems)
+        if not all(t.all_text().endswith(" s") for t in tl.find("text", "tick-label")[:1]):
+            problems.append(f"{label} timeline: x not in seconds")
+        check_legend(tl, label + " timeline", problems)
+        check_titles(tl.find("circle", "point"), label + " timeline points",
+                     problems)
+    return problems
+
+
+def check_compare(dom):
+    """The first section: both transports' base and load bars, storage's LAD."""
+    problems = []
+    sections = dom.find("section", "group")
+    if not sections:
+        return ["no section"]
+    for sec in sections:
+        what = sec.find("h2")[0].all_text()
+        svgs = sec.find("svg", "compare")
+        if len(svgs) != 1:
+            problems.append(f"{what}: {len(svgs)} figures")
+            continue
+        svg = svgs[0]
+        check_axis(svg, "x", what, problems)
+        check_legend(svg, what, problems, least=3)
+        check_titles(svg.find("rect", "stage"), what + " bars", problems)
+        rows = [t.all_text() for t in svg.find("text", "bar-label")]
+        if rows != ["tcp, base", "tcp, load", "rdma, base", "rdma, load"]:
+            problems.append(f"{what}: bars {rows}")
+        top = svg.find("rect", "largest")
+        if len(top) != 4 or not all("storage" in (t.title() or "") for t in top):
+            problems.append(f"{what}: {len(top)} outlined segments, not storage's")
+        legend = [i.all_text() for i in svg.find("g", "largest")]
+        if len(legend) != 1 or not re.match(r"storage: largest LAD tcp [0-9.]+, rdma [0-9.]+$", legend[0]):
+            problems.append(f"{what}: largest's legend {legend}")
+        if len(svg.find("text", "lad-label")) != 2:
+            problems.append(f"{what}: no LAD label on each loaded bar")
+        tables = sec.find("table", "lad")
+        if len(tables) != 2 or not all("storage" in t.find("tr", "largest")[0].all_text()
+                                       for t in tables if t.find("tr", "largest")):
+            problems.append(f"{what}: not a LAD table per transport, storage largest")
+    return problems
+
+
+def check_wellformed(path):
+    tree = parse(path)
+    problems = tree.errors[:5]
+    if tree.cur is not tree.root:
+        problems.append(f"<{tree.cur.tag}> never closed")
+    with open(path, encoding="utf-8") as f:
+        page = f.read()
+    if not page.startswith("<!DOCTYPE html>"):
+        problems.append("no <!DOCTYPE html>")
+    if re.search(r"<script|<link|<iframe|<img|://|url\(", page, re.I):
+        problems.append("a script, or something fetched")
+    return problems
+
+
+def main():
+    mode, path = sys.argv[1], sys.argv[2]
+    if mode == "wellformed":
+        problems = check_wellformed(path)
+    elif mode == "report":
+        with open(sys.argv[3], encoding="utf-8") as f:
+            problems = check_report(parse(path).root, json.load(f))
+    else:
+        problems = check_compare(parse(path).root)
+    for p in problems[:20]:
+        print(f"# {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
