@@ -145,11 +145,13 @@ static void cdf_legend(FILE *f, const struct ntprof_group *g,
 		if (!part[s].n)
 			continue;
 		svg_legend_item(f, k % 2 ? 400 : PLOT_L, CDF_LEGEND + 18 * (k / 2),
-				html_colour(s), true, chart_part_name(g, s));
+				html_colour(s), SVG_SWATCH_LINE,
+				chart_part_name(g, s));
 		k++;
 	}
 	svg_legend_item(f, k % 2 ? 400 : PLOT_L, CDF_LEGEND + 18 * (k / 2),
-			"#000", true, "p50, p99, p99.9 of the end to end (dashed)");
+			"#000", SVG_SWATCH_DASHED,
+			"p50, p99, p99.9 of the end to end (dashed)");
 	fputs("</g>\n", f);
 }
 
@@ -233,7 +235,7 @@ void chart_timeline(FILE *f, uint64_t span_ns, const uint64_t *n,
 			sum_ns[k] / (double)n[k] / 1e3, (unsigned long long)n[k]);
 	}
 	fputs("<g class=\"legend\">\n", f);
-	svg_legend_item(f, PLOT_L, 250, "#4e79a7", true,
+	svg_legend_item(f, PLOT_L, 250, "#4e79a7", SVG_SWATCH_LINE,
 			"mean end to end of the commands started in each slice of the run");
 	fputs("</g>\n</svg>\n", f);
 }

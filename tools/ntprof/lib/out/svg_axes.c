@@ -178,12 +178,17 @@ void svg_axis_y(FILE *f, const struct svg_scale *s, double x, double right,
 }
 
 void svg_legend_item(FILE *f, double x, double y, const char *colour,
-		     bool line, const char *label)
+		     enum svg_swatch swatch, const char *label)
 {
+	bool line = swatch != SVG_SWATCH_BOX;
+
 	fputs("<g class=\"legend-item\">", f);
 	if (line)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
-			x, y - 4, x + 18, y - 4, colour);
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\"%s/>",
+			x, y - 4, x + 18, y - 4, colour,
+			swatch == SVG_SWATCH_DASHED ? "1.5" : "3",
+			swatch == SVG_SWATCH_DASHED ?
+			" stroke-dasharray=\"4 3\"" : "");
 	else
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" fill=\"%s\"/>",
 			x, y - 10, colour);

@@ -54,12 +54,18 @@ void svg_axis_x(FILE *f, const struct svg_scale *s, double y, double top,
 void svg_axis_y(FILE *f, const struct svg_scale *s, double x, double right,
 		const char *title);
 
+/* How a legend entry's swatch looks: as what it stands for. */
+enum svg_swatch {
+	SVG_SWATCH_BOX,		/* a bar's part */
+	SVG_SWATCH_LINE,	/* a curve */
+	SVG_SWATCH_DASHED,	/* a mark */
+};
+
 /*
- * A legend entry at (@x, @y): a swatch of @colour (a short line when
- * @line, else a square) and @label. Class legend-item, inside the
- * caller's <g class="legend">.
+ * A legend entry at (@x, @y): a swatch of @colour and @label. Class
+ * legend-item, inside the caller's <g class="legend">.
  */
 void svg_legend_item(FILE *f, double x, double y, const char *colour,
-		     bool line, const char *label);
+		     enum svg_swatch swatch, const char *label);
 
 #endif /* NTPROF_SVG_AXES_H */
