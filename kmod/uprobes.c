@@ -63,6 +63,7 @@
 
 #include "buffer.h"
 #include "compat.h"
+#include "follow.h"
 #include "inflight.h"
 #include "sample.h"
 #include "session.h"
@@ -209,32 +210,95 @@ static int ntprof_usite_transport(const struct ntprof_usite *site,
 	return 0;
 }
 
-/* The first site of a command: identity, sampling, a slot. */
-static void ntprof_usite_first(struct ntprof_usite *site,
-			       struct ntprof_session *s, struct pt_regs *regs)
+/* The identity a first site fetches; a field without a fetch is 0. */
+static int ntprof_usite_ident(const struct ntprof_usite *site,
+			      struct pt_regs *regs, struct ntprof_ident *id)
 {
-	u64 v[NTPROF_UID_COUNT] = { 0 };
-	struct ntprof_inflight_entry *entry;
-	enum ntprof_transport transport;
-	struct ntprof_record rec;
-	struct ntprof_ident id;
-	const void *key;
+	u64 v[NTPROF_UID_LENGTH] = { 0 };
 	unsigned int i;
-	bool reused;
-	u32 len;
-	u64 kv;
 
 	for (i = 0; i < NTPROF_UID_LENGTH; i++)
 		if (site->id[i].set &&
 		    ntprof_fetch_read(&site->id[i], regs, &v[i]))
-			goto fault;
+			return -EFAULT;
 
-	id.qid = v[NTPROF_UID_QID];
-	id.cid = v[NTPROF_UID_CID];
-	id.opcode = v[NTPROF_UID_OPCODE];
-	id.nsid = v[NTPROF_UID_NSID];
-	id.slba = v[NTPROF_UID_SLBA];
-	id.nlb = v[NTPROF_UID_NLB];
+	id->qid = v[NTPROF_UID_QID];
+	id->cid = v[NTPROF_UID_CID];
+	id->opcode = v[NTPROF_UID_OPCODE];
+	id->nsid = v[NTPROF_UID_NSID];
+	id->slba = v[NTPROF_UID_SLBA];
+	id->nlb = v[NTPROF_UID_NLB];
+	return 0;
+}
+
+/*
+ * The length of a sampled command, fetched for those only: it is not
+ * hashed. Without a fetch, the session's minimum, so that only the op
+ * filter applies.
+ */
+static int ntprof_usite_length(const struct ntprof_usite *site,
+			       const struct ntprof_session *s,
+			       struct pt_regs *regs, u32 *len)
+{
+	u64 v;
+
+	if (!site->id[NTPROF_UID_LENGTH].set) {
+		*len = s->cfg.min_len;
+		return 0;
+	}
+	if (ntprof_fetch_read(&site->id[NTPROF_UID_LENGTH], regs, &v))
+		return -EFAULT;
+	*len = v;
+	return 0;
+}
+
+/* The record of a command a first site sampled, stamped at @now. */
+static void ntprof_usite_rec_init(struct ntprof_record *rec,
+				  const struct ntprof_usite *site,
+				  const struct ntprof_session *s,
+				  const struct ntprof_ident *id,
+				  enum ntprof_transport transport, u32 len,
+				  u64 now)
+{
+	ntprof_follow_rec_init(rec, site->role,
+			       transport ? transport : s->cfg.transport, id,
+			       site->id[NTPROF_UID_LENGTH].set ? len : 0);
+	rec->flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	rec->pid = task_tgid_nr_ns(current, s->pid_ns);
+	rec->ts[site->point] = now;
+}
+
+/*
+ * A command of one site, which is first and last: no slot to go through.
+ * Apart so that the record on its stack, which kernels built with
+ * INIT_STACK_ALL_ZERO clear, costs the other sites nothing.
+ */
+static noinline void ntprof_usite_one(const struct ntprof_usite *site,
+				      const struct ntprof_session *s,
+				      const struct ntprof_ident *id,
+				      enum ntprof_transport transport, u32 len,
+				      u64 now)
+{
+	struct ntprof_record rec;
+
+	ntprof_usite_rec_init(&rec, site, s, id, transport, len, now);
+	rec.cpu_complete = rec.cpu_submit;
+	ntprof_buffer_emit(&rec);
+}
+
+/* The first site of a command: identity, sampling, a slot. */
+static void ntprof_usite_first(struct ntprof_usite *site,
+			       struct ntprof_session *s, struct pt_regs *regs)
+{
+	struct ntprof_inflight_entry *entry;
+	enum ntprof_transport transport;
+	struct ntprof_ident id;
+	const void *key;
+	u64 kv, now;
+	u32 len;
+
+	if (ntprof_usite_ident(site, regs, &id))
+		goto fault;
 	/*
 	 * I/O commands only, as the kernel hooks: not the admin queue's,
 	 * and not a Connect, which a target parses before its queue has
@@ -246,16 +310,8 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	ntprof_stat_inc(site->role, seen);
 	if (!ntprof_sample_pick(&id, s->cfg.sample))
 		return;
-	/* The length only for the commands sampled: it is not hashed. */
-	if (site->id[NTPROF_UID_LENGTH].set) {
-		if (ntprof_fetch_read(&site->id[NTPROF_UID_LENGTH], regs,
-				      &v[NTPROF_UID_LENGTH]))
-			goto fault;
-		len = v[NTPROF_UID_LENGTH];
-	} else {
-		/* No byte count: only the op filter applies. */
-		len = s->cfg.min_len;
-	}
+	if (ntprof_usite_length(site, s, regs, &len))
+		goto fault;
 	if (!ntprof_session_filter(s, id.opcode, len))
 		return;
 	if (ntprof_usite_transport(site, regs, &transport))
@@ -265,48 +321,25 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	if (ntprof_fetch_read(&site->key, regs, &kv))
 		goto fault;
 	ntprof_stat_inc(site->role, sampled);
+	now = ktime_get_ns();
 
-	memset(&rec, 0, sizeof(rec));
-	rec.role = site->role;
-	rec.transport = transport ? transport : s->cfg.transport;
-	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
-	rec.opcode = id.opcode;
-	rec.length = site->id[NTPROF_UID_LENGTH].set ? len : 0;
-	rec.qid = id.qid;
-	rec.cid = id.cid;
-	rec.nsid = id.nsid;
-	rec.slba = id.slba;
-	rec.pid = task_tgid_nr_ns(current, s->pid_ns);
-	rec.cpu_submit = raw_smp_processor_id();
-	rec.ts[site->point] = ktime_get_ns();
-
-	/* A command of one site: no slot to go through. */
 	if (site->flags & NTPROF_USITE_F_LAST) {
-		rec.cpu_complete = rec.cpu_submit;
-		ntprof_buffer_emit(&rec);
+		ntprof_usite_one(site, s, &id, transport, len, now);
 		return;
 	}
 
-	key = ntprof_usite_key(kv);
-	entry = ntprof_inflight_claim(s->inflight, key, &reused);
-	if (!entry) {
-		ntprof_stat_inc(site->role, evicted);
-		return;
-	}
 	/*
-	 * The key of a command the session lost track of: its process
-	 * died, or the program reused the request before its last site.
+	 * A key still in the table is of a command the session lost track
+	 * of: its process died, or the program reused the request before
+	 * its last site; the claim reports it.
 	 */
-	if (reused) {
-		entry->rec.flags |= NTPROF_REC_F_PARTIAL;
-		entry->rec.cpu_complete = raw_smp_processor_id();
-		ntprof_buffer_emit(&entry->rec);
-	}
-
-	/* Compared, never dereferenced. */
-	entry->obj = current->mm;
-	memcpy(&entry->rec, &rec, sizeof(rec));
-	ntprof_inflight_publish(entry, key);
+	key = ntprof_usite_key(kv);
+	entry = ntprof_follow_claim(s->inflight, site->role, key);
+	if (!entry)
+		return;
+	ntprof_usite_rec_init(&entry->rec, site, s, &id, transport, len, now);
+	/* The mm is compared, never dereferenced. */
+	ntprof_follow_publish(entry, current->mm, key);
 	return;
 
 fault:
@@ -334,14 +367,9 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	if (!entry)
 		return;
 	ntprof_entry_stamp_first(entry, site->point, ktime_get_ns());
-	if (!(site->flags & NTPROF_USITE_F_LAST))
-		return;
-
-	if (!ntprof_inflight_take(s->inflight, entry, key))
-		return;
-	entry->rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&entry->rec);
-	ntprof_inflight_release(s->inflight, entry);
+	if ((site->flags & NTPROF_USITE_F_LAST) &&
+	    ntprof_inflight_take(s->inflight, entry, key))
+		ntprof_follow_end(s->inflight, entry);
 }
 
 /*
