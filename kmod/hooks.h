@@ -19,7 +19,7 @@
 #include "hookcost.h"
 #include "inflight.h"
 #include "modules.h"
-#include "session.h"
+#include "session_types.h"
 
 struct netlink_ext_ack;
 struct ftrace_regs;

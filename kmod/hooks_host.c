@@ -37,7 +37,7 @@
 #include "inflight.h"
 #include "layout.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 
 /*
  * Private structs of drivers/nvme/host/ are read through their layouts

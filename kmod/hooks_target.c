@@ -34,7 +34,7 @@
 #include "inflight.h"
 #include "layout.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 
 /*
  * Private structs of drivers/nvme/target/ are read through their

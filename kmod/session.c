@@ -16,7 +16,6 @@
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
-#include <linux/nvme.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
@@ -41,31 +40,6 @@ static bool ntprof_session_any_active(void)
 {
 	return ntprof_sessions[NTPROF_ROLE_HOST].active ||
 	       ntprof_sessions[NTPROF_ROLE_TARGET].active;
-}
-
-/**
- * ntprof_session_filter() - apply a session's op and length filters
- * @s: the session
- * @opcode: the command's NVMe opcode
- * @length: the command's data length in bytes
- *
- * Context: Any.
- * Return: true if the session records such commands.
- */
-bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
-			   u32 length)
-{
-	u32 op;
-
-	if (opcode == nvme_cmd_read)
-		op = NTPROF_OP_READ;
-	else if (opcode == nvme_cmd_write)
-		op = NTPROF_OP_WRITE;
-	else
-		op = NTPROF_OP_OTHER;
-
-	return (s->cfg.ops & op) && length >= s->cfg.min_len &&
-	       length <= s->cfg.max_len;
 }
 
 /*

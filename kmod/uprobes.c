@@ -66,7 +66,7 @@
 #include "follow.h"
 #include "inflight.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 #include "uprobes.h"
 
 /**
