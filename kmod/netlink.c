@@ -218,6 +218,66 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_DRAIN_PORTID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
+/*
+ * What a start request asks to record, but the layout and the uprobe
+ * sites: the role, the transport, the sampling and the filters.
+ */
+static int ntprof_nl_start_config(struct genl_info *info,
+				  struct ntprof_session_config *cfg)
+{
+	struct nlattr **attrs = info->attrs;
+
+	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
+	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
+		return -EINVAL;
+
+	cfg->role = nla_get_u32(attrs[NTPROF_A_START_ROLE]);
+	cfg->transport = nla_get_u32(attrs[NTPROF_A_START_TRANSPORT]);
+	if (attrs[NTPROF_A_START_SAMPLE])
+		cfg->sample = nla_get_u32(attrs[NTPROF_A_START_SAMPLE]);
+	if (attrs[NTPROF_A_START_OPS])
+		cfg->ops = nla_get_u32(attrs[NTPROF_A_START_OPS]);
+	if (attrs[NTPROF_A_START_MIN_LEN])
+		cfg->min_len = nla_get_u32(attrs[NTPROF_A_START_MIN_LEN]);
+	if (attrs[NTPROF_A_START_MAX_LEN])
+		cfg->max_len = nla_get_u32(attrs[NTPROF_A_START_MAX_LEN]);
+
+	if (attrs[NTPROF_A_START_DEV]) {
+		if (cfg->role != NTPROF_ROLE_HOST) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_DEV],
+					    "the device filter is for host sessions only");
+			return -EINVAL;
+		}
+		cfg->dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
+	}
+
+	if (attrs[NTPROF_A_START_PID]) {
+		if (!attrs[NTPROF_A_START_USITE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_PID],
+					    "the pid filter is for sessions of uprobe sites");
+			return -EINVAL;
+		}
+		cfg->pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
+	}
+
+	if (!cfg->ops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_OPS],
+				    "the op filter selects no command");
+		return -EINVAL;
+	}
+
+	if (cfg->min_len > cfg->max_len) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[NTPROF_A_START_MAX_LEN] ?:
+				    attrs[NTPROF_A_START_MIN_LEN],
+				    "the minimum length exceeds the maximum");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ntprof_session_config cfg = {
@@ -227,6 +287,7 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		.max_len = U32_MAX,
 	};
 	struct nlattr **attrs = info->attrs;
+	struct ntprof_usite_spec *specs;
 	struct ntprof_layout layout;
 	int err;
 
@@ -246,76 +307,27 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.drain_portid =
 			nla_get_u32(attrs[NTPROF_A_START_DRAIN_PORTID]);
 
-	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
-	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
-		return -EINVAL;
-
-	cfg.role = nla_get_u32(attrs[NTPROF_A_START_ROLE]);
-	cfg.transport = nla_get_u32(attrs[NTPROF_A_START_TRANSPORT]);
-	if (attrs[NTPROF_A_START_SAMPLE])
-		cfg.sample = nla_get_u32(attrs[NTPROF_A_START_SAMPLE]);
-	if (attrs[NTPROF_A_START_OPS])
-		cfg.ops = nla_get_u32(attrs[NTPROF_A_START_OPS]);
-	if (attrs[NTPROF_A_START_MIN_LEN])
-		cfg.min_len = nla_get_u32(attrs[NTPROF_A_START_MIN_LEN]);
-	if (attrs[NTPROF_A_START_MAX_LEN])
-		cfg.max_len = nla_get_u32(attrs[NTPROF_A_START_MAX_LEN]);
-
-	if (attrs[NTPROF_A_START_DEV]) {
-		if (cfg.role != NTPROF_ROLE_HOST) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    attrs[NTPROF_A_START_DEV],
-					    "the device filter is for host sessions only");
-			return -EINVAL;
-		}
-		cfg.dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
-	}
-
-	if (attrs[NTPROF_A_START_PID]) {
-		if (!attrs[NTPROF_A_START_USITE]) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    attrs[NTPROF_A_START_PID],
-					    "the pid filter is for sessions of uprobe sites");
-			return -EINVAL;
-		}
-		cfg.pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
-	}
-
-	if (!cfg.ops) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_OPS],
-				    "the op filter selects no command");
-		return -EINVAL;
-	}
-
-	if (cfg.min_len > cfg.max_len) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    attrs[NTPROF_A_START_MAX_LEN] ?:
-				    attrs[NTPROF_A_START_MIN_LEN],
-				    "the minimum length exceeds the maximum");
-		return -EINVAL;
-	}
+	err = ntprof_nl_start_config(info, &cfg);
+	if (err)
+		return err;
 
 	err = ntprof_layout_parse(info, cfg.role, &layout);
 	if (err)
 		return err;
 	cfg.layout = &layout;
 
-	if (attrs[NTPROF_A_START_USITE]) {
-		struct ntprof_usite_spec *specs;
+	if (!attrs[NTPROF_A_START_USITE])
+		return ntprof_session_start(&cfg, info->extack);
 
-		specs = kcalloc(NTPROF_USITES_MAX, sizeof(*specs), GFP_KERNEL);
-		if (!specs)
-			return -ENOMEM;
-		err = ntprof_usites_parse(info, cfg.role, specs,
-					  &cfg.nr_usites);
-		cfg.usites = specs;
-		if (!err)
-			err = ntprof_session_start(&cfg, info->extack);
-		kfree(specs);
-		return err;
-	}
-
-	return ntprof_session_start(&cfg, info->extack);
+	specs = kcalloc(NTPROF_USITES_MAX, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	err = ntprof_usites_parse(info, cfg.role, specs, &cfg.nr_usites);
+	cfg.usites = specs;
+	if (!err)
+		err = ntprof_session_start(&cfg, info->extack);
+	kfree(specs);
+	return err;
 }
 
 /* stop takes the role of the session to stop; without it, all stop. */
