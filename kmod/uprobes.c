@@ -90,13 +90,7 @@ struct ntprof_usite_stats {
  * @path: the binary's path as the request named it, for debugfs
  * @offset: the probe's file offset
  * @role: the session's role
- * @point: the enum ntprof_point it stamps
- * @flags: NTPROF_USITE_F_*
- * @key: the fetch of the command's key
- * @id: the first site's identity fetches
- * @transport: the transport of its commands, or NONE (struct
- *	ntprof_usite_spec)
- * @trtype: a first site's fetch of the command's transport type
+ * @act: what it does where it fires, as its spec asked
  * @stats: per-CPU counters, since the role's last start
  */
 struct ntprof_usite {
@@ -110,12 +104,7 @@ struct ntprof_usite {
 	char *path;
 	u64 offset;
 	enum ntprof_role role;
-	u32 point;
-	u32 flags;
-	struct ntprof_fetch key;
-	struct ntprof_fetch id[NTPROF_UID_COUNT];
-	u32 transport;
-	struct ntprof_fetch trtype;
+	struct ntprof_usite_action act;
 	struct ntprof_usite_stats __percpu *stats;
 };
 
@@ -194,10 +183,10 @@ static int ntprof_usite_transport(const struct ntprof_usite *site,
 {
 	u64 trtype;
 
-	*transport = site->transport;
-	if (!site->trtype.set)
+	*transport = site->act.transport;
+	if (!site->act.trtype.set)
 		return 0;
-	if (ntprof_fetch_read(&site->trtype, regs, &trtype))
+	if (ntprof_fetch_read(&site->act.trtype, regs, &trtype))
 		return -EFAULT;
 	switch ((u8)trtype) {
 	case NVMF_TRTYPE_TCP:
@@ -218,8 +207,8 @@ static int ntprof_usite_ident(const struct ntprof_usite *site,
 	unsigned int i;
 
 	for (i = 0; i < NTPROF_UID_LENGTH; i++)
-		if (site->id[i].set &&
-		    ntprof_fetch_read(&site->id[i], regs, &v[i]))
+		if (site->act.id[i].set &&
+		    ntprof_fetch_read(&site->act.id[i], regs, &v[i]))
 			return -EFAULT;
 
 	id->qid = v[NTPROF_UID_QID];
@@ -242,11 +231,11 @@ static int ntprof_usite_length(const struct ntprof_usite *site,
 {
 	u64 v;
 
-	if (!site->id[NTPROF_UID_LENGTH].set) {
+	if (!site->act.id[NTPROF_UID_LENGTH].set) {
 		*len = s->cfg.min_len;
 		return 0;
 	}
-	if (ntprof_fetch_read(&site->id[NTPROF_UID_LENGTH], regs, &v))
+	if (ntprof_fetch_read(&site->act.id[NTPROF_UID_LENGTH], regs, &v))
 		return -EFAULT;
 	*len = v;
 	return 0;
@@ -262,10 +251,10 @@ static void ntprof_usite_rec_init(struct ntprof_record *rec,
 {
 	ntprof_follow_rec_init(rec, site->role,
 			       transport ? transport : s->cfg.transport, id,
-			       site->id[NTPROF_UID_LENGTH].set ? len : 0);
+			       site->act.id[NTPROF_UID_LENGTH].set ? len : 0);
 	rec->flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
 	rec->pid = task_tgid_nr_ns(current, s->pid_ns);
-	rec->ts[site->point] = now;
+	rec->ts[site->act.point] = now;
 }
 
 /*
@@ -318,12 +307,12 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 		goto fault;
 	if (s->cfg.transport && transport && transport != s->cfg.transport)
 		return;
-	if (ntprof_fetch_read(&site->key, regs, &kv))
+	if (ntprof_fetch_read(&site->act.key, regs, &kv))
 		goto fault;
 	ntprof_stat_inc(site->role, sampled);
 	now = ktime_get_ns();
 
-	if (site->flags & NTPROF_USITE_F_LAST) {
+	if (site->act.flags & NTPROF_USITE_F_LAST) {
 		ntprof_usite_one(site, s, &id, transport, len, now);
 		return;
 	}
@@ -357,7 +346,7 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	/* Most hits are of commands not sampled: no read, no lookup. */
 	if (ntprof_inflight_empty(s->inflight))
 		return;
-	if (ntprof_fetch_read(&site->key, regs, &kv)) {
+	if (ntprof_fetch_read(&site->act.key, regs, &kv)) {
 		ntprof_usite_fault(site);
 		return;
 	}
@@ -366,8 +355,8 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	entry = ntprof_inflight_lookup(s->inflight, key);
 	if (!entry)
 		return;
-	ntprof_entry_stamp_first(entry, site->point, ktime_get_ns());
-	if ((site->flags & NTPROF_USITE_F_LAST) &&
+	ntprof_entry_stamp_first(entry, site->act.point, ktime_get_ns());
+	if ((site->act.flags & NTPROF_USITE_F_LAST) &&
 	    ntprof_inflight_take(s->inflight, entry, key))
 		ntprof_follow_end(s->inflight, entry);
 }
@@ -394,7 +383,7 @@ static int ntprof_usite_handler(struct uprobe_consumer *uc,
 #endif
 	this_cpu_inc(site->stats->hits);
 
-	if (site->flags & NTPROF_USITE_F_FIRST)
+	if (site->act.flags & NTPROF_USITE_F_FIRST)
 		ntprof_usite_first(site, s, regs);
 	else
 		ntprof_usite_next(site, s, regs);
@@ -511,12 +500,7 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 
 	site->role = role;
 	site->offset = spec->offset;
-	site->point = spec->point;
-	site->flags = spec->flags;
-	site->key = spec->key;
-	memcpy(site->id, spec->id, sizeof(site->id));
-	site->transport = spec->transport;
-	site->trtype = spec->trtype;
+	site->act = spec->act;
 	site->uc.handler = ntprof_usite_handler_uprobe;
 	site->uc.filter = ntprof_usite_filter_uprobe;
 
@@ -636,10 +620,10 @@ void ntprof_uprobes_show(struct seq_file *m)
 			seq_printf(m,
 				   "%s %s %#llx point %u%s%s %s hits %llu faults %llu\n",
 				   role == NTPROF_ROLE_HOST ? "host" : "target",
-				   site->path ?: "?", site->offset, site->point,
-				   site->flags & NTPROF_USITE_F_FIRST ?
+				   site->path ?: "?", site->offset, site->act.point,
+				   site->act.flags & NTPROF_USITE_F_FIRST ?
 				   " first" : "",
-				   site->flags & NTPROF_USITE_F_LAST ?
+				   site->act.flags & NTPROF_USITE_F_LAST ?
 				   " last" : "",
 				   site->registered ? "attached" : "detached",
 				   hits, faults);

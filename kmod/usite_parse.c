@@ -122,7 +122,7 @@ static int ntprof_usite_parse_probe(struct nlattr **tb, struct nlattr *nest,
 	spec->attr = nest;
 	spec->path = nla_data(tb[NTPROF_A_USITE_PATH]);
 	spec->offset = nla_get_u64(tb[NTPROF_A_USITE_OFFSET]);
-	spec->point = nla_get_u32(tb[NTPROF_A_USITE_POINT]);
+	spec->act.point = nla_get_u32(tb[NTPROF_A_USITE_POINT]);
 	spec->fd = nla_get_u32(tb[NTPROF_A_USITE_FD]);
 	if (spec->fd > INT_MAX) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_FD],
@@ -130,7 +130,7 @@ static int ntprof_usite_parse_probe(struct nlattr **tb, struct nlattr *nest,
 		return -EBADF;
 	}
 	if (tb[NTPROF_A_USITE_FLAGS])
-		spec->flags = nla_get_u32(tb[NTPROF_A_USITE_FLAGS]);
+		spec->act.flags = nla_get_u32(tb[NTPROF_A_USITE_FLAGS]);
 
 	/* Resolved in the caller's root and working directory otherwise. */
 	if (spec->path[0] != '/') {
@@ -143,7 +143,7 @@ static int ntprof_usite_parse_probe(struct nlattr **tb, struct nlattr *nest,
 				    "the offset of a uprobe site is too large");
 		return -EINVAL;
 	}
-	if (!ntprof_usite_point_of(spec->point, role)) {
+	if (!ntprof_usite_point_of(spec->act.point, role)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_POINT],
 				    "a uprobe site stamps a point of its session's role");
 		return -EINVAL;
@@ -162,7 +162,7 @@ static int ntprof_usite_parse_fetches(struct nlattr **tb,
 	unsigned int i;
 	int err;
 
-	err = ntprof_usite_parse_fetch(tb[NTPROF_A_USITE_KEY], &spec->key,
+	err = ntprof_usite_parse_fetch(tb[NTPROF_A_USITE_KEY], &spec->act.key,
 				       extack);
 	if (err)
 		return err;
@@ -174,27 +174,27 @@ static int ntprof_usite_parse_fetches(struct nlattr **tb,
 
 		if (!attr)
 			continue;
-		if (!(spec->flags & NTPROF_USITE_F_FIRST)) {
+		if (!(spec->act.flags & NTPROF_USITE_F_FIRST)) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "only the first site of a command fetches its identity");
 			return -EINVAL;
 		}
-		err = ntprof_usite_parse_fetch(attr, &spec->id[i], extack);
+		err = ntprof_usite_parse_fetch(attr, &spec->act.id[i], extack);
 		if (err)
 			return err;
 	}
 
 	if (tb[NTPROF_A_USITE_TRANSPORT])
-		spec->transport = nla_get_u32(tb[NTPROF_A_USITE_TRANSPORT]);
+		spec->act.transport = nla_get_u32(tb[NTPROF_A_USITE_TRANSPORT]);
 	if (!tb[NTPROF_A_USITE_TRTYPE])
 		return 0;
-	if (!(spec->flags & NTPROF_USITE_F_FIRST) || spec->transport) {
+	if (!(spec->act.flags & NTPROF_USITE_F_FIRST) || spec->act.transport) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_TRTYPE],
 				    "only a first site of any transport fetches the transport type");
 		return -EINVAL;
 	}
 	return ntprof_usite_parse_fetch(tb[NTPROF_A_USITE_TRTYPE],
-					&spec->trtype, extack);
+					&spec->act.trtype, extack);
 }
 
 static int ntprof_usite_parse(struct nlattr *nest,
@@ -250,8 +250,8 @@ int ntprof_usites_parse(struct genl_info *info, enum ntprof_role role,
 		err = ntprof_usite_parse(attr, &specs[n], role, info->extack);
 		if (err)
 			return err;
-		first += !!(specs[n].flags & NTPROF_USITE_F_FIRST);
-		last += !!(specs[n].flags & NTPROF_USITE_F_LAST);
+		first += !!(specs[n].act.flags & NTPROF_USITE_F_FIRST);
+		last += !!(specs[n].act.flags & NTPROF_USITE_F_LAST);
 		n++;
 	}
 
