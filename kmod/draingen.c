@@ -28,7 +28,7 @@
 
 #include "buffer.h"
 #include "draingen.h"
-#include "session.h"
+#include "session_types.h"
 
 /* Records written per hold of the session lock, and between paces. */
 #define NTPROF_DRAINGEN_BATCH	64

@@ -19,7 +19,7 @@
 #include "hookcost.h"
 #include "inflight.h"
 #include "modules.h"
-#include "session.h"
+#include "session_types.h"
 
 struct netlink_ext_ack;
 struct ftrace_regs;
@@ -187,34 +187,35 @@ struct ntprof_hook {
 #define NTPROF_HOOK_MISSING_MSG(_name) \
 	KBUILD_MODNAME ": required hook " _name " is missing"
 
+/* The members of every hook's initializer. */
+#define NTPROF_HOOK_MEMBERS(_name, _kind, _role, _transport, _point,	\
+			    _required, _module, _fields)		\
+	.name = #_name,							\
+	.missing = NTPROF_HOOK_MISSING_MSG(#_name),			\
+	.kind = _kind,							\
+	.role = _role,							\
+	.transport = _transport,					\
+	.point = _point,						\
+	.required = _required,						\
+	.module = _module,						\
+	.fields = _fields
+
 #define NTPROF_TRACEPOINT(_name, _role, _transport, _point, _required,	\
 			  _module, _probe, _fields)			\
 	{								\
-		.name = #_name,						\
-		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
-		.kind = NTPROF_HOOK_TRACEPOINT,				\
-		.role = _role,						\
-		.transport = _transport,				\
-		.point = _point,					\
-		.required = _required,					\
-		.module = _module,					\
-		.fields = _fields,					\
-		.tp_probe = _probe##_tp,					\
+		NTPROF_HOOK_MEMBERS(_name, NTPROF_HOOK_TRACEPOINT,	\
+				    _role, _transport, _point,		\
+				    _required, _module, _fields),	\
+		.tp_probe = _probe##_tp,				\
 	}
 
 /* More members, such as .unneeded, may follow as designators. */
 #define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
 			_module, _handler, _fields, ...)		\
 	{								\
-		.name = #_name,						\
-		.missing = NTPROF_HOOK_MISSING_MSG(#_name),		\
-		.kind = NTPROF_HOOK_KPROBE,				\
-		.role = _role,						\
-		.transport = _transport,				\
-		.point = _point,					\
-		.required = _required,					\
-		.module = _module,					\
-		.fields = _fields,					\
+		NTPROF_HOOK_MEMBERS(_name, NTPROF_HOOK_KPROBE,		\
+				    _role, _transport, _point,		\
+				    _required, _module, _fields),	\
 		.fops = {						\
 			.func = _handler##_ftrace,			\
 			.flags = NTPROF_FTRACE_REGS_FLAG |		\

@@ -31,12 +31,13 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "follow.h"
 #include "hooks.h"
 #include "hooks_host_slots.h"
 #include "inflight.h"
 #include "layout.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 
 /*
  * Private structs of drivers/nvme/host/ are read through their layouts
@@ -194,17 +195,9 @@ static void ntprof_host_rec_init(struct ntprof_record *rec,
 				 const struct ntprof_ident *id,
 				 struct request *rq)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->role = NTPROF_ROLE_HOST;
-	rec->transport = ntprof_host_transport(s, rq);
-	rec->opcode = id->opcode;
-	rec->qid = id->qid;
-	rec->cid = id->cid;
-	rec->nsid = id->nsid;
-	rec->slba = id->slba;
-	rec->length = blk_rq_bytes(rq);
+	ntprof_follow_rec_init(rec, NTPROF_ROLE_HOST, ntprof_host_transport(s, rq),
+			       id, blk_rq_bytes(rq));
 	rec->dev = ntprof_host_dev(rq);
-	rec->cpu_submit = raw_smp_processor_id();
 }
 
 /* Whether the session's filters take a command of @opcode in @rq. */
@@ -214,14 +207,6 @@ static bool ntprof_host_filter(struct ntprof_session *s, struct request *rq,
 	if (s->cfg.dev && ntprof_host_dev(rq) != s->cfg.dev)
 		return false;
 	return ntprof_session_filter(s, opcode, blk_rq_bytes(rq));
-}
-
-/* The record of a slot that ntprof_inflight_claim() gave back, as is. */
-static void ntprof_host_emit_partial(struct ntprof_inflight_entry *entry)
-{
-	entry->rec.flags |= NTPROF_REC_F_PARTIAL;
-	entry->rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&entry->rec);
 }
 
 /*
@@ -239,7 +224,6 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record *rec;
 	struct ntprof_ident id;
-	bool reused;
 	void *nreq;
 	u64 now;
 
@@ -249,14 +233,9 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	ntprof_stat_inc(NTPROF_ROLE_HOST, sampled);
 	now = ktime_get_ns();
 
-	entry = ntprof_inflight_claim(s->inflight, cmd, &reused);
-	if (!entry) {
-		ntprof_stat_inc(NTPROF_ROLE_HOST, evicted);
+	entry = ntprof_follow_claim(s->inflight, NTPROF_ROLE_HOST, cmd);
+	if (!entry)
 		return;
-	}
-	/* A retry, or a command the session lost: report what it has. */
-	if (reused)
-		ntprof_host_emit_partial(entry);
 
 	rec = &entry->rec;
 	ntprof_host_rec_init(rec, s, &id, rq);
@@ -270,11 +249,10 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	    rec->ts[NTPROF_PT_HOST_BLK_START] <= now)
 		rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = rec->ts[NTPROF_PT_HOST_BLK_START];
 
-	entry->obj = rq;
 	nreq = ntprof_nvme_req(rq);
 	if (nreq && NTPROF_NREQ_CMD(nreq) != cmd)
 		ntprof_host_cmd_keep(rq, cmd);
-	ntprof_inflight_publish(entry, cmd);
+	ntprof_follow_publish(entry, rq, cmd);
 }
 
 /* nvme_setup_cmd: the command is built; sample it, start following it. */
@@ -473,13 +451,11 @@ static noinline void ntprof_host_finish(struct ntprof_session *s,
 	if (!ntprof_inflight_take(s->inflight, entry, key))
 		return;
 
-	/* The slot is ours: the record leaves it in one copy, to the ring. */
+	/* The slot is ours: no lookup finds it, no other stamp lands. */
 	rec->ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
 	if (error)
 		rec->flags |= NTPROF_REC_F_FAILED;
-	rec->cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(rec);
-	ntprof_inflight_release(s->inflight, entry);
+	ntprof_follow_end(s->inflight, entry);
 }
 
 /* block_rq_complete: the block layer ends the request; the record too. */
@@ -500,24 +476,6 @@ NTPROF_TP_CALLBACK_FOLLOWED(ntprof_host_blk_complete,
 			    (void *data, struct request *rq, blk_status_t error,
 			     unsigned int nr_bytes),
 			    rq, error)
-
-/* Stamp a point of the command whose key a kprobe found. */
-static void ntprof_host_stamp_key(struct ntprof_session *s, const void *key,
-				  enum ntprof_point point, bool first)
-{
-	struct ntprof_inflight_entry *entry;
-
-	if (!key)
-		return;
-
-	entry = ntprof_inflight_lookup(s->inflight, key);
-	if (!entry)
-		return;
-	if (first)
-		ntprof_entry_stamp_first(entry, point, ktime_get_ns());
-	else
-		ntprof_entry_stamp(entry, point, ktime_get_ns());
-}
 
 /* nvme_{tcp,rdma}_queue_rq(hctx, bd): remember bd->rq for setup_cmd. */
 static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *fregs)
@@ -589,8 +547,10 @@ static void ntprof_host_tcp_send(struct ntprof_session *s,
 				 struct ftrace_regs *fregs)
 {
 	/* A struct nvme_tcp_request, which starts with its nvme_request. */
-	ntprof_host_stamp_key(s, NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
-			      NTPROF_PT_HOST_SEND, true);
+	void *nreq = (void *)ntprof_fn_arg(fregs, 0);
+
+	ntprof_follow_stamp(s->inflight, NTPROF_NREQ_CMD(nreq),
+			    NTPROF_PT_HOST_SEND);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_send, NTPROF_ROLE_HOST)
@@ -622,9 +582,9 @@ static void ntprof_host_tcp_sendpage(struct ntprof_session *s,
 	if (!page)
 		return;
 	/* Arithmetic only, where page_address() might take a lock. */
-	ntprof_host_stamp_key(s, lowmem_page_address(page) + offset +
-			      offsetof(struct nvme_tcp_cmd_pdu, cmd),
-			      NTPROF_PT_HOST_SEND, true);
+	ntprof_follow_stamp(s->inflight, lowmem_page_address(page) + offset +
+			    offsetof(struct nvme_tcp_cmd_pdu, cmd),
+			    NTPROF_PT_HOST_SEND);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_sendpage, NTPROF_ROLE_HOST)
@@ -634,8 +594,10 @@ static void ntprof_host_tcp_r2t(struct ntprof_session *s,
 				struct ntprof_hook *hook,
 				struct ftrace_regs *fregs)
 {
-	ntprof_host_stamp_key(s, NTPROF_NREQ_CMD((void *)ntprof_fn_arg(fregs, 0)),
-			      NTPROF_PT_HOST_R2T, true);
+	void *nreq = (void *)ntprof_fn_arg(fregs, 0);
+
+	ntprof_follow_stamp(s->inflight, NTPROF_NREQ_CMD(nreq),
+			    NTPROF_PT_HOST_R2T);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_tcp_r2t, NTPROF_ROLE_HOST)
@@ -645,8 +607,9 @@ static void ntprof_host_rdma_send(struct ntprof_session *s,
 				  struct ntprof_hook *hook,
 				  struct ftrace_regs *fregs)
 {
-	ntprof_host_stamp_key(s, NTPROF_QE_DATA((void *)ntprof_fn_arg(fregs, 1)),
-			      NTPROF_PT_HOST_SEND, true);
+	void *qe = (void *)ntprof_fn_arg(fregs, 1);
+
+	ntprof_follow_stamp(s->inflight, NTPROF_QE_DATA(qe), NTPROF_PT_HOST_SEND);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_send, NTPROF_ROLE_HOST)
@@ -658,8 +621,8 @@ static void ntprof_host_rdma_send_done(struct ntprof_session *s,
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
 
-	ntprof_host_stamp_key(s, NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe)),
-			      NTPROF_PT_HOST_SEND_DONE, true);
+	ntprof_follow_stamp(s->inflight, NTPROF_QE_DATA(READ_ONCE(wc->wr_cqe)),
+			    NTPROF_PT_HOST_SEND_DONE);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_rdma_send_done, NTPROF_ROLE_HOST)

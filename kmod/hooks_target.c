@@ -29,11 +29,12 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "follow.h"
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 
 /*
  * Private structs of drivers/nvme/target/ are read through their
@@ -162,17 +163,8 @@ static void ntprof_target_rec_init(struct ntprof_record *rec,
 				   const struct ntprof_ident *id,
 				   void *req, u32 length)
 {
-	memset(rec, 0, sizeof(*rec));
-	rec->role = NTPROF_ROLE_TARGET;
-	rec->transport = transport;
-	rec->opcode = id->opcode;
-	rec->qid = id->qid;
-	rec->cid = id->cid;
-	rec->nsid = id->nsid;
-	rec->slba = id->slba;
-	rec->length = length;
+	ntprof_follow_rec_init(rec, NTPROF_ROLE_TARGET, transport, id, length);
 	rec->cntlid = ntprof_target_cntlid(req);
-	rec->cpu_submit = raw_smp_processor_id();
 }
 
 /* The queue id of a request, 0 (admin) when nvmet has not set it. */
@@ -199,7 +191,6 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record *rec;
 	struct ntprof_ident id;
-	bool reused;
 	u32 length;
 	u64 now;
 
@@ -210,20 +201,14 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, sampled);
 	now = ktime_get_ns();
 
-	entry = ntprof_inflight_claim(s->inflight, req, &reused);
-	if (!entry) {
-		ntprof_stat_inc(NTPROF_ROLE_TARGET, evicted);
-		return;
-	}
 	/*
-	 * The nvmet_req of a command the session lost track of (a queue
-	 * torn down, a response sent without a response PDU): report it.
+	 * An nvmet_req is reused: one still in the table is of a command
+	 * the session lost track of (a queue torn down, a response sent
+	 * without a response PDU), which the claim reports.
 	 */
-	if (reused) {
-		entry->rec.flags |= NTPROF_REC_F_PARTIAL;
-		entry->rec.cpu_complete = raw_smp_processor_id();
-		ntprof_buffer_emit(&entry->rec);
-	}
+	entry = ntprof_follow_claim(s->inflight, NTPROF_ROLE_TARGET, req);
+	if (!entry)
+		return;
 
 	rec = &entry->rec;
 	ntprof_target_rec_init(rec, transport, &id, req, length);
@@ -231,8 +216,7 @@ static noinline void ntprof_target_follow(struct ntprof_session *s,
 	rec->ts[NTPROF_PT_TARGET_INIT] = now;
 	rec->ts[NTPROF_PT_TARGET_RECV] = ntprof_early_to_ns(rx, now);
 
-	entry->obj = req;
-	ntprof_inflight_publish(entry, req);
+	ntprof_follow_publish(entry, req, req);
 }
 
 /* nvmet_req_init, once the command parsed: sample it, follow it. */
@@ -336,28 +320,13 @@ ntprof_target_lookup(struct ntprof_session *s, const void *req)
 	return ntprof_inflight_lookup(s->inflight, req);
 }
 
-/* Stamp a point of the command of a nvmet_req a kprobe got. */
-static void ntprof_target_stamp_req(struct ntprof_session *s, const void *req,
-				    enum ntprof_point point, bool first)
-{
-	struct ntprof_inflight_entry *entry;
-
-	entry = ntprof_target_lookup(s, req);
-	if (!entry)
-		return;
-	if (first)
-		ntprof_entry_stamp_first(entry, point, ktime_get_ns());
-	else
-		ntprof_entry_stamp(entry, point, ktime_get_ns());
-}
-
 /* nvmet_{bdev,file}_execute_rw(req): handed to the backing store. */
 static void ntprof_target_exec(struct ntprof_session *s,
 			       struct ntprof_hook *hook,
 			       struct ftrace_regs *fregs)
 {
-	ntprof_target_stamp_req(s, (void *)ntprof_fn_arg(fregs, 0),
-				NTPROF_PT_TARGET_EXEC, true);
+	ntprof_follow_stamp(s->inflight, (void *)ntprof_fn_arg(fregs, 0),
+			    NTPROF_PT_TARGET_EXEC);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_exec, NTPROF_ROLE_TARGET)
@@ -372,8 +341,8 @@ static void ntprof_target_tcp_data(struct ntprof_session *s,
 {
 	void *cmd = (void *)ntprof_fn_arg(fregs, 0);
 
-	ntprof_target_stamp_req(s, NTPROF_TCP_CMD_REQ(cmd),
-				NTPROF_PT_TARGET_DATA, true);
+	ntprof_follow_stamp(s->inflight, NTPROF_TCP_CMD_REQ(cmd),
+			    NTPROF_PT_TARGET_DATA);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_tcp_data, NTPROF_ROLE_TARGET)
@@ -389,11 +358,11 @@ static void ntprof_target_rdma_data(struct ntprof_session *s,
 				    struct ftrace_regs *fregs)
 {
 	struct ib_wc *wc = (void *)ntprof_fn_arg(fregs, 1);
+	void *req;
 
-	ntprof_target_stamp_req(s,
-				ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
-						    NTPROF_LF_NVMET_RDMA_RSP_READ_CQE),
-				NTPROF_PT_TARGET_DATA, true);
+	req = ntprof_rdma_rsp_req(READ_ONCE(wc->wr_cqe),
+				  NTPROF_LF_NVMET_RDMA_RSP_READ_CQE);
+	ntprof_follow_stamp(s->inflight, req, NTPROF_PT_TARGET_DATA);
 }
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_rdma_data, NTPROF_ROLE_TARGET)
@@ -541,9 +510,7 @@ static noinline void ntprof_target_finish(struct ntprof_session *s,
 		return;
 	if (point != NTPROF_PT_NONE)
 		rec->ts[point] = now;
-	rec->cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(rec);
-	ntprof_inflight_release(s->inflight, entry);
+	ntprof_follow_end(s->inflight, entry);
 }
 
 /*

@@ -44,26 +44,20 @@ static int __init ntprof_init(void)
 	err = ntprof_uprobes_init();
 	if (err) {
 		pr_err("cannot prepare the uprobe sites: %d\n", err);
-		ntprof_hooks_exit();
-		return err;
+		goto err_hooks;
 	}
 
 	/* Before the family: no session without its owner followed. */
 	err = ntprof_session_init();
 	if (err) {
 		pr_err("cannot follow the closing of netlink sockets: %d\n", err);
-		ntprof_uprobes_exit();
-		ntprof_hooks_exit();
-		return err;
+		goto err_uprobes;
 	}
 
 	err = ntprof_netlink_init();
 	if (err) {
 		pr_err("cannot register the generic netlink family: %d\n", err);
-		ntprof_session_exit();
-		ntprof_uprobes_exit();
-		ntprof_hooks_exit();
-		return err;
+		goto err_session;
 	}
 
 	/* Last, and unchecked: nothing depends on debugfs. */
@@ -71,6 +65,14 @@ static int __init ntprof_init(void)
 
 	pr_info("version %s loaded\n", NTPROF_VERSION);
 	return 0;
+
+err_session:
+	ntprof_session_exit();
+err_uprobes:
+	ntprof_uprobes_exit();
+err_hooks:
+	ntprof_hooks_exit();
+	return err;
 }
 
 static void __exit ntprof_exit(void)

@@ -28,6 +28,7 @@
 #include "ntprof.h"
 #include "session.h"
 #include "uprobes.h"
+#include "usite_parse.h"
 
 static struct genl_family ntprof_nl_family;
 
@@ -196,34 +197,6 @@ static struct netlink_range_validation ntprof_sample_range __ro_after_init = {
 	.max = NTPROF_SAMPLE_MAX,
 };
 
-/*
- * A fetch's width is checked to be a power of two by the parser: the
- * policy can only give the range.
- */
-static const struct nla_policy ntprof_fetch_nl_policy[NTPROF_A_FETCH_MAX + 1] = {
-	[NTPROF_A_FETCH_REG] = NLA_POLICY_MAX(NLA_U32, NTPROF_FETCH_REGS - 1),
-	[NTPROF_A_FETCH_DEREF] = { .type = NLA_S32 },
-	[NTPROF_A_FETCH_OFFSET] = { .type = NLA_S32 },
-	[NTPROF_A_FETCH_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 8),
-};
-
-static const struct nla_policy ntprof_usite_nl_policy[NTPROF_A_USITE_MAX + 1] = {
-	[NTPROF_A_USITE_PATH] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
-	[NTPROF_A_USITE_OFFSET] = { .type = NLA_U64 },
-	[NTPROF_A_USITE_POINT] = NLA_POLICY_MAX(NLA_U32, NTPROF_PT_COUNT - 1),
-	[NTPROF_A_USITE_FLAGS] =
-		NLA_POLICY_MASK(NLA_U32, NTPROF_USITE_F_FIRST |
-					 NTPROF_USITE_F_LAST),
-	[NTPROF_A_USITE_KEY ... NTPROF_A_USITE_LENGTH] =
-		NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
-	[NTPROF_A_USITE_TRANSPORT] =
-		NLA_POLICY_RANGE(NLA_U32, NTPROF_TRANSPORT_TCP,
-				 NTPROF_TRANSPORT_RDMA),
-	[NTPROF_A_USITE_TRTYPE] = NLA_POLICY_NESTED(ntprof_fetch_nl_policy),
-	/* A descriptor is an int: checked by the parser. */
-	[NTPROF_A_USITE_FD] = { .type = NLA_U32 },
-};
-
 static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = {
 	[NTPROF_A_START_ROLE] =
 		NLA_POLICY_RANGE(NLA_U32, NTPROF_ROLE_HOST, NTPROF_ROLE_TARGET),
@@ -245,196 +218,63 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_DRAIN_PORTID] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 
-static int ntprof_nl_parse_fetch(const struct nlattr *nest,
-				 struct ntprof_fetch *f,
-				 struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[NTPROF_A_FETCH_MAX + 1];
-	struct nlattr *attr;
-	int err, rem;
-	u32 width;
-
-	err = nla_parse_nested(tb, NTPROF_A_FETCH_MAX, nest,
-			       ntprof_fetch_nl_policy, extack);
-	if (err)
-		return err;
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_FETCH_REG)) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "a fetch needs its register");
-		return -EINVAL;
-	}
-
-	memset(f, 0, sizeof(*f));
-	f->set = true;
-	f->reg = nla_get_u32(tb[NTPROF_A_FETCH_REG]);
-
-	/* The loads are made in the order of their attributes. */
-	nla_for_each_nested(attr, nest, rem) {
-		if (nla_type(attr) != NTPROF_A_FETCH_DEREF)
-			continue;
-		if (f->nr_derefs == NTPROF_FETCH_DEREFS_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "a fetch has at most 4 dereferences");
-			return -EINVAL;
-		}
-		f->derefs[f->nr_derefs++] = nla_get_s32(attr);
-	}
-
-	if (tb[NTPROF_A_FETCH_OFFSET])
-		f->offset = nla_get_s32(tb[NTPROF_A_FETCH_OFFSET]);
-
-	if (tb[NTPROF_A_FETCH_WIDTH]) {
-		width = nla_get_u32(tb[NTPROF_A_FETCH_WIDTH]);
-		if (!is_power_of_2(width)) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_FETCH_WIDTH],
-					    "a fetch reads 1, 2, 4 or 8 bytes");
-			return -EINVAL;
-		}
-		f->width = width;
-	}
-	return 0;
-}
-
-/* Whether a point is one of the role's: records hold one role's points. */
-static bool ntprof_nl_point_of(u32 point, enum ntprof_role role)
-{
-	if (role == NTPROF_ROLE_HOST)
-		return point < NTPROF_PT_TARGET_RECV;
-	return point >= NTPROF_PT_TARGET_RECV && point < NTPROF_PT_COUNT;
-}
-
-static int ntprof_nl_parse_usite(struct nlattr *nest,
-				 struct ntprof_usite_spec *spec,
-				 enum ntprof_role role,
-				 struct netlink_ext_ack *extack)
-{
-	struct nlattr *tb[NTPROF_A_USITE_MAX + 1];
-	unsigned int i;
-	int err;
-
-	err = nla_parse_nested(tb, NTPROF_A_USITE_MAX, nest,
-			       ntprof_usite_nl_policy, extack);
-	if (err)
-		return err;
-	if (NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_PATH) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_OFFSET) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_POINT) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_KEY) ||
-	    NL_REQ_ATTR_CHECK(extack, nest, tb, NTPROF_A_USITE_FD)) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "a uprobe site needs a path, a file descriptor, an offset, a point and a key");
-		return -EINVAL;
-	}
-
-	memset(spec, 0, sizeof(*spec));
-	spec->attr = nest;
-	spec->path = nla_data(tb[NTPROF_A_USITE_PATH]);
-	spec->offset = nla_get_u64(tb[NTPROF_A_USITE_OFFSET]);
-	spec->point = nla_get_u32(tb[NTPROF_A_USITE_POINT]);
-	spec->fd = nla_get_u32(tb[NTPROF_A_USITE_FD]);
-	if (spec->fd > INT_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_FD],
-				    "the file descriptor of a uprobe site is not one");
-		return -EBADF;
-	}
-	if (tb[NTPROF_A_USITE_FLAGS])
-		spec->flags = nla_get_u32(tb[NTPROF_A_USITE_FLAGS]);
-
-	/* Resolved in the caller's root and working directory otherwise. */
-	if (spec->path[0] != '/') {
-		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_PATH],
-				    "the path of a uprobe site must be absolute");
-		return -EINVAL;
-	}
-	if (spec->offset > LLONG_MAX) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_OFFSET],
-				    "the offset of a uprobe site is too large");
-		return -EINVAL;
-	}
-	if (!ntprof_nl_point_of(spec->point, role)) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_POINT],
-				    "a uprobe site stamps a point of its session's role");
-		return -EINVAL;
-	}
-
-	err = ntprof_nl_parse_fetch(tb[NTPROF_A_USITE_KEY], &spec->key, extack);
-	if (err)
-		return err;
-
-	BUILD_BUG_ON(NTPROF_A_USITE_LENGTH - NTPROF_A_USITE_QID + 1 !=
-		     NTPROF_UID_COUNT);
-	for (i = 0; i < NTPROF_UID_COUNT; i++) {
-		struct nlattr *attr = tb[NTPROF_A_USITE_QID + i];
-
-		if (!attr)
-			continue;
-		if (!(spec->flags & NTPROF_USITE_F_FIRST)) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
-					    "only the first site of a command fetches its identity");
-			return -EINVAL;
-		}
-		err = ntprof_nl_parse_fetch(attr, &spec->id[i], extack);
-		if (err)
-			return err;
-	}
-
-	if (tb[NTPROF_A_USITE_TRANSPORT])
-		spec->transport = nla_get_u32(tb[NTPROF_A_USITE_TRANSPORT]);
-	if (tb[NTPROF_A_USITE_TRTYPE]) {
-		if (!(spec->flags & NTPROF_USITE_F_FIRST) || spec->transport) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_USITE_TRTYPE],
-					    "only a first site of any transport fetches the transport type");
-			return -EINVAL;
-		}
-		err = ntprof_nl_parse_fetch(tb[NTPROF_A_USITE_TRTYPE],
-					    &spec->trtype, extack);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /*
- * The request's sites, every NTPROF_A_START_USITE in order (info->attrs
- * holds only the last of a repeated attribute; the core validated them
- * all against the policy): at least one is first and one is last.
+ * What a start request asks to record, but the layout and the uprobe
+ * sites: the role, the transport, the sampling and the filters.
  */
-static int ntprof_nl_parse_usites(struct genl_info *info,
-				  enum ntprof_role role,
-				  struct ntprof_usite_spec *specs,
-				  unsigned int *nr)
+static int ntprof_nl_start_config(struct genl_info *info,
+				  struct ntprof_session_config *cfg)
 {
-	unsigned int n = 0, first = 0, last = 0;
-	struct nlattr *attr;
-	int err, rem;
+	struct nlattr **attrs = info->attrs;
 
-	nla_for_each_attr(attr, genlmsg_data(info->genlhdr),
-			  genlmsg_len(info->genlhdr), rem) {
-		if (nla_type(attr) != NTPROF_A_START_USITE)
-			continue;
-		if (n == NTPROF_USITES_MAX) {
-			NL_SET_ERR_MSG_ATTR(info->extack, attr,
-					    "a session has at most 16 uprobe sites");
-			return -E2BIG;
+	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
+	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
+		return -EINVAL;
+
+	cfg->role = nla_get_u32(attrs[NTPROF_A_START_ROLE]);
+	cfg->transport = nla_get_u32(attrs[NTPROF_A_START_TRANSPORT]);
+	if (attrs[NTPROF_A_START_SAMPLE])
+		cfg->sample = nla_get_u32(attrs[NTPROF_A_START_SAMPLE]);
+	if (attrs[NTPROF_A_START_OPS])
+		cfg->ops = nla_get_u32(attrs[NTPROF_A_START_OPS]);
+	if (attrs[NTPROF_A_START_MIN_LEN])
+		cfg->min_len = nla_get_u32(attrs[NTPROF_A_START_MIN_LEN]);
+	if (attrs[NTPROF_A_START_MAX_LEN])
+		cfg->max_len = nla_get_u32(attrs[NTPROF_A_START_MAX_LEN]);
+
+	if (attrs[NTPROF_A_START_DEV]) {
+		if (cfg->role != NTPROF_ROLE_HOST) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_DEV],
+					    "the device filter is for host sessions only");
+			return -EINVAL;
 		}
-		err = ntprof_nl_parse_usite(attr, &specs[n], role, info->extack);
-		if (err)
-			return err;
-		first += !!(specs[n].flags & NTPROF_USITE_F_FIRST);
-		last += !!(specs[n].flags & NTPROF_USITE_F_LAST);
-		n++;
+		cfg->dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
 	}
 
-	if (n && !first) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "no uprobe site is the first of its commands");
+	if (attrs[NTPROF_A_START_PID]) {
+		if (!attrs[NTPROF_A_START_USITE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_PID],
+					    "the pid filter is for sessions of uprobe sites");
+			return -EINVAL;
+		}
+		cfg->pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
+	}
+
+	if (!cfg->ops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_OPS],
+				    "the op filter selects no command");
 		return -EINVAL;
 	}
-	if (n && !last) {
-		NL_SET_ERR_MSG_MOD(info->extack,
-				   "no uprobe site is the last of its commands");
+
+	if (cfg->min_len > cfg->max_len) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    attrs[NTPROF_A_START_MAX_LEN] ?:
+				    attrs[NTPROF_A_START_MIN_LEN],
+				    "the minimum length exceeds the maximum");
 		return -EINVAL;
 	}
-	*nr = n;
 	return 0;
 }
 
@@ -447,6 +287,7 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		.max_len = U32_MAX,
 	};
 	struct nlattr **attrs = info->attrs;
+	struct ntprof_usite_spec *specs;
 	struct ntprof_layout layout;
 	int err;
 
@@ -466,76 +307,27 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		cfg.drain_portid =
 			nla_get_u32(attrs[NTPROF_A_START_DRAIN_PORTID]);
 
-	if (GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_ROLE) ||
-	    GENL_REQ_ATTR_CHECK(info, NTPROF_A_START_TRANSPORT))
-		return -EINVAL;
-
-	cfg.role = nla_get_u32(attrs[NTPROF_A_START_ROLE]);
-	cfg.transport = nla_get_u32(attrs[NTPROF_A_START_TRANSPORT]);
-	if (attrs[NTPROF_A_START_SAMPLE])
-		cfg.sample = nla_get_u32(attrs[NTPROF_A_START_SAMPLE]);
-	if (attrs[NTPROF_A_START_OPS])
-		cfg.ops = nla_get_u32(attrs[NTPROF_A_START_OPS]);
-	if (attrs[NTPROF_A_START_MIN_LEN])
-		cfg.min_len = nla_get_u32(attrs[NTPROF_A_START_MIN_LEN]);
-	if (attrs[NTPROF_A_START_MAX_LEN])
-		cfg.max_len = nla_get_u32(attrs[NTPROF_A_START_MAX_LEN]);
-
-	if (attrs[NTPROF_A_START_DEV]) {
-		if (cfg.role != NTPROF_ROLE_HOST) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    attrs[NTPROF_A_START_DEV],
-					    "the device filter is for host sessions only");
-			return -EINVAL;
-		}
-		cfg.dev = nla_get_u32(attrs[NTPROF_A_START_DEV]);
-	}
-
-	if (attrs[NTPROF_A_START_PID]) {
-		if (!attrs[NTPROF_A_START_USITE]) {
-			NL_SET_ERR_MSG_ATTR(info->extack,
-					    attrs[NTPROF_A_START_PID],
-					    "the pid filter is for sessions of uprobe sites");
-			return -EINVAL;
-		}
-		cfg.pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
-	}
-
-	if (!cfg.ops) {
-		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_OPS],
-				    "the op filter selects no command");
-		return -EINVAL;
-	}
-
-	if (cfg.min_len > cfg.max_len) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    attrs[NTPROF_A_START_MAX_LEN] ?:
-				    attrs[NTPROF_A_START_MIN_LEN],
-				    "the minimum length exceeds the maximum");
-		return -EINVAL;
-	}
+	err = ntprof_nl_start_config(info, &cfg);
+	if (err)
+		return err;
 
 	err = ntprof_layout_parse(info, cfg.role, &layout);
 	if (err)
 		return err;
 	cfg.layout = &layout;
 
-	if (attrs[NTPROF_A_START_USITE]) {
-		struct ntprof_usite_spec *specs;
+	if (!attrs[NTPROF_A_START_USITE])
+		return ntprof_session_start(&cfg, info->extack);
 
-		specs = kcalloc(NTPROF_USITES_MAX, sizeof(*specs), GFP_KERNEL);
-		if (!specs)
-			return -ENOMEM;
-		err = ntprof_nl_parse_usites(info, cfg.role, specs,
-					     &cfg.nr_usites);
-		cfg.usites = specs;
-		if (!err)
-			err = ntprof_session_start(&cfg, info->extack);
-		kfree(specs);
-		return err;
-	}
-
-	return ntprof_session_start(&cfg, info->extack);
+	specs = kcalloc(NTPROF_USITES_MAX, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	err = ntprof_usites_parse(info, cfg.role, specs, &cfg.nr_usites);
+	cfg.usites = specs;
+	if (!err)
+		err = ntprof_session_start(&cfg, info->extack);
+	kfree(specs);
+	return err;
 }
 
 /* stop takes the role of the session to stop; without it, all stop. */

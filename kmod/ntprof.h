@@ -13,8 +13,9 @@
 extern enum ntprof_state ntprof_cur_state;
 
 /*
- * Lockless because the I/O path will read the state on every request,
- * where no lock may be taken; whoever changes it serializes on its own.
+ * Written by session.c under the session lock, as sessions start and
+ * stop; read without it by status-get and debugfs. The I/O path does
+ * not read it: a hook checks its own role's session (ntprof_hook_enter()).
  */
 static inline enum ntprof_state ntprof_state_get(void)
 {

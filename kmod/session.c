@@ -16,7 +16,6 @@
 #include <linux/mutex.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
-#include <linux/nvme.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
@@ -41,31 +40,6 @@ static bool ntprof_session_any_active(void)
 {
 	return ntprof_sessions[NTPROF_ROLE_HOST].active ||
 	       ntprof_sessions[NTPROF_ROLE_TARGET].active;
-}
-
-/**
- * ntprof_session_filter() - apply a session's op and length filters
- * @s: the session
- * @opcode: the command's NVMe opcode
- * @length: the command's data length in bytes
- *
- * Context: Any.
- * Return: true if the session records such commands.
- */
-bool ntprof_session_filter(const struct ntprof_session *s, u8 opcode,
-			   u32 length)
-{
-	u32 op;
-
-	if (opcode == nvme_cmd_read)
-		op = NTPROF_OP_READ;
-	else if (opcode == nvme_cmd_write)
-		op = NTPROF_OP_WRITE;
-	else
-		op = NTPROF_OP_OTHER;
-
-	return (s->cfg.ops & op) && length >= s->cfg.min_len &&
-	       length <= s->cfg.max_len;
 }
 
 /*
@@ -108,6 +82,54 @@ static void ntprof_session_put_pids(struct ntprof_session *s)
 	if (s->pid_ns)
 		put_pid_ns(s->pid_ns);
 	s->pid_ns = NULL;
+}
+
+/* Fill a session in from @cfg and publish it: its hooks may fire. */
+static void ntprof_session_publish(struct ntprof_session *s,
+				   const struct ntprof_session_config *cfg)
+{
+	s->cfg = *cfg;
+	/* The request's sites: uprobes.c keeps what it needs of them. */
+	s->cfg.usites = NULL;
+	s->discarded = 0;
+	memset(s->tagsets, 0, sizeof(s->tagsets));
+	s->start_mono = ktime_get_ns();
+	s->start_real = ktime_get_real_ns();
+	s->owner = get_pid(task_tgid(current));
+	s->ever = true;
+
+	/*
+	 * Publish before attaching, so that no hook fires for a session
+	 * that does not exist yet; pairs with ntprof_session_active().
+	 */
+	smp_store_release(&s->active, true);
+	ntprof_state_set(NTPROF_STATE_RECORDING);
+}
+
+/*
+ * Attach the hooks and the sites of a published session; if one fails,
+ * none stays attached, and the session is unpublished, its table freed.
+ */
+static int ntprof_session_attach(struct ntprof_session *s,
+				 const struct ntprof_session_config *cfg,
+				 struct netlink_ext_ack *extack)
+{
+	int err;
+
+	err = ntprof_hooks_attach(cfg->role, cfg->transport, extack);
+	if (!err)
+		err = ntprof_uprobes_attach(cfg->role, cfg->usites,
+					    cfg->nr_usites, extack);
+	if (!err)
+		return 0;
+
+	WRITE_ONCE(s->active, false);
+	ntprof_hooks_detach(cfg->role);
+	ntprof_inflight_free(s->inflight);
+	s->inflight = NULL;
+	if (!ntprof_session_any_active())
+		ntprof_state_set(NTPROF_STATE_IDLE);
+	return err;
 }
 
 /**
@@ -173,36 +195,10 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
-	s->cfg = *cfg;
-	/* The request's sites: uprobes.c keeps what it needs of them. */
-	s->cfg.usites = NULL;
-	s->discarded = 0;
-	memset(s->tagsets, 0, sizeof(s->tagsets));
-	s->start_mono = ktime_get_ns();
-	s->start_real = ktime_get_real_ns();
-	s->owner = get_pid(task_tgid(current));
-	s->ever = true;
-
-	/*
-	 * Publish before attaching, so that no hook fires for a session
-	 * that does not exist yet; pairs with ntprof_session_active().
-	 */
-	smp_store_release(&s->active, true);
-	ntprof_state_set(NTPROF_STATE_RECORDING);
-
-	err = ntprof_hooks_attach(cfg->role, cfg->transport, extack);
-	if (!err)
-		err = ntprof_uprobes_attach(cfg->role, cfg->usites,
-					    cfg->nr_usites, extack);
-	if (err) {
-		WRITE_ONCE(s->active, false);
-		ntprof_hooks_detach(cfg->role);
-		ntprof_inflight_free(s->inflight);
-		s->inflight = NULL;
-		if (!ntprof_session_any_active())
-			ntprof_state_set(NTPROF_STATE_IDLE);
+	ntprof_session_publish(s, cfg);
+	err = ntprof_session_attach(s, cfg, extack);
+	if (err)
 		goto unlock;
-	}
 
 	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",

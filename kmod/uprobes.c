@@ -63,9 +63,10 @@
 
 #include "buffer.h"
 #include "compat.h"
+#include "follow.h"
 #include "inflight.h"
 #include "sample.h"
-#include "session.h"
+#include "session_types.h"
 #include "uprobes.h"
 
 /**
@@ -89,13 +90,7 @@ struct ntprof_usite_stats {
  * @path: the binary's path as the request named it, for debugfs
  * @offset: the probe's file offset
  * @role: the session's role
- * @point: the enum ntprof_point it stamps
- * @flags: NTPROF_USITE_F_*
- * @key: the fetch of the command's key
- * @id: the first site's identity fetches
- * @transport: the transport of its commands, or NONE (struct
- *	ntprof_usite_spec)
- * @trtype: a first site's fetch of the command's transport type
+ * @act: what it does where it fires, as its spec asked
  * @stats: per-CPU counters, since the role's last start
  */
 struct ntprof_usite {
@@ -109,12 +104,7 @@ struct ntprof_usite {
 	char *path;
 	u64 offset;
 	enum ntprof_role role;
-	u32 point;
-	u32 flags;
-	struct ntprof_fetch key;
-	struct ntprof_fetch id[NTPROF_UID_COUNT];
-	u32 transport;
-	struct ntprof_fetch trtype;
+	struct ntprof_usite_action act;
 	struct ntprof_usite_stats __percpu *stats;
 };
 
@@ -193,10 +183,10 @@ static int ntprof_usite_transport(const struct ntprof_usite *site,
 {
 	u64 trtype;
 
-	*transport = site->transport;
-	if (!site->trtype.set)
+	*transport = site->act.transport;
+	if (!site->act.trtype.set)
 		return 0;
-	if (ntprof_fetch_read(&site->trtype, regs, &trtype))
+	if (ntprof_fetch_read(&site->act.trtype, regs, &trtype))
 		return -EFAULT;
 	switch ((u8)trtype) {
 	case NVMF_TRTYPE_TCP:
@@ -209,32 +199,95 @@ static int ntprof_usite_transport(const struct ntprof_usite *site,
 	return 0;
 }
 
+/* The identity a first site fetches; a field without a fetch is 0. */
+static int ntprof_usite_ident(const struct ntprof_usite *site,
+			      struct pt_regs *regs, struct ntprof_ident *id)
+{
+	u64 v[NTPROF_UID_LENGTH] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < NTPROF_UID_LENGTH; i++)
+		if (site->act.id[i].set &&
+		    ntprof_fetch_read(&site->act.id[i], regs, &v[i]))
+			return -EFAULT;
+
+	id->qid = v[NTPROF_UID_QID];
+	id->cid = v[NTPROF_UID_CID];
+	id->opcode = v[NTPROF_UID_OPCODE];
+	id->nsid = v[NTPROF_UID_NSID];
+	id->slba = v[NTPROF_UID_SLBA];
+	id->nlb = v[NTPROF_UID_NLB];
+	return 0;
+}
+
+/*
+ * The length of a sampled command, fetched for those only: it is not
+ * hashed. Without a fetch, the session's minimum, so that only the op
+ * filter applies.
+ */
+static int ntprof_usite_length(const struct ntprof_usite *site,
+			       const struct ntprof_session *s,
+			       struct pt_regs *regs, u32 *len)
+{
+	u64 v;
+
+	if (!site->act.id[NTPROF_UID_LENGTH].set) {
+		*len = s->cfg.min_len;
+		return 0;
+	}
+	if (ntprof_fetch_read(&site->act.id[NTPROF_UID_LENGTH], regs, &v))
+		return -EFAULT;
+	*len = v;
+	return 0;
+}
+
+/* The record of a command a first site sampled, stamped at @now. */
+static void ntprof_usite_rec_init(struct ntprof_record *rec,
+				  const struct ntprof_usite *site,
+				  const struct ntprof_session *s,
+				  const struct ntprof_ident *id,
+				  enum ntprof_transport transport, u32 len,
+				  u64 now)
+{
+	ntprof_follow_rec_init(rec, site->role,
+			       transport ? transport : s->cfg.transport, id,
+			       site->act.id[NTPROF_UID_LENGTH].set ? len : 0);
+	rec->flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	rec->pid = task_tgid_nr_ns(current, s->pid_ns);
+	rec->ts[site->act.point] = now;
+}
+
+/*
+ * A command of one site, which is first and last: no slot to go through.
+ * Apart so that the record on its stack, which kernels built with
+ * INIT_STACK_ALL_ZERO clear, costs the other sites nothing.
+ */
+static noinline void ntprof_usite_one(const struct ntprof_usite *site,
+				      const struct ntprof_session *s,
+				      const struct ntprof_ident *id,
+				      enum ntprof_transport transport, u32 len,
+				      u64 now)
+{
+	struct ntprof_record rec;
+
+	ntprof_usite_rec_init(&rec, site, s, id, transport, len, now);
+	rec.cpu_complete = rec.cpu_submit;
+	ntprof_buffer_emit(&rec);
+}
+
 /* The first site of a command: identity, sampling, a slot. */
 static void ntprof_usite_first(struct ntprof_usite *site,
 			       struct ntprof_session *s, struct pt_regs *regs)
 {
-	u64 v[NTPROF_UID_COUNT] = { 0 };
 	struct ntprof_inflight_entry *entry;
 	enum ntprof_transport transport;
-	struct ntprof_record rec;
 	struct ntprof_ident id;
 	const void *key;
-	unsigned int i;
-	bool reused;
+	u64 kv, now;
 	u32 len;
-	u64 kv;
 
-	for (i = 0; i < NTPROF_UID_LENGTH; i++)
-		if (site->id[i].set &&
-		    ntprof_fetch_read(&site->id[i], regs, &v[i]))
-			goto fault;
-
-	id.qid = v[NTPROF_UID_QID];
-	id.cid = v[NTPROF_UID_CID];
-	id.opcode = v[NTPROF_UID_OPCODE];
-	id.nsid = v[NTPROF_UID_NSID];
-	id.slba = v[NTPROF_UID_SLBA];
-	id.nlb = v[NTPROF_UID_NLB];
+	if (ntprof_usite_ident(site, regs, &id))
+		goto fault;
 	/*
 	 * I/O commands only, as the kernel hooks: not the admin queue's,
 	 * and not a Connect, which a target parses before its queue has
@@ -246,67 +299,36 @@ static void ntprof_usite_first(struct ntprof_usite *site,
 	ntprof_stat_inc(site->role, seen);
 	if (!ntprof_sample_pick(&id, s->cfg.sample))
 		return;
-	/* The length only for the commands sampled: it is not hashed. */
-	if (site->id[NTPROF_UID_LENGTH].set) {
-		if (ntprof_fetch_read(&site->id[NTPROF_UID_LENGTH], regs,
-				      &v[NTPROF_UID_LENGTH]))
-			goto fault;
-		len = v[NTPROF_UID_LENGTH];
-	} else {
-		/* No byte count: only the op filter applies. */
-		len = s->cfg.min_len;
-	}
+	if (ntprof_usite_length(site, s, regs, &len))
+		goto fault;
 	if (!ntprof_session_filter(s, id.opcode, len))
 		return;
 	if (ntprof_usite_transport(site, regs, &transport))
 		goto fault;
 	if (s->cfg.transport && transport && transport != s->cfg.transport)
 		return;
-	if (ntprof_fetch_read(&site->key, regs, &kv))
+	if (ntprof_fetch_read(&site->act.key, regs, &kv))
 		goto fault;
 	ntprof_stat_inc(site->role, sampled);
+	now = ktime_get_ns();
 
-	memset(&rec, 0, sizeof(rec));
-	rec.role = site->role;
-	rec.transport = transport ? transport : s->cfg.transport;
-	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
-	rec.opcode = id.opcode;
-	rec.length = site->id[NTPROF_UID_LENGTH].set ? len : 0;
-	rec.qid = id.qid;
-	rec.cid = id.cid;
-	rec.nsid = id.nsid;
-	rec.slba = id.slba;
-	rec.pid = task_tgid_nr_ns(current, s->pid_ns);
-	rec.cpu_submit = raw_smp_processor_id();
-	rec.ts[site->point] = ktime_get_ns();
-
-	/* A command of one site: no slot to go through. */
-	if (site->flags & NTPROF_USITE_F_LAST) {
-		rec.cpu_complete = rec.cpu_submit;
-		ntprof_buffer_emit(&rec);
+	if (site->act.flags & NTPROF_USITE_F_LAST) {
+		ntprof_usite_one(site, s, &id, transport, len, now);
 		return;
 	}
 
-	key = ntprof_usite_key(kv);
-	entry = ntprof_inflight_claim(s->inflight, key, &reused);
-	if (!entry) {
-		ntprof_stat_inc(site->role, evicted);
-		return;
-	}
 	/*
-	 * The key of a command the session lost track of: its process
-	 * died, or the program reused the request before its last site.
+	 * A key still in the table is of a command the session lost track
+	 * of: its process died, or the program reused the request before
+	 * its last site; the claim reports it.
 	 */
-	if (reused) {
-		entry->rec.flags |= NTPROF_REC_F_PARTIAL;
-		entry->rec.cpu_complete = raw_smp_processor_id();
-		ntprof_buffer_emit(&entry->rec);
-	}
-
-	/* Compared, never dereferenced. */
-	entry->obj = current->mm;
-	memcpy(&entry->rec, &rec, sizeof(rec));
-	ntprof_inflight_publish(entry, key);
+	key = ntprof_usite_key(kv);
+	entry = ntprof_follow_claim(s->inflight, site->role, key);
+	if (!entry)
+		return;
+	ntprof_usite_rec_init(&entry->rec, site, s, &id, transport, len, now);
+	/* The mm is compared, never dereferenced. */
+	ntprof_follow_publish(entry, current->mm, key);
 	return;
 
 fault:
@@ -324,7 +346,7 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	/* Most hits are of commands not sampled: no read, no lookup. */
 	if (ntprof_inflight_empty(s->inflight))
 		return;
-	if (ntprof_fetch_read(&site->key, regs, &kv)) {
+	if (ntprof_fetch_read(&site->act.key, regs, &kv)) {
 		ntprof_usite_fault(site);
 		return;
 	}
@@ -333,15 +355,10 @@ static void ntprof_usite_next(struct ntprof_usite *site,
 	entry = ntprof_inflight_lookup(s->inflight, key);
 	if (!entry)
 		return;
-	ntprof_entry_stamp_first(entry, site->point, ktime_get_ns());
-	if (!(site->flags & NTPROF_USITE_F_LAST))
-		return;
-
-	if (!ntprof_inflight_take(s->inflight, entry, key))
-		return;
-	entry->rec.cpu_complete = raw_smp_processor_id();
-	ntprof_buffer_emit(&entry->rec);
-	ntprof_inflight_release(s->inflight, entry);
+	ntprof_entry_stamp_first(entry, site->act.point, ktime_get_ns());
+	if ((site->act.flags & NTPROF_USITE_F_LAST) &&
+	    ntprof_inflight_take(s->inflight, entry, key))
+		ntprof_follow_end(s->inflight, entry);
 }
 
 /*
@@ -366,7 +383,7 @@ static int ntprof_usite_handler(struct uprobe_consumer *uc,
 #endif
 	this_cpu_inc(site->stats->hits);
 
-	if (site->flags & NTPROF_USITE_F_FIRST)
+	if (site->act.flags & NTPROF_USITE_F_FIRST)
 		ntprof_usite_first(site, s, regs);
 	else
 		ntprof_usite_next(site, s, regs);
@@ -483,12 +500,7 @@ static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
 
 	site->role = role;
 	site->offset = spec->offset;
-	site->point = spec->point;
-	site->flags = spec->flags;
-	site->key = spec->key;
-	memcpy(site->id, spec->id, sizeof(site->id));
-	site->transport = spec->transport;
-	site->trtype = spec->trtype;
+	site->act = spec->act;
 	site->uc.handler = ntprof_usite_handler_uprobe;
 	site->uc.filter = ntprof_usite_filter_uprobe;
 
@@ -608,10 +620,10 @@ void ntprof_uprobes_show(struct seq_file *m)
 			seq_printf(m,
 				   "%s %s %#llx point %u%s%s %s hits %llu faults %llu\n",
 				   role == NTPROF_ROLE_HOST ? "host" : "target",
-				   site->path ?: "?", site->offset, site->point,
-				   site->flags & NTPROF_USITE_F_FIRST ?
+				   site->path ?: "?", site->offset, site->act.point,
+				   site->act.flags & NTPROF_USITE_F_FIRST ?
 				   " first" : "",
-				   site->flags & NTPROF_USITE_F_LAST ?
+				   site->act.flags & NTPROF_USITE_F_LAST ?
 				   " last" : "",
 				   site->registered ? "attached" : "detached",
 				   hits, faults);

@@ -50,11 +50,7 @@ struct ntprof_fetch {
 };
 
 /**
- * struct ntprof_usite_spec - a site as a start request asks for it
- * @attr: the request's attribute of the site, for error messages
- * @path: the binary's name, valid for the request only
- * @fd: the sender's file descriptor of the binary, which is probed
- * @offset: the probe's file offset in the binary
+ * struct ntprof_usite_action - what a site does where it fires
  * @point: the enum ntprof_point it stamps
  * @flags: NTPROF_USITE_F_*
  * @key: the command's key
@@ -63,17 +59,29 @@ struct ntprof_fetch {
  *	session's, or @trtype's
  * @trtype: a first site's fetch of the command's NVMe-oF transport type
  */
-struct ntprof_usite_spec {
-	const struct nlattr *attr;
-	const char *path;
-	u32 fd;
-	u64 offset;
+struct ntprof_usite_action {
 	u32 point;
 	u32 flags;
 	struct ntprof_fetch key;
 	struct ntprof_fetch id[NTPROF_UID_COUNT];
 	u32 transport;
 	struct ntprof_fetch trtype;
+};
+
+/**
+ * struct ntprof_usite_spec - a site as a start request asks for it
+ * @attr: the request's attribute of the site, for error messages
+ * @path: the binary's name, valid for the request only
+ * @fd: the sender's file descriptor of the binary, which is probed
+ * @offset: the probe's file offset in the binary
+ * @act: what it does where it fires, copied into the site
+ */
+struct ntprof_usite_spec {
+	const struct nlattr *attr;
+	const char *path;
+	u32 fd;
+	u64 offset;
+	struct ntprof_usite_action act;
 };
 
 int ntprof_uprobes_init(void);
