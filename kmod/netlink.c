@@ -281,7 +281,7 @@ static int ntprof_nl_start_config(struct genl_info *info,
 static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct ntprof_session_config cfg = {
-		.sample = 1,
+		.sample = NTPROF_SAMPLE_DEFAULT,
 		.ops = NTPROF_OP_READ | NTPROF_OP_WRITE | NTPROF_OP_OTHER,
 		.min_len = 0,
 		.max_len = U32_MAX,
