@@ -1,11 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The tool's layers (Documentation/architecture.rst): each room of
-# tools/ntprof imports only the rooms below it, so the arrows run one
-# way: cmd -> out -> analysis -> ntp -> common, with genl and sites beside
-# them (sites hand genl the uprobe sites it sends). A line per room;
-# a failure names the file and the include that runs the wrong way.
+# The layers (Documentation/architecture.rst). Each room of tools/ntprof
+# imports only the rooms below it, so the arrows run one way: cmd -> out
+# -> analysis -> ntp -> common, with genl and sites beside them (sites
+# hand genl the uprobe sites it sends). The module's files include only
+# their own layer's or the ones below: control -> I/O path -> shared. A
+# line per room and layer; a failure names the file and the include that
+# runs the wrong way.
 # Prints TAP; exits 1 if any test failed.
 
 set -u
@@ -92,6 +94,33 @@ if make -s ntprof >&2; then
 else
 	ktap_fail "libntprof.a uses nothing of cmd/ or main.c (the tool builds)"
 fi
+
+# The module: a file's layer, by name; a header is its .c's.
+KMOD_DIR=$(cd "$UNIT_DIR/../../kmod" && pwd)
+kmod_layer() {
+	case ${1%.[ch]} in
+	main | netlink | usite_parse | session | debugfs) echo 3 ;;
+	hooks | hooks_host | hooks_host_slots | hooks_target | uprobes | \
+	draingen | hookcost) echo 2 ;;
+	*) echo 1 ;;
+	esac
+}
+KMOD_LAYERS=([1]=shared [2]="I/O path" [3]=control)
+for layer in 1 2 3; do
+	bad=$(cd "$KMOD_DIR" && for f in *.[ch]; do
+		[ "$(kmod_layer "$f")" = "$layer" ] || continue
+		sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+			[ "$(kmod_layer "$inc")" -le "$layer" ] || echo "kmod/$f: \"$inc\""
+		done
+	done)
+	desc="kmod: the ${KMOD_LAYERS[$layer]} layer includes no layer above it"
+	if [ -z "$bad" ]; then
+		ktap_pass "$desc"
+	else
+		ktap_fail "$desc"
+		sed 's/^/#   /' <<< "$bad"
+	fi
+done
 
 echo "1..$KTAP_COUNT"
 [ "$KTAP_FAILED" -eq 0 ]
