@@ -25,6 +25,9 @@
 # the other stages move by less than 5 % of what was put in (busy: of
 # storage's growth), compare names the stage as the largest, and its
 # numbers are the reports'.
+# Every --json above, and report's views in JSON, validate against their
+# schemas, Documentation/schemas (selftests/json-check.py, here: the
+# guests need no python3-jsonschema).
 
 ntprof=$TOP_DIR/tools/ntprof/ntprof
 shares=("$@")
@@ -142,6 +145,14 @@ check_report() {
 		ktap_fail "$step: report --tail, --hist, --timeline and --by queue on the lab's recordings"
 		sed 's/^/# /' "$work/$step.views" "$work/$step.by" 2>/dev/null | head -40
 	fi
+	# And in JSON, for the schema checks at the end.
+	if ! "$ntprof" report --json --tail --hist=network_wire --timeline 1 \
+		"$host" "$target" > "$work/$step-views.json" 2> "$work/err" ||
+	   ! "$ntprof" report --json --by queue,cpu,ccpu "$host" "$target" \
+		> "$work/$step-by.json" 2>> "$work/err"; then
+		ktap_fail "$step: report --json with --tail, --hist, --timeline, --by"
+		sed 's/^/# /' "$work/err"
+	fi
 
 	# psync's clat is the whole pread(): the end to end, and the system
 	# call's entry and exit and the wakeup besides. Those take tens of
@@ -172,6 +183,28 @@ check_report() {
 		ktap_skip "$step: the end to end mean is within 2 % of fio's clat mean" \
 			"$(awk -v c="$clat" 'BEGIN { printf "a read of %.0f us: under TCG, clat holds 0.5 to 1.5 ms outside the block layer", c }')"
 	fi
+}
+
+# check_schemas: each JSON of ntprof's in $work against the schema its
+# "schema" member names, a line per schema.
+check_schemas() {
+	local f name files out
+
+	for name in ntprof-report/1 ntprof-compare/1; do
+		files=()
+		for f in "$work"/*.json; do
+			[ "$(jq -r '.schema?' "$f" 2>/dev/null)" = "$name" ] && files+=("$f")
+		done
+		if [ ${#files[@]} -eq 0 ]; then
+			ktap_skip "the JSON of $name validates against its schema" "no such JSON"
+		elif out=$(python3 "$TOP_DIR/selftests/json-check.py" \
+			   "$TOP_DIR/Documentation/schemas/${name//\//-}.json" "${files[@]}" 2>&1); then
+			ktap_pass "the JSON of $name validates against its schema (${#files[@]} files)"
+		else
+			ktap_fail "the JSON of $name validates against its schema"
+			printf '%s\n' "$out" | head -n 20 | sed "s|$work/||; s/^/# /"
+		fi
+	done
 }
 
 # stage_table FILE: compare's stages, one diagnostic line each.
@@ -271,5 +304,10 @@ else
 			ktap_diag "busy-$t: the writer's $(jq -r '.jobs[0].write |
 				"\(.iops | floor) writes/s, mean \(.lat_ns.mean / 1000 | floor) us"' "$f")"
 	done
+	if python3 -c 'from jsonschema import Draft202012Validator' 2> /dev/null; then
+		check_schemas
+	else
+		ktap_fail "python3-jsonschema is installed (selftests/lab/install-deps.sh)"
+	fi
 fi
 rm -rf "$work"

@@ -10,7 +10,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	libisal-dev libzydis-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
-	util-linux coreutils gawk groff-base man-db jq
+	util-linux coreutils gawk groff-base man-db jq python3-jsonschema
 	prometheus chromium fonts-dejavu-core python3-pil"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
@@ -20,6 +20,8 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
+# python3-jsonschema: selftests/json-check.py validates the --json
+# outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
 # prometheus: its promtool checks what record --prom writes; chromium
 # renders report --html for its test, with a font for its text;
 # python3-pil: test_html_browser.sh reads the screenshot's pixels.

@@ -10,7 +10,8 @@
 #
 # usage: test_ntpgen.sh
 # Builds tools/ntprof/ntprof and tools/ntpgen/ntpgen. Prints TAP; exits 1
-# if any test failed.
+# if any test failed. Every JSON it makes is validated at the end against
+# its schema, Documentation/schemas/*.json (selftests/json-check.py).
 
 set -u
 
@@ -36,6 +37,21 @@ T=$TMP/target.ntp
 EXP=$TMP/expect
 JSON=$TMP/report.json
 ERR=$TMP/report.err
+SCHEMAS=$TOP/Documentation/schemas
+# Every JSON made here, kept for the schema checks at the end.
+KEPT=$TMP/kept
+mkdir -p "$KEPT"
+
+# keep_json KIND DESC FILE: FILE is an output of KIND --json (report,
+# compare), which DESC made; kept as KEPT/KIND.N.json, DESC beside it.
+# Callable in a subshell (ktap_check's).
+keep_json() {
+	local n
+
+	[ -s "$3" ] || return 0
+	n=$(find "$KEPT" -name '*.json' | wc -l)
+	cp "$3" "$KEPT/$1.$n.json" && echo "$2" > "$KEPT/$1.$n.desc"
+}
 
 # The commands of each case: enough that every group's mean is steady.
 N=20000
@@ -79,10 +95,11 @@ gen() {
 		{ echo "Bail out! ntpgen $* failed"; exit 1; }
 }
 
-# report: runs ntprof report --json on $H and $T; $rc, $JSON, $ERR.
+# report [DESC]: runs ntprof report --json on $H and $T; $rc, $JSON, $ERR.
 report() {
 	"$NTPROF" report --json "$H" "$T" > "$JSON" 2> "$ERR"
 	rc=$?
+	[ "$rc" != 0 ] || keep_json report "report --json, ${1:-a case}" "$JSON"
 }
 
 # expect KEY: a value of the generator's expect file.
@@ -169,7 +186,7 @@ t_case() {
 
 	shift
 	gen -n "$N" "$@"
-	report
+	report "$name"
 	if out=$(check_all_matched 2>&1); then
 		ktap_pass "$name: all records of both sides matched"
 	else
@@ -243,6 +260,7 @@ t_compare() {
 	"$NTPROF" compare --json "$TMP/b-h.ntp,$TMP/b-t.ntp" \
 		"$TMP/l-h.ntp,$TMP/l-t.ntp" > "$TMP/compare.json" 2> "$ERR"
 	rc=$?
+	keep_json compare "compare --json, $name" "$TMP/compare.json"
 	if out=$(flat_compare "$TMP/compare.json" | awk -v stage="$stage" -v d="$delta" '
 		$1 == "largest" { groups++; if ($4 != stage) { print "largest in", $2, $3, "is", $4; bad = 1 } }
 		$1 == "delta" && $4 == stage {
@@ -270,6 +288,7 @@ t_csv() {
 
 	"$NTPGEN" -n 5000 --no-target-pct 2 --seed 21 "$H" "$T" > /dev/null || return 1
 	"$NTPROF" report --csv "$csv" --json "$H" "$T" > "$JSON" 2> "$ERR" || return 1
+	keep_json report "report --csv --json" "$JSON"
 	rows=$(($(wc -l < "$csv") - 1))
 	want=$(flat "$JSON" | awk '$1 == "records" && $2 == "host" { print $3 }')
 	[ "$rows" = "$want" ] || { echo "# $rows rows for $want host records"; return 1; }
@@ -372,7 +391,9 @@ t_by() {
 			for (q = 1; q <= 4; q++) if (q != 3 && (mean[q] > 130 || mean[q] < 110)) exit 1
 			exit !(mean[3] > 310 && mean[3] < 330 && st[3] > 270 && st[1] < 90)
 		}' "$out" || { echo "# queue 3 does not stand out"; sed 's/^/# /' "$out"; return 1; }
-	"$NTPROF" report --json --by op,queue "$H" "$T" | grep -q '"label": "read queue 3"' ||
+	"$NTPROF" report --json --by op,queue "$H" "$T" > "$JSON" &&
+		keep_json report "report --json --by op,queue" "$JSON" &&
+		grep -q '"label": "read queue 3"' "$JSON" ||
 		{ echo "# --by op,queue has no group 'read queue 3' in JSON"; return 1; }
 	! "$NTPROF" report --by queue,nothing "$H" "$T" > /dev/null 2>&1 ||
 		{ echo "# --by queue,nothing is not refused"; return 1; }
@@ -425,6 +446,7 @@ t_views_json() {
 	"$NTPGEN" -n 20000 --network-us 200 --storage-us 20 --jitter 0.5 \
 		--seed 24 "$H" "$T" > /dev/null || return 1
 	"$NTPROF" report --json --tail --hist --timeline 0.01 "$H" "$T" > "$json" || return 1
+	keep_json report "report --json --tail --hist --timeline 0.01" "$json"
 	jq -e '.schema == "ntprof-report/1" and
 		(.tail.groups[] | select(.label == "read 4KiB nvme1n1") | .largest == "network") and
 		(.histograms.groups[] | select(.label == "read 4KiB nvme1n1") |
@@ -433,6 +455,93 @@ t_views_json() {
 		([.timeline.groups[0].slices[].n] | add) == .groups[0].n_table' \
 		"$json" > /dev/null ||
 		{ echo "# the views' JSON does not hold the answers"; return 1; }
+}
+
+# The views and groupings in JSON, for the schema checks at the end: each
+# --by part, --hist of a stage, of a component and of the computed wire
+# (with a clock that drifts and stale receive stamps), --tail=P,
+# --timeline; a host's and a target's files alone; RDMA; compare across
+# kinds (a host alone against a joined run) and of targets alone.
+t_json_views() {
+	local out=$TMP/views.json b=$TMP/vb
+
+	"$NTPGEN" -n 4000 -t rdma --drift 300 --stale-recv-pct 1 --jitter 0.9 \
+		--no-target-pct 5 --seed 31 "$H" "$T" > /dev/null &&
+		"$NTPGEN" -n 4000 -t rdma --storage-us 200 --seed 32 \
+			"$b-h.ntp" "$b-t.ntp" > /dev/null || return 1
+	for by in queue op,cpu ccpu,pid size,dev op,size,dev,queue,cpu,ccpu,pid; do
+		"$NTPROF" report --json --by "$by" "$H" "$T" > "$out" &&
+			keep_json report "report --json --by $by" "$out" || return 1
+	done
+	set -- "--hist=network_wire --tail=99.9 --timeline 0.002 $H $T" \
+	       "--hist=storage_drive --tail=50 --by queue $H $T" \
+	       "--hist=network_and_target --tail --timeline 0.001 $H" \
+	       "--hist=storage --tail=99.99 --timeline 1 $T" \
+	       "$H" "$T"
+	for args in "$@"; do
+		# shellcheck disable=SC2086 # the options and files, split
+		"$NTPROF" report --json $args > "$out" &&
+			keep_json report "report --json ${args//$TMP\//}" "$out" ||
+			{ echo "# report --json $args failed"; return 1; }
+	done
+	"$NTPROF" compare --json "$H" "$b-h.ntp,$b-t.ntp" > "$out" &&
+		keep_json compare "compare --json, a host alone against a joined run" "$out" &&
+		"$NTPROF" compare --json "$T" "$b-t.ntp" > "$out" &&
+		keep_json compare "compare --json, targets alone" "$out" ||
+		{ echo "# compare --json failed"; return 1; }
+	# Nulls: slices without a command (3 ms apart, 1 ms slices), a
+	# stage too small for a LAD (0.2 us).
+	"$NTPGEN" -n 100 -q 1 -d 1 --gap-us 3000 --host-blk-us 0.2 --seed 33 \
+		"$H" "$T" > /dev/null &&
+		"$NTPGEN" -n 100 -q 1 -d 1 --gap-us 3000 --host-blk-us 0.2 \
+			--storage-us 200 --seed 34 "$b-h.ntp" "$b-t.ntp" > /dev/null &&
+		"$NTPROF" report --json --timeline 0.001 "$H" "$T" > "$out" &&
+		keep_json report "report --json --timeline 0.001, slices without a command" "$out" &&
+		"$NTPROF" compare --json "$H,$T" "$b-h.ntp,$b-t.ntp" > "$out" &&
+		keep_json compare "compare --json, a stage too small for a LAD" "$out" ||
+		{ echo "# the runs with nulls failed"; return 1; }
+}
+
+# What the JSON kept covers: each view, each --by member, each kind and
+# transport, compare, a null number in each schema; else the schema checks
+# miss a part.
+t_json_covered() {
+	jq -se '
+		(map(select(.timeline) | .timeline.groups[].slices[] |
+		     select(.mean_us == null)) | length > 0) and
+		(map(.groups[]? | .stages[]? | select(has("lad") and .lad == null)) |
+		 length > 0) and
+		(map(select(.schema == "ntprof-report/1")) | length > 0) and
+		(map(select(.schema == "ntprof-compare/1")) | length >= 2) and
+		(map(.tail // empty) | length > 0) and
+		(map(.histograms // empty) | length > 0) and
+		(map(.timeline // empty) | length > 0) and
+		([.[] | .groups[]?] as $g |
+			(["queue", "cpu", "completion_cpu", "pid"] |
+			 all(. as $k | $g | any(has($k)))) and
+			(["joined", "host", "target"] |
+			 all(. as $k | $g | any(.kind == $k))) and
+			(["tcp", "rdma"] |
+			 all(. as $t | $g | any(.transport == $t))))' \
+		"$KEPT"/*.json > /dev/null
+}
+
+# Every JSON made above against its schema (selftests/json-check.py,
+# python3-jsonschema): a line each.
+check_kept() {
+	local f kind out
+
+	for f in "$KEPT"/*.json; do
+		kind=${f##*/}
+		kind=${kind%%.*}
+		if out=$(python3 "$TOP/selftests/json-check.py" \
+			 "$SCHEMAS/ntprof-$kind-1.json" "$f" 2>&1); then
+			ktap_pass "schema ntprof-$kind/1: $(cat "${f%.json}.desc")"
+		else
+			ktap_fail "schema ntprof-$kind/1: $(cat "${f%.json}.desc")"
+			printf '%s\n' "$out" | head -n 20 | sed 's/^/# /'
+		fi
+	done
 }
 
 ktap_check "ntpgen --help documents it; bad options fail" t_help
@@ -469,5 +578,8 @@ t_compare "network delay" network 100 -t rdma --seed 13 -- \
 # that the read grew by: storage (LAD 3.5) is where the time went.
 t_compare "a tiny stage quadrupled" storage 200 --host-blk-us 1 \
 	--storage-us 80 --seed 15 -- --host-blk-us 4 --storage-us 280 --seed 16
+ktap_check "report and compare --json of every view, grouping, kind, transport" t_json_views
+ktap_check "the JSON made here covers each view, --by member, kind and transport" t_json_covered
+check_kept
 
 ktap_finished
