@@ -53,36 +53,34 @@ static int count_lines(const char *s, const char *prefix)
 	return n;
 }
 
-/* A host record over TCP of @e2e_us end to end, @drv_us of it the driver. */
-static void host_record(struct ntprof_record *r, uint64_t base, unsigned int e2e_us,
-			unsigned int drv_us)
+/* A sampled 4 KiB read over TCP of @role on @dev, namespace 1. */
+static void read_record(struct ntprof_record *r, uint8_t role, uint32_t dev)
 {
 	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_HOST;
+	r->role = role;
 	r->transport = NTPROF_TRANSPORT_TCP;
 	r->flags = NTPROF_REC_F_SAMPLED;
 	r->opcode = 0x02;
 	r->qid = 1;
 	r->length = 4096;
-	r->dev = DEV_N1;
+	r->dev = dev;
 	r->nsid = 1;
+}
+
+/* A host record of @e2e_us end to end, @drv_us of it the driver. */
+static void host_record(struct ntprof_record *r, uint64_t base, unsigned int e2e_us,
+			unsigned int drv_us)
+{
+	read_record(r, NTPROF_ROLE_HOST, DEV_N1);
 	r->ts[NTPROF_PT_HOST_QUEUE_RQ] = base;
 	r->ts[NTPROF_PT_HOST_SEND] = base + drv_us * 1000ULL;
 	r->ts[NTPROF_PT_HOST_RECV] = base + e2e_us * 1000ULL;
 }
 
-/* A target record over TCP: 2 us of driver, 5 us of storage, 1 us back. */
+/* A target record: 2 us of driver, 5 us of storage, 1 us back. */
 static void target_record(struct ntprof_record *r, uint64_t base)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_TARGET;
-	r->transport = NTPROF_TRANSPORT_TCP;
-	r->flags = NTPROF_REC_F_SAMPLED;
-	r->opcode = 0x02;
-	r->qid = 1;
-	r->length = 4096;
-	r->dev = DEV_T;
-	r->nsid = 1;
+	read_record(r, NTPROF_ROLE_TARGET, DEV_T);
 	r->ts[NTPROF_PT_TARGET_RECV] = base;
 	r->ts[NTPROF_PT_TARGET_EXEC] = base + 2000;
 	r->ts[NTPROF_PT_TARGET_COMPLETE] = base + 7000;
