@@ -11,7 +11,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq
-	prometheus chromium fonts-dejavu-core"
+	prometheus prometheus-node-exporter chromium fonts-dejavu-core"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
 # libzydis-dev: the SPDK agent decodes and re-encodes x86 with Zydis.
@@ -20,7 +20,9 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
-# prometheus: its promtool checks what record --prom writes; chromium
+# prometheus: its promtool checks what record --prom writes, and its server
+# runs the recording rules in the lab's test with prometheus-node-exporter
+# serving the files (scenarios/prom_fleet.sh); chromium
 # renders report --html for its test, with a font for its text.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
 # a page that QEMU translated code from and that a device wrote at the same
