@@ -11,7 +11,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq python3-jsonschema
-	prometheus chromium fonts-dejavu-core python3-pil"
+	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
 # libzydis-dev: the SPDK agent decodes and re-encodes x86 with Zydis.
@@ -22,9 +22,11 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # against trixie's kernels (7.x) for the build test.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
-# prometheus: its promtool checks what record --prom writes; chromium
-# renders report --html for its test, with a font for its text;
-# python3-pil: test_html_browser.sh reads the screenshot's pixels.
+# prometheus: its promtool checks what record --prom writes, and its server
+# runs the recording rules in the lab's test with prometheus-node-exporter
+# serving the files (scenarios/prom_fleet.sh); chromium renders
+# report --html for its test, with a font for its text; python3-pil:
+# test_html_browser.sh reads the screenshot's pixels.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),
 # a page that QEMU translated code from and that a device wrote at the same
 # time could leave stale code behind (fixed by QEMU's "accel/tcg: Always

@@ -108,7 +108,7 @@ sed 's/^/# /' /tmp/record.out /tmp/record.err
 # --prom: the end to end histogram of the reads counts each of fio's
 # reads (promtool, on the lab's machine, checks the format).
 name=$(basename "$dev")
-n=$(sed -n "s/^ntprof_stage_latency_seconds_count{role=\"host\",group=\"read 4KiB $name\",stage=\"end_to_end\"} \([0-9]*\)$/\1/p" \
+n=$(sed -n "s/^ntprof_stage_latency_seconds_count{role=\"host\",op=\"read\",size_bytes=\"4096\",device=\"$name\",transport=\"tcp\",subnqn=\"$NTPROF_LAB_TCP_NQN\",[^}]*,stage=\"end_to_end\"} \([0-9]*\)$/\1/p" \
 	"$share/host.prom" 2>/dev/null)
 if [ -n "$n" ] && [ "$n" = "${total:-}" ] &&
    grep -q '^ntprof_records_dropped_total{role="host"} 0$' "$share/host.prom"; then

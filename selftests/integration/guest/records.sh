@@ -176,3 +176,26 @@ ntp_cntlid() {
 stat_of() {
 	testclient stats $2 | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
+
+# stop_recorder PID: SIGINT to a recorder started in the background, and a
+# check that it exits 0.
+stop_recorder() {
+	local rc
+
+	kill -INT "$1"
+	wait "$1"
+	rc=$?
+	[ $rc -eq 0 ] && ktap_pass "record stops on SIGINT, exit 0" ||
+		ktap_fail "record stops on SIGINT, exit 0 (got $rc)"
+}
+
+# prom_series NAME FILE STRING: a check that a line of record --prom's
+# FILE holds STRING (labels as they are written); else its first counts.
+prom_series() {
+	if grep -qF "$3" "$2"; then
+		ktap_pass "$1"
+	else
+		ktap_fail "$1"
+		grep _count "$2" | head -5 | sed 's/^/# /'
+	fi
+}

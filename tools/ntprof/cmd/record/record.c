@@ -221,6 +221,15 @@ static int record_open_file(struct recorder *rec)
 
 	rec->devs.ntab = devs_gather(o->cfg.role, &rec->devs.tab);
 	rec->nr_ctrls = ctrls_gather(o->cfg.role, &rec->ctrls);
+	if (rec->prom && rec->nr_ctrls) {
+		rec->hostnqns = ctrls_hostnqns(o->cfg.role, rec->ctrls,
+					       rec->nr_ctrls);
+		/* Short of memory, the series go without their path. */
+		if (rec->hostnqns)
+			prom_paths(rec->prom, rec->ctrls,
+				   (const prom_nqn *)rec->hostnqns,
+				   rec->nr_ctrls);
+	}
 	hooks = record_header(rec, &hdr);
 	err = ntp_writer_open(o->out, &hdr, &rec->w);
 	if (err == -EINVAL && (hdr.nr_ctrls || hdr.nr_devs)) {
@@ -260,6 +269,7 @@ static void recorder_free(struct recorder *rec)
 	if (rec->spdk)
 		record_spdk_close(rec->spdk);
 	free(rec->ctrls);
+	free(rec->hostnqns);
 	nl_close(rec->quiet_sock);
 	nl_close(rec->sock);
 }

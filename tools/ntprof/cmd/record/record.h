@@ -23,6 +23,7 @@
 #include "common/util.h"
 #include "genl/session.h"
 #include "ntp/ntp.h"
+#include "out/record_prom.h"
 #include "sites/spdk_agent.h"
 
 /* @id's time now, in ns. */
@@ -125,6 +126,7 @@ struct recorder {
 	/* The controller table of the header; the last dev looked up. */
 	struct ntp_ctrl *ctrls;
 	size_t nr_ctrls;
+	prom_nqn *hostnqns;	/* --prom: of each entry, "" unknown */
 	uint32_t last_dev;
 	uint16_t last_cntlid;
 	/* --prom: the histograms so far; a failed write is said once. */
@@ -192,5 +194,11 @@ const char *devs_find(const struct ntp_dev *tab, size_t n, uint32_t dev);
 void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size);
 /* The header's controller table of @role; its length. */
 size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab);
+/*
+ * --prom's host NQN of each of the @n entries of @tab: on a host its own
+ * (a controller's hostnqn), on a target the host its subsystem allows
+ * when it allows one alone; "" unknown. NULL when @n is 0 or no memory.
+ */
+prom_nqn *ctrls_hostnqns(uint32_t role, const struct ntp_ctrl *tab, size_t n);
 
 #endif /* NTPROF_RECORD_H */

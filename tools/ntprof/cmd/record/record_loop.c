@@ -185,20 +185,17 @@ int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
 	return ntprof_analysis_add(an, NULL, r);
 }
 
-/* --prom: @r's group, labelled as the report labels it. */
+/* --prom: @r, with its device named as the report names it. */
 static void prom_take(struct recorder *rec, const struct ntprof_record *r)
 {
-	char label[96], size[16], dev[64];
+	char dev[64];
 
 	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
 		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
 	else
 		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
 			       sizeof(dev));
-	snprintf(label, sizeof(label), "%s %s %s",
-		 ntprof_opclass_name(ntprof_opclass_of(r->qid, r->opcode)),
-		 ntprof_size_str(r->length, size, sizeof(size)), dev);
-	if (prom_add(rec->prom, label, r)) {
+	if (prom_add(rec->prom, r, dev)) {
 		prom_free(rec->prom);
 		rec->prom = NULL;
 		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",

@@ -365,3 +365,60 @@ size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab)
 		return ctrls_gather_host(tab);
 	return ctrls_gather_target(tab);
 }
+
+/*
+ * The one host a target's subsystem serves, when its configfs says so:
+ * allow_any_host off and a single allowed host. Which host a controller
+ * serves is nowhere else outside debugfs (CONFIG_NVME_TARGET_DEBUGFS,
+ * off in Debian's kernels); "" otherwise.
+ */
+static void subsys_hostnqn(const char *subnqn, char *buf, size_t size)
+{
+	char path[PATH_MAX], one[NTP_NQN_MAX + 1] = "", attr[8];
+	struct dirent *de;
+	int hosts = 0;
+	DIR *d;
+
+	*buf = '\0';
+	snprintf(path, sizeof(path),
+		 NVMET_CONFIGFS "/subsystems/%s/attr_allow_any_host", subnqn);
+	if (read_attr(path, attr, sizeof(attr)) || strcmp(attr, "0"))
+		return;
+	snprintf(path, sizeof(path),
+		 NVMET_CONFIGFS "/subsystems/%s/allowed_hosts", subnqn);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		hosts++;
+		snprintf(one, sizeof(one), "%s", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	if (hosts == 1)
+		snprintf(buf, size, "%s", one);
+}
+
+prom_nqn *ctrls_hostnqns(uint32_t role, const struct ntp_ctrl *tab, size_t n)
+{
+	prom_nqn *v = n ? calloc(n, sizeof(*v)) : NULL;
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; v && i < n; i++) {
+		/* A subsystem's entries follow each other: asked once. */
+		if (i && !strcmp(tab[i].subsysnqn, tab[i - 1].subsysnqn) &&
+		    !strcmp(tab[i].name, tab[i - 1].name)) {
+			memcpy(v[i], v[i - 1], sizeof(v[i]));
+			continue;
+		}
+		if (role == NTPROF_ROLE_TARGET) {
+			subsys_hostnqn(tab[i].subsysnqn, v[i], sizeof(v[i]));
+			continue;
+		}
+		snprintf(path, sizeof(path), "/sys/class/nvme/%s/hostnqn",
+			 tab[i].name);
+		read_attr(path, v[i], sizeof(v[i]));
+	}
+	return v;
+}
