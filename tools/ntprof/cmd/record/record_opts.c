@@ -32,7 +32,7 @@ static void record_usage(FILE *f)
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
-	      "                     [--prom FILE]\n"
+	      "                     [--prom FILE] [--stages-only]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -73,6 +73,10 @@ static void record_usage(FILE *f)
 	      "                             traddr, trsvcid, hostnqn; 64 groups, then\n"
 	      "                             op=\"overflow\"), command counts, drops\n"
 	      "                             (Documentation/prometheus.rst)\n"
+	      "      --stages-only          attach only the kernel hooks the five stages\n"
+	      "                             need, for a recording left on: fewer hits a\n"
+	      "                             command; 'report --detail' then has no\n"
+	      "                             components within the stages\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -334,7 +338,7 @@ check:
 
 enum {
 	OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
-	OPT_SPDK_HOST, OPT_PROM,
+	OPT_SPDK_HOST, OPT_PROM, OPT_STAGES_ONLY,
 };
 
 static const struct option record_options[] = {
@@ -351,6 +355,7 @@ static const struct option record_options[] = {
 	{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
 	{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
 	{ "prom", required_argument, NULL, OPT_PROM },
+	{ "stages-only", no_argument, NULL, OPT_STAGES_ONLY },
 	CLI_OPT_HELP,
 	CLI_OPT_END
 };
@@ -445,6 +450,9 @@ static int record_option(const char *cmd, int c, char *argv[],
 	case OPT_PROM:
 		o->prom = optarg;
 		return -1;
+	case OPT_STAGES_ONLY:
+		o->cfg.stages_only = true;
+		return -1;
 	case OPT_SPDK_TARGET:
 	case OPT_SPDK_HOST:
 		return spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
@@ -482,6 +490,9 @@ static int record_opts_check(const char *cmd, struct record_opts *o)
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
 		return usage_error(cmd,
 				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");
+	if (cfg->stages_only && o->spdk)
+		return usage_error(cmd,
+				   "--stages-only is for the kernel's hooks: SPDK's sites are not narrowed");
 	if (cfg->has_min_len && cfg->has_max_len &&
 	    cfg->min_len > cfg->max_len)
 		return usage_error(cmd,
