@@ -134,8 +134,9 @@ static void print_spdk_ways(FILE *f, const struct recording *rec)
  * The kernel hooks that only split a stage into components, listed in
  * the header as there but not attached: a session started with
  * 'record --stages-only' left them out (or, rarely, they could not
- * attach). "rec.ntp: the components within the stages were not recorded
- * ...: block_rq_issue, block_rq_complete".
+ * attach). "note: t.ntp: the components within the stages were not
+ * recorded, only the stages (record --stages-only left out
+ * block_rq_issue, block_rq_complete)".
  */
 static void print_stages_only(FILE *f, const struct recording *rec)
 {
@@ -151,14 +152,15 @@ static void print_stages_only(FILE *f, const struct recording *rec)
 		    !(NTPROF_PT_DETAIL_MASK & (1ULL << h->point)) ||
 		    h->state != NTPROF_HOOK_AVAILABLE)
 			continue;
-		if (!shown)
+		if (!shown++)
 			fprintf(f,
-				"note: %s: the components within the stages were not recorded (record --stages-only), nor the sub-rows; the stages were: hooks left out",
-				rec->path);
-		fprintf(f, "%s %s", shown++ ? "," : "", h->name);
+				"note: %s: the components within the stages were not recorded, only the stages (record --stages-only left out %s",
+				rec->path, h->name);
+		else
+			fprintf(f, ", %s", h->name);
 	}
 	if (shown)
-		fputc('\n', f);
+		fputs(")\n", f);
 }
 
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
