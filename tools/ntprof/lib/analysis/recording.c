@@ -32,13 +32,19 @@ static uint64_t record_last_ts(const struct ntprof_record *r)
 	return last;
 }
 
-/* The recording's length: to its trailer's end, or to its last point. */
-static uint64_t recording_duration(const struct recording *rec,
-				   const struct ntp_trailer *t)
+/*
+ * The recording's length: from its start (its first part's) to its
+ * trailer's end (its last part's), or to its last point.
+ */
+static uint64_t recording_duration(const struct recording *rec)
 {
-	uint64_t start = rec->hdr->start_mono_ns, end = 0, ts;
+	const struct recording_part *last = &rec->parts[rec->nr_parts - 1];
+	const struct ntp_trailer *t = ntp_trailer(last->file);
+	uint64_t start = rec->parts[0].hdr->part_start_mono_ns, end = 0, ts;
 	size_t i;
 
+	if (!start)
+		start = rec->hdr->start_mono_ns;
 	if (t && t->end_mono_ns > start)
 		return t->end_mono_ns - start;
 	for (i = 0; i < rec->n; i++) {
@@ -49,20 +55,12 @@ static uint64_t recording_duration(const struct recording *rec,
 	return end > start ? end - start : 0;
 }
 
-static int recording_read(struct recording *rec, const char *cmd)
+/* A recording in one file, read whole. 0, or 1 after a message. */
+static int file_read(struct recording *rec, const char *cmd)
 {
 	const struct ntp_trailer *t;
-	char err[512];
-	int ret;
 
-	ret = ntp_open(rec->path, &rec->file, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
-		return 1;
-	}
-	rec->hdr = ntp_header(rec->file);
-	ret = ntp_read_all(rec->file, &rec->recs, &rec->n);
-	if (ret) {
+	if (ntp_read_all(rec->file, &rec->recs, &rec->n)) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, ntp_error(rec->file));
 		return 1;
 	}
@@ -73,7 +71,34 @@ static int recording_read(struct recording *rec, const char *cmd)
 		rec->drops = t->drops;
 		rec->evictions = t->evictions;
 	}
-	rec->duration_ns = recording_duration(rec, t);
+	return 0;
+}
+
+/* The records of a recording whose files are open. 0, or 1 said. */
+static int recording_read(struct recording *rec, const char *cmd)
+{
+	size_t i;
+
+	if (rec->nr_parts == 1 && !rec->parts[0].hdr->part) {
+		rec->path = rec->parts[0].path;
+		rec->file = rec->parts[0].file;
+		rec->hdr = rec->parts[0].hdr;
+		if (file_read(rec, cmd))
+			return 1;
+	} else {
+		if (recording_parts_order(rec, cmd) ||
+		    recording_parts_read(rec, cmd))
+			return 1;
+		/* The last part's trailer is the fullest (devices, hooks). */
+		rec->file = rec->parts[rec->nr_parts - 1].file;
+		for (i = rec->nr_parts; i-- > 0;)
+			if (ntp_trailer(rec->parts[i].file)) {
+				rec->file = rec->parts[i].file;
+				break;
+			}
+		rec->hdr = ntp_header(rec->file);
+	}
+	rec->duration_ns = recording_duration(rec);
 	if (rec->hdr->role != NTPROF_ROLE_HOST &&
 	    rec->hdr->role != NTPROF_ROLE_TARGET) {
 		fprintf(stderr,
@@ -82,6 +107,62 @@ static int recording_read(struct recording *rec, const char *cmd)
 		return 1;
 	}
 	return 0;
+}
+
+/* @rec with one more file; -ENOMEM. */
+static int part_add(struct recording *rec, const char *path,
+		    struct ntp_file *f)
+{
+	struct recording_part *v;
+
+	v = realloc(rec->parts, (rec->nr_parts + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rec->parts = v;
+	v[rec->nr_parts++] = (struct recording_part) {
+		.path = path, .file = f, .hdr = ntp_header(f),
+	};
+	return 0;
+}
+
+/*
+ * Every file opened, each a recording, or a part joining the recording
+ * of its session. 0, or 1 after a message.
+ */
+static int recordings_open(struct recording_run *run, const char *cmd)
+{
+	const struct recording_paths *p = &run->paths;
+	const struct ntp_header *hdr;
+	struct recording *rec;
+	struct ntp_file *f;
+	char err[512];
+	size_t i, k;
+
+	run->files = calloc(p->n + 1, sizeof(*run->files));
+	if (!run->files)
+		goto nomem;
+	for (i = 0; i < p->n; i++) {
+		if (ntp_open(p->v[i], &f, err, sizeof(err))) {
+			fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+			return 1;
+		}
+		hdr = ntp_header(f);
+		for (k = 0; hdr->part && k < run->nr_files; k++)
+			if (recording_same_session(run->files[k].parts[0].hdr,
+						   hdr))
+				break;
+		rec = &run->files[hdr->part ? k : run->nr_files];
+		if (rec == &run->files[run->nr_files])
+			run->nr_files++;
+		if (part_add(rec, p->v[i], f)) {
+			ntp_close(f);
+			goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+	return 1;
 }
 
 /* Whether two recordings may hold the same commands: a transport in common. */
@@ -398,28 +479,27 @@ static bool same_file(const char *a, const char *b)
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by)
 {
+	struct recording_paths *p = &run->paths;
 	struct recording *rec;
 	size_t i, k;
 
 	memset(run, 0, sizeof(*run));
-	run->files = calloc(nr_paths, sizeof(*run->files));
-	if (!run->files) {
-		fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+	if (recording_paths_expand(p, cmd, paths, nr_paths))
 		return 1;
-	}
 	/* One file twice would match every record with itself. */
-	for (i = 0; i < nr_paths; i++) {
+	for (i = 0; i < p->n; i++) {
 		for (k = 0; k < i; k++) {
-			if (!same_file(paths[k], paths[i]))
+			if (!same_file(p->v[k], p->v[i]))
 				continue;
 			fprintf(stderr, "ntprof: %s: %s is given twice\n",
-				cmd, paths[i]);
+				cmd, p->v[i]);
 			return 1;
 		}
 	}
-	for (i = 0; i < nr_paths; i++) {
-		rec = &run->files[run->nr_files++];
-		rec->path = paths[i];
+	if (recordings_open(run, cmd))
+		return 1;
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
 		if (recording_read(rec, cmd))
 			return 1;
 		if (is_host(rec)) {
@@ -441,7 +521,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 void recording_run_free(struct recording_run *run)
 {
 	struct recording *rec;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
@@ -449,8 +529,9 @@ void recording_run_free(struct recording_run *run)
 		free(rec->match_file);
 		free(rec->match_idx);
 		free(rec->taken);
-		if (rec->file)
-			ntp_close(rec->file);
+		for (k = 0; k < rec->nr_parts; k++)
+			ntp_close(rec->parts[k].file);
+		free(rec->parts);
 	}
 	for (i = 0; i < run->nr_pairs; i++)
 		ntprof_join_free(&run->pairs[i].join);
@@ -459,5 +540,6 @@ void recording_run_free(struct recording_run *run)
 	free(run->host_devs);
 	free(run->target_devs);
 	ntprof_analysis_free(run->an);
+	recording_paths_free(&run->paths);
 	memset(run, 0, sizeof(*run));
 }

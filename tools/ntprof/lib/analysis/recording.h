@@ -16,11 +16,29 @@
 #include "analysis/join.h"
 #include "ntp/ntp.h"
 
-/* One file, whole. */
-struct recording {
+/* A file of a recording: the recording's, or one of its parts. */
+struct recording_part {
 	const char *path;
-	struct ntp_file *file;		/* owns the header's strings */
+	struct ntp_file *file;
 	const struct ntp_header *hdr;
+};
+
+/*
+ * One recording, whole: a file, or the parts of a rotated recording
+ * (record --rotate) in the order of their numbers, read as one.
+ */
+struct recording {
+	const char *path;		/* the (first) part's */
+	/*
+	 * The last part with a trailer (else the last): its header is the
+	 * session's, as every part's, and its trailer names the devices and
+	 * hooks found after the start, as many as were known at its end.
+	 */
+	struct ntp_file *file;
+	const struct ntp_header *hdr;
+	struct recording_part *parts;	/* at least one */
+	size_t nr_parts;
+	uint32_t missing_parts;		/* numbers missing between two parts */
 	struct ntprof_record *recs;
 	size_t n;
 	bool cut_short;			/* no trailer: the writer was killed */
@@ -58,7 +76,15 @@ struct recording_failed {
 	uint64_t other_status_n;
 };
 
+/* The paths given, each directory replaced by its .ntp files. */
+struct recording_paths {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
 struct recording_run {
+	struct recording_paths paths;
 	struct recording *files;
 	size_t nr_files;
 	size_t nr_host_files;
@@ -90,5 +116,21 @@ struct recording_run {
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
 void recording_run_free(struct recording_run *run);
+
+/* recording_parts.c */
+/*
+ * @paths with each directory replaced by its .ntp files, by name. 0, or
+ * 1 after a message; free @p with recording_paths_free() in any case.
+ */
+int recording_paths_expand(struct recording_paths *p, const char *cmd,
+			   char *const paths[], size_t nr_paths);
+void recording_paths_free(struct recording_paths *p);
+/* Whether two files are parts of one rotated recording. */
+bool recording_same_session(const struct ntp_header *a,
+			    const struct ntp_header *b);
+/* @rec's parts sorted by number, its path the first's; 0 or 1 (said). */
+int recording_parts_order(struct recording *rec, const char *cmd);
+/* @rec's parts' records in one array, their trailers summed; 0 or 1. */
+int recording_parts_read(struct recording *rec, const char *cmd);
 
 #endif /* NTPROF_RECORDING_H */
