@@ -36,14 +36,14 @@ _ntprof()
 				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 				return
 				;;
-			-s|--sample|-i|--interval|-d|--duration|--min-size|--max-size)
+			-s|--sample|-i|--interval|-d|--duration|--min-size|--max-size|--rotate|--keep)
 				# A number: nothing to offer.
 				return
 				;;
 			*)
 				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --help"
 				;;
 			esac
 			;;

@@ -190,6 +190,8 @@ const char *ntp_writer_path(const struct ntp_writer *w);
  * header, the units written and the block being filled.
  */
 uint64_t ntp_writer_size(const struct ntp_writer *w);
+/* Records appended so far, buffered ones included. */
+uint64_t ntp_writer_records(const struct ntp_writer *w);
 /*
  * Copies @n records into the current block and writes each block that
  * fills up. After a failed write every later call fails the same way:

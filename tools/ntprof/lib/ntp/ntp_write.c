@@ -334,6 +334,11 @@ const char *ntp_writer_path(const struct ntp_writer *w)
 	return w->path;
 }
 
+uint64_t ntp_writer_records(const struct ntp_writer *w)
+{
+	return w->records + w->nbuf;
+}
+
 uint64_t ntp_writer_size(const struct ntp_writer *w)
 {
 	return w->size +
