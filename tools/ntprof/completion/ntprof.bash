@@ -51,7 +51,7 @@ _ntprof()
 			if [[ $cur == -* ]]; then
 				words="-j -h --json --html --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&
-					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --help"
+					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --stream --load --help"
 			else
 				compopt -o filenames 2>/dev/null
 				mapfile -t COMPREPLY < <(compgen -f -X '!*.ntp' -- "$cur"; compgen -d -- "$cur")

@@ -32,27 +32,40 @@ static uint64_t record_last_ts(const struct ntprof_record *r)
 	return last;
 }
 
-/*
- * The recording's length: from its start (its first part's) to its
- * trailer's end (its last part's), or to its last point.
- */
-static uint64_t recording_duration(const struct recording *rec)
+uint64_t recording_last_point(const struct ntprof_record *r, size_t n)
 {
-	const struct recording_part *last = &rec->parts[rec->nr_parts - 1];
-	const struct ntp_trailer *t = ntp_trailer(last->file);
-	uint64_t start = rec->parts[0].hdr->part_start_mono_ns, end = 0, ts;
+	uint64_t end = 0, ts;
 	size_t i;
 
-	if (!start)
-		start = rec->hdr->start_mono_ns;
-	if (t && t->end_mono_ns > start)
-		return t->end_mono_ns - start;
-	for (i = 0; i < rec->n; i++) {
-		ts = record_last_ts(&rec->recs[i]);
+	for (i = 0; i < n; i++) {
+		ts = record_last_ts(&r[i]);
 		if (ts > end)
 			end = ts;
 	}
-	return end > start ? end - start : 0;
+	return end;
+}
+
+void recording_read_done(struct recording *rec, uint64_t last_point)
+{
+	const struct recording_part *last = &rec->parts[rec->nr_parts - 1];
+	const struct ntp_trailer *t = ntp_trailer(last->file);
+	uint64_t start = rec->parts[0].hdr->part_start_mono_ns;
+	size_t i;
+
+	/* The last part's trailer is the fullest (devices, hooks). */
+	for (i = rec->nr_parts; rec->nr_parts > 1 && i-- > 0;)
+		if (ntp_trailer(rec->parts[i].file)) {
+			rec->file = rec->parts[i].file;
+			rec->hdr = ntp_header(rec->file);
+			break;
+		}
+	/* From its (first part's) start to its (last part's) end. */
+	if (!start)
+		start = rec->hdr->start_mono_ns;
+	if (t && t->end_mono_ns > start)
+		rec->duration_ns = t->end_mono_ns - start;
+	else
+		rec->duration_ns = last_point > start ? last_point - start : 0;
 }
 
 /* A recording in one file, read whole. 0, or 1 after a message. */
@@ -74,31 +87,19 @@ static int file_read(struct recording *rec, const char *cmd)
 	return 0;
 }
 
-/* The records of a recording whose files are open. 0, or 1 said. */
-static int recording_read(struct recording *rec, const char *cmd)
+/*
+ * A recording whose files are open, its parts in order, before its
+ * records are read. 0, or 1 after a message.
+ */
+static int recording_prepare(struct recording *rec, const char *cmd)
 {
-	size_t i;
-
-	if (rec->nr_parts == 1 && !rec->parts[0].hdr->part) {
-		rec->path = rec->parts[0].path;
-		rec->file = rec->parts[0].file;
-		rec->hdr = rec->parts[0].hdr;
-		if (file_read(rec, cmd))
+	if (rec->nr_parts > 1 || rec->parts[0].hdr->part) {
+		if (recording_parts_order(rec, cmd))
 			return 1;
-	} else {
-		if (recording_parts_order(rec, cmd) ||
-		    recording_parts_read(rec, cmd))
-			return 1;
-		/* The last part's trailer is the fullest (devices, hooks). */
-		rec->file = rec->parts[rec->nr_parts - 1].file;
-		for (i = rec->nr_parts; i-- > 0;)
-			if (ntp_trailer(rec->parts[i].file)) {
-				rec->file = rec->parts[i].file;
-				break;
-			}
-		rec->hdr = ntp_header(rec->file);
 	}
-	rec->duration_ns = recording_duration(rec);
+	rec->path = rec->parts[0].path;
+	rec->file = rec->parts[rec->nr_parts - 1].file;
+	rec->hdr = ntp_header(rec->file);
 	if (rec->hdr->role != NTPROF_ROLE_HOST &&
 	    rec->hdr->role != NTPROF_ROLE_TARGET) {
 		fprintf(stderr,
@@ -106,6 +107,19 @@ static int recording_read(struct recording *rec, const char *cmd)
 			cmd, rec->path, rec->hdr->role);
 		return 1;
 	}
+	return 0;
+}
+
+/* The records of a prepared recording. 0, or 1 after a message. */
+static int recording_read(struct recording *rec, const char *cmd)
+{
+	if (rec->nr_parts == 1 && !rec->parts[0].hdr->part) {
+		if (file_read(rec, cmd))
+			return 1;
+	} else if (recording_parts_read(rec, cmd)) {
+		return 1;
+	}
+	recording_read_done(rec, recording_last_point(rec->recs, rec->n));
 	return 0;
 }
 
@@ -410,19 +424,37 @@ static void failed_add(struct recording_failed *fl,
 	fl->other_status_n++;
 }
 
-static int analyse(struct recording_run *run, const char *cmd,
-		   unsigned int by)
+int recording_run_add(struct recording_run *run, uint8_t role,
+		      const struct ntprof_record *r,
+		      const struct ntprof_record *t)
+{
+	bool hosts = role == NTPROF_ROLE_HOST;
+
+	/* As record counts them: the sample, then the failed. */
+	if (ntprof_record_in_sample(r, role))
+		return ntprof_analysis_add(run->an, hosts ? r : NULL,
+					   hosts ? t : r);
+	if (r->role == role)
+		failed_add(&run->failed, hosts ? r : NULL, hosts ? t : r);
+	return 0;
+}
+
+/*
+ * The analysis, empty, with the devices' names the files hold so far (a
+ * streamed run reads its trailers' at the end, and relabels then).
+ */
+int recording_analysis_begin(struct recording_run *run, unsigned int by)
 {
 	struct ntprof_analysis_opts opts = { .sample = run->sample, .by = by };
-	const struct ntprof_record *r, *t;
-	struct recording *rec;
 	bool hosts = run->nr_host_files > 0;
-	size_t f, i;
-	int err = 0;
+	size_t f;
 
+	free(run->host_devs);
+	free(run->target_devs);
+	run->host_devs = run->target_devs = NULL;
 	if (devs_collect(run, true, &run->host_devs, &run->nr_host_devs) ||
 	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs))
-		goto nomem;
+		return -ENOMEM;
 	opts.transports = several_transports(run);
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
@@ -433,35 +465,42 @@ static int analyse(struct recording_run *run, const char *cmd,
 		if (is_host(&run->files[f]) == hosts &&
 		    run->files[f].duration_ns > opts.duration_ns)
 			opts.duration_ns = run->files[f].duration_ns;
+	if (run->an) {
+		run->an->opts = opts;
+		return 0;
+	}
 	run->an = ntprof_analysis_new(&opts);
-	if (!run->an)
-		goto nomem;
+	return run->an ? 0 : -ENOMEM;
+}
+
+static int analyse(struct recording_run *run, const char *cmd,
+		   unsigned int by)
+{
+	const struct ntprof_record *t;
+	struct recording *rec;
+	bool hosts = run->nr_host_files > 0;
+	size_t f, i;
+	int err;
+
+	err = recording_analysis_begin(run, by);
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
 		if (is_host(rec) != hosts)
 			continue;
 		for (i = 0; i < rec->n && !err; i++) {
-			r = &rec->recs[i];
 			t = NULL;
 			if (hosts && rec->match_file &&
 			    rec->match_file[i] != NTPROF_NO_MATCH)
 				t = &run->files[rec->match_file[i]]
 					     .recs[rec->match_idx[i]];
-			/* As record counts them: the sample, then the failed. */
-			if (ntprof_record_in_sample(r, rec->hdr->role))
-				err = ntprof_analysis_add(run->an,
-							  hosts ? r : NULL,
-							  hosts ? t : r);
-			else if (r->role == rec->hdr->role)
-				failed_add(&run->failed, hosts ? r : NULL,
-					   hosts ? t : r);
+			err = recording_run_add(run, rec->hdr->role,
+						&rec->recs[i], t);
 		}
 	}
 	if (!err)
 		err = ntprof_analysis_finish(run->an);
 	if (!err)
 		return 0;
-nomem:
 	fprintf(stderr, "ntprof: %s: out of memory for the analysis\n", cmd);
 	return 1;
 }
@@ -500,18 +539,26 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		return 1;
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
-		if (recording_read(rec, cmd))
+		if (recording_prepare(rec, cmd))
 			return 1;
-		if (is_host(rec)) {
+		if (is_host(rec))
 			run->nr_host_files++;
-			run->nr_host += rec->n;
-		} else {
+		else
 			run->nr_target_files++;
-			run->nr_target += rec->n;
-		}
 	}
 	if (check_sample(run, cmd))
 		return 1;
+	if (recording_stream_wanted(run))
+		return recording_stream_load(run, cmd, by);
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		if (recording_read(rec, cmd))
+			return 1;
+		if (is_host(rec))
+			run->nr_host += rec->n;
+		else
+			run->nr_target += rec->n;
+	}
 	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
 		return 1;
 	join_total(run);

@@ -83,8 +83,22 @@ struct recording_paths {
 	size_t cap;
 };
 
+/* Whether report streams through the recordings (recording_stream.c). */
+enum recording_stream {
+	RECORDING_STREAM_AUTO,	/* when the files are large (and can) */
+	RECORDING_STREAM_ALWAYS,	/* whenever the run's shape allows */
+	RECORDING_STREAM_NEVER,
+};
+extern enum recording_stream recording_stream_mode;
+
 struct recording_run {
 	struct recording_paths paths;
+	/*
+	 * Streamed: the records were never held; a view of each command
+	 * (report_rows_each()) streams through the files again.
+	 */
+	bool streamed;
+	unsigned int by;
 	struct recording *files;
 	size_t nr_files;
 	size_t nr_host_files;
@@ -116,6 +130,32 @@ struct recording_run {
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
 void recording_run_free(struct recording_run *run);
+
+/* Internal, for recording_stream.c. */
+/* One command into the run's analysis: the sample, or the failed. */
+int recording_run_add(struct recording_run *run, uint8_t role,
+		      const struct ntprof_record *r,
+		      const struct ntprof_record *t);
+/* The analysis, empty, with the devices' names known so far; -ENOMEM. */
+int recording_analysis_begin(struct recording_run *run, unsigned int by);
+/* The latest point of @n records. */
+uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
+/* After the records: the file for notes, and the recording's length. */
+void recording_read_done(struct recording *rec, uint64_t last_point);
+
+/* recording_stream.c */
+/* Whether @run is streamed: its shape allows, and the mode asks. */
+bool recording_stream_wanted(const struct recording_run *run);
+/* Streams @run's join into its analysis; 0, or 1 after a message. */
+int recording_stream_load(struct recording_run *run, const char *cmd,
+			  unsigned int by);
+/* Each command of a streamed run, again, in the order of the first pass. */
+int recording_stream_each(const struct recording_run *run,
+			  int (*fn)(const struct ntprof_record *host,
+				    const struct ntprof_record *target,
+				    const struct recording *hrec,
+				    const struct recording *trec, void *arg),
+			  void *arg);
 
 /* recording_parts.c */
 /*

@@ -146,7 +146,6 @@ int recording_parts_order(struct recording *rec, const char *cmd)
 		}
 		rec->missing_parts += v[i].hdr->part - v[i - 1].hdr->part - 1;
 	}
-	rec->path = v[0].path;
 	return 0;
 }
 
