@@ -930,6 +930,43 @@ static void test_newer_minor(void)
 }
 
 /*
+ * The fixed part and the strings of a host's header of format 1.@minor,
+ * sample 1, started at mono 11 and real 22; its length set by
+ * put_two_records().
+ */
+static void put_host_start(struct bytes *b, int minor)
+{
+	put(b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(b, 1, 2);
+	put_le(b, minor, 2);
+	put_le(b, 0, 4);	/* the length, set below */
+	put_le(b, 232, 4);
+	put_le(b, 1, 4);
+	put_le(b, NTPROF_ROLE_HOST, 1);
+	put_le(b, NTPROF_TRANSPORT_TCP, 1);
+	put_le(b, 0, 2);
+	put_le(b, 1, 4);
+	put_le(b, 11, 8);
+	put_le(b, 22, 8);
+	put_str(b, "host");
+	put_str(b, "6.1.0-57-amd64");
+	put_str(b, "");
+	put_str(b, "0.1");
+}
+
+/* The header's CRC and length, then a block of @recs[0] and [1]. */
+static void put_two_records(struct bytes *b, struct bytes *p,
+			    const struct ntprof_record *recs)
+{
+	put_le(b, 0, 4);
+	wr32(b->p + 12, b->len);
+	fix_header(b->p);
+	put_record(p, &recs[0], 232);
+	put_record(p, &recs[1], 232);
+	put_unit(b, "NTPB", 0, 2, p->p, p->len);
+}
+
+/*
  * A file of format 1.3, the last before parts: it reads as a recording
  * in one file (part 0), and bytes after its controller table are not
  * taken for a part number. A 1.4 header cut before its part is damage.
@@ -948,32 +985,12 @@ static void test_minor_three(void)
 	for (minor = 3; minor <= 4; minor++) {
 		b.len = 0;
 		p.len = 0;
-		put(&b, "\x89NTP\r\n\x1a\n", 8);
-		put_le(&b, 1, 2);
-		put_le(&b, minor, 2);
-		put_le(&b, 0, 4);	/* the length, set below */
-		put_le(&b, 232, 4);
-		put_le(&b, 1, 4);
-		put_le(&b, NTPROF_ROLE_HOST, 1);
-		put_le(&b, NTPROF_TRANSPORT_TCP, 1);
-		put_le(&b, 0, 2);
-		put_le(&b, 1, 4);
-		put_le(&b, 11, 8);
-		put_le(&b, 22, 8);
-		put_str(&b, "host");
-		put_str(&b, "6.1.0-57-amd64");
-		put_str(&b, "");
-		put_str(&b, "0.1");
+		put_host_start(&b, minor);
 		put_le(&b, 0, 4);	/* no hooks, devices, controllers */
 		put_le(&b, 0, 4);
 		put_le(&b, 0, 4);
 		put(&b, "\x05\x00\x00", 3);	/* 3 bytes: no part of 1.4 */
-		put_le(&b, 0, 4);
-		wr32(b.p + 12, b.len);
-		fix_header(b.p);
-		put_record(&p, &recs[0], 232);
-		put_record(&p, &recs[1], 232);
-		put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+		put_two_records(&b, &p, recs);
 		spit(path, b.p, b.len);
 		seed(path);
 
@@ -1020,31 +1037,11 @@ static void test_minor_zero(void)
 	bool good = false;
 	int ret;
 
-	put(&b, "\x89NTP\r\n\x1a\n", 8);
-	put_le(&b, 1, 2);
-	put_le(&b, 0, 2);
-	put_le(&b, 0, 4);	/* the length, set below */
-	put_le(&b, 232, 4);
-	put_le(&b, 1, 4);
-	put_le(&b, NTPROF_ROLE_HOST, 1);
-	put_le(&b, NTPROF_TRANSPORT_TCP, 1);
-	put_le(&b, 0, 2);
-	put_le(&b, 1, 4);
-	put_le(&b, 11, 8);
-	put_le(&b, 22, 8);
-	put_str(&b, "host");
-	put_str(&b, "6.1.0-57-amd64");
-	put_str(&b, "");
-	put_str(&b, "0.1");
+	put_host_start(&b, 0);
 	put_le(&b, 0, 4);	/* no hooks */
 	put_le(&b, 0xffffffff, 4);	/* not a device count in 1.0 */
 	put_le(&b, 0xffffffff, 4);	/* nor a controller count */
-	put_le(&b, 0, 4);
-	wr32(b.p + 12, b.len);
-	fix_header(b.p);
-	put_record(&p, &recs[0], 232);
-	put_record(&p, &recs[1], 232);
-	put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+	put_two_records(&b, &p, recs);
 	spit(path, b.p, b.len);
 	seed(path);
 

@@ -13,28 +13,8 @@
 # usage: test_parts.sh
 # Prints TAP; exits 1 if any test failed.
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$UNIT_DIR/../..
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
-SPLIT=$TOP/selftests/tools/ntpsplit
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/ntpgen" >&2 &&
-	make -s -C "$TOP/selftests/tools" ntpsplit >&2 ||
-	{ echo "Bail out! cannot build ntprof, ntpgen or ntpsplit"; exit 1; }
-
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
-
-H=$TMP/host.ntp
-T=$TMP/target.ntp
+# shellcheck source=selftests/unit/split_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/split_env.sh"
 D=$TMP/parts
 
 # split K: the host's and the target's recordings in parts of K records.
@@ -85,16 +65,7 @@ t_case() {
 	ktap_pass "$name: the parts (a directory, or shuffled) report as the whole: ${views[*]}"
 }
 
-t_case "tcp" -t tcp --seed 1
-t_case "rdma, theta -3 s, drift -200 ppm" -t rdma --theta -3s --drift -200 \
-	-q 1 -d 8 --gap-us 500 --seed 4
-t_case "cids reused, small LBA span" --no-genctr --span 1M -q 2 -d 64 \
-	--seed 5
-t_case "1 in 10 sampled, failed commands" -s 10 --failed-pct 0.2 --seed 6
-t_case "commands missing on one side" --no-target-pct 10 --no-host-pct 5 \
-	--seed 7
-t_case "stale receive stamps" -t tcp --stale-recv-pct 0.5 --seed 9
-t_case "cut short" --no-trailer --seed 10
+ntpgen_cases t_case
 
 t_drops() {
 	"$NTPGEN" --quiet -n 5000 --seed 11 "$H" "$T" &&
