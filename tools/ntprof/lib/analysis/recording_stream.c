@@ -46,6 +46,8 @@
 /* The sampled first pass: host records looked up, hits wanted. */
 #define THETA_SAMPLE		65536
 #define THETA_HITS		1024
+/* ... looked up in at most this many target records (3.6 GiB). */
+#define THETA_SCAN		(1U << 24)
 
 enum recording_stream recording_stream_mode;
 
@@ -170,6 +172,15 @@ static const struct ntprof_record *reader_next(struct reader *r)
 	return x;
 }
 
+/* A sample's reader, left where it stopped. */
+static void reader_drop(struct reader *r)
+{
+	if (r->own && r->f)
+		ntp_close(r->f);
+	r->f = NULL;
+}
+
+/* The rest of the recording read (its count, its trailers), then closed. */
 static void reader_done(struct reader *r)
 {
 	while (r->f && !r->err && reader_next(r))
@@ -255,7 +266,7 @@ static struct sample_ent *sample_host(struct stream *s, size_t *mask)
 		tab[j] = (struct sample_ent){ k, start, end, tab[j].dup };
 		n++;
 	}
-	reader_done(&r);
+	reader_drop(&r);
 	*mask = nslots - 1;
 	return tab;
 }
@@ -271,7 +282,7 @@ static int theta_first(struct stream *s)
 	struct sample_ent *tab, *e;
 	const struct ntprof_record *x;
 	int64_t *mid = NULL;
-	uint64_t start, end, k, since = 0;
+	uint64_t start, end, k, since = 0, scanned = 0;
 	size_t mask, j, n = 0;
 	struct reader r;
 
@@ -286,9 +297,13 @@ static int theta_first(struct stream *s)
 		free(mid);
 		return -ENOMEM;
 	}
-	/* Past the hits, a chunk's worth without one: the sample is behind. */
+	/*
+	 * Past the hits, a chunk's worth without one: the sample is behind.
+	 * A target that ran long before the host's start has its hits far
+	 * in; past THETA_SCAN, the start stamps will do.
+	 */
 	while (n < THETA_HITS && (!n || since < s->chunk) &&
-	       (x = reader_next(&r))) {
+	       scanned++ < THETA_SCAN && (x = reader_next(&r))) {
 		since++;
 		if (x->role != NTPROF_ROLE_TARGET ||
 		    ntprof_record_window(x, &start, &end))
@@ -304,7 +319,7 @@ static int theta_first(struct stream *s)
 			   (int64_t)(start - e->start) / 2;
 		since = 0;
 	}
-	reader_done(&r);
+	reader_drop(&r);
 	if (n) {
 		qsort(mid, n, sizeof(*mid), cmp_i64);
 		s->theta = mid[n / 2];
