@@ -60,6 +60,7 @@ bool recording_stream_wanted(const struct recording_run *run)
 {
 	uint64_t bytes = 0;
 	struct stat st;
+	const struct ntp_header *a, *b;
 	size_t i, k;
 
 	/* Several hosts with targets: each pair's join, first match wins. */
@@ -67,6 +68,15 @@ bool recording_stream_wanted(const struct recording_run *run)
 	    (run->nr_host_files && run->nr_target_files &&
 	     (run->nr_host_files > 1 || run->nr_target_files > 1)))
 		return false;
+	/* A host and a target of no transport in common: not joined. */
+	if (run->nr_host_files && run->nr_target_files) {
+		a = run->files[0].hdr;
+		b = run->files[1].hdr;
+		if (a->transport != b->transport &&
+		    a->transport != NTPROF_TRANSPORT_NONE &&
+		    b->transport != NTPROF_TRANSPORT_NONE)
+			return false;
+	}
 	if (recording_stream_mode == RECORDING_STREAM_ALWAYS)
 		return true;
 	for (i = 0; i < run->nr_files; i++)
