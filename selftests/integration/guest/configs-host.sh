@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The configurations people run, host side (configs-lib.sh names them):
+# for each step, connect as its configuration says (reconnecting only
+# between configurations), then record at the step's -s beside its fio
+# job while the target records the same. Files in the share, per step:
+# STEP-host.ntp, STEP-host.out, STEP-fio.json and STEP-queues (the
+# controller's queue_count and its poll queues); the checks run on the
+# machine that ran the lab (configs-check.sh).
+. /lab/ktap.sh
+. /lab/tests/records.sh
+. /lab/tests/configs-lib.sh
+KTAP_PREFIX="host: "
+share=$NTPROF_LAB_SHARE
+
+# subsys_entry NQN PATTERN: the first entry of NQN's subsystem in sysfs
+# whose name matches PATTERN (an extended regular expression).
+subsys_entry() {
+	local s
+
+	s=$(grep -lx "$1" /sys/class/nvme-subsystem/*/subsysnqn 2>/dev/null | head -n 1)
+	[ -n "$s" ] || return 1
+	ls "$(dirname "$s")" | grep -E "^$2\$" | head -n 1
+}
+
+# settle DEV: until the block layer's counts of DEV stop changing (the
+# partition scan after a connect is no step's I/O).
+settle() {
+	local a b i=0
+
+	b=$(cat "/sys/block/$1/stat")
+	while [ $i -lt 50 ]; do
+		sleep 0.5
+		a=$b
+		b=$(cat "/sys/block/$1/stat")
+		[ "$a" = "$b" ] && return 0
+		i=$((i + 1))
+	done
+}
+
+# reconnect TRANSPORT CONFIG: TRANSPORT's controller connected anew with
+# CONFIG's options; sets dev (the namespace) and ctrl (its controller).
+reconnect() {
+	local t=$1 nqn addr port i
+
+	nqn=$NTPROF_LAB_TCP_NQN addr=$NTPROF_LAB_TCP_ADDR port=$NTPROF_LAB_TCP_PORT
+	[ "$t" = tcp ] || nqn=$NTPROF_LAB_RDMA_NQN addr=$NTPROF_LAB_RDMA_ADDR \
+		port=$NTPROF_LAB_RDMA_PORT
+	nvme disconnect -n "$nqn" > /dev/null 2>&1
+	# shellcheck disable=SC2046
+	nvme connect -t "$t" -a "$addr" -s "$port" -n "$nqn" \
+		$(config_connect_opts "$2") > /tmp/connect.out 2>&1 ||
+		{ sed 's/^/# /' /tmp/connect.out; return 1; }
+	dev= ctrl=
+	for i in $(seq 1 100); do
+		dev=$(subsys_entry "$nqn" 'nvme[0-9]+n[0-9]+')
+		ctrl=$(subsys_entry "$nqn" 'nvme[0-9]+')
+		[ -n "$dev" ] && [ -b "/dev/$dev" ] && [ -n "$ctrl" ] && break
+		sleep 0.1
+	done
+	[ -b "/dev/$dev" ] && settle "$dev"
+}
+
+ktap_header
+modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+ktap_diag "$(nproc) CPUs"
+connected=
+for step in $(configs_steps); do
+	c=$(step_config "$step")
+	t=$(step_transport "$step")
+	s=$(step_sample "$step")
+	if [ "$connected" != "$c-$t" ]; then
+		if reconnect "$t" "$c"; then
+			ktap_pass "$c-$t: nvme connect $(config_connect_opts "$c") ($dev)"
+		else
+			ktap_fail "$c-$t: nvme connect $(config_connect_opts "$c")"
+		fi
+		connected=$c-$t
+	fi
+	echo "$(cat "/sys/class/nvme/$ctrl/queue_count" 2>/dev/null) $(
+		case $c in poll*) echo $CONFIGS_POLL_QUEUES ;; *) echo 0 ;; esac)" \
+		> "$share/$step-queues"
+	touch "$share/$step.go"
+	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; break; }
+	ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
+		> "/tmp/$step-host.out" 2>&1 &
+	rec=$!
+	wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
+		ktap_fail "$step: record started"
+	# shellcheck disable=SC2046
+	fio --name="$step" --filename="/dev/$dev" $(config_fio_opts "$c") \
+		--direct=1 --size=256m --runtime="$CONFIGS_SECONDS" --time_based \
+		--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err
+	fio_rc=$?
+	kill -INT $rec
+	wait $rec
+	rc=$?
+	touch "$share/$step.done"
+	cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
+	[ $fio_rc -eq 0 ] && ktap_pass "$step: fio $(config_fio_opts "$c")" ||
+		{ ktap_fail "$step: fio $(config_fio_opts "$c")"; sed 's/^/# /' /tmp/fio.err; }
+	[ $rc -eq 0 ] && ! grep -q WARNING "/tmp/$step-host.out" &&
+		ktap_pass "$step: record exit 0, no warning" ||
+		{ ktap_fail "$step: record exit 0, no warning (rc $rc)"
+		  sed 's/^/# /' "/tmp/$step-host.out"; }
+	wait_flag "$step.saved" || ktap_fail "$step: the target saved its recording"
+done
+rmmod ntprof
+ktap_finished

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The configurations people run, target side: for each step of
+# configs-lib.sh, record the step's transport at its -s from when the
+# host is connected as the step says until its fio is done. Files in the
+# share: STEP-target.ntp, STEP-target.out.
+. /lab/ktap.sh
+. /lab/tests/records.sh
+. /lab/tests/configs-lib.sh
+KTAP_PREFIX="target: "
+share=$NTPROF_LAB_SHARE
+
+ktap_header
+modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
+lab-ready
+for step in $(configs_steps); do
+	wait_flag "$step.go" || { ktap_fail "$step: the host started"; break; }
+	ntprof record -r target -t "$(step_transport "$step")" -s "$(step_sample "$step")" \
+		-o "/tmp/$step-target.ntp" > "/tmp/$step-target.out" 2>&1 &
+	rec=$!
+	wait_line "/tmp/$step-target.out" '^ntprof: profiling as target' ||
+		ktap_fail "$step: record started"
+	touch "$share/$step.rec"
+	wait_flag "$step.done" || ktap_fail "$step: the host finished"
+	kill -INT $rec
+	wait $rec
+	rc=$?
+	cp "/tmp/$step-target.ntp" "/tmp/$step-target.out" "$share/"
+	[ $rc -eq 0 ] && ! grep -q WARNING "/tmp/$step-target.out" &&
+		ktap_pass "$step: record exit 0, no warning" ||
+		{ ktap_fail "$step: record exit 0, no warning (rc $rc)"
+		  sed 's/^/# /' "/tmp/$step-target.out"; }
+	touch "$share/$step.saved"
+done
+rmmod ntprof
+ktap_finished
