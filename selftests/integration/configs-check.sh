@@ -15,7 +15,7 @@
 #   - polled configurations: io_uring's commands are on the poll queues
 #     (the controller's last ones), so their completions were reaped by
 #     polling; pvsync2's are not (the kernel does not poll synchronous
-#     direct I/O).
+#     direct I/O); deep queues: the controller has its 4 I/O queues.
 # Then, at -s 1, each configuration's stage means against the default
 # configuration's of the same boot and transport, for the same op and
 # size: the stages that moved by more than 5 %, as diagnostics (timings
@@ -144,6 +144,14 @@ check_step() {
 	# REQ_POLLED for an async kiocb only) and sends synchronous I/O with
 	# RWF_HIPRI to the interrupt-driven queues.
 	read -r q poll < "$share/$step-queues" 2>/dev/null
+	if [ "$c" = deep ]; then
+		# queue_count has the admin queue too.
+		got=$("$ntprof" report --csv - "$host" 2> /dev/null |
+			awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+				{ n[$col["qid"]]++ } END { for (k in n) printf "%s:%d ", k, n[k] }')
+		[ "${q:-0}" = 5 ] && ktap_pass "$step: 4 I/O queues; commands by queue id: $got" ||
+			ktap_fail "$step: 4 I/O queues (queue_count ${q:-?}); commands by queue id: $got"
+	fi
 	if [ "${poll:-0}" -gt 0 ]; then
 		lo=$((${q:-0} - poll))
 		"$ntprof" report --csv - "$host" > "$work/$step.csv" 2> /dev/null
