@@ -90,25 +90,27 @@ live() {
 # both sides recording. On the first attempt, a controller's reset
 # during it asks the target for another (STEP.retry).
 run_step() {
+	# Both recorders start at once; fio once both record.
 	touch "$share/$step.go"
-	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; return 1; }
 	ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
 		> "/tmp/$step-host.out" 2>&1 &
 	rec=$!
 	wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
 		ktap_fail "$step: record started"
+	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; return 1; }
 	# shellcheck disable=SC2046
 	fio --name="$step" --filename="/dev/$dev" $(config_fio_opts "$c") \
 		--direct=1 --size=256m --runtime="$CONFIGS_SECONDS" --time_based \
 		--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err
 	fio_rc=$?
-	record_stop "$step" $rec "/tmp/$step-host.out"
 	if [ "$1" = 1 ] && [ "$(resets)" != "$r0" ]; then
 		ktap_diag "$step: a controller reset during the step; it runs again:"
 		dmesg | grep -B1 'starting error recovery' | tail -n 2 | sed 's/^/#   /'
 		touch "$share/$step.retry"
 	fi
+	# Both recorders stop at once.
 	touch "$share/$step.done"
+	record_stop "$step" $rec "/tmp/$step-host.out"
 	cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
 	[ $fio_rc -eq 0 ] && ktap_pass "$step: fio $(config_fio_opts "$c")" ||
 		{ ktap_fail "$step: fio $(config_fio_opts "$c")"; sed 's/^/# /' /tmp/fio.err; }

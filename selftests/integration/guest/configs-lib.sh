@@ -18,7 +18,9 @@
 #   deep     --nr-io-queues=4, 4 KiB random reads, 2 jobs at iodepth 128
 
 CONFIGS_POLL_QUEUES=2
-CONFIGS_SECONDS=${CONFIGS_SECONDS:-3}
+# fio's seconds per step: at -s 100 a dozen commands or so at queue depth
+# 1 under TCG, thousands in the deep steps.
+CONFIGS_SECONDS=${CONFIGS_SECONDS:-2}
 
 # configs_steps: the steps, in the order the host runs them.
 configs_steps() {
