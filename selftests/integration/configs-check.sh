@@ -46,7 +46,7 @@ HOST_GROUPS='[.groups[] | select(.side == "host")]'
 # check_step STEP
 check_step() {
 	local step=$1 c s host target fio json bad n m want ops op total got
-	local q poll lo size pct bytes=
+	local q poll lo size pct bytes= none
 
 	c=$(step_config "$step")
 	s=$(step_sample "$step")
@@ -65,7 +65,18 @@ check_step() {
 	n=$(num "$json" .records.host)
 	m=$(num "$json" .records.matched)
 	bad=$(num "$json" "(.records.unusable) + ($HOST_GROUPS | map(.n_unusable) | add // 0)")
-	if [ "${n:-0}" -gt 0 ] && [ "$m" = "$n" ] && [ "$bad" = 0 ]; then
+	# At -s 100, a short step of a slow guest may sample none of fio's
+	# few hundred commands: then the lines below have nothing to check,
+	# and say so; the count's check says whether none was likely.
+	none=
+	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
+	if [ "$s" != 1 ] && [ "${n:-0}" = 0 ] &&
+	   awk -v t="${total:-0}" -v s="$s" 'BEGIN { exit !(t / s < 4) }'; then
+		none="none of fio's $total commands sampled at -s $s"
+	fi
+	if [ -n "$none" ]; then
+		ktap_pass "$step: every host record joined ($none)"
+	elif [ "${n:-0}" -gt 0 ] && [ "$m" = "$n" ] && [ "$bad" = 0 ]; then
 		ktap_pass "$step: every host record joined ($m of $n), none unusable"
 	else
 		ktap_fail "$step: every host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
@@ -81,7 +92,9 @@ check_step() {
 		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
 			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
 		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
-	if [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
+	if [ -n "$none" ]; then
+		ktap_pass "$step: in each group the stage means add up to the end to end mean ($none)"
+	elif [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
 		ktap_pass "$step: in each group the stage means add up to the end to end mean"
 	else
 		ktap_fail "$step: in each group the stage means add up to the end to end mean"
@@ -158,7 +171,9 @@ check_step() {
 		got=$(awk -F, -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			{ n++; if ($col["qid"] >= lo) p++ } END { printf "%d %d", p, n }' "$work/$step.csv")
 		set -- $got
-		if [ "$c" = polluring ]; then
+		if [ -n "$none" ]; then
+			true
+		elif [ "$c" = polluring ]; then
 			[ "$2" -gt 0 ] && [ "$1" = "$2" ]
 		else
 			[ "$2" -gt 0 ] && [ "$1" = 0 ]
