@@ -176,7 +176,7 @@ void print_warnings(const struct recorder *rec,
 			st->drops);
 	if (have_stats && st->evicted)
 		fprintf(stderr,
-			"ntprof: WARNING: %" PRIu64 " sampled commands not recorded (in-flight table full): sample fewer commands (a larger -s)\n",
+			"ntprof: WARNING: %" PRIu64 " sampled commands not recorded (in-flight table full): sample fewer commands (a larger -s), or load ntprof with a larger inflight_slots\n",
 			st->evicted);
 	if (rec->other_role)
 		fprintf(stderr,
