@@ -2,28 +2,15 @@
 #
 # Sourced by the tests of reports of ntpgen recordings cut by
 # selftests/tools/ntpsplit (test_parts.sh, test_stream.sh): the TAP
-# header, the three programs built, and a temporary directory, $TMP,
-# with the host's and the target's recordings' paths, $H and $T.
+# header, the three programs built (ntpgen_env.sh, and ntpsplit), and a
+# temporary directory, $TMP, with the host's and the target's
+# recordings' paths, $H and $T.
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$UNIT_DIR/../..
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 SPLIT=$TOP/selftests/tools/ntpsplit
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/ntpgen" >&2 &&
-	make -s -C "$TOP/selftests/tools" ntpsplit >&2 ||
-	{ echo "Bail out! cannot build ntprof, ntpgen or ntpsplit"; exit 1; }
-
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+make -s -C "$TOP/selftests/tools" ntpsplit >&2 ||
+	{ echo "Bail out! cannot build ntpsplit"; exit 1; }
 
 H=$TMP/host.ntp
 T=$TMP/target.ntp
