@@ -10,7 +10,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	libisal-dev libzydis-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
-	util-linux coreutils gawk groff-base man-db jq python3-jsonschema
+	util-linux coreutils gawk groff-base man-db jq python3-jsonschema python3-docutils
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
 
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
@@ -20,6 +20,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
+# python3-docutils: test_docs.sh builds Documentation/*.rst.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
 # prometheus: its promtool checks what record --prom writes, and its server

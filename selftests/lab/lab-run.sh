@@ -12,6 +12,7 @@
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
 #           LAB_ONE_SMP=N (the one guest's vCPUs; default 2)
+#           LAB_HOST_SMP=N (the host guest's vCPUs, two guests; default 1)
 #           LAB_CMDLINE="..." (more kernel parameters for the guests)
 #           LAB_EARLY_CYCLES=-1|0|1 (ntprof.ko's early_cycles; by default 1
 #           under TCG, whose TSC runs at a constant rate without the CPU
@@ -127,7 +128,7 @@ else
 		-netdev "socket,id=n0,udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:01 &
 	target_pid=$!
-	boot_guest host "${LAB_GUEST_MEM:-1024}" 1 \
+	boot_guest host "${LAB_GUEST_MEM:-1024}" "${LAB_HOST_SMP:-1}" \
 		"lab.role=host lab.topology=two lab.addr=10.77.0.2 lab.target=10.77.0.1" \
 		-netdev "socket,id=n0,udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port" \
 		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:02 || true

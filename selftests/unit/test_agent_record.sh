@@ -137,6 +137,65 @@ else
 	ktap_fail "the killed recorder's file keeps its records"
 fi
 
+# --rotate: parts of about 1 MiB (some 4,500 records of the model's),
+# each whole once closed and reportable while the recording goes on.
+mkdir "$TMP/rot"
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 5 --rotate 1M \
+	-o "$TMP/rot/p.ntp" > "$TMP/rot.out" 2>&1 &
+rec=$!
+sleep 3
+out=$("$NTPROF" report "$TMP/rot/p.0001.ntp" 2>&1)
+live_rc=$?
+wait $rec
+rc=$?
+n=$(sed -n 's/^ntprof: \([0-9]*\) records written in \([0-9]*\) parts.*/\1 \2/p' \
+	"$TMP/rot.out")
+parts=$(ls "$TMP/rot" | wc -l)
+rows=$(record_csv "$TMP/rot" | wc -l)
+big=$(find "$TMP/rot" -size +$((1048576 + 64 * 232 + 4096))c | wc -l)
+if [ $rc = 0 ] && [ $live_rc = 0 ] && ! grep -q "ends early" <<< "$out" &&
+   grep -q "part 1 of a rotated recording" <<< "$out" &&
+   [ "$parts" -ge 3 ] && [ "$n" = "$rows $parts" ] && [ "$big" = 0 ]; then
+	ktap_pass "--rotate 1M: $parts parts of at most 1 MiB and a block, all $rows records; a closed part reports while recording"
+else
+	ktap_fail "--rotate 1M: parts (rc $rc, report rc $live_rc, '$n' written, $parts parts, $rows rows, $big too big)"
+	sed 's/^/# /' "$TMP/rot.out"
+	sed 's/^/# /' <<< "$out"
+fi
+record_csv "$TMP/rot" > "$TMP/rot.csv"
+if out=$(rows_are_commands "$TMP/rot.csv") &&
+   [ "$(cut -d, -f4-8 "$TMP/rot.csv" | sort | uniq -d | wc -l)" = 0 ]; then
+	ktap_pass "--rotate: the parts' records are the model's commands, none twice"
+else
+	ktap_fail "--rotate: the parts' records are the model's commands, none twice"
+	ktap_diag "$out"
+fi
+
+rm -rf "$TMP/rot"
+mkdir "$TMP/rot"
+# 8 s: at least 4 parts at the model's slowest (some 2,000 records a second).
+out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 8 --rotate 1M \
+	--keep 2 -o "$TMP/rot/k" 2>&1)
+rc=$?
+last=$(ls "$TMP/rot" | tail -1)
+kept=$(ls "$TMP/rot" | tr '\n' ' ')
+rep=$("$NTPROF" report "$TMP/rot" 2>&1)
+summary=$(grep -o "^records: [0-9]* target" <<< "$out")
+if [ $rc = 0 ] && [ "$(ls "$TMP/rot" | wc -l)" = 2 ] &&
+   [[ $last =~ ^k\.([0-9]{4})\.ntp$ ]] &&
+   old=$((10#${BASH_REMATCH[1]} - 2)) && [ $old -ge 1 ] &&
+   grep -q "removed the $old oldest" <<< "$out" &&
+   [ -n "$summary" ] && grep -q "^$summary" <<< "$rep" &&
+   { [ $old = 1 ] && note="part 1 was removed" ||
+     note="parts 1 to $old were removed"; } &&
+   grep -q "$note" <<< "$rep"; then
+	ktap_pass "--rotate 1M --keep 2: the 2 newest parts kept ($kept), the summary theirs, as report's"
+else
+	ktap_fail "--rotate 1M --keep 2: the 2 newest parts kept (rc $rc, $kept)"
+	sed 's/^/# /' <<< "$out"
+	sed 's/^/# /' <<< "$rep"
+fi
+
 # The model ends in the middle of a recording.
 "$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 3 -o "$TMP/end.ntp" \
 	> "$TMP/end.out" 2>&1 &

@@ -172,6 +172,62 @@ static bool comp_is(const struct ntprof_breakdown *bd, int c, int64_t v)
 	return (bd->has & (1U << c)) && bd->comp[c] == v;
 }
 
+/* |a - b| within @rel of |b|, or 0.5 ns: a histogram bucket's error. */
+static bool close_rel(double a, double b, double rel)
+{
+	return fabs(a - b) <= rel * fabs(b) + 0.5;
+}
+
+/*
+ * A vector past ntprof_vec_exact_max turns into a histogram: its memory
+ * stops growing, n, mean, min and max stay exact, percentiles within
+ * 0.05 %, on a spread from -50 us (a negative wire) to 20 ms.
+ */
+static void t_vec_hist(void)
+{
+	size_t saved = ntprof_vec_exact_max, i, n = 200000;
+	struct ntprof_vec vec = { 0 };
+	struct ntprof_stats ex, st;
+	uint64_t x = 88172645463325252ULL;
+	bool pushed = true;
+	int64_t *all;
+
+	all = malloc(n * sizeof(*all));
+	ntprof_vec_exact_max = 4096;
+	for (i = 0; all && i < n; i++) {
+		/* xorshift; log-uniform magnitudes over 1 ns .. 20 ms */
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		all[i] = (int64_t)exp((double)(x % 1000000) / 1e6 * log(2e7));
+		if (x % 97 == 0)
+			all[i] = -(all[i] % 50000);
+		pushed &= !ntprof_vec_push(&vec, all[i]);
+	}
+	ntprof_vec_exact_max = saved;
+	ok(all && pushed && vec.hist && !vec.v && vec.cap == 0,
+	   "vec: past its exact maximum, a histogram holds the values");
+	if (!all || !vec.hist) {
+		free(all);
+		ntprof_vec_free(&vec);
+		return;
+	}
+	ntprof_vec_stats(&vec, &st);
+	ntprof_stats_i64(all, n, &ex);
+	ok(st.n == ex.n && st.mean == ex.mean && st.min == ex.min &&
+	   st.max == ex.max,
+	   "vec histogram: n, mean, min, max exact (%.3f %.3f %.0f %.0f)",
+	   st.mean, ex.mean, st.min, st.max);
+	ok(close_rel(st.p50, ex.p50, 0.0005) &&
+	   close_rel(st.p99, ex.p99, 0.0005) &&
+	   close_rel(st.p999, ex.p999, 0.0005),
+	   "vec histogram: p50 %.1f/%.1f, p99 %.1f/%.1f, p99.9 %.1f/%.1f within 0.05 %%",
+	   st.p50, ex.p50, st.p99, ex.p99, st.p999, ex.p999);
+	free(all);
+	ntprof_vec_free(&vec);
+	ok(!vec.hist && !vec.n, "vec: freed, histogram and all");
+}
+
 static void t_percentiles(void)
 {
 	int64_t v[100], one = 42;
@@ -1465,6 +1521,7 @@ int main(int argc, char *argv[])
 		return bench(strtoull(argv[2], NULL, 0));
 
 	t_percentiles();
+	t_vec_hist();
 	t_sort();
 	t_breakdown_joined();
 	t_breakdown_rdma();

@@ -11,21 +11,8 @@
 #
 # usage: test_html.sh    Prints TAP; exits 1 if any test failed.
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$UNIT_DIR/../..
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 && make -s -C "$TOP/tools/ntpgen" >&2 ||
-	{ echo "Bail out! cannot build ntprof and ntpgen"; exit 1; }
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 
 chrome() {
 	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \

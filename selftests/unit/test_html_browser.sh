@@ -15,28 +15,16 @@
 #
 # usage: test_html_browser.sh    Prints TAP; exits 1 if any test failed.
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$UNIT_DIR/../..
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 CHECK="python3 $UNIT_DIR/html-dom-check.py"
 # Pillow (python3-pil) is Debian's, for Debian's python3.
 PIL_PYTHON=${PIL_PYTHON:-/usr/bin/python3}
 
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 && make -s -C "$TOP/tools/ntpgen" >&2 ||
-	{ echo "Bail out! cannot build ntprof and ntpgen"; exit 1; }
 if ! command -v chromium > /dev/null; then
 	echo "Bail out! chromium is not installed (selftests/lab/install-deps.sh)"
 	exit 1
 fi
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 
 # chrome NAME ARG...: Chromium on $TMP/NAME.html, its log in
 # $TMP/NAME.log; bounded, as a hung browser must not hang the tests.

@@ -277,6 +277,8 @@ static struct ntp_ctrl ctrls[2];
 #define CTRL0_LEN	(19 + 5 + 29 + 29)
 #define CTRL1_LEN	(19 + 63 + 255 + 255)
 #define CTRLS_LEN	(4 + CTRL0_LEN + CTRL1_LEN)
+/* 1.4: part and part_start_mono_ns, after the controller table */
+#define PART_LEN	(4 + 8)
 
 static void hdr_make(struct ntp_header *h)
 {
@@ -287,6 +289,9 @@ static void hdr_make(struct ntp_header *h)
 	h->nr_cpus = 8;
 	h->start_mono_ns = 123456789012345ULL;
 	h->start_real_ns = 1700000000123456789ULL;
+	/* The third part of a rotated recording (1.4). */
+	h->part = 3;
+	h->part_start_mono_ns = 123456789999999ULL;
 	/* The longest host name there is. */
 	memset(h->hostname, 'h', NTP_HOSTNAME_MAX);
 	snprintf(h->kernel_release, sizeof(h->kernel_release),
@@ -547,8 +552,10 @@ static void test_round_trip(void)
 	ok(r.hdr.role == h.role && r.hdr.transport == h.transport &&
 	   r.hdr.sample == h.sample && r.hdr.nr_cpus == h.nr_cpus &&
 	   r.hdr.start_mono_ns == h.start_mono_ns &&
-	   r.hdr.start_real_ns == h.start_real_ns,
-	   "role, transport, sample, CPUs and start times come back");
+	   r.hdr.start_real_ns == h.start_real_ns &&
+	   r.hdr.part == h.part &&
+	   r.hdr.part_start_mono_ns == h.part_start_mono_ns,
+	   "role, transport, sample, CPUs, start times and part come back");
 	ok(!strcmp(r.hdr.hostname, h.hostname) &&
 	   !strcmp(r.hdr.kernel_release, h.kernel_release) &&
 	   !strcmp(r.hdr.boot_id, h.boot_id) &&
@@ -614,12 +621,13 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 1 && buf[9] == 0 &&
-	   buf[10] == 3 && buf[11] == 0,
-	   "the file starts with the magic and version 1.3, little-endian");
+	   buf[10] == 4 && buf[11] == 0,
+	   "the file starts with the magic and version 1.4, little-endian");
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + 4 +
 			(10 + 14) + (10 + 17) + (10 + 255) + 4 +
 			(8 + 7) + (8 + 9) + (8 + 63) + 4 +
-			(19 + 5 + 29 + 29) + (19 + 63 + 255 + 255) + 4 &&
+			(19 + 5 + 29 + 29) + (19 + 63 + 255 + 255) +
+			(4 + 8) + 4 &&
 	   rd32(buf + 16) == 232 && rd32(buf + 20) == 10 && buf[24] == 1 &&
 	   buf[25] == 1 && rd32(buf + 28) == 8,
 	   "header length %zu, record size, sample, role, transport, CPUs at their offsets",
@@ -633,7 +641,8 @@ static void test_layout(void)
 	   "a block of 2 records numbered 0, then the trailer numbered 1 ends the file");
 	{
 		/* The device table follows the hooks: count, then entries. */
-		const uint8_t *d = buf + l.hdr_len - 4 - CTRLS_LEN - DEVS_LEN;
+		const uint8_t *d = buf + l.hdr_len - 4 - PART_LEN - CTRLS_LEN -
+				   DEVS_LEN;
 
 		ok(rd32(d) == 3 && d[4] == 15 && d[5] == 0 &&
 		   rd32(d + 6) == 259 << 8 && d[10] == 7 && d[11] == 0 &&
@@ -652,8 +661,12 @@ static void test_layout(void)
 		   d[55] == 29 && !memcmp(d + 57, "traddr=10.77.0.1,trsvcid=4420", 29) &&
 		   d[4 + CTRL0_LEN] == (CTRL1_LEN & 0xff) &&
 		   d[5 + CTRL0_LEN] == CTRL1_LEN >> 8 &&
-		   d + 4 + CTRL0_LEN + CTRL1_LEN == buf + l.hdr_len - 4,
+		   d + 4 + CTRL0_LEN + CTRL1_LEN == buf + l.hdr_len - 4 - PART_LEN,
 		   "the controller table: count, then entry length, dev, nsid, cntlid, transport and three strings");
+		d += 4 + CTRL0_LEN + CTRL1_LEN;
+		ok(rd32(d) == 3 && rd32(d + 4) == (uint32_t)123456789999999ULL &&
+		   rd32(d + 8) == (uint32_t)(123456789999999ULL >> 32),
+		   "1.4's part and part_start_mono_ns follow the controller table");
 	}
 	ok(rd32(buf + l.hdr_len - 4) == crc32(0, buf, l.hdr_len - 4) &&
 	   rd32(buf + l.unit[0] + 16) == crc32(0, buf + l.unit[0] + 24, 464) &&
@@ -821,6 +834,8 @@ static void test_newer_minor(void)
 	put_str(&b, "nqn");
 	put_str(&b, "ip");
 	put(&b, "newer", 5);
+	put_le(&b, 2, 4);		/* the part of 1.4 */
+	put_le(&b, 77, 8);
 	put(&b, "later", 5);	/* a newer minor's header fields */
 	put_le(&b, 0, 4);
 	wr32(b.p + 12, b.len);
@@ -861,7 +876,8 @@ static void test_newer_minor(void)
 		   r.hdr.role == NTPROF_ROLE_TARGET &&
 		   r.hdr.start_real_ns == 22 &&
 		   !strcmp(r.hdr.hostname, "target") &&
-		   !strcmp(r.hdr.tool_version, "9.9") && r.hdr.boot_id[0] == 0,
+		   !strcmp(r.hdr.tool_version, "9.9") && r.hdr.boot_id[0] == 0 &&
+		   r.hdr.part == 2 && r.hdr.part_start_mono_ns == 77,
 		   "%s: a 1.7 header with unknown trailing fields reads (%d %s)",
 		   all ? "ntp_read_all" : "ntp_next_block", r.ret, r.msg);
 		ok(r.n == 3 && same_records(r.recs, recs, 3) && r.has_trailer &&
@@ -914,6 +930,99 @@ static void test_newer_minor(void)
 }
 
 /*
+ * The fixed part and the strings of a host's header of format 1.@minor,
+ * sample 1, started at mono 11 and real 22; its length set by
+ * put_two_records().
+ */
+static void put_host_start(struct bytes *b, int minor)
+{
+	put(b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(b, 1, 2);
+	put_le(b, minor, 2);
+	put_le(b, 0, 4);	/* the length, set below */
+	put_le(b, 232, 4);
+	put_le(b, 1, 4);
+	put_le(b, NTPROF_ROLE_HOST, 1);
+	put_le(b, NTPROF_TRANSPORT_TCP, 1);
+	put_le(b, 0, 2);
+	put_le(b, 1, 4);
+	put_le(b, 11, 8);
+	put_le(b, 22, 8);
+	put_str(b, "host");
+	put_str(b, "6.1.0-57-amd64");
+	put_str(b, "");
+	put_str(b, "0.1");
+}
+
+/* The header's CRC and length, then a block of @recs[0] and [1]. */
+static void put_two_records(struct bytes *b, struct bytes *p,
+			    const struct ntprof_record *recs)
+{
+	put_le(b, 0, 4);
+	wr32(b->p + 12, b->len);
+	fix_header(b->p);
+	put_record(p, &recs[0], 232);
+	put_record(p, &recs[1], 232);
+	put_unit(b, "NTPB", 0, 2, p->p, p->len);
+}
+
+/*
+ * A file of format 1.3, the last before parts: it reads as a recording
+ * in one file (part 0), and bytes after its controller table are not
+ * taken for a part number. A 1.4 header cut before its part is damage.
+ */
+static void test_minor_three(void)
+{
+	const char *path = tpath("v1.3.ntp");
+	struct ntprof_record *recs = recs_make(2);
+	struct bytes b = { 0 }, p = { 0 };
+	const struct ntp_header *h;
+	struct ntp_file *f;
+	char err[256];
+	bool good = false;
+	int minor, ret;
+
+	for (minor = 3; minor <= 4; minor++) {
+		b.len = 0;
+		p.len = 0;
+		put_host_start(&b, minor);
+		put_le(&b, 0, 4);	/* no hooks, devices, controllers */
+		put_le(&b, 0, 4);
+		put_le(&b, 0, 4);
+		put(&b, "\x05\x00\x00", 3);	/* 3 bytes: no part of 1.4 */
+		put_two_records(&b, &p, recs);
+		spit(path, b.p, b.len);
+		seed(path);
+
+		ret = ntp_open(path, &f, err, sizeof(err));
+		if (minor == 4) {
+			ok(ret == -EBADMSG && strstr(err, "part number truncated"),
+			   "a 1.4 header cut before its part is damaged (%d %s)",
+			   ret, ret ? err : "");
+			if (!ret)
+				ntp_close(f);
+			break;
+		}
+		if (!ret) {
+			const struct ntprof_record *block;
+			size_t n;
+
+			h = ntp_header(f);
+			good = h->version_minor == 3 && h->part == 0 &&
+			       h->part_start_mono_ns == 0 &&
+			       ntp_next_block(f, &block, &n) == 1 && n == 2 &&
+			       same_records(block, recs, 2);
+			ntp_close(f);
+		}
+		ok(good, "a 1.3 file reads as one file, part 0 (%d %s)", ret,
+		   ret ? err : "");
+	}
+	free(b.p);
+	free(p.p);
+	free(recs);
+}
+
+/*
  * A file of format 1.0, which has no device table: it reads, without
  * devices, and bytes after its hooks are not taken for a device table.
  */
@@ -928,31 +1037,11 @@ static void test_minor_zero(void)
 	bool good = false;
 	int ret;
 
-	put(&b, "\x89NTP\r\n\x1a\n", 8);
-	put_le(&b, 1, 2);
-	put_le(&b, 0, 2);
-	put_le(&b, 0, 4);	/* the length, set below */
-	put_le(&b, 232, 4);
-	put_le(&b, 1, 4);
-	put_le(&b, NTPROF_ROLE_HOST, 1);
-	put_le(&b, NTPROF_TRANSPORT_TCP, 1);
-	put_le(&b, 0, 2);
-	put_le(&b, 1, 4);
-	put_le(&b, 11, 8);
-	put_le(&b, 22, 8);
-	put_str(&b, "host");
-	put_str(&b, "6.1.0-57-amd64");
-	put_str(&b, "");
-	put_str(&b, "0.1");
+	put_host_start(&b, 0);
 	put_le(&b, 0, 4);	/* no hooks */
 	put_le(&b, 0xffffffff, 4);	/* not a device count in 1.0 */
 	put_le(&b, 0xffffffff, 4);	/* nor a controller count */
-	put_le(&b, 0, 4);
-	wr32(b.p + 12, b.len);
-	fix_header(b.p);
-	put_record(&p, &recs[0], 232);
-	put_record(&p, &recs[1], 232);
-	put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+	put_two_records(&b, &p, recs);
 	spit(path, b.p, b.len);
 	seed(path);
 
@@ -1137,7 +1226,7 @@ static void header_byte(uint8_t *b, size_t *len, const struct layout *l)
 static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The hook count sits before the three hook entries. */
-	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
+	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 0xffffffff);
@@ -1146,7 +1235,7 @@ static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 
 static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
-	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
+	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 1000);
@@ -1156,7 +1245,7 @@ static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last hook's name grows to 300 bytes; the blocks go. */
-	size_t off = l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN - (10 + 255);
+	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - (10 + 255);
 
 	b[off] = (10 + 300) & 0xff;
 	b[off + 1] = (10 + 300) >> 8;
@@ -1171,13 +1260,13 @@ static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 /* The device table's count, and its entries after it. */
 static size_t devs_at(const struct layout *l)
 {
-	return l->hdr_len - 4 - CTRLS_LEN - DEVS_LEN;
+	return l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN;
 }
 
 /* The controller table's count, and its entries after it. */
 static size_t ctrls_at(const struct layout *l)
 {
-	return l->hdr_len - 4 - CTRLS_LEN;
+	return l->hdr_len - 4 - PART_LEN - CTRLS_LEN;
 }
 
 static void devs_huge(uint8_t *b, size_t *len, const struct layout *l)
@@ -1190,7 +1279,7 @@ static void devs_huge(uint8_t *b, size_t *len, const struct layout *l)
 static void devs_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + devs_at(l), 98);	/* room for 97 empty entries */
+	wr32(b + devs_at(l), 100);	/* room for 99 empty entries */
 	fix_header(b);
 }
 
@@ -1242,7 +1331,7 @@ static void dev_last_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last device's entry claims 10 bytes past the header's end. */
 	size_t off = ctrls_at(l) - (8 + 63);
-	size_t entry = 8 + 63 + CTRLS_LEN + 10;
+	size_t entry = 8 + 63 + CTRLS_LEN + PART_LEN + 10;
 
 	(void)len;
 	b[off] = entry & 0xff;
@@ -1260,7 +1349,7 @@ static void ctrls_huge(uint8_t *b, size_t *len, const struct layout *l)
 static void ctrls_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + ctrls_at(l), 36);	/* room for 35 empty entries */
+	wr32(b + ctrls_at(l), 37);	/* room for 36 empty entries */
 	fix_header(b);
 }
 
@@ -1288,7 +1377,7 @@ static void ctrl_name_nul(uint8_t *b, size_t *len, const struct layout *l)
 static void ctrl_addr_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last controller's address grows to 256 bytes. */
-	size_t off = l->hdr_len - 4 - CTRL1_LEN;
+	size_t off = l->hdr_len - 4 - PART_LEN - CTRL1_LEN;
 
 	b[off] = (CTRL1_LEN + 1) & 0xff;
 	b[off + 1] = (CTRL1_LEN + 1) >> 8;
@@ -1435,8 +1524,8 @@ static void test_damaged(void)
 		   "header: 4294967295 devices, more than %d", NTP_DEVS_MAX),
 	   "a device count of 2^32-1 is rejected before any allocation");
 	ok(damaged(good, len, -EBADMSG, devs_overrun,
-		   "header: 98 devices overrun the header"),
-	   "98 devices in a header that has room for 97: rejected before allocating");
+		   "header: 100 devices overrun the header"),
+	   "100 devices in a header that has room for 99: rejected before allocating");
 	ok(damaged(good, len, -EBADMSG, devs_missing,
 		   "header: device count overruns the header"),
 	   "a 1.1 header without its device table is rejected");
@@ -1461,8 +1550,8 @@ static void test_damaged(void)
 		   NTP_CTRLS_MAX),
 	   "a controller count of 2^32-1 is rejected before any allocation");
 	ok(damaged(good, len, -EBADMSG, ctrls_overrun,
-		   "header: 36 controllers overrun the header"),
-	   "36 controllers in a header that has room for 35: rejected before allocating");
+		   "header: 37 controllers overrun the header"),
+	   "37 controllers in a header that has room for 36: rejected before allocating");
 	ok(damaged(good, len, -EBADMSG, ctrl_entry_short,
 		   "header: controller 0: entry length 18 is too short"),
 	   "a controller entry shorter than its fixed part is rejected");
@@ -1763,6 +1852,7 @@ int main(int argc, char *argv[])
 	test_late_hooks();
 	test_newer_minor();
 	test_minor_zero();
+	test_minor_three();
 	test_cut_short();
 	test_damaged();
 	test_open_errors();

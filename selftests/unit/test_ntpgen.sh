@@ -13,24 +13,8 @@
 # if any test failed. Every JSON it makes is validated at the end against
 # its schema, Documentation/schemas/*.json (selftests/json-check.py).
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$UNIT_DIR/../..
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 ||
-	{ echo "Bail out! cannot build $NTPROF"; exit 1; }
-make -s -C "$TOP/tools/ntpgen" >&2 ||
-	{ echo "Bail out! cannot build $NTPGEN"; exit 1; }
-
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 
 H=$TMP/host.ntp
 T=$TMP/target.ntp

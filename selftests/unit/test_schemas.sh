@@ -14,30 +14,15 @@
 # usage: test_schemas.sh
 # Prints TAP; exits 1 if any test failed.
 
-set -u
-
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$(cd "$UNIT_DIR/../.." && pwd)
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-NTPROF=$TOP/tools/ntprof/ntprof
-NTPGEN=$TOP/tools/ntpgen/ntpgen
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 SCHEMAS=$TOP/Documentation/schemas
 CHECK=$TOP/selftests/json-check.py
 REPORT=$SCHEMAS/ntprof-report-1.json
 COMPARE=$SCHEMAS/ntprof-compare-1.json
 
-ktap_header
 python3 -c 'from jsonschema import Draft202012Validator' 2> /dev/null ||
 	{ echo "Bail out! no python3-jsonschema (selftests/lab/install-deps.sh installs it)"; exit 1; }
-make -s -C "$TOP/tools/ntprof" ntprof >&2 ||
-	{ echo "Bail out! cannot build $NTPROF"; exit 1; }
-make -s -C "$TOP/tools/ntpgen" >&2 ||
-	{ echo "Bail out! cannot build $NTPGEN"; exit 1; }
-
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 
 t_schemas_valid() {
 	local f n=0

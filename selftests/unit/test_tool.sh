@@ -127,6 +127,28 @@ t_record_bad_sample() {
 	done
 }
 
+t_record_rotate_options() {
+	desc="record --keep without --rotate, --rotate under 1M or not a size, --keep 1: each named, exit 1"
+	usage_fails record "--keep N counts the parts of --rotate SIZE: give both" \
+		-r host -o "$TMP/x.ntp" --keep 3 &&
+	usage_fails record "--rotate 1023K is too small: a part holds at least 1M*" \
+		-r host -o "$TMP/x.ntp" --rotate 1023K &&
+	usage_fails record "--rotate takes a size in bytes (64M, 1G), not '1x'" \
+		-r host -o "$TMP/x.ntp" --rotate 1x &&
+	usage_fails record "--keep takes a number of parts from 2 *, not '1'" \
+		-r host -o "$TMP/x.ntp" --rotate 1M --keep 1 &&
+	usage_fails record "--keep takes a number of parts from 2 *, not 'x'" \
+		-r host -o "$TMP/x.ntp" --rotate 1G --keep x
+}
+
+t_record_rotate_passes() {
+	desc="record --rotate 1M --keep 2 passes the option checks; no part left behind"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run record -r host --rotate 1M --keep 2 -o "$TMP/x.ntp"
+	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] &&
+		[ ! -e "$TMP/x.0001.ntp" ] || { diag; return 1; }
+}
+
 t_record_sample_bounds() {
 	desc="record -s 1 and -s 1000000 pass the option checks"
 	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }

@@ -199,3 +199,20 @@ prom_series() {
 		grep _count "$2" | head -5 | sed 's/^/# /'
 	fi
 }
+
+# record_stop STEP PID OUT: stop the recorder PID with SIGINT, and a TAP
+# line: it exits 0, and OUT, what it printed, has no warning (drops,
+# evictions), else OUT follows as diagnostics.
+record_stop() {
+	local rc
+
+	kill -INT "$2"
+	wait "$2"
+	rc=$?
+	if [ $rc -eq 0 ] && ! grep -q WARNING "$3"; then
+		ktap_pass "$1: record exit 0, no warning"
+	else
+		ktap_fail "$1: record exit 0, no warning (rc $rc)"
+		sed 's/^/# /' "$3"
+	fi
+}

@@ -46,7 +46,9 @@ static void report_usage(FILE *f)
 	      "Give host recordings, target recordings or both, of one or more\n"
 	      "machines. A host's record and a target's record of the same command\n"
 	      "are matched by what both saw of it; the two machines' clocks need\n"
-	      "not agree, and no latency ever mixes them.\n"
+	      "not agree, and no latency ever mixes them. A directory stands for\n"
+	      "its .ntp files; the parts of a recording made with record --rotate\n"
+	      "are read as one, in any order.\n"
 	      "\n"
 	      "options:\n"
 	      "  -D, --detail   also the components, in path order: n, mean,\n"
@@ -77,6 +79,13 @@ static void report_usage(FILE *f)
 	      "                 of the end to end (default 99) against the\n"
 	      "                 others: each stage's mean in both, and the stage\n"
 	      "                 that grows the most\n"
+	      "      --stream   join in one pass in time order, in memory that\n"
+	      "                 does not grow with the records (the default for\n"
+	      "                 more than 1 GiB of files; one host and one target\n"
+	      "                 recording): percentiles of groups of more than\n"
+	      "                 a million commands within 0.05 %; --csv, --hist,\n"
+	      "                 --tail, --timeline, --html read the files again\n"
+	      "      --load     hold every record in memory, whatever the size\n"
 	      "  -h, --help     show this help and exit\n"
 	      "\n"
 	      "Every file must be recorded with the same -s. A host recording\n"
@@ -151,6 +160,8 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		{ "tail", optional_argument, NULL, 'T' },
 		{ "by", required_argument, NULL, 'B' },
 		{ "timeline", required_argument, NULL, 'L' },
+		{ "stream", no_argument, NULL, 'S' },
+		{ "load", no_argument, NULL, 'M' },
 		CLI_OPT_HELP,
 		CLI_OPT_END
 	};
@@ -202,6 +213,12 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 				return usage_error(argv[0],
 						   "--tail takes a percentile above 0 and below 100, not '%s'",
 						   optarg);
+			break;
+		case 'S':
+			recording_stream_mode = RECORDING_STREAM_ALWAYS;
+			break;
+		case 'M':
+			recording_stream_mode = RECORDING_STREAM_NEVER;
 			break;
 		case 'h':
 			report_usage(stdout);

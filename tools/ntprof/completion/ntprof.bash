@@ -36,14 +36,14 @@ _ntprof()
 				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 				return
 				;;
-			-s|--sample|-i|--interval|-d|--duration|--min-size|--max-size)
+			-s|--sample|-i|--interval|-d|--duration|--min-size|--max-size|--rotate|--keep)
 				# A number: nothing to offer.
 				return
 				;;
 			*)
 				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --stages-only --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --stages-only --help"
 				;;
 			esac
 			;;
@@ -51,7 +51,7 @@ _ntprof()
 			if [[ $cur == -* ]]; then
 				words="-j -h --json --html --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&
-					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --help"
+					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --stream --load --help"
 			else
 				compopt -o filenames 2>/dev/null
 				mapfile -t COMPREPLY < <(compgen -f -X '!*.ntp' -- "$cur"; compgen -d -- "$cur")

@@ -79,6 +79,14 @@ static int out_check(const char *path, bool *created)
 	return 0;
 }
 
+/* --rotate's parts are files to close, read, remove: not a FIFO. */
+static bool out_regular(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
 /* Looks up the session's start; falls back on our own clocks. */
 static void record_start_times(struct recorder *rec)
 {
@@ -231,6 +239,11 @@ static int record_open_file(struct recorder *rec)
 				   rec->nr_ctrls);
 	}
 	hooks = record_header(rec, &hdr);
+	if (rec->rot.size) {
+		hdr.part = 1;
+		hdr.part_start_mono_ns = rec->start_mono;
+		rec->rot.parts[0].start_mono = rec->start_mono;
+	}
 	err = ntp_writer_open(o->out, &hdr, &rec->w);
 	if (err == -EINVAL && (hdr.nr_ctrls || hdr.nr_devs)) {
 		/* Tables too big for a header: the records matter more. */
@@ -240,6 +253,12 @@ static int record_open_file(struct recorder *rec)
 		hdr.nr_ctrls = 0;
 		hdr.nr_devs = 0;
 		err = ntp_writer_open(o->out, &hdr, &rec->w);
+	}
+	/* Every part has the first one's header: its hooks stay. */
+	if (!err && rec->rot.size) {
+		rec->rot.hdr = hdr;
+		rec->rot.hooks = hooks;
+		return 0;
 	}
 	free(hooks);
 	if (!err)
@@ -270,6 +289,7 @@ static void recorder_free(struct recorder *rec)
 		record_spdk_close(rec->spdk);
 	free(rec->ctrls);
 	free(rec->hostnqns);
+	record_rotation_free(&rec->rot);
 	nl_close(rec->quiet_sock);
 	nl_close(rec->sock);
 }
@@ -293,7 +313,21 @@ int cmd_record(int argc, char *argv[])
 	}
 	if (record_connect(&rec, &o))
 		goto fail;
+	err = record_rotation_init(&rec, &o);
+	if (err) {
+		fprintf(stderr, "ntprof: %s: %s: %s\n", rec.cmd, o.out,
+			strerror(-err));
+		goto fail;
+	}
 	err = out_check(o.out, &created);
+	if (!err && o.rotate_size && !out_regular(o.out))
+		err = -EINVAL;
+	if (err == -EINVAL) {
+		fprintf(stderr,
+			"ntprof: %s: --rotate writes parts, regular files: %s is not one\n",
+			rec.cmd, o.out);
+		goto fail;
+	}
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", rec.cmd,
 			o.out, strerror(-err));

@@ -41,6 +41,47 @@ struct record_opts {
 	const char *spdk;	/* --spdk-target or --spdk-host BIN|PID, or NULL */
 	const char *prom;	/* --prom FILE, or NULL */
 	uint32_t spdk_role;	/* which of the two */
+	uint64_t rotate_size;	/* --rotate SIZE in bytes; 0: one file */
+	uint32_t keep;		/* --keep N parts; 0: every one */
+};
+
+/* --rotate: at least this, so that a part holds a few whole blocks. */
+#define ROTATE_MIN	(1ULL << 20)
+/* --keep: the part being written and at least one closed. */
+#define KEEP_MIN	2
+#define KEEP_MAX	1000000
+
+/* record_rotate.c: the recording in parts (--rotate). */
+struct record_rotation {
+	uint64_t size;		/* 0: one file */
+	uint32_t keep;		/* 0: all */
+	const char *base;	/* -o as given */
+	uint32_t part;		/* the part written, from 1 */
+	uint32_t first;		/* the oldest not removed */
+	/* The first part's header, which every part repeats, and its hooks. */
+	struct ntp_header hdr;
+	struct ntp_hook *hooks;
+	/*
+	 * The part just left, closed once the drain that filled it is over:
+	 * its trailer needs the session's counters, which a request in the
+	 * middle of the drain's dump cannot get. NULL: none.
+	 */
+	struct ntp_writer *closing;
+	uint64_t closing_end_mono;
+	uint64_t closing_end_real;
+	/* The session's losses when the part written was opened. */
+	uint64_t drops0;
+	uint64_t evictions0;
+	/*
+	 * Per part, from 1: its records, for the read back, and its start,
+	 * for the span of the summary of the parts kept.
+	 */
+	struct rotation_part {
+		uint64_t records;
+		uint64_t start_mono;
+	} *parts;
+	size_t cap;
+	char path[4096];	/* the part written */
 };
 
 /* Device names looked up for the summary; later ones show as numbers. */
@@ -129,6 +170,7 @@ struct recorder {
 	prom_nqn *hostnqns;	/* --prom: of each entry, "" unknown */
 	uint32_t last_dev;
 	uint16_t last_cntlid;
+	struct record_rotation rot;
 	/* --prom: the histograms so far; a failed write is said once. */
 	struct prom *prom;
 	bool prom_failed;
@@ -166,6 +208,38 @@ struct ntp_hook *record_header(struct recorder *rec, struct ntp_header *hdr);
 bool record_readback_possible(struct recorder *rec);
 /* After the loop: stop, take the rest, close the file, summarize. */
 int record_finish(struct recorder *rec, const char *cmd, int err);
+/* The session's counters, the kernel's and the agents': true if any. */
+bool record_counters(struct recorder *rec, struct session_stats *st);
+/*
+ * The trailer's tables, devices and hooks found after the start;
+ * *@devs and *@hooks are for free(), in any case.
+ */
+void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
+			   struct ntp_dev **devs, struct ntp_hook **hooks);
+
+/* record_rotate.c */
+/* FILE.ntp's part @part, FILE.0001.ntp; 0 or -ENAMETOOLONG. */
+int rotate_part_path(const char *out, uint32_t part, char *buf, size_t size);
+/* With --rotate, @o->out becomes the first part's path. 0 or -errno. */
+int record_rotation_init(struct recorder *rec, struct record_opts *o);
+void record_rotation_free(struct record_rotation *rot);
+/*
+ * Once the part reached SIZE, leaves it for the next (between appends:
+ * at a block boundary); record_rotation_settle() closes it. 0 or -errno.
+ */
+int record_rotate_maybe(struct recorder *rec);
+/*
+ * After a drain: the part left, closed with its trailer, and the oldest
+ * beyond --keep removed. 0 or -errno.
+ */
+int record_rotation_settle(struct recorder *rec);
+/* The trailer's losses: the session's, or with --rotate the part's. */
+void record_rotation_trailer(struct recorder *rec, struct ntp_trailer *tr,
+			     const struct session_stats *st, bool have_stats);
+/* The last part's records, as it is closed. */
+void record_rotation_last(struct recorder *rec, uint64_t records);
+/* Where the summary's records start: the oldest part kept's start. */
+uint64_t record_rotation_start(const struct recorder *rec);
 
 /*
  * record_opts.c: fills @o from the command line. Returns -1 to go on, or

@@ -123,6 +123,68 @@ bool record_readback_possible(struct recorder *rec)
 }
 
 /*
+ * The records of @path fed to the summary's analysis; *@got counts them.
+ * 0, or -1 with the reason in @why.
+ */
+static int readback_file(struct recorder *rec, const char *path,
+			 uint64_t *got, char *why, size_t whylen)
+{
+	uint32_t role = rec->o->cfg.role;
+	const struct ntprof_record *recs;
+	struct ntp_file *f = NULL;
+	size_t i, n;
+	int ret;
+
+	ret = ntp_open(path, &f, why, whylen);
+	if (ret)
+		return -1;
+	while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
+		*got += n;
+		for (i = 0; rec->all && i < n; i++) {
+			if (!ntprof_record_in_sample(&recs[i], role))
+				continue;
+			if (record_analysis_add(rec->all, role, &recs[i])) {
+				ntprof_analysis_free(rec->all);
+				rec->all = NULL;
+				rec->all_lost = true;
+			}
+		}
+	}
+	if (ret < 0)
+		snprintf(why, whylen, "%s", ntp_error(f));
+	ntp_close(f);
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * The parts still on disk (--keep removed the older ones), oldest first:
+ * the summary is theirs. Returns 0, or -1 with the reason in @why.
+ */
+static int readback_parts(struct recorder *rec, char *why, size_t whylen)
+{
+	const struct record_rotation *rot = &rec->rot;
+	uint64_t got, want;
+	char path[sizeof(rot->path)];
+	uint32_t p;
+
+	for (p = rot->first; p <= rot->part; p++) {
+		got = 0;
+		want = rot->parts[p - 1].records;
+		if (rotate_part_path(rot->base, p, path, sizeof(path)) ||
+		    readback_file(rec, path, &got, why, whylen))
+			return -1;
+		if (got != want) {
+			/* The path is in the message's hint: the part's number. */
+			snprintf(why, whylen,
+				 "part %" PRIu32 ": %" PRIu64 " records read back, %" PRIu64 " written",
+				 p, got, want);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * The summary's analysis, made after the file was closed: its records
  * read back block by block, the sampled ones fed in the order they were
  * written, as record_take() would have. The devices were named while
@@ -133,17 +195,18 @@ bool record_readback_possible(struct recorder *rec)
 static int record_readback(struct recorder *rec, const char *cmd)
 {
 	const struct record_opts *o = rec->o;
-	const struct ntprof_record *recs;
-	struct ntp_file *f = NULL;
 	char why[512] = "";
 	uint64_t got = 0;
 	struct stat st;
-	size_t i, n;
-	int ret;
 
 	rec->all = record_analysis_new(rec, false);
 	if (!rec->all) {
 		rec->all_lost = true;
+		return 0;
+	}
+	if (rec->rot.size) {
+		if (readback_parts(rec, why, sizeof(why)))
+			goto fail;
 		return 0;
 	}
 	if (stat(o->out, &st) || st.st_dev != rec->out_dev ||
@@ -152,39 +215,20 @@ static int record_readback(struct recorder *rec, const char *cmd)
 			 o->out);
 		goto fail;
 	}
-	ret = ntp_open(o->out, &f, why, sizeof(why));
-	if (ret)
+	if (readback_file(rec, o->out, &got, why, sizeof(why)))
 		goto fail;
-	while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
-		got += n;
-		for (i = 0; rec->all && i < n; i++) {
-			if (!ntprof_record_in_sample(&recs[i], o->cfg.role))
-				continue;
-			if (record_analysis_add(rec->all, o->cfg.role, &recs[i])) {
-				ntprof_analysis_free(rec->all);
-				rec->all = NULL;
-				rec->all_lost = true;
-			}
-		}
-	}
-	if (ret < 0) {
-		snprintf(why, sizeof(why), "%s", ntp_error(f));
-		goto fail;
-	}
 	if (got != rec->written) {
 		snprintf(why, sizeof(why),
 			 "%s: %" PRIu64 " records read back, %" PRIu64 " written",
 			 o->out, got, rec->written);
 		goto fail;
 	}
-	ntp_close(f);
 	return 0;
 
 fail:
 	fprintf(stderr,
 		"ntprof: %s: no summary: cannot read the recording back (%s); it stays as written: see 'ntprof report %s'\n",
 		cmd, why, o->out);
-	ntp_close(f);
 	ntprof_analysis_free(rec->all);
 	rec->all = NULL;
 	return -1;
@@ -274,7 +318,7 @@ static int record_final_drains(struct recorder *rec, const char *cmd)
  * The session's counters (the kernel's, and what the agents lost): true
  * if there are any.
  */
-static bool record_counters(struct recorder *rec, struct session_stats *st)
+bool record_counters(struct recorder *rec, struct session_stats *st)
 {
 	bool have = false;
 
@@ -292,9 +336,8 @@ static bool record_counters(struct recorder *rec, struct session_stats *st)
  * of the agents found after it, as the header's. *@devs and *@hooks are
  * for free(), in any case.
  */
-static void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
-				  struct ntp_dev **devs,
-				  struct ntp_hook **hooks)
+void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
+			   struct ntp_dev **devs, struct ntp_hook **hooks)
 {
 	*devs = late_devs(rec, &tr->nr_late_devs);
 	tr->late_devs = *devs;
@@ -317,17 +360,21 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 	struct ntp_hook *late_hooks;
 	bool have_stats = false;
 	struct ntp_dev *late;
-	int stop_err, ret;
+	int stop_err, settle_err, close_err, ret;
 
 	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
 	stop_err = record_stop(rec, cmd, &err);
 	if (!err)
 		err = record_final_drains(rec, cmd);
+	/*
+	 * A part --rotate left, whole, whatever ended the recording, before
+	 * the last part's counters: its own come first.
+	 */
+	settle_err = record_rotation_settle(rec);
 	if (!err)
 		have_stats = record_counters(rec, &st);
-	tr.drops = st.drops;
-	tr.evictions = st.evicted;
+	record_rotation_trailer(rec, &tr, &st, have_stats);
 	record_trailer_tables(rec, &tr, &late, &late_hooks);
 	/* The last records and counters, whatever ended the recording. */
 	if (rec->prom) {
@@ -341,7 +388,14 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 	 * Without a trailer the file says "ended early", which is what an
 	 * error made of it; its whole blocks still read back.
 	 */
-	ret = ntp_writer_close(rec->w, err ? NULL : &tr);
+	ret = settle_err;
+	/* A rotation that failed left no part open. */
+	if (rec->w) {
+		record_rotation_last(rec, ntp_writer_records(rec->w));
+		close_err = ntp_writer_close(rec->w, err ? NULL : &tr);
+		if (!ret)
+			ret = close_err;
+	}
 	rec->w = NULL;
 	free(late);
 	free(late_hooks);
@@ -362,7 +416,10 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 	if (rec->all_deferred)
 		record_readback(rec, cmd);
 	if (rec->all) {
-		rec->all->opts.duration_ns = tr.end_mono_ns - rec->start_mono;
+		/* Read back, the summary is the kept parts'. */
+		rec->all->opts.duration_ns = tr.end_mono_ns -
+			(rec->all_deferred ? record_rotation_start(rec) :
+					     rec->start_mono);
 		ntprof_analysis_finish(rec->all);
 	}
 	print_summary(rec);

@@ -108,23 +108,31 @@ static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
 	return rec->last_cntlid;
 }
 
-/* Appends @n records of our role, a host's with their cntlid filled in. */
+/*
+ * Appends @n records of our role, a host's with their cntlid filled in,
+ * 64 at a time: with --rotate, a part ends at the block boundary after
+ * it reached its size, at most 64 records later.
+ */
 static int record_append(struct recorder *rec,
 			 const struct ntprof_record *recs, size_t n)
 {
+	bool fill = rec->o->cfg.role == NTPROF_ROLE_HOST && rec->nr_ctrls;
 	struct ntprof_record buf[64];
-	size_t i, k;
+	size_t i, j, k;
 	int err;
 
-	if (rec->o->cfg.role != NTPROF_ROLE_HOST || !rec->nr_ctrls)
-		return ntp_writer_append(rec->w, recs, n);
 	for (i = 0; i < n; i += k) {
-		for (k = 0; k < 64 && i + k < n; k++) {
-			buf[k] = recs[i + k];
-			if (!buf[k].cntlid)
-				buf[k].cntlid = ctrl_cntlid(rec, buf[k].dev);
+		k = n - i < 64 ? n - i : 64;
+		if (fill) {
+			memcpy(buf, &recs[i], k * sizeof(*buf));
+			for (j = 0; j < k; j++)
+				if (!buf[j].cntlid)
+					buf[j].cntlid = ctrl_cntlid(rec,
+								    buf[j].dev);
 		}
-		err = ntp_writer_append(rec->w, buf, k);
+		err = ntp_writer_append(rec->w, fill ? buf : &recs[i], k);
+		if (!err)
+			err = record_rotate_maybe(rec);
 		if (err)
 			return err;
 	}
@@ -322,6 +330,12 @@ int record_drain(struct recorder *rec, uint64_t *count)
 		err = session_records_get(sock, rec->o->cfg.role, record_take,
 					  rec, &n);
 		*count += n;
+	}
+	/* Out of the dump: the part --rotate left can get its counters. */
+	if (!err) {
+		err = record_rotation_settle(rec);
+		if (err)
+			rec->write_err = err;
 	}
 	if (!err)
 		rec->busy = *count >= DRAIN_QUIET;

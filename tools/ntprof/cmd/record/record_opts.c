@@ -32,7 +32,8 @@ static void record_usage(FILE *f)
 	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
-	      "                     [--prom FILE] [--stages-only]\n"
+	      "                     [--prom FILE] [--rotate SIZE [--keep N]]\n"
+	      "                     [--stages-only]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -77,6 +78,13 @@ static void record_usage(FILE *f)
 	      "                             need, for a recording left on: fewer hits a\n"
 	      "                             command; 'report --detail' then has no\n"
 	      "                             components within the stages\n"
+	      "      --rotate SIZE          write the recording in parts of about SIZE\n"
+	      "                             (at least 1M; K, M, G): -o FILE.ntp gives\n"
+	      "                             FILE.0001.ntp, FILE.0002.ntp, ..., each a\n"
+	      "                             whole recording once closed; 'ntprof report'\n"
+	      "                             takes the parts, or their directory\n"
+	      "      --keep N               with --rotate: keep the N newest parts (at\n"
+	      "                             least 2), removing the oldest\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -91,7 +99,9 @@ static void record_usage(FILE *f)
 	      "      Record the target's side of the same commands until Ctrl-C;\n"
 	      "      then 'ntprof report host.ntp target.ntp'.\n"
 	      "  ntprof record -r host -t tcp --dev nvme1n1 --op write --min-size 128K -o w.ntp\n"
-	      "      Only writes of 128 KiB and more to nvme1n1.\n",
+	      "      Only writes of 128 KiB and more to nvme1n1.\n"
+	      "  ntprof record -r host -s 100 --rotate 1G --keep 24 -o /var/lib/ntprof/host.ntp\n"
+	      "      Always on: parts of 1 GiB, the 24 newest kept.\n",
 	      f);
 }
 
@@ -125,8 +135,11 @@ static int parse_seconds(const char *s, bool whole, double max, double *out)
 	return 0;
 }
 
-/* 4096, 4K, 4k, 4KiB, 4KB, 1M, 1G: a byte count, in binary units. */
-static int parse_size(const char *s, uint32_t *out)
+/*
+ * 4096, 4K, 4k, 4KiB, 4KB, 1M, 1G: a byte count, in binary units, at
+ * most @max.
+ */
+static int parse_bytes(const char *s, uint64_t max, uint64_t *out)
 {
 	unsigned long long v, mult = 1;
 	char *end;
@@ -155,9 +168,19 @@ static int parse_size(const char *s, uint32_t *out)
 		end += strlen(end);
 	else if (mult == 1 && !strcmp(end, "B"))
 		end++;
-	if (*end || v > UINT32_MAX / mult)
+	if (*end || v > max / mult)
 		return -EINVAL;
 	*out = v * mult;
+	return 0;
+}
+
+static int parse_size(const char *s, uint32_t *out)
+{
+	uint64_t v;
+
+	if (parse_bytes(s, UINT32_MAX, &v))
+		return -EINVAL;
+	*out = v;
 	return 0;
 }
 
@@ -338,7 +361,7 @@ check:
 
 enum {
 	OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
-	OPT_SPDK_HOST, OPT_PROM, OPT_STAGES_ONLY,
+	OPT_SPDK_HOST, OPT_PROM, OPT_STAGES_ONLY, OPT_ROTATE, OPT_KEEP,
 };
 
 static const struct option record_options[] = {
@@ -356,6 +379,8 @@ static const struct option record_options[] = {
 	{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
 	{ "prom", required_argument, NULL, OPT_PROM },
 	{ "stages-only", no_argument, NULL, OPT_STAGES_ONLY },
+	{ "rotate", required_argument, NULL, OPT_ROTATE },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	CLI_OPT_HELP,
 	CLI_OPT_END
 };
@@ -429,6 +454,35 @@ static int number_option(const char *cmd, int c, const char *arg,
 	}
 }
 
+/* --rotate SIZE and --keep N: -1, or a usage error's status. */
+static int rotate_option(const char *cmd, int c, const char *arg,
+			 struct record_opts *o)
+{
+	unsigned long v;
+	char *end;
+
+	if (c == OPT_ROTATE) {
+		if (parse_bytes(arg, UINT64_MAX / 2, &o->rotate_size))
+			return usage_error(cmd,
+					   "--rotate takes a size in bytes (64M, 1G), not '%s'",
+					   arg);
+		if (o->rotate_size < ROTATE_MIN)
+			return usage_error(cmd,
+					   "--rotate %s is too small: a part holds at least 1M (several blocks of records)",
+					   arg);
+		return -1;
+	}
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v < KEEP_MIN ||
+	    v > KEEP_MAX)
+		return usage_error(cmd,
+				   "--keep takes a number of parts from %d (the part written and one closed) to %d, not '%s'",
+				   KEEP_MIN, KEEP_MAX, arg);
+	o->keep = v;
+	return -1;
+}
+
 /* One option of getopt_long()'s @c: -1, or the exit status. */
 static int record_option(const char *cmd, int c, char *argv[],
 			 struct record_opts *o)
@@ -453,6 +507,9 @@ static int record_option(const char *cmd, int c, char *argv[],
 	case OPT_STAGES_ONLY:
 		o->cfg.stages_only = true;
 		return -1;
+	case OPT_ROTATE:
+	case OPT_KEEP:
+		return rotate_option(cmd, c, optarg, o);
 	case OPT_SPDK_TARGET:
 	case OPT_SPDK_HOST:
 		return spdk_option(cmd, optarg, c == OPT_SPDK_HOST ?
@@ -487,6 +544,9 @@ static int record_opts_check(const char *cmd, struct record_opts *o)
 		return ret;
 	if (!o->out)
 		return usage_error(cmd, "where to? -o FILE.ntp");
+	if (o->keep && !o->rotate_size)
+		return usage_error(cmd,
+				   "--keep N counts the parts of --rotate SIZE: give both");
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
 		return usage_error(cmd,
 				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");

@@ -89,15 +89,52 @@ void start_error(struct nl_sock *sock, const char *cmd,
 
 /* The end */
 
-/* What to do with the file: join it with the other side's. */
-static void report_hint(const struct record_opts *o)
+/* The recording as 'report' takes it: the file, or the parts' pattern. */
+static const char *recording_name(const struct recorder *rec, char *buf,
+				  size_t size)
 {
-	if (o->cfg.role == NTPROF_ROLE_HOST)
+	const char *base = rec->rot.base;
+	size_t len;
+
+	if (!rec->rot.size)
+		return rec->o->out;
+	len = strlen(base);
+	if (len > 4 && !strcmp(base + len - 4, ".ntp"))
+		len -= 4;
+	snprintf(buf, size, "%.*s.*.ntp", (int)len, base);
+	return buf;
+}
+
+/* What to do with the file: join it with the other side's. */
+static void report_hint(const struct recorder *rec)
+{
+	char buf[4200];
+	const char *name = recording_name(rec, buf, sizeof(buf));
+
+	if (rec->o->cfg.role == NTPROF_ROLE_HOST)
 		printf("report: ntprof report %s TARGET.ntp (the target's recording, same -s)\n",
-		       o->out);
+		       name);
 	else
 		printf("report: ntprof report HOST.ntp %s (the host's recording, same -s)\n",
-		       o->out);
+		       name);
+}
+
+/* The records written, and with --rotate where they went. */
+static void written_line(const struct recorder *rec)
+{
+	const struct record_rotation *rot = &rec->rot;
+	char buf[4200];
+
+	if (!rot->size) {
+		printf("ntprof: %" PRIu64 " records written to %s\n",
+		       rec->written, rec->o->out);
+		return;
+	}
+	printf("ntprof: %" PRIu64 " records written in %" PRIu32 " parts, %s\n",
+	       rec->written, rot->part, recording_name(rec, buf, sizeof(buf)));
+	if (rot->first > 1)
+		printf("ntprof: --keep %" PRIu32 " removed the %" PRIu32 " oldest; the summary is of parts %" PRIu32 " to %" PRIu32 "\n",
+		       rot->keep, rot->first - 1, rot->first, rot->part);
 }
 
 void print_summary(struct recorder *rec)
@@ -105,8 +142,7 @@ void print_summary(struct recorder *rec)
 	struct ntprof_analysis *an = rec->all;
 	const struct record_opts *o = rec->o;
 
-	printf("ntprof: %" PRIu64 " records written to %s\n", rec->written,
-	       o->out);
+	written_line(rec);
 	if (an && (an->nr_host || an->nr_target)) {
 		putchar('\n');
 		ntprof_print_run(stdout, an);
@@ -114,7 +150,7 @@ void print_summary(struct recorder *rec)
 		ntprof_print_groups(stdout, an, false);
 		putchar('\n');
 		ntprof_print_records(stdout, an->nr_host, an->nr_target, 0);
-		report_hint(o);
+		report_hint(rec);
 	} else if (!rec->written) {
 		printf("\nno %s command was recorded: was there I/O over %s%s?\n",
 		       ntprof_role_name(o->cfg.role),
@@ -132,6 +168,7 @@ void print_warnings(const struct recorder *rec,
 	const char *role = ntprof_role_name(rec->o->cfg.role);
 	const char *other = rec->o->cfg.role == NTPROF_ROLE_HOST ? "target" :
 								    "host";
+	char buf[4200];
 
 	if (have_stats && st->drops)
 		fprintf(stderr,
@@ -139,7 +176,7 @@ void print_warnings(const struct recorder *rec,
 			st->drops);
 	if (have_stats && st->evicted)
 		fprintf(stderr,
-			"ntprof: WARNING: %" PRIu64 " sampled commands not recorded (in-flight table full): sample fewer commands (a larger -s)\n",
+			"ntprof: WARNING: %" PRIu64 " sampled commands not recorded (in-flight table full): sample fewer commands (a larger -s), or load ntprof with a larger inflight_slots\n",
 			st->evicted);
 	if (rec->other_role)
 		fprintf(stderr,
@@ -152,5 +189,5 @@ void print_warnings(const struct recorder *rec,
 	if (rec->all_lost)
 		fprintf(stderr,
 			"ntprof: out of memory for the summary; the recording is whole: run 'ntprof report %s'\n",
-			rec->o->out);
+			recording_name(rec, buf, sizeof(buf)));
 }

@@ -673,7 +673,7 @@ static void group_finish(struct ntprof_analysis *an, struct ntprof_group *g)
 	g->rate = dur > 0 ? (double)g->n * an->opts.sample / dur : NAN;
 
 	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
-		ntprof_stats_i64(acc->val[c].v, acc->val[c].n, &g->comp[c]);
+		ntprof_vec_stats(&acc->val[c], &g->comp[c]);
 		/*
 		 * Little's law, L = lambda * W, with lambda the rate of the
 		 * commands that pass through the component.

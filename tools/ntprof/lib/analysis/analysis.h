@@ -292,6 +292,13 @@ int ntprof_analysis_add_all(struct ntprof_analysis *an,
 			    size_t nr_target, const uint32_t *match);
 
 /*
+ * The groups' device names again, from the maps now in @an->opts: a run
+ * streamed through its files learns the devices its trailers name at
+ * the end. Before ntprof_analysis_finish().
+ */
+void ntprof_analysis_relabel(struct ntprof_analysis *an);
+
+/*
  * Computes every group's numbers, frees the samples, and sorts the groups
  * (by side, op, size, device). Nothing can be added afterwards. Returns 0
  * or -ENOMEM.

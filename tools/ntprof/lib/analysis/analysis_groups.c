@@ -239,6 +239,24 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	return g;
 }
 
+void ntprof_analysis_relabel(struct ntprof_analysis *an)
+{
+	struct ntprof_group *g;
+	size_t i;
+
+	for (i = 0; i < an->nr_groups; i++) {
+		g = &an->groups[i];
+		if (!(g->by & NTPROF_BY_DEV) || g->spdk_ns)
+			continue;
+		ntprof_dev_str(g->dev, g->target_side ? an->opts.target_devs :
+							an->opts.host_devs,
+			       g->target_side ? an->opts.nr_target_devs :
+						an->opts.nr_host_devs,
+			       g->devname, sizeof(g->devname));
+		group_label(an, g);
+	}
+}
+
 int ntprof_group_cmp(const void *a, const void *b)
 {
 	const struct ntprof_group *x = a, *y = b;

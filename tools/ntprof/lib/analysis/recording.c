@@ -32,37 +32,48 @@ static uint64_t record_last_ts(const struct ntprof_record *r)
 	return last;
 }
 
-/* The recording's length: to its trailer's end, or to its last point. */
-static uint64_t recording_duration(const struct recording *rec,
-				   const struct ntp_trailer *t)
+uint64_t recording_last_point(const struct ntprof_record *r, size_t n)
 {
-	uint64_t start = rec->hdr->start_mono_ns, end = 0, ts;
+	uint64_t end = 0, ts;
 	size_t i;
 
-	if (t && t->end_mono_ns > start)
-		return t->end_mono_ns - start;
-	for (i = 0; i < rec->n; i++) {
-		ts = record_last_ts(&rec->recs[i]);
+	for (i = 0; i < n; i++) {
+		ts = record_last_ts(&r[i]);
 		if (ts > end)
 			end = ts;
 	}
-	return end > start ? end - start : 0;
+	return end;
 }
 
-static int recording_read(struct recording *rec, const char *cmd)
+void recording_read_done(struct recording *rec, uint64_t last_point)
+{
+	const struct recording_part *last = &rec->parts[rec->nr_parts - 1];
+	const struct ntp_trailer *t = ntp_trailer(last->file);
+	uint64_t start = rec->parts[0].hdr->part_start_mono_ns;
+	size_t i;
+
+	/* The last part's trailer is the fullest (devices, hooks). */
+	for (i = rec->nr_parts; rec->nr_parts > 1 && i-- > 0;)
+		if (ntp_trailer(rec->parts[i].file)) {
+			rec->file = rec->parts[i].file;
+			rec->hdr = ntp_header(rec->file);
+			break;
+		}
+	/* From its (first part's) start to its (last part's) end. */
+	if (!start)
+		start = rec->hdr->start_mono_ns;
+	if (t && t->end_mono_ns > start)
+		rec->duration_ns = t->end_mono_ns - start;
+	else
+		rec->duration_ns = last_point > start ? last_point - start : 0;
+}
+
+/* A recording in one file, read whole. 0, or 1 after a message. */
+static int file_read(struct recording *rec, const char *cmd)
 {
 	const struct ntp_trailer *t;
-	char err[512];
-	int ret;
 
-	ret = ntp_open(rec->path, &rec->file, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
-		return 1;
-	}
-	rec->hdr = ntp_header(rec->file);
-	ret = ntp_read_all(rec->file, &rec->recs, &rec->n);
-	if (ret) {
+	if (ntp_read_all(rec->file, &rec->recs, &rec->n)) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, ntp_error(rec->file));
 		return 1;
 	}
@@ -73,7 +84,22 @@ static int recording_read(struct recording *rec, const char *cmd)
 		rec->drops = t->drops;
 		rec->evictions = t->evictions;
 	}
-	rec->duration_ns = recording_duration(rec, t);
+	return 0;
+}
+
+/*
+ * A recording whose files are open, its parts in order, before its
+ * records are read. 0, or 1 after a message.
+ */
+static int recording_prepare(struct recording *rec, const char *cmd)
+{
+	if (rec->nr_parts > 1 || rec->parts[0].hdr->part) {
+		if (recording_parts_order(rec, cmd))
+			return 1;
+	}
+	rec->path = rec->parts[0].path;
+	rec->file = rec->parts[rec->nr_parts - 1].file;
+	rec->hdr = ntp_header(rec->file);
 	if (rec->hdr->role != NTPROF_ROLE_HOST &&
 	    rec->hdr->role != NTPROF_ROLE_TARGET) {
 		fprintf(stderr,
@@ -82,6 +108,75 @@ static int recording_read(struct recording *rec, const char *cmd)
 		return 1;
 	}
 	return 0;
+}
+
+/* The records of a prepared recording. 0, or 1 after a message. */
+static int recording_read(struct recording *rec, const char *cmd)
+{
+	if (rec->nr_parts == 1 && !rec->parts[0].hdr->part) {
+		if (file_read(rec, cmd))
+			return 1;
+	} else if (recording_parts_read(rec, cmd)) {
+		return 1;
+	}
+	recording_read_done(rec, recording_last_point(rec->recs, rec->n));
+	return 0;
+}
+
+/* @rec with one more file; -ENOMEM. */
+static int part_add(struct recording *rec, const char *path,
+		    struct ntp_file *f)
+{
+	struct recording_part *v;
+
+	v = realloc(rec->parts, (rec->nr_parts + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	rec->parts = v;
+	v[rec->nr_parts++] = (struct recording_part) {
+		.path = path, .file = f, .hdr = ntp_header(f),
+	};
+	return 0;
+}
+
+/*
+ * Every file opened, each a recording, or a part joining the recording
+ * of its session. 0, or 1 after a message.
+ */
+static int recordings_open(struct recording_run *run, const char *cmd)
+{
+	const struct recording_paths *p = &run->paths;
+	const struct ntp_header *hdr;
+	struct recording *rec;
+	struct ntp_file *f;
+	char err[512];
+	size_t i, k;
+
+	run->files = calloc(p->n + 1, sizeof(*run->files));
+	if (!run->files)
+		goto nomem;
+	for (i = 0; i < p->n; i++) {
+		if (ntp_open(p->v[i], &f, err, sizeof(err))) {
+			fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
+			return 1;
+		}
+		hdr = ntp_header(f);
+		for (k = 0; hdr->part && k < run->nr_files; k++)
+			if (recording_same_session(run->files[k].parts[0].hdr,
+						   hdr))
+				break;
+		rec = &run->files[hdr->part ? k : run->nr_files];
+		if (rec == &run->files[run->nr_files])
+			run->nr_files++;
+		if (part_add(rec, p->v[i], f)) {
+			ntp_close(f);
+			goto nomem;
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+	return 1;
 }
 
 /* Whether two recordings may hold the same commands: a transport in common. */
@@ -329,19 +424,37 @@ static void failed_add(struct recording_failed *fl,
 	fl->other_status_n++;
 }
 
-static int analyse(struct recording_run *run, const char *cmd,
-		   unsigned int by)
+int recording_run_add(struct recording_run *run, uint8_t role,
+		      const struct ntprof_record *r,
+		      const struct ntprof_record *t)
+{
+	bool hosts = role == NTPROF_ROLE_HOST;
+
+	/* As record counts them: the sample, then the failed. */
+	if (ntprof_record_in_sample(r, role))
+		return ntprof_analysis_add(run->an, hosts ? r : NULL,
+					   hosts ? t : r);
+	if (r->role == role)
+		failed_add(&run->failed, hosts ? r : NULL, hosts ? t : r);
+	return 0;
+}
+
+/*
+ * The analysis, empty, with the devices' names the files hold so far (a
+ * streamed run reads its trailers' at the end, and relabels then).
+ */
+int recording_analysis_begin(struct recording_run *run, unsigned int by)
 {
 	struct ntprof_analysis_opts opts = { .sample = run->sample, .by = by };
-	const struct ntprof_record *r, *t;
-	struct recording *rec;
 	bool hosts = run->nr_host_files > 0;
-	size_t f, i;
-	int err = 0;
+	size_t f;
 
+	free(run->host_devs);
+	free(run->target_devs);
+	run->host_devs = run->target_devs = NULL;
 	if (devs_collect(run, true, &run->host_devs, &run->nr_host_devs) ||
 	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs))
-		goto nomem;
+		return -ENOMEM;
 	opts.transports = several_transports(run);
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
@@ -352,35 +465,42 @@ static int analyse(struct recording_run *run, const char *cmd,
 		if (is_host(&run->files[f]) == hosts &&
 		    run->files[f].duration_ns > opts.duration_ns)
 			opts.duration_ns = run->files[f].duration_ns;
+	if (run->an) {
+		run->an->opts = opts;
+		return 0;
+	}
 	run->an = ntprof_analysis_new(&opts);
-	if (!run->an)
-		goto nomem;
+	return run->an ? 0 : -ENOMEM;
+}
+
+static int analyse(struct recording_run *run, const char *cmd,
+		   unsigned int by)
+{
+	const struct ntprof_record *t;
+	struct recording *rec;
+	bool hosts = run->nr_host_files > 0;
+	size_t f, i;
+	int err;
+
+	err = recording_analysis_begin(run, by);
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
 		if (is_host(rec) != hosts)
 			continue;
 		for (i = 0; i < rec->n && !err; i++) {
-			r = &rec->recs[i];
 			t = NULL;
 			if (hosts && rec->match_file &&
 			    rec->match_file[i] != NTPROF_NO_MATCH)
 				t = &run->files[rec->match_file[i]]
 					     .recs[rec->match_idx[i]];
-			/* As record counts them: the sample, then the failed. */
-			if (ntprof_record_in_sample(r, rec->hdr->role))
-				err = ntprof_analysis_add(run->an,
-							  hosts ? r : NULL,
-							  hosts ? t : r);
-			else if (r->role == rec->hdr->role)
-				failed_add(&run->failed, hosts ? r : NULL,
-					   hosts ? t : r);
+			err = recording_run_add(run, rec->hdr->role,
+						&rec->recs[i], t);
 		}
 	}
 	if (!err)
 		err = ntprof_analysis_finish(run->an);
 	if (!err)
 		return 0;
-nomem:
 	fprintf(stderr, "ntprof: %s: out of memory for the analysis\n", cmd);
 	return 1;
 }
@@ -398,40 +518,47 @@ static bool same_file(const char *a, const char *b)
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by)
 {
+	struct recording_paths *p = &run->paths;
 	struct recording *rec;
 	size_t i, k;
 
 	memset(run, 0, sizeof(*run));
-	run->files = calloc(nr_paths, sizeof(*run->files));
-	if (!run->files) {
-		fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+	if (recording_paths_expand(p, cmd, paths, nr_paths))
 		return 1;
-	}
 	/* One file twice would match every record with itself. */
-	for (i = 0; i < nr_paths; i++) {
+	for (i = 0; i < p->n; i++) {
 		for (k = 0; k < i; k++) {
-			if (!same_file(paths[k], paths[i]))
+			if (!same_file(p->v[k], p->v[i]))
 				continue;
 			fprintf(stderr, "ntprof: %s: %s is given twice\n",
-				cmd, paths[i]);
+				cmd, p->v[i]);
 			return 1;
 		}
 	}
-	for (i = 0; i < nr_paths; i++) {
-		rec = &run->files[run->nr_files++];
-		rec->path = paths[i];
-		if (recording_read(rec, cmd))
+	if (recordings_open(run, cmd))
+		return 1;
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		if (recording_prepare(rec, cmd))
 			return 1;
-		if (is_host(rec)) {
+		if (is_host(rec))
 			run->nr_host_files++;
-			run->nr_host += rec->n;
-		} else {
+		else
 			run->nr_target_files++;
-			run->nr_target += rec->n;
-		}
 	}
 	if (check_sample(run, cmd))
 		return 1;
+	if (recording_stream_wanted(run))
+		return recording_stream_load(run, cmd, by);
+	for (i = 0; i < run->nr_files; i++) {
+		rec = &run->files[i];
+		if (recording_read(rec, cmd))
+			return 1;
+		if (is_host(rec))
+			run->nr_host += rec->n;
+		else
+			run->nr_target += rec->n;
+	}
 	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
 		return 1;
 	join_total(run);
@@ -441,7 +568,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 void recording_run_free(struct recording_run *run)
 {
 	struct recording *rec;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
@@ -449,8 +576,9 @@ void recording_run_free(struct recording_run *run)
 		free(rec->match_file);
 		free(rec->match_idx);
 		free(rec->taken);
-		if (rec->file)
-			ntp_close(rec->file);
+		for (k = 0; k < rec->nr_parts; k++)
+			ntp_close(rec->parts[k].file);
+		free(rec->parts);
 	}
 	for (i = 0; i < run->nr_pairs; i++)
 		ntprof_join_free(&run->pairs[i].join);
@@ -459,5 +587,6 @@ void recording_run_free(struct recording_run *run)
 	free(run->host_devs);
 	free(run->target_devs);
 	ntprof_analysis_free(run->an);
+	recording_paths_free(&run->paths);
 	memset(run, 0, sizeof(*run));
 }

@@ -16,11 +16,29 @@
 #include "analysis/join.h"
 #include "ntp/ntp.h"
 
-/* One file, whole. */
-struct recording {
+/* A file of a recording: the recording's, or one of its parts. */
+struct recording_part {
 	const char *path;
-	struct ntp_file *file;		/* owns the header's strings */
+	struct ntp_file *file;
 	const struct ntp_header *hdr;
+};
+
+/*
+ * One recording, whole: a file, or the parts of a rotated recording
+ * (record --rotate) in the order of their numbers, read as one.
+ */
+struct recording {
+	const char *path;		/* the (first) part's */
+	/*
+	 * The last part with a trailer (else the last): its header is the
+	 * session's, as every part's, and its trailer names the devices and
+	 * hooks found after the start, as many as were known at its end.
+	 */
+	struct ntp_file *file;
+	const struct ntp_header *hdr;
+	struct recording_part *parts;	/* at least one */
+	size_t nr_parts;
+	uint32_t missing_parts;		/* numbers missing between two parts */
 	struct ntprof_record *recs;
 	size_t n;
 	bool cut_short;			/* no trailer: the writer was killed */
@@ -58,7 +76,29 @@ struct recording_failed {
 	uint64_t other_status_n;
 };
 
+/* The paths given, each directory replaced by its .ntp files. */
+struct recording_paths {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+/* Whether report streams through the recordings (recording_stream.c). */
+enum recording_stream {
+	RECORDING_STREAM_AUTO,	/* when the files are large (and can) */
+	RECORDING_STREAM_ALWAYS,	/* whenever the run's shape allows */
+	RECORDING_STREAM_NEVER,
+};
+extern enum recording_stream recording_stream_mode;
+
 struct recording_run {
+	struct recording_paths paths;
+	/*
+	 * Streamed: the records were never held; a view of each command
+	 * (report_rows_each()) streams through the files again.
+	 */
+	bool streamed;
+	unsigned int by;
 	struct recording *files;
 	size_t nr_files;
 	size_t nr_host_files;
@@ -90,5 +130,47 @@ struct recording_run {
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
 void recording_run_free(struct recording_run *run);
+
+/* Internal, for recording_stream.c. */
+/* One command into the run's analysis: the sample, or the failed. */
+int recording_run_add(struct recording_run *run, uint8_t role,
+		      const struct ntprof_record *r,
+		      const struct ntprof_record *t);
+/* The analysis, empty, with the devices' names known so far; -ENOMEM. */
+int recording_analysis_begin(struct recording_run *run, unsigned int by);
+/* The latest point of @n records. */
+uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
+/* After the records: the file for notes, and the recording's length. */
+void recording_read_done(struct recording *rec, uint64_t last_point);
+
+/* recording_stream.c */
+/* Whether @run is streamed: its shape allows, and the mode asks. */
+bool recording_stream_wanted(const struct recording_run *run);
+/* Streams @run's join into its analysis; 0, or 1 after a message. */
+int recording_stream_load(struct recording_run *run, const char *cmd,
+			  unsigned int by);
+/* Each command of a streamed run, again, in the order of the first pass. */
+int recording_stream_each(const struct recording_run *run,
+			  int (*fn)(const struct ntprof_record *host,
+				    const struct ntprof_record *target,
+				    const struct recording *hrec,
+				    const struct recording *trec, void *arg),
+			  void *arg);
+
+/* recording_parts.c */
+/*
+ * @paths with each directory replaced by its .ntp files, by name. 0, or
+ * 1 after a message; free @p with recording_paths_free() in any case.
+ */
+int recording_paths_expand(struct recording_paths *p, const char *cmd,
+			   char *const paths[], size_t nr_paths);
+void recording_paths_free(struct recording_paths *p);
+/* Whether two files are parts of one rotated recording. */
+bool recording_same_session(const struct ntp_header *a,
+			    const struct ntp_header *b);
+/* @rec's parts sorted by number, its path the first's; 0 or 1 (said). */
+int recording_parts_order(struct recording *rec, const char *cmd);
+/* @rec's parts' records in one array, their trailers summed; 0 or 1. */
+int recording_parts_read(struct recording *rec, const char *cmd);
 
 #endif /* NTPROF_RECORDING_H */

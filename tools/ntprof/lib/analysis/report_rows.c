@@ -56,6 +56,29 @@ static int row_call(const struct recording_run *run, struct report_row *row,
 	return fn(row, arg);
 }
 
+/* A streamed run's command, as a row. */
+struct stream_rows {
+	const struct recording_run *run;
+	int (*fn)(const struct report_row *row, void *arg);
+	void *arg;
+};
+
+static int stream_row(const struct ntprof_record *host,
+		      const struct ntprof_record *target,
+		      const struct recording *hrec,
+		      const struct recording *trec, void *arg)
+{
+	struct stream_rows *sr = arg;
+	struct report_row row = {
+		.host = host,
+		.target = target,
+		.host_path = hrec ? hrec->path : NULL,
+		.target_path = trec ? trec->path : NULL,
+	};
+
+	return row_call(sr->run, &row, sr->fn, sr->arg);
+}
+
 int report_rows_each(const struct recording_run *run,
 		     int (*fn)(const struct report_row *row, void *arg),
 		     void *arg)
@@ -66,6 +89,12 @@ int report_rows_each(const struct recording_run *run,
 	uint32_t k;
 	int ret;
 
+	/* Not held: streamed again, a second pass over the files. */
+	if (run->streamed) {
+		struct stream_rows sr = { run, fn, arg };
+
+		return recording_stream_each(run, stream_row, &sr);
+	}
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
 		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)

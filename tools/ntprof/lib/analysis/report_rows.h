@@ -37,7 +37,11 @@ struct report_row {
  */
 int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p);
 
-/* Calls @fn for each command; stops at, and returns, a non-zero return. */
+/*
+ * Calls @fn for each command; stops at, and returns, a non-zero return.
+ * A streamed run's commands are read again from its files: -errno when
+ * that fails (its reader printed why).
+ */
 int report_rows_each(const struct recording_run *run,
 		     int (*fn)(const struct report_row *row, void *arg),
 		     void *arg);

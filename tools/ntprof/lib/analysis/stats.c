@@ -192,21 +192,7 @@ void ntprof_stats_i64(int64_t *v, size_t n, struct ntprof_stats *st)
 	st->p999 = ntprof_percentile_i64(v, n, 99.9);
 }
 
-/* The room for ntprof_vec_push()'s next value; 0 or -ENOMEM. */
-int ntprof_vec_grow(struct ntprof_vec *vec)
-{
-	int64_t *v;
-	size_t cap;
-
-	/* Doubling keeps appends amortized O(1), one realloc per 2x. */
-	cap = vec->cap ? vec->cap * 2 : 256;
-	v = realloc(vec->v, cap * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	vec->v = v;
-	vec->cap = cap;
-	return 0;
-}
+size_t ntprof_vec_exact_max = 1U << 20;
 
 void ntprof_vec_free(struct ntprof_vec *vec)
 {
@@ -214,4 +200,6 @@ void ntprof_vec_free(struct ntprof_vec *vec)
 	vec->v = NULL;
 	vec->n = 0;
 	vec->cap = 0;
+	ntprof_hist_free(vec->hist);
+	vec->hist = NULL;
 }

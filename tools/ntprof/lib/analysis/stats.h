@@ -53,14 +53,27 @@ void ntprof_sort_i64(int64_t *v, size_t n);
  */
 int ntprof_radix_sort(void *base, size_t n, size_t size, size_t key_off);
 
-/* A growable array of samples; zero-initialized means empty. */
+/*
+ * A growable array of samples; zero-initialized means empty. Past
+ * ntprof_vec_exact_max values it becomes a histogram (stats_hist.c):
+ * count, mean, min and max stay exact, percentiles within 0.05 %, and
+ * its memory stops growing.
+ */
 struct ntprof_vec {
 	int64_t *v;
 	size_t n;
 	size_t cap;
+	struct ntprof_hist *hist;	/* NULL: the exact values in v */
 };
 
+/*
+ * Exact values a vector keeps before it turns into a histogram: 1 Mi
+ * (8 MiB), far more than tests and most groups ever hold.
+ */
+extern size_t ntprof_vec_exact_max;
+
 int ntprof_vec_grow(struct ntprof_vec *vec);
+int ntprof_vec_push_hist(struct ntprof_vec *vec, int64_t x);
 
 /*
  * Appends @x; 0 or -ENOMEM. Inline: the recorder's live table pushes a
@@ -68,11 +81,18 @@ int ntprof_vec_grow(struct ntprof_vec *vec);
  */
 static inline int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
 {
-	if (vec->n == vec->cap && ntprof_vec_grow(vec))
-		return -ENOMEM;
+	if (vec->n == vec->cap) {
+		if (ntprof_vec_grow(vec))
+			return -ENOMEM;
+		if (vec->hist)
+			return ntprof_vec_push_hist(vec, x);
+	}
 	vec->v[vec->n++] = x;
 	return 0;
 }
+/* The summary of @vec's samples (sorting its exact values). */
+void ntprof_vec_stats(struct ntprof_vec *vec, struct ntprof_stats *st);
+void ntprof_hist_free(struct ntprof_hist *h);
 void ntprof_vec_free(struct ntprof_vec *vec);
 
 #endif /* NTPROF_STATS_H */

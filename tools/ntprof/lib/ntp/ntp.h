@@ -21,7 +21,7 @@
 
 /* The format this code writes; it reads every minor of its major. */
 #define NTP_VERSION_MAJOR	1
-#define NTP_VERSION_MINOR	3
+#define NTP_VERSION_MINOR	4
 
 /* The on-disk size of a record in format 1.0: struct ntprof_record's. */
 #define NTP_RECORD_SIZE		232
@@ -140,6 +140,15 @@ struct ntp_header {
 	/* Their controllers, subsystems and addresses; 0 in 1.0 files. */
 	uint32_t nr_ctrls;
 	const struct ntp_ctrl *ctrls;
+	/*
+	 * Since 1.4: a part of a rotated recording (record --rotate), 1 for
+	 * the first; 0 for a recording in one file (and every file before
+	 * 1.4). The parts of one recording share the rest of the header:
+	 * the session's start, role and machine identify the recording.
+	 */
+	uint32_t part;
+	/* Since 1.4: where a part's records start; 0 when not a part. */
+	uint64_t part_start_mono_ns;
 };
 
 /* How a recording ended, written by ntp_writer_close(). */
@@ -176,6 +185,13 @@ int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 		    struct ntp_writer **wp);
 /* The path it writes, for messages. */
 const char *ntp_writer_path(const struct ntp_writer *w);
+/*
+ * Bytes of the file once the records buffered so far are flushed: the
+ * header, the units written and the block being filled.
+ */
+uint64_t ntp_writer_size(const struct ntp_writer *w);
+/* Records appended so far, buffered ones included. */
+uint64_t ntp_writer_records(const struct ntp_writer *w);
 /*
  * Copies @n records into the current block and writes each block that
  * fills up. After a failed write every later call fails the same way:

@@ -85,6 +85,9 @@ static const uint8_t ntp_magic[8] = {
 /* A controller entry with three empty strings. */
 #define CTRL_FIXED	(NTP_CTRL_OFF_NAME + 3 * 2)
 
+/* After the controller table, since 1.4: part (u32), part_start_mono_ns */
+#define HDR_PART_SIZE	(4 + 8)
+
 /* Every unit after the header: a block of records or the trailer. */
 #define NTP_UNIT_OFF_TAG		0
 #define NTP_UNIT_OFF_SEQ		4

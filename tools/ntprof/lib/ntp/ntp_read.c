@@ -116,6 +116,11 @@ int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
 		ret = ntp_fail(f, -EINVAL, "not a regular file");
 	} else {
 		f->size = st.st_size;
+		/*
+		 * Read front to back: a larger readahead keeps the disk busy
+		 * while a report streaming a file larger than memory works.
+		 */
+		posix_fadvise(f->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 		ret = ntp_header_read(f);
 	}
 	if (ret) {

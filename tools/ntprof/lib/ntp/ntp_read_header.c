@@ -236,6 +236,21 @@ static const struct ntp_table ctrl_table = {
 	ctrl_parse
 };
 
+/*
+ * Since 1.4: which part of a rotated recording the file is. A part
+ * numbered 0 is no part, whatever its start says.
+ */
+static int header_part(struct ntp_file *f, struct cursor *c)
+{
+	const uint8_t *p = take(c, HDR_PART_SIZE);
+
+	if (!p)
+		return ntp_fail(f, -EBADMSG, "header: part number truncated");
+	f->hdr.part = get32(p);
+	f->hdr.part_start_mono_ns = f->hdr.part ? get64(p + 4) : 0;
+	return 0;
+}
+
 /* The header's fields after the checksum vouched for its bytes. */
 static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 {
@@ -287,6 +302,8 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 					   &h->nr_ctrls);
 		h->ctrls = f->ctrls;
 	}
+	if (!f->err && h->version_minor >= 4)
+		header_part(f, &c);
 	/* What is left before the checksum is a newer minor's: skipped. */
 	return f->err;
 }

@@ -87,6 +87,7 @@ struct ntp_writer {
 	int err;		/* the first failure; every call returns it */
 	uint32_t seq;		/* the next unit's number */
 	uint64_t records;
+	uint64_t size;		/* bytes written */
 	size_t nbuf;		/* records in buf */
 	uint8_t *buf;		/* unit header, NTP_BLOCK_RECORDS records */
 	char path[];
@@ -186,8 +187,8 @@ static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
 /* The length of @hdr encoded, or 0 if the format cannot hold it. */
 static size_t header_len(const struct ntp_header *hdr)
 {
-	/* The fixed part, the counts of the three tables and the CRC */
-	size_t len = HDR_FIXED + 3 * 4 + HDR_CRC_SIZE, i;
+	/* The fixed part, the counts of the three tables, 1.4's, the CRC */
+	size_t len = HDR_FIXED + 3 * 4 + HDR_PART_SIZE + HDR_CRC_SIZE, i;
 
 	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks) ||
 	    hdr->nr_devs > NTP_DEVS_MAX || (hdr->nr_devs && !hdr->devs) ||
@@ -238,7 +239,10 @@ static uint8_t *header_fixed_put(uint8_t *buf, const struct ntp_header *hdr,
 	return buf + HDR_FIXED;
 }
 
-/* The hook, device and controller tables at @p; returns their end. */
+/*
+ * The hook, device and controller tables at @p, then 1.4's part fields;
+ * returns their end.
+ */
 static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
 {
 	size_t i;
@@ -255,7 +259,9 @@ static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
 	p += 4;
 	for (i = 0; i < hdr->nr_ctrls; i++)
 		p = ctrl_put(p, &hdr->ctrls[i]);
-	return p;
+	put32(p, hdr->part);
+	put64(p + 4, hdr->part ? hdr->part_start_mono_ns : 0);
+	return p + HDR_PART_SIZE;
 }
 
 /* The encoded header, or NULL with errno set; its length in @lenp. */
@@ -312,6 +318,7 @@ int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 		goto fail;
 	}
 	free(head);
+	w->size = len;
 	*wp = w;
 	return 0;
 fail:
@@ -327,6 +334,17 @@ const char *ntp_writer_path(const struct ntp_writer *w)
 	return w->path;
 }
 
+uint64_t ntp_writer_records(const struct ntp_writer *w)
+{
+	return w->records + w->nbuf;
+}
+
+uint64_t ntp_writer_size(const struct ntp_writer *w)
+{
+	return w->size +
+	       (w->nbuf ? UNIT_HDR + (uint64_t)w->nbuf * NTP_RECORD_SIZE : 0);
+}
+
 int ntp_writer_flush(struct ntp_writer *w)
 {
 	uint32_t len = w->nbuf * NTP_RECORD_SIZE;
@@ -340,6 +358,7 @@ int ntp_writer_flush(struct ntp_writer *w)
 		return w->err;
 	w->seq++;
 	w->records += w->nbuf;
+	w->size += UNIT_HDR + len;
 	w->nbuf = 0;
 	return 0;
 }

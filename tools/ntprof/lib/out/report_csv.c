@@ -105,8 +105,11 @@ static int csv_row(const struct report_row *row, void *arg)
 
 int report_csv_write(FILE *f, const struct recording_run *run)
 {
+	int err;
+
 	csv_header(f);
-	report_rows_each(run, csv_row, f);
+	/* A streamed run's second pass can fail: its reader said why. */
+	err = report_rows_each(run, csv_row, f);
 	fflush(f);
-	return ferror(f) ? -EIO : 0;
+	return err ? err : ferror(f) ? -EIO : 0;
 }

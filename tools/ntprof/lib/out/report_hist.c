@@ -156,8 +156,7 @@ static int hist_compute(const struct recording_run *run, const char *id,
 		      sizeof(*c->h));
 	if (!c->h)
 		return -ENOMEM;
-	report_rows_each(run, hist_add, c);
-	return 0;
+	return report_rows_each(run, hist_add, c);
 }
 
 static const char *hist_what(const struct hist_ctx *c,

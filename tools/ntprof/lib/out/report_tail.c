@@ -120,6 +120,18 @@ static void tail_print_group(FILE *f, const struct ntprof_group *g,
 		tail > rest ? 100 * best / (tail - rest) : 0.0);
 }
 
+/*
+ * The commands through tail_add(); a streamed run's pass that fails (its
+ * reader said why) is the error, unless tail_add() had its own.
+ */
+static void tail_pass(const struct recording_run *run, struct tail_ctx *c)
+{
+	int ret = report_rows_each(run, tail_add, c);
+
+	if (!c->err && ret < 0)
+		c->err = ret;
+}
+
 /* Both passes: the thresholds, then the two sets' sums; 0 or -ENOMEM. */
 static int tail_compute(const struct recording_run *run, double p,
 			struct tail_ctx *c)
@@ -132,7 +144,7 @@ static int tail_compute(const struct recording_run *run, double p,
 	c->t = calloc(an->nr_groups ? an->nr_groups : 1, sizeof(*c->t));
 	if (!c->t)
 		return -ENOMEM;
-	report_rows_each(run, tail_add, c);
+	tail_pass(run, c);
 	for (i = 0; !c->err && i < an->nr_groups; i++) {
 		t = &c->t[i];
 		if (!t->n)
@@ -142,7 +154,7 @@ static int tail_compute(const struct recording_run *run, double p,
 	}
 	c->second = true;
 	if (!c->err)
-		report_rows_each(run, tail_add, c);
+		tail_pass(run, c);
 	return c->err;
 }
 

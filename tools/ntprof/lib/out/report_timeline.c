@@ -144,8 +144,7 @@ static int timeline_compute(const struct recording_run *run, double slice_s,
 	c->s = calloc(an->nr_groups * c->nr_slices, sizeof(*c->s));
 	if (!c->s)
 		return -ENOMEM;
-	report_rows_each(run, timeline_add, c);
-	return 0;
+	return report_rows_each(run, timeline_add, c);
 }
 
 int report_timeline_print(FILE *f, const struct recording_run *run,

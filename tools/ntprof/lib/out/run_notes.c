@@ -163,6 +163,35 @@ static void print_stages_only(FILE *f, const struct recording *rec)
 		fputs(")\n", f);
 }
 
+/*
+ * Which parts of a rotated recording were read: those --keep removed
+ * are expected, a part missing between two others is a loss.
+ */
+static void print_parts(FILE *f, const struct recording *rec)
+{
+	uint32_t first = rec->parts[0].hdr->part;
+	uint32_t last = rec->parts[rec->nr_parts - 1].hdr->part;
+
+	if (!first)
+		return;
+	if (first == last)
+		fprintf(f, "note: %s: part %" PRIu32 " of a rotated recording",
+			rec->path, first);
+	else
+		fprintf(f, "note: %s: parts %" PRIu32 " to %" PRIu32 " of a rotated recording",
+			rec->path, first, last);
+	if (first == 2)
+		fprintf(f, "; part 1 was removed (record --keep) or not given");
+	else if (first > 2)
+		fprintf(f, "; parts 1 to %" PRIu32 " were removed (record --keep) or not given",
+			first - 1);
+	fputc('\n', f);
+	if (rec->missing_parts)
+		fprintf(f,
+			"WARNING: %s: %" PRIu32 " parts between %" PRIu32 " and %" PRIu32 " are missing: their commands are not in the numbers\n",
+			rec->path, rec->missing_parts, first, last);
+}
+
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			       bool detail)
 {
@@ -172,6 +201,7 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
+		print_parts(f, rec);
 		print_spdk_ways(f, rec);
 		if (detail)
 			print_stages_only(f, rec);

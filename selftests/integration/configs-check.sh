@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The checks of scenarios/configs.sh, on the machine that ran the lab,
+# after the guests: sourced by lab_check with the run's share as its
+# argument. Per step (guest/configs-lib.sh), ntprof report --json of the
+# host's and the target's recordings:
+#   - every host record is joined (matched = host records, none
+#     unusable), and neither side dropped or evicted a record;
+#   - in each group the stage means add up to the end to end mean;
+#   - the groups are fio's (op and size) and each comes once; at -s 1
+#     each op's groups count fio's total_ios and io_bytes of that op, at
+#     -s 100 the sampled share of them (within 4 standard deviations), the
+#     mixed job's sizes follow its bssplit (within 4 standard deviations
+#     of the share each size was drawn with);
+#   - polled configurations: io_uring's commands are on the poll queues
+#     (the controller's last ones), so their completions were reaped by
+#     polling; pvsync2's are not (the kernel does not poll synchronous
+#     direct I/O); deep queues: the controller has its 4 I/O queues.
+# Then, at -s 1, each configuration's stage means against the default
+# configuration's of the same boot and transport, for the same op and
+# size: the stages that moved by more than 5 %, as diagnostics (timings
+# are shown, not asserted), and in configs-moved.txt in the share.
+
+ntprof=$TOP_DIR/tools/ntprof/ntprof
+share=$1
+work=$(mktemp -d)
+# bssplit of the mixed job: size and percent.
+MIXED_SPLIT="4096 50 65536 30 131072 20"
+
+. "$(dirname "${BASH_SOURCE[0]}")/guest/configs-lib.sh"
+
+# num FILE FILTER: a number out of a JSON file, or nothing.
+num() {
+	jq -er "$2 | numbers" "$1" 2>/dev/null
+}
+
+# within N EXPECTED SIGMA: whether N lies within 4 SIGMA (and one) of
+# EXPECTED.
+within() {
+	awk -v n="$1" -v e="$2" -v s="$3" 'BEGIN {
+		d = n - e; if (d < 0) d = -d; exit !(d <= 4 * s + 1) }'
+}
+
+HOST_GROUPS='[.groups[] | select(.side == "host")]'
+
+# check_step STEP
+check_step() {
+	local step=$1 c s host target fio json bad n m want ops op total got
+	local q poll lo size pct bytes= none
+
+	c=$(step_config "$step")
+	s=$(step_sample "$step")
+	host=$share/$step-host.ntp target=$share/$step-target.ntp fio=$share/$step-fio.json
+	json=$work/$step.json
+	if [ ! -f "$host" ] || [ ! -f "$target" ] || [ ! -f "$fio" ]; then
+		ktap_fail "$step: the guests left the recordings and fio's output"
+		return
+	fi
+	if ! "$ntprof" report --json "$host" "$target" > "$json" 2> "$work/err"; then
+		ktap_fail "$step: report --json"
+		sed 's/^/# /' "$work/err"
+		return
+	fi
+
+	n=$(num "$json" .records.host)
+	m=$(num "$json" .records.matched)
+	bad=$(num "$json" "(.records.unusable) + ($HOST_GROUPS | map(.n_unusable) | add // 0)")
+	# At -s 100, a short step of a slow guest may sample none of fio's
+	# few hundred commands (at 400, one time in 50): then the join and
+	# the stages have nothing to check, and say so; the counts' lines
+	# below judge whether none was likely.
+	none=
+	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
+	if [ "$s" != 1 ] && [ "${n:-0}" = 0 ]; then
+		none="none of fio's $total commands sampled at -s $s"
+	fi
+	if [ -n "$none" ]; then
+		ktap_pass "$step: every host record joined ($none)"
+	elif [ "${n:-0}" -gt 0 ] && [ "$m" = "$n" ] && [ "$bad" = 0 ]; then
+		ktap_pass "$step: every host record joined ($m of $n), none unusable"
+	else
+		ktap_fail "$step: every host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
+	fi
+	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
+	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ] &&
+	   [ "$(jq '.files | length' "$json")" = 2 ]; then
+		ktap_pass "$step: no drop, no eviction on either side"
+	else
+		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
+	fi
+	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
+		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
+			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
+		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
+	if [ -n "$none" ]; then
+		ktap_pass "$step: in each group the stage means add up to the end to end mean ($none)"
+	elif [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
+		ktap_pass "$step: in each group the stage means add up to the end to end mean"
+	else
+		ktap_fail "$step: in each group the stage means add up to the end to end mean"
+		echo "$bad" | sed 's/^/# /'
+	fi
+
+	# The groups: fio's ops and sizes, each once.
+	want="4096"
+	[ "$c" = mixed ] && want="4096 65536 131072"
+	ops="read write"
+	[ "$c" = deep ] && ops=read
+	bad=$(jq -r --arg ops "$ops" --arg sizes "$want" "$HOST_GROUPS |
+		(map(\"\\(.op) \\(.size)\") | group_by(.) | map(select(length > 1) | .[0])) +
+		map(select((.op | IN(\$ops | split(\" \")[]) | not) or
+			(.size | tostring | IN(\$sizes | split(\" \")[]) | not)) |
+			\"\\(.op) \\(.size)\") | join(\", \")" "$json")
+	if [ -z "$bad" ]; then
+		ktap_pass "$step: one group per op and size, all of fio's ($ops; $want)"
+	else
+		ktap_fail "$step: one group per op and size, all of fio's (not: $bad)"
+	fi
+	for op in $ops; do
+		total=$(num "$fio" "[.jobs[].$op.total_ios] | add")
+		got=$(num "$json" "$HOST_GROUPS | map(select(.op == \"$op\") | .n) | add // 0")
+		if [ "$s" = 1 ]; then
+			# Every command, of fio's sizes: its bytes too.
+			bytes=$(num "$fio" "[.jobs[].$op.io_bytes] | add")
+			[ -n "$total" ] && [ "$got" = "$total" ] &&
+				[ "$(num "$json" "$HOST_GROUPS | map(select(.op == \"$op\") |
+					.n * .size) | add // 0")" = "$bytes" ]
+		else
+			# Sampling is a hash of the command: each is in with
+			# probability 1/s.
+			within "$got" "$(awk -v t="$total" -v s="$s" 'BEGIN { print t / s }')" \
+				"$(awk -v t="$total" -v s="$s" 'BEGIN { print sqrt(t / s * (1 - 1 / s)) }')"
+		fi && ktap_pass "$step: ${op}s: $got records for fio's $total at -s $s${bytes:+, $bytes bytes}" ||
+			ktap_fail "$step: ${op}s: ${got:-?} records for fio's ${total:-?} at -s $s${bytes:+ and $bytes bytes}"
+		bytes=
+		[ "$c" = mixed ] || continue
+		# Each size's share of the op's records, against bssplit's.
+		bad=
+		set -- $MIXED_SPLIT
+		while [ $# -gt 0 ]; do
+			size=$1 pct=$2
+			shift 2
+			n=$(num "$json" "$HOST_GROUPS | map(select(.op == \"$op\" and .size == $size) | .n) | add // 0")
+			within "$n" "$(awk -v g="$got" -v p="$pct" 'BEGIN { print g * p / 100 }')" \
+				"$(awk -v g="$got" -v p="$pct" 'BEGIN { print sqrt(g * p / 100 * (1 - p / 100)) }')" ||
+				bad="$bad $size:$n"
+			got_sizes="${got_sizes:-} $size:$n"
+		done
+		[ -z "$bad" ] && ktap_pass "$step: ${op}s by size follow bssplit 4k/50:64k/30:128k/20 ($got_sizes )" ||
+			ktap_fail "$step: ${op}s by size follow bssplit 4k/50:64k/30:128k/20 (off:$bad; all:$got_sizes )"
+		got_sizes=
+	done
+
+	# Polled: io_uring's records are on the controller's poll queues, its
+	# last ones (queue ids go default, read, poll). pvsync2's are not:
+	# the kernel polls only asynchronous direct I/O (block/fops.c sets
+	# REQ_POLLED for an async kiocb only) and sends synchronous I/O with
+	# RWF_HIPRI to the interrupt-driven queues.
+	read -r q poll < "$share/$step-queues" 2>/dev/null
+	if [ "$c" = deep ]; then
+		# queue_count has the admin queue too.
+		got=$("$ntprof" report --csv - "$host" 2> /dev/null |
+			awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+				{ n[$col["qid"]]++ } END { for (k in n) printf "%s:%d ", k, n[k] }')
+		[ "${q:-0}" = 5 ] && ktap_pass "$step: 4 I/O queues; commands by queue id: $got" ||
+			ktap_fail "$step: 4 I/O queues (queue_count ${q:-?}); commands by queue id: $got"
+	fi
+	if [ "${poll:-0}" -gt 0 ]; then
+		lo=$((${q:-0} - poll))
+		"$ntprof" report --csv - "$host" > "$work/$step.csv" 2> /dev/null
+		got=$(awk -F, -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			{ n++; if ($col["qid"] >= lo) p++ } END { printf "%d %d", p, n }' "$work/$step.csv")
+		set -- $got
+		if [ -n "$none" ]; then
+			true
+		elif [ "$c" = polluring ]; then
+			[ "$2" -gt 0 ] && [ "$1" = "$2" ]
+		else
+			[ "$2" -gt 0 ] && [ "$1" = 0 ]
+		fi && ktap_pass "$step: $(config_queue_kind "$c"): $1 of $2 on queues $lo and up" ||
+			ktap_fail "$step: $(config_queue_kind "$c"): $1 of $2 on queues $lo and up"
+	fi
+}
+
+# moved STEP: the stages of STEP's groups that moved by more than 5 %
+# against default's group of the same op and size, same transport, -s 1.
+moved() {
+	local step=$1 base
+
+	base=default-$(step_transport "$step")-s1
+	[ -f "$work/$base.json" ] && [ -f "$work/$step.json" ] || return
+	jq -rn --slurpfile b "$work/$base.json" --slurpfile l "$work/$step.json" --arg step "$step" "
+		(\$b[0] | $HOST_GROUPS) as \$bg |
+		\$l[0] | $HOST_GROUPS[] | . as \$g |
+		(\$bg[] | select(.op == \$g.op and .size == \$g.size)) as \$o |
+		(\"\\(\$step) \\(\$g.op) \\(\$g.size): end to end \\(\$o.latency_us.mean) -> \\(\$g.latency_us.mean) us\"),
+		(\$g.stages[] | . as \$s | (\$o.stages[] | select(.id == \$s.id)) as \$os |
+		 select(\$os.mean_us > 0) |
+		 ((\$s.mean_us - \$os.mean_us) / \$os.mean_us * 100) as \$p |
+		 select(\$p > 5 or \$p < -5) |
+		 \"  \\(\$s.id) \\(\$os.mean_us) -> \\(\$s.mean_us) us (\\(\$p | . * 10 | round / 10) %)\")"
+}
+
+if ! command -v jq > /dev/null; then
+	ktap_fail "jq is installed (selftests/lab/install-deps.sh)"
+else
+	for step in $(configs_steps); do
+		check_step "$step"
+	done
+	for step in $(configs_steps); do
+		case $step in default-*|*-s100) continue ;; esac
+		moved "$step"
+	done > "$share/configs-moved.txt"
+	sed 's/^/# /' "$share/configs-moved.txt"
+fi
+rm -rf "$work"

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The configurations of scenarios/configs.sh, shared by its host and
+# target scripts (Documentation/stages.rst, Configurations). A step is
+# CONFIG-TRANSPORT-sN: the host connects TRANSPORT as CONFIG says, runs
+# CONFIG's fio job, and both sides record it at -s N. Steps of one
+# connection follow each other; the host reconnects between them.
+#
+#   default  the lab's connection, 4 KiB random reads and writes (50 %
+#            each), queue depth 1: what the others are compared with
+#   mixed    the lab's connection, fio's bssplit 4k/50:64k/30:128k/20,
+#            randrw with 70 % reads, queue depth 4
+#   digest   --hdr-digest --data-digest (NVMe/TCP only), default's job
+#   polluring --nr-poll-queues=2, default's job with io_uring hipri=1
+#   pollsync  the same connection, pvsync2 hipri=1 (which the kernel does
+#            not poll: its synchronous direct I/O goes to the interrupt-
+#            driven queues)
+#   deep     --nr-io-queues=4, 4 KiB random reads, 2 jobs at iodepth 128
+
+CONFIGS_POLL_QUEUES=2
+# fio's seconds per step: at -s 100 a dozen commands or so at queue depth
+# 1 under TCG, thousands in the deep steps.
+CONFIGS_SECONDS=${CONFIGS_SECONDS:-2}
+
+# configs_steps: the steps, in the order the host runs them.
+configs_steps() {
+	local c t s
+
+	for c in default mixed digest polluring pollsync deep; do
+		for t in tcp rdma; do
+			[ $c = digest ] && [ $t = rdma ] && continue
+			for s in 1 100; do
+				echo "$c-$t-s$s"
+			done
+		done
+	done
+}
+
+# step_config STEP, step_transport STEP, step_sample STEP: its parts.
+step_config() {
+	echo "${1%%-*}"
+}
+
+step_transport() {
+	local r=${1#*-}
+
+	echo "${r%-s*}"
+}
+
+step_sample() {
+	echo "${1##*-s}"
+}
+
+# config_connect_opts CONFIG: nvme connect's options for CONFIG.
+config_connect_opts() {
+	case $1 in
+	digest) echo "--hdr-digest --data-digest" ;;
+	polluring|pollsync) echo "--nr-poll-queues=$CONFIGS_POLL_QUEUES" ;;
+	deep) echo "--nr-io-queues=4" ;;
+	esac
+}
+
+# config_fio_opts CONFIG: fio's options for CONFIG's job.
+config_fio_opts() {
+	case $1 in
+	mixed)
+		# Offsets at multiples of 128k: no block crosses the end of
+		# the 256 MiB region, which fio would cut to fit.
+		echo "--rw=randrw --rwmixread=70 --bssplit=4k/50:64k/30:128k/20" \
+			"--blockalign=128k --ioengine=libaio --iodepth=4"
+		;;
+	polluring)
+		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=io_uring --hipri=1 --iodepth=1"
+		;;
+	pollsync)
+		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=pvsync2 --hipri=1"
+		;;
+	deep)
+		echo "--rw=randread --bs=4k --ioengine=libaio --iodepth=128 --numjobs=2"
+		;;
+	*)
+		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=libaio --iodepth=1"
+		;;
+	esac
+}
+
+# config_queue_kind CONFIG: the queues a polled configuration's commands
+# go to, as the check says it.
+config_queue_kind() {
+	case $1 in
+	polluring) echo "io_uring hipri: every command on a poll queue" ;;
+	pollsync) echo "pvsync2 hipri: no command on a poll queue (synchronous I/O is not polled)" ;;
+	esac
+}

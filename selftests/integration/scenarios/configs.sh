@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The configurations people run, two guests, kernel KERNEL: digests,
+# polled queues, deep and many queues, mixed sizes and ops, each beside
+# the default connection, over NVMe/TCP and NVMe/RDMA (digests: TCP only),
+# recorded on both sides at -s 1 and -s 100, one after another in one
+# boot (guest/configs-lib.sh). Then configs-check.sh, here, checks the
+# joins, the counts against fio's and the stage sums.
+# See Documentation/stages.rst, "Configurations".
+cd "$(dirname "$0")/.." || exit 1
+. ./lib.sh
+scenario_kernel "$@"
+export TOPOLOGY=two
+# 4 I/O queues need 4 CPUs: nvme-fabrics gives a controller at most one
+# I/O queue of each kind per online CPU.
+export LAB_HOST_SMP=4
+lab_scenario "configs-$KERNEL" guest/configs-host.sh guest/configs-target.sh \
+	./configs-check.sh
