@@ -17,6 +17,7 @@
 
 #include <asm/page.h>
 #include <asm/processor.h>
+#include <asm/vsyscall.h>
 
 #include <uapi/linux/ntprof.h>
 
@@ -68,14 +69,16 @@ static __always_inline void *ntprof_lf_at(const void *base,
 #ifdef CONFIG_X86_64
 /*
  * What x86's copy_from_kernel_nofault_allowed() lets get_kernel_nofault()
- * read: no user address (nor the guard page above them), and a canonical
- * one, whose load would raise #GP rather than a page fault.
+ * read: no user address (nor the guard page above them), not the vsyscall
+ * page (a kernel-mode fault there may go unhandled), and a canonical one,
+ * whose load would raise #GP rather than a page fault.
  */
 static __always_inline bool ntprof_kaddr_ok(unsigned long a)
 {
 	const unsigned int shift = 64 - boot_cpu_data.x86_virt_bits;
 
 	return a >= TASK_SIZE_MAX + PAGE_SIZE &&
+	       (a & PAGE_MASK) != VSYSCALL_ADDR &&
 	       (unsigned long)((long)(a << shift) >> shift) == a;
 }
 
