@@ -59,7 +59,7 @@ enum ntprof_point {
 	/* target */
 	NTPROF_PT_TARGET_RECV,		/* the capsule reached the driver */
 	NTPROF_PT_TARGET_INIT,		/* nvmet_req_init: the command parsed */
-	NTPROF_PT_TARGET_R2T,		/* TCP write: R2T queued for the host */
+	NTPROF_PT_TARGET_R2T,		/* write: R2T queued, RDMA READ posted */
 	NTPROF_PT_TARGET_DATA,		/* write data arrived (H2C, RDMA READ) */
 	NTPROF_PT_TARGET_EXEC,		/* handed to the backing store */
 	NTPROF_PT_TARGET_BLK_ISSUE,	/* backing device: block_rq_issue */
