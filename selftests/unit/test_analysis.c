@@ -146,7 +146,7 @@ static void target_rec(struct ntprof_record *r, uint8_t transport,
 /* The parts that add up to the end to end, each counted once. */
 static const int sum_comps[] = {
 	NTPROF_COMP_HOST_BLK_SUB, NTPROF_COMP_HOST_DRV_SUB, NTPROF_COMP_WIRE,
-	NTPROF_COMP_NET_TARGET, NTPROF_COMP_TGT_DRV_SUB,
+	NTPROF_COMP_NET_TARGET, NTPROF_COMP_TGT_DRV_SUB, NTPROF_COMP_HOST_DATA,
 	NTPROF_COMP_STORAGE_BLK, NTPROF_COMP_DRIVE, NTPROF_COMP_TGT_DRV_COMP,
 	NTPROF_COMP_HOST_RECV, NTPROF_COMP_HOST_DRV_COMP,
 	NTPROF_COMP_HOST_BLK_COMP,
@@ -471,9 +471,11 @@ static void t_breakdown_spdk(void)
 	   !(bd.has & (1U << NTPROF_COMP_DRIVE)),
 	   "spdk: the parts SPDK has no points for are absent, not merged");
 	ok(!strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK,
+				    NTPROF_TRANSPORT_RDMA,
 				    NTPROF_STACK_TARGET_SPDK),
 		   "storage: SPDK bdev and drive") &&
-	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK, 0),
+	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK,
+				    NTPROF_TRANSPORT_RDMA, 0),
 		   "storage: target block layer"),
 	   "spdk: the storage component's name");
 

@@ -59,7 +59,7 @@ enum ntprof_point {
 	/* target */
 	NTPROF_PT_TARGET_RECV,		/* the capsule reached the driver */
 	NTPROF_PT_TARGET_INIT,		/* nvmet_req_init: the command parsed */
-	NTPROF_PT_TARGET_R2T,		/* TCP write: R2T queued for the host */
+	NTPROF_PT_TARGET_R2T,		/* write: R2T queued, RDMA READ posted */
 	NTPROF_PT_TARGET_DATA,		/* write data arrived (H2C, RDMA READ) */
 	NTPROF_PT_TARGET_EXEC,		/* handed to the backing store */
 	NTPROF_PT_TARGET_BLK_ISSUE,	/* backing device: block_rq_issue */
@@ -82,8 +82,6 @@ enum ntprof_point {
 	((1ULL << NTPROF_PT_HOST_BLK_ISSUE) |				\
 	 (1ULL << NTPROF_PT_HOST_SEND_DONE) |				\
 	 (1ULL << NTPROF_PT_HOST_R2T) |					\
-	 (1ULL << NTPROF_PT_TARGET_R2T) |				\
-	 (1ULL << NTPROF_PT_TARGET_DATA) |				\
 	 (1ULL << NTPROF_PT_TARGET_BLK_ISSUE) |				\
 	 (1ULL << NTPROF_PT_TARGET_BLK_COMPLETE) |			\
 	 (1ULL << NTPROF_PT_TARGET_SEND_DONE))

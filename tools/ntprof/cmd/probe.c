@@ -81,7 +81,7 @@ static const char * const point_names[NTPROF_PT_COUNT][2] = {
 					  "block layer done" },
 	[NTPROF_PT_TARGET_RECV] = { "TARGET_RECV", "capsule in the driver" },
 	[NTPROF_PT_TARGET_INIT] = { "TARGET_INIT", "command parsed" },
-	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T queued" },
+	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T or RDMA READ out" },
 	[NTPROF_PT_TARGET_DATA] = { "TARGET_DATA", "write data arrived" },
 	[NTPROF_PT_TARGET_EXEC] = { "TARGET_EXEC", "to the backing store" },
 	[NTPROF_PT_TARGET_BLK_ISSUE] = { "TARGET_BLK_ISSUE",
