@@ -198,6 +198,13 @@ static void ntprof_host_rec_init(struct ntprof_record *rec,
 	ntprof_follow_rec_init(rec, NTPROF_ROLE_HOST, ntprof_host_transport(s, rq),
 			       id, blk_rq_bytes(rq));
 	rec->dev = ntprof_host_dev(rq);
+	/*
+	 * A command that userspace built (an ioctl or io_uring command on
+	 * the namespace or its char device), not the block layer from a
+	 * bio: same disk, but the tool groups it apart.
+	 */
+	if (blk_rq_is_passthrough(rq))
+		rec->flags = NTPROF_REC_F_PASSTHRU;
 }
 
 /* Whether the session's filters take a command of @opcode in @rq. */
@@ -239,7 +246,8 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 
 	rec = &entry->rec;
 	ntprof_host_rec_init(rec, s, &id, rq);
-	rec->flags = NTPROF_REC_F_SAMPLED;
+	rec->flags |= NTPROF_REC_F_SAMPLED;
+	/* 0 if the kernel stamps none: passthrough on 6.12, not 6.1. */
 	rec->ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
 	rec->ts[NTPROF_PT_HOST_SETUP] = now;
 	rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = ntprof_early_to_ns(queued_ts, now);
@@ -381,7 +389,7 @@ static noinline void ntprof_host_failed(struct ntprof_session *s,
 		return;
 	ntprof_host_rec_init(&rec, s, &id, rq);
 
-	rec.flags = NTPROF_REC_F_FAILED;
+	rec.flags |= NTPROF_REC_F_FAILED;
 	rec.status = status;
 	rec.cpu_submit = 0;
 	rec.cpu_complete = raw_smp_processor_id();

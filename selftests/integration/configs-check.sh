@@ -20,6 +20,9 @@
 #     READ) as the network's component "host's data", with TARGET_R2T and
 #     TARGET_DATA (and over TCP the host's HOST_R2T), nothing merged, and
 #     the target driver keeps less than TGT_DRV_MAX_PCT % of the latency.
+#   - passthrough: nvme read's count with fio's reads, every host record
+#     flagged passthrough and grouped by the namespace's char device,
+#     and its points those stages.rst gives the kernel (check_passthru).
 # Then, at -s 1, each configuration's stage means against the default
 # configuration's of the same boot and transport, for the same op and
 # size: the stages that moved by more than 5 %, as diagnostics (timings
@@ -51,9 +54,60 @@ within() {
 
 HOST_GROUPS='[.groups[] | select(.side == "host")]'
 
+# nvme_reads STEP: the nvme read's of STEP that succeeded (passthrough),
+# else 0: reads of 4 KiB beside fio's.
+nvme_reads() {
+	local ok=
+
+	read -r _ ok < "$share/$1-nvme" 2>/dev/null
+	echo "${ok:-0}"
+}
+
+# check_passthru STEP JSON: the passthrough step's host records, in
+# report --json JSON: each group is the namespace's char device's, ngXnY
+# (the host wrote it to STEP-ng) and none is its block device's; each
+# record is flagged passthrough (16) and has every host point the stage
+# model reads, the block layer's start where the kernel stamps one for
+# passthrough (6.1, at the request's allocation; 6.12 stamps none).
+check_passthru() {
+	local step=$1 json=$2 ng csv got want
+	local cols='host_queue_rq_ns host_send_ns host_recv_ns host_driver_done_ns host_nvme_complete_ns host_blk_complete_ns'
+
+	ng=$(cat "$share/$step-ng" 2>/dev/null)
+	got=$(jq -r "$HOST_GROUPS | map(.device) | unique | join(\" \")" "$json")
+	if [ -n "$ng" ] && { [ -z "$got" ] || [ "$got" = "$ng" ]; }; then
+		ktap_pass "$step: grouped by the char device ($ng)"
+	else
+		ktap_fail "$step: grouped by the char device (${ng:-?}: groups of '$got')"
+	fi
+	csv=$work/$step-host.csv
+	"$ntprof" report --csv - "$share/$step-host.ntp" > "$csv" 2> /dev/null
+	want=0
+	[ "$KERNEL" = 6.1 ] && want=1
+	got=$(awk -F, -v cols="$cols" -v start="$want" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["role"] != "host" { next }
+		{
+			n++
+			if (int($col["flags"] / 16) % 2 != 1) flag++
+			if (($col["host_blk_start_ns"] != "") != start) blk++
+			split(cols, c, " ")
+			for (k in c) if ($col[c[k]] == "") { miss++; break }
+		}
+		END { printf "%d %d %d %d", n, flag, blk, miss }' "$csv")
+	set -- $got
+	if [ "${1:-0}" -gt 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 0 ]; then
+		ktap_pass "$step: $1 host records, all flagged passthrough, with their points ($KERNEL: block layer start $( [ "$want" = 1 ] && echo stamped || echo none))"
+	elif [ "${1:-0}" = 0 ] && [ "$(step_sample "$step")" != 1 ]; then
+		ktap_pass "$step: no host record to check (none sampled at -s $(step_sample "$step"))"
+	else
+		ktap_fail "$step: host records all flagged passthrough, with their points (records, unflagged, block start not as $KERNEL's, points missing: ${got:-?})"
+	fi
+}
+
 # check_step STEP
 check_step() {
-	local step=$1 c s host target fio json bad n m want ops op total got
+	local step=$1 c s host target fio json bad n m want ops op total got nvme of
 	local q poll lo size pct bytes= none
 
 	c=$(step_config "$step")
@@ -79,8 +133,9 @@ check_step() {
 	# below judge whether none was likely.
 	none=
 	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
+	total=$((${total:-0} + $(nvme_reads "$step")))
 	if [ "$s" != 1 ] && [ "${n:-0}" = 0 ]; then
-		none="none of fio's $total commands sampled at -s $s"
+		none="none of the step's $total commands sampled at -s $s"
 	fi
 	if [ -n "$none" ]; then
 		ktap_pass "$step: every host record joined ($none)"
@@ -128,10 +183,16 @@ check_step() {
 	fi
 	for op in $ops; do
 		total=$(num "$fio" "[.jobs[].$op.total_ios] | add")
+		# Passthrough's reads: nvme read's 4 KiB beside fio's.
+		nvme=0 of="fio's"
+		[ "$op" = read ] && nvme=$(nvme_reads "$step")
+		[ "$nvme" = 0 ] || of="fio's and nvme read's"
+		[ -z "$total" ] || total=$((total + nvme))
 		got=$(num "$json" "$HOST_GROUPS | map(select(.op == \"$op\") | .n) | add // 0")
 		if [ "$s" = 1 ]; then
 			# Every command, of fio's sizes: its bytes too.
 			bytes=$(num "$fio" "[.jobs[].$op.io_bytes] | add")
+			[ -z "$bytes" ] || bytes=$((bytes + nvme * 4096))
 			[ -n "$total" ] && [ "$got" = "$total" ] &&
 				[ "$(num "$json" "$HOST_GROUPS | map(select(.op == \"$op\") |
 					.n * .size) | add // 0")" = "$bytes" ]
@@ -140,8 +201,8 @@ check_step() {
 			# probability 1/s.
 			within "$got" "$(awk -v t="$total" -v s="$s" 'BEGIN { print t / s }')" \
 				"$(awk -v t="$total" -v s="$s" 'BEGIN { print sqrt(t / s * (1 - 1 / s)) }')"
-		fi && ktap_pass "$step: ${op}s: $got records for fio's $total at -s $s${bytes:+, $bytes bytes}" ||
-			ktap_fail "$step: ${op}s: ${got:-?} records for fio's ${total:-?} at -s $s${bytes:+ and $bytes bytes}"
+		fi && ktap_pass "$step: ${op}s: $got records for $of $total at -s $s${bytes:+, $bytes bytes}" ||
+			ktap_fail "$step: ${op}s: ${got:-?} records for $of ${total:-?} at -s $s${bytes:+ and $bytes bytes}"
 		bytes=
 		[ -n "$(config_split "$c")" ] || continue
 		# Each size's share of the op's records, against bssplit's.
@@ -193,6 +254,7 @@ check_step() {
 		fi && ktap_pass "$step: $(config_queue_kind "$c"): $1 of $2 on queues $lo and up" ||
 			ktap_fail "$step: $(config_queue_kind "$c"): $1 of $2 on queues $lo and up"
 	fi
+	[ "$c" != passthru ] || check_passthru "$step" "$json"
 }
 
 # check_large STEP JSON: where the large writes' data transfer went

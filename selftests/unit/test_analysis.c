@@ -953,6 +953,78 @@ out:
 	ntprof_analysis_free(an);
 }
 
+/*
+ * Passthrough commands of a namespace go to a group of their own, named
+ * after its char device; their target records are ordinary commands.
+ */
+static void t_passthru(void)
+{
+	static const struct ntprof_devname devs[] = {
+		{ 259 << 8, "nvme0n1" }, { 259 << 8 | 1, "nvme12n3" },
+		{ 259 << 8 | 2, "sda" },
+	};
+	struct ntprof_analysis_opts opts = {
+		.host_devs = devs,
+		.nr_host_devs = 3,
+	};
+	struct ntprof_analysis *an = ntprof_analysis_new(&opts);
+	struct ntprof_record h, t;
+	char buf[64];
+	int i;
+
+	ok(!strcmp(ntprof_passthru_dev_str(259 << 8, devs, 3, buf, sizeof(buf)),
+		   "ng0n1") &&
+	   !strcmp(ntprof_passthru_dev_str(259 << 8 | 1, devs, 3, buf,
+					   sizeof(buf)), "ng12n3") &&
+	   !strcmp(ntprof_passthru_dev_str(259 << 8 | 2, devs, 3, buf,
+					   sizeof(buf)), "sda passthrough") &&
+	   !strcmp(ntprof_passthru_dev_str(259 << 8 | 3, devs, 3, buf,
+					   sizeof(buf)), "dev 259:3 passthrough"),
+	   "passthrough: nvmeXnY's char device ngXnY, else NAME passthrough");
+
+	/* Every third command passthrough, without a block layer start. */
+	for (i = 0; an && i < 30; i++) {
+		host_rec(&h, NTPROF_TRANSPORT_TCP, i * 100 * US, 0);
+		target_rec(&t, NTPROF_TRANSPORT_TCP, HOURS_3 + i * 100 * US, 0);
+		if (i % 3 == 0) {
+			h.flags |= NTPROF_REC_F_PASSTHRU;
+			h.ts[NTPROF_PT_HOST_BLK_START] = 0;
+		}
+		if (ntprof_analysis_add(an, &h, &t))
+			break;
+	}
+	if (!ok(an && !ntprof_analysis_finish(an) && an->nr_groups == 2,
+		"passthrough: a group of its own"))
+		goto out;
+	ok(!strcmp(an->groups[0].label, "read 4KiB ng0n1") &&
+	   an->groups[0].passthru && an->groups[0].n == 10 &&
+	   an->groups[0].n_joined == 10 &&
+	   !strcmp(an->groups[1].label, "read 4KiB nvme0n1") &&
+	   !an->groups[1].passthru && an->groups[1].n == 20,
+	   "passthrough: 'read 4KiB ng0n1' (10, joined) beside 'read 4KiB nvme0n1' (20)");
+	ok(near(an->groups[0].comp[NTPROF_COMP_E2E].mean,
+		an->groups[1].comp[NTPROF_COMP_E2E].mean -
+		an->groups[1].comp[NTPROF_COMP_HOST_BLK_SUB].mean) &&
+	   !an->groups[0].comp[NTPROF_COMP_HOST_BLK_SUB].n,
+	   "passthrough: no block layer start, an end to end from queue_rq");
+	ntprof_analysis_free(an);
+	/* Not grouped by device: one group of both. */
+	opts.by = NTPROF_BY_OP | NTPROF_BY_SIZE;
+	an = ntprof_analysis_new(&opts);
+	for (i = 0; an && i < 30; i++) {
+		host_rec(&h, NTPROF_TRANSPORT_TCP, i * 100 * US, 0);
+		if (i % 3 == 0)
+			h.flags |= NTPROF_REC_F_PASSTHRU;
+		if (ntprof_analysis_add(an, &h, NULL))
+			break;
+	}
+	ok(an && !ntprof_analysis_finish(an) && an->nr_groups == 1 &&
+	   an->groups[0].n == 30 && !strcmp(an->groups[0].label, "read 4KiB"),
+	   "passthrough: grouped by op and size only, one group");
+out:
+	ntprof_analysis_free(an);
+}
+
 static void t_print(void)
 {
 	struct ntprof_analysis *an = analysis_ref(1000);
@@ -1536,6 +1608,7 @@ int main(int argc, char *argv[])
 	t_group();
 	t_e2e_only();
 	t_groups_and_labels();
+	t_passthru();
 	t_print();
 	t_print_host_only();
 	t_json();

@@ -403,6 +403,38 @@ t_failed() {
 		{ echo "# the failed commands are counted as unmatched"; return 1; }
 }
 
+# Passthrough commands (NVMe ioctls, io_uring commands), as 6.12 records
+# them: flagged, without a block layer start. Each op and size has a
+# group of its char device, ng1n1, beside nvme1n1's, the records split
+# as generated, every one joined, each group's stages summing to its end
+# to end, and the passthrough groups' host block layer its completion
+# alone (nvme1n1's holds the submission too, the same mean again).
+t_passthru() {
+	local np
+
+	"$NTPGEN" --quiet -e "$EXP" -n 20000 --passthru-pct 40 --seed 31 "$H" "$T" || return 1
+	report "passthrough commands among others"
+	[ "$rc" = 0 ] || { echo "# report exited with $rc: $(cat "$ERR")"; return 1; }
+	np=$(expect host_passthru)
+	jq -e --argjson np "$np" --argjson nh "$(expect host_records)" '
+		[.groups[] | select(.side == "host")] as $g |
+		($g | map(select(.device == "ng1n1")) | length) == 4 and
+		($g | map(select(.device == "nvme1n1")) | length) == 4 and
+		($g | length) == 8 and
+		($g | map(select(.device == "ng1n1") | .n) | add) == $np and
+		($g | map(.n) | add) == $nh and
+		.records.matched == $nh and
+		all($g[]; ((.stages | map(.mean_us) | add) - .latency_us.mean |
+			fabs) < 0.01) and
+		([$g[] | select(.op == "read" and .size == 4096) |
+		  {(.device): (.stages[] | select(.id == "host_block_layer") |
+			       .mean_us)}] | add) as $hb |
+		($hb.ng1n1 > 1.9 and $hb.ng1n1 < 2.1 and
+		 $hb.nvme1n1 > 3.9 and $hb.nvme1n1 < 4.1)' "$JSON" > /dev/null ||
+		{ echo "# host_passthru $np; groups:"
+		  jq -r '.groups[] | "# \(.side) \(.label) \(.n)"' "$JSON"; return 1; }
+}
+
 # --timeline: the drive 300 us slower from 0.05 s on shows in the slices
 # from then on, in their storage column alone.
 t_timeline() {
@@ -578,6 +610,11 @@ t_case "other stage means" -t rdma --host-blk-us 2 --host-drv-us 15 \
 # earlier, empty read, before the host sent. The command still matches,
 # without that point.
 t_case "stale receive stamps" -t tcp --stale-recv-pct 0.5 --seed 9
+# Passthrough commands only, as on 6.12 (no block layer start): the
+# host block layer holds its completion alone, the end to end starts at
+# queue_rq (the nominal means say so).
+t_case "passthrough commands" -t rdma --passthru-pct 100 --seed 10
+ktap_check "passthrough among block I/O: groups of the char device, ng1n1" t_passthru
 ktap_check "a different N on the two sides is refused, exit 1" t_mismatched_n
 t_compare "storage delay" storage 200 --storage-us 80 --seed 11 -- \
 	--storage-us 280 --seed 12

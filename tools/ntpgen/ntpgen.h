@@ -69,6 +69,8 @@ struct opts {
 	double no_target_pct;
 	double no_host_pct;
 	double stale_recv_pct;
+	/* --passthru-pct P: % of commands that are NVMe passthrough. */
+	double passthru_pct;
 	uint32_t nr_cpus;
 	bool hooks;
 	bool no_trailer;
@@ -120,6 +122,7 @@ struct gen {
 	struct ntprof_record *tbuf;
 	size_t nh, nt;
 	uint64_t host_records;
+	uint64_t host_passthru;	/* of those, passthrough commands */
 	uint64_t target_records;
 	uint64_t last_true;	/* the latest host time of any point */
 	struct acc groups[NR_GROUPS];

@@ -23,6 +23,7 @@ struct cmd_identity {
 	uint64_t slba;
 	uint16_t qid;
 	uint16_t cid;
+	bool passthru;		/* built by userspace: no block layer start */
 };
 
 /* The parts of each stage, drawn for one command (ns). */
@@ -57,6 +58,16 @@ static bool sample_pick(uint16_t qid, uint16_t cid, uint8_t opcode,
 {
 	return n <= 1 ||
 	       ntprof_sample_hash(qid, cid, opcode, nsid, slba, nlb) % n == 0;
+}
+
+/*
+ * A host record's first point: the block layer's start, else (passthrough
+ * where the kernel stamps none) the driver's queue_rq.
+ */
+static uint64_t host_start(const __u64 *hp)
+{
+	return hp[NTPROF_PT_HOST_BLK_START] ? hp[NTPROF_PT_HOST_BLK_START] :
+					      hp[NTPROF_PT_HOST_QUEUE_RQ];
 }
 
 /* True time (host clock) to the target's clock. */
@@ -94,7 +105,7 @@ static void stages_of(const struct ntprof_record *h,
 	int64_t data;
 
 	v[ST_HOST_BLK] = (int64_t)(hp[NTPROF_PT_HOST_QUEUE_RQ] -
-				   hp[NTPROF_PT_HOST_BLK_START]) +
+				   host_start(hp)) +
 			 (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] -
 				   hp[NTPROF_PT_HOST_NVME_COMPLETE]);
 	v[ST_HOST_DRV] = (int64_t)(hp[NTPROF_PT_HOST_SEND] -
@@ -123,8 +134,7 @@ static void stages_of(const struct ntprof_record *h,
 	}
 	v[ST_STORAGE] = (int64_t)(tp[NTPROF_PT_TARGET_COMPLETE] -
 				  tp[NTPROF_PT_TARGET_EXEC]);
-	v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] -
-			      hp[NTPROF_PT_HOST_BLK_START]);
+	v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] - host_start(hp));
 }
 
 static void draw_identity(struct gen *g, const struct slot *s,
@@ -145,6 +155,9 @@ static void draw_identity(struct gen *g, const struct slot *s,
 	c->qid = s->qid;
 	c->cid = o->genctr ? (uint16_t)((s->gen & 0xf) << 12 | s->tag) :
 			     s->tag;
+	/* Drawn only when asked for: other runs keep their files. */
+	c->passthru = o->passthru_pct > 0 &&
+		      rng_unit(r) * 100.0 < o->passthru_pct;
 }
 
 /* Each stage's mean, split among its parts; the drive's slow spells. */
@@ -189,8 +202,8 @@ static uint64_t place_points(const struct cmd_identity *c,
 	bool large_write = !c->is_read && c->large;
 	uint64_t x = start;
 
-	/* The host's submission. */
-	hp[NTPROF_PT_HOST_BLK_START] = x;
+	/* The host's submission; 6.12 stamps no start for passthrough. */
+	hp[NTPROF_PT_HOST_BLK_START] = c->passthru ? 0 : x;
 	hp[NTPROF_PT_HOST_QUEUE_RQ] = x += d->blk_sub;
 	hp[NTPROF_PT_HOST_SETUP] = x + d->drv_sub * 2 / 5;
 	hp[NTPROF_PT_HOST_BLK_ISSUE] = x + d->drv_sub * 3 / 5;
@@ -282,6 +295,8 @@ static void build_records(const struct gen *g, const struct cmd_identity *c,
 	h->transport = o->transport;
 	h->opcode = c->opcode;
 	h->flags = failed ? NTPROF_REC_F_FAILED : NTPROF_REC_F_SAMPLED;
+	if (c->passthru)
+		h->flags |= NTPROF_REC_F_PASSTHRU;
 	/* LBA Out of Range (generic status 0x80), as NVMe's status field. */
 	h->status = failed ? 0x80 << 1 : 0;
 	h->qid = c->qid;
@@ -295,6 +310,8 @@ static void build_records(const struct gen *g, const struct cmd_identity *c,
 	h->dev = HOST_DEV;
 	*t = *h;
 	t->role = NTPROF_ROLE_TARGET;
+	/* nvmet sees an ordinary command. */
+	t->flags &= ~NTPROF_REC_F_PASSTHRU;
 	t->cpu_submit = (c->qid - 1) % o->nr_cpus;
 	t->cpu_complete = t->cpu_submit;
 	t->dev = TARGET_DEV;
@@ -326,7 +343,7 @@ static void account_joined(struct gen *g, const struct cmd_identity *c,
 	    rng_unit(&g->rng) * 100.0 < o->stale_recv_pct) {
 		expected.ts[NTPROF_PT_TARGET_RECV] = 0;
 		t->ts[NTPROF_PT_TARGET_RECV] =
-			to_target(g, h->ts[NTPROF_PT_HOST_BLK_START]) -
+			to_target(g, host_start(h->ts)) -
 			(h->ts[NTPROF_PT_HOST_RECV] -
 			 h->ts[NTPROF_PT_HOST_SEND]);
 	}
@@ -340,8 +357,7 @@ static void account_host_alone(struct gen *g, const struct ntprof_record *h)
 {
 	g->host_alone.n++;
 	g->host_alone.sum[ST_E2E] +=
-		(int64_t)(h->ts[NTPROF_PT_HOST_BLK_COMPLETE] -
-			  h->ts[NTPROF_PT_HOST_BLK_START]);
+		(int64_t)(h->ts[NTPROF_PT_HOST_BLK_COMPLETE] - host_start(h->ts));
 }
 
 /*

@@ -43,6 +43,10 @@ static void usage(FILE *f)
 "      --lba-size B        bytes per LBA, 512 or 4096 (default 512)\n"
 "      --gap-us US         mean time between a completion and its slot's next\n"
 "                          command (default 2)\n"
+"      --passthru-pct P    commands userspace built (NVMe passthrough: an ioctl\n"
+"                          or io_uring command), in % (default 0): their host\n"
+"                          records are flagged so, and have no HOST_BLK_START,\n"
+"                          as 6.12 stamps none for them\n"
 "      --seed S            random seed (default 1)\n"
 "\n"
 "stage means, in microseconds (each drawn uniform in mean * (1 +- jitter)):\n"
@@ -106,6 +110,7 @@ enum {
 	OPT_SPAN,
 	OPT_LBA_SIZE,
 	OPT_GAP,
+	OPT_PASSTHRU,
 	OPT_SEED,
 	OPT_HOST_BLK,
 	OPT_HOST_DRV,
@@ -142,6 +147,7 @@ static const struct option long_opts[] = {
 	{ "span", required_argument, NULL, OPT_SPAN },
 	{ "lba-size", required_argument, NULL, OPT_LBA_SIZE },
 	{ "gap-us", required_argument, NULL, OPT_GAP },
+	{ "passthru-pct", required_argument, NULL, OPT_PASSTHRU },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "host-blk-us", required_argument, NULL, OPT_HOST_BLK },
 	{ "host-drv-us", required_argument, NULL, OPT_HOST_DRV },
@@ -240,6 +246,8 @@ static int parse_mix_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_GAP:
 		return parse_double(arg, "--gap-us", 0, 1e9, &o->gap_us);
+	case OPT_PASSTHRU:
+		return parse_pct(arg, "--passthru-pct", &o->passthru_pct);
 	case OPT_SEED:
 		return parse_u64(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	}

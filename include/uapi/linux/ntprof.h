@@ -94,6 +94,7 @@ enum ntprof_point {
 #define NTPROF_REC_F_FAILED	(1U << 1)	/* non-zero NVMe or block status */
 #define NTPROF_REC_F_PARTIAL	(1U << 2)	/* evicted or cut by stop */
 #define NTPROF_REC_F_USER	(1U << 3)	/* from userspace sites (SPDK) */
+#define NTPROF_REC_F_PASSTHRU	(1U << 4)	/* NVMe passthrough: ioctl, io_uring cmd */
 
 /*
  * One command as one side saw it: its identity, as both sides see it,

@@ -4,8 +4,10 @@
 # for each step, connect as its configuration says (reconnecting only
 # when the options change), then record at the step's -s beside its fio
 # job while the target records the same. Files in the share, per step:
-# STEP-host.ntp, STEP-host.out, STEP-fio.json and STEP-queues (the
-# controller's queue_count and its poll queues); the checks run on the
+# STEP-host.ntp, STEP-host.out, STEP-fio.json, STEP-queues (the
+# controller's queue_count and its poll queues) and, for passthrough,
+# STEP-nvme (nvme read's issued and succeeded) and STEP-ng (the char
+# device it used); the checks run on the
 # machine that ran the lab (configs-check.sh).
 . /lab/ktap.sh
 . /lab/tests/records.sh
@@ -87,7 +89,8 @@ live() {
 }
 
 # run_step ATTEMPT: step $step, configuration $c on $dev over $t at -s $s,
-# both sides recording. On the first attempt, a controller's reset
+# both sides recording (passthrough: nvme read's first, passthru_reads).
+# On the first attempt, a controller's reset
 # during it asks the target for another (STEP.retry).
 run_step() {
 	# Both recorders start at once; fio once both record.
@@ -98,9 +101,10 @@ run_step() {
 	wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
 		ktap_fail "$step: record started"
 	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; return 1; }
+	[ "$c" != passthru ] || passthru_reads
 	# shellcheck disable=SC2046
-	fio --name="$step" --filename="/dev/$dev" $(config_fio_opts "$c") \
-		--direct=1 --size=256m --runtime="$CONFIGS_SECONDS" --time_based \
+	fio --name="$step" $(config_fio_file "$c" "$dev") $(config_fio_opts "$c") \
+		--size=256m --runtime="$CONFIGS_SECONDS" --time_based \
 		--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err
 	fio_rc=$?
 	if [ "$1" = 1 ] && [ "$(resets)" != "$r0" ]; then
@@ -116,6 +120,49 @@ run_step() {
 		{ ktap_fail "$step: fio $(config_fio_opts "$c")"; sed 's/^/# /' /tmp/fio.err; }
 	wait_flag "$step.saved" || { ktap_fail "$step: the target saved its recording"; return 1; }
 	rm -f "$share/$step.saved"
+}
+
+# passthru_reads: CONFIGS_NVME_READS nvme read's of 4 KiB at random
+# 4 KiB-aligned LBAs of fio's 256 MiB on $dev (NVME_IOCTL_IO_CMD on the
+# block device: passthrough requests, as io_uring commands on ngXnY
+# are); STEP-nvme in the share: how many went and how many succeeded.
+passthru_reads() {
+	local lbs nlb i ok=0
+
+	lbs=$(cat "/sys/block/$dev/queue/logical_block_size")
+	nlb=$((4096 / lbs - 1))
+	: > /tmp/nvme.err
+	for i in $(seq 1 "$CONFIGS_NVME_READS"); do
+		nvme read "/dev/$dev" -s $(((RANDOM % 65536) * (nlb + 1))) \
+			-c "$nlb" -z 4096 > /dev/null 2>> /tmp/nvme.err && ok=$((ok + 1))
+	done
+	echo "$CONFIGS_NVME_READS $ok" > "$share/$step-nvme"
+	if [ "$ok" = "$CONFIGS_NVME_READS" ]; then
+		ktap_pass "$step: nvme read /dev/$dev -c $nlb -z 4096, $ok times"
+	else
+		ktap_fail "$step: nvme read /dev/$dev -c $nlb -z 4096, $ok of $CONFIGS_NVME_READS times"
+		sort /tmp/nvme.err | uniq -c | head -n 5 | sed 's/^/# /'
+	fi
+}
+
+# passthru_dev: the char device of $dev is there, and record's --dev
+# refuses it, naming $dev.
+passthru_dev() {
+	local ng
+
+	ng=$(ng_of "$dev")
+	if [ -c "/dev/$ng" ]; then
+		ktap_pass "$dev's char device /dev/$ng"
+	else
+		ktap_fail "$dev's char device /dev/$ng"
+	fi
+	if ! ntprof record -r host --dev "$ng" -o /tmp/ng.ntp > /tmp/ng.out 2>&1 &&
+	   head -n 1 /tmp/ng.out | grep -q "^ntprof: record: --dev: $ng is the char device of $dev,"; then
+		ktap_pass "record --dev $ng: refused, naming $dev"
+	else
+		ktap_fail "record --dev $ng: refused, naming $dev"
+		sed 's/^/# /' /tmp/ng.out
+	fi
 }
 
 ktap_header
@@ -139,9 +186,11 @@ for step in $(configs_steps); do
 		ktap_fail "$c-$t: nvme connect $opts"
 	fi
 	[ "$t" = tcp ] && opts_tcp=$opts || opts_rdma=$opts
+	[ "$step" != passthru-tcp-s1 ] || passthru_dev
 	echo "$(cat "/sys/class/nvme/$ctrl/queue_count" 2>/dev/null) $(
 		case $c in poll*) echo $CONFIGS_POLL_QUEUES ;; *) echo 0 ;; esac)" \
 		> "$share/$step-queues"
+	[ "$c" != passthru ] || ng_of "$dev" > "$share/$step-ng"
 	# A controller that resets mid-step (soft-RoCE's QP failing under
 	# 256 commands in flight, its frames lost between the QEMUs of a
 	# busy machine) aborts and requeues commands: configuration 7 of

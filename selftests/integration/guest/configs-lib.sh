@@ -19,11 +19,16 @@
 #            not poll: its synchronous direct I/O goes to the interrupt-
 #            driven queues)
 #   deep     --nr-io-queues=4, 4 KiB random reads, 2 jobs at iodepth 128
+#   passthru the lab's connection, NVMe passthrough: CONFIGS_NVME_READS
+#            times nvme read of 4 KiB on the namespace, then fio's
+#            io_uring_cmd engine on its char device, default's job
 
 CONFIGS_POLL_QUEUES=2
 # fio's seconds per step: at -s 100 a dozen commands or so at queue depth
 # 1 under TCG, thousands in the deep steps.
 CONFIGS_SECONDS=${CONFIGS_SECONDS:-2}
+# nvme read's per passthrough step: a few at -s 100, its sample.
+CONFIGS_NVME_READS=200
 
 # configs_steps: the steps, in the order the host runs them.
 configs_steps() {
@@ -37,6 +42,32 @@ configs_steps() {
 			done
 		done
 	done
+	passthru_steps
+}
+
+# passthru_steps: configuration 9 of issue 24, passthrough, its steps.
+passthru_steps() {
+	local t s
+
+	for t in tcp rdma; do
+		for s in 1 100; do
+			echo "passthru-$t-s$s"
+		done
+	done
+}
+
+# config_fio_file CONFIG DEV: fio's file for CONFIG's job on namespace
+# DEV: its char device for passthrough, which takes no O_DIRECT.
+config_fio_file() {
+	case $1 in
+	passthru) echo "--filename=/dev/$(ng_of "$2")" ;;
+	*) echo "--filename=/dev/$2 --direct=1" ;;
+	esac
+}
+
+# ng_of DEV: the char device of namespace DEV, nvmeXnY -> ngXnY.
+ng_of() {
+	echo "ng${1#nvme}"
 }
 
 # step_config STEP, step_transport STEP, step_sample STEP: its parts.
@@ -84,6 +115,9 @@ config_fio_opts() {
 		;;
 	deep)
 		echo "--rw=randread --bs=4k --ioengine=libaio --iodepth=128 --numjobs=2"
+		;;
+	passthru)
+		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=io_uring_cmd --cmd_type=nvme --iodepth=1"
 		;;
 	*)
 		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=libaio --iodepth=1"

@@ -209,6 +209,10 @@ static void prom_take(struct recorder *rec, const struct ntprof_record *r)
 
 	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
 		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
+	else if (r->role == NTPROF_ROLE_HOST &&
+		 (r->flags & NTPROF_REC_F_PASSTHRU))
+		ntprof_passthru_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
+					sizeof(dev));
 	else
 		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
 			       sizeof(dev));

@@ -273,6 +273,26 @@ static int mpath_paths(const char *name, char *path, size_t size, char *list,
 }
 
 /*
+ * Whether @name is a namespace's NVMe char device (ngXnY, of nvme's
+ * "nvme-generic" class), and its disk's name, nvmeXnY, into @disk.
+ */
+static bool ng_disk(const char *name, char *disk, size_t size)
+{
+	unsigned int x, y;
+	char path[320];
+	int end = 0;
+
+	if (sscanf(name, "ng%un%u%n", &x, &y, &end) != 2 || name[end] ||
+	    name[2] < '0' || name[2] > '9')
+		return false;
+	snprintf(path, sizeof(path), "/sys/class/nvme-generic/%s", name);
+	if (access(path, F_OK))
+		return false;
+	snprintf(disk, size, "nvme%un%u", x, y);
+	return true;
+}
+
+/*
  * --dev: MAJ:MIN, or a block device's name or path. Host records carry
  * the namespace's whole disk, so a partition could never match: refuse it
  * here rather than record nothing. With native NVMe multipath that disk
@@ -325,6 +345,11 @@ static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
 		min = minor(stb.st_rdev);
 		dev_name_of(maj, min, dname, sizeof(dname));
 		name = dname;
+	} else if (ng_disk(name, dname, sizeof(dname))) {
+		snprintf(why, size,
+			 "%s is the char device of %s, whose records have its passthrough commands too: give %s",
+			 s, dname, dname);
+		return -EINVAL;
 	} else {
 		snprintf(why, size, "no block device '%s'", s);
 		return -ENOENT;

@@ -207,6 +207,7 @@ struct ntprof_group {
 	uint32_t length;
 	uint32_t dev;		/* new_encode_dev(); with @spdk_ns, the nsid */
 	bool spdk_ns;		/* SPDK's namespace, of userspace sites */
+	bool passthru;		/* with NTPROF_BY_DEV: passthrough commands */
 	unsigned int by;	/* NTPROF_BY_*: the parts it is made by */
 	uint16_t qid;		/* with NTPROF_BY_QUEUE, else 0 */
 	uint16_t cpu;		/* with NTPROF_BY_CPU, else 0 */
@@ -331,6 +332,13 @@ const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size);
 /* The device's name from @map, else "dev MAJ:MIN". */
 const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 			   size_t nr, char *buf, size_t size);
+/*
+ * The name of a namespace's passthrough commands (NTPROF_REC_F_PASSTHRU):
+ * its char device, "ng1n1" for nvme1n1, else "NAME passthrough".
+ */
+const char *ntprof_passthru_dev_str(uint32_t dev,
+				    const struct ntprof_devname *map,
+				    size_t nr, char *buf, size_t size);
 /*
  * The --detail name of a component, "host driver, submission", for a
  * transport (enum ntprof_transport) and a NTPROF_STACK_* set.

@@ -21,6 +21,7 @@
 struct group_key {
 	bool target_side;
 	bool spdk_ns;
+	bool passthru;
 	enum ntprof_opclass op;	/* NTPROF_OPC_COUNT: any */
 	uint32_t length;
 	uint32_t dev;
@@ -60,6 +61,8 @@ static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 	if (by & NTPROF_BY_DEV) {
 		k->spdk_ns = group_spdk_ns(r);
 		k->dev = k->spdk_ns ? r->nsid : r->dev;
+		/* The disk's, but through its char device: apart. */
+		k->passthru = !target_side && (r->flags & NTPROF_REC_F_PASSTHRU);
 	}
 	if (by & NTPROF_BY_QUEUE)
 		k->qid = r->qid;
@@ -79,6 +82,7 @@ static uint64_t group_hash(const struct group_key *k)
 					   (uint64_t)k->ccpu << 16 |
 					   (uint64_t)k->op << 4 |
 					   (uint64_t)k->transport << 2 |
+					   (uint64_t)k->passthru << 8 |
 					   k->spdk_ns << 1 | k->target_side) ^
 			     k->pid);
 }
@@ -86,7 +90,7 @@ static uint64_t group_hash(const struct group_key *k)
 static bool group_is(const struct ntprof_group *g, const struct group_key *k)
 {
 	return g->target_side == k->target_side && g->spdk_ns == k->spdk_ns &&
-	       g->transport == k->transport &&
+	       g->passthru == k->passthru && g->transport == k->transport &&
 	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
 	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu &&
 	       g->pid == k->pid;
@@ -96,7 +100,7 @@ static void group_key_get(const struct ntprof_group *g, struct group_key *k)
 {
 	*k = (struct group_key){
 		.target_side = g->target_side, .spdk_ns = g->spdk_ns,
-		.transport = g->transport, .op = g->op, .length = g->length,
+		.passthru = g->passthru, .transport = g->transport, .op = g->op, .length = g->length,
 		.dev = g->dev,
 		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu, .pid = g->pid,
 	};
@@ -183,11 +187,30 @@ static void group_label(const struct ntprof_analysis *an,
 #undef LABEL_ADD
 }
 
+/* The group's device name, from the side's device table. */
+static void group_devname(const struct ntprof_analysis *an,
+			  struct ntprof_group *g)
+{
+	const struct ntprof_devname *map;
+	size_t nr;
+
+	map = g->target_side ? an->opts.target_devs : an->opts.host_devs;
+	nr = g->target_side ? an->opts.nr_target_devs : an->opts.nr_host_devs;
+	if (!(g->by & NTPROF_BY_DEV))
+		g->devname[0] = '\0';
+	else if (g->spdk_ns)
+		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", g->dev);
+	else if (g->passthru)
+		ntprof_passthru_dev_str(g->dev, map, nr, g->devname,
+					sizeof(g->devname));
+	else
+		ntprof_dev_str(g->dev, map, nr, g->devname, sizeof(g->devname));
+}
+
 struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 				      bool target_side,
 				      const struct ntprof_record *r)
 {
-	const struct ntprof_devname *map;
 	struct ntprof_group *g, *groups;
 	struct group_key k;
 	size_t j, cap;
@@ -217,6 +240,7 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	g->op = k.op;
 	g->length = k.length;
 	g->spdk_ns = k.spdk_ns;
+	g->passthru = k.passthru;
 	g->dev = k.dev;
 	g->by = group_by(an);
 	g->qid = k.qid;
@@ -225,15 +249,7 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	g->pid = k.pid;
 	g->transport = r->transport;
 	g->largest = -1;
-	map = target_side ? an->opts.target_devs : an->opts.host_devs;
-	if (!(group_by(an) & NTPROF_BY_DEV))
-		g->devname[0] = '\0';
-	else if (k.spdk_ns)
-		snprintf(g->devname, sizeof(g->devname), "spdk-n%u", k.dev);
-	else
-		ntprof_dev_str(k.dev, map, target_side ? an->opts.nr_target_devs :
-							 an->opts.nr_host_devs,
-			       g->devname, sizeof(g->devname));
+	group_devname(an, g);
 	group_label(an, g);
 	an->slots[j] = ++an->nr_groups;
 	return g;
@@ -248,11 +264,7 @@ void ntprof_analysis_relabel(struct ntprof_analysis *an)
 		g = &an->groups[i];
 		if (!(g->by & NTPROF_BY_DEV) || g->spdk_ns)
 			continue;
-		ntprof_dev_str(g->dev, g->target_side ? an->opts.target_devs :
-							an->opts.host_devs,
-			       g->target_side ? an->opts.nr_target_devs :
-						an->opts.nr_host_devs,
-			       g->devname, sizeof(g->devname));
+		group_devname(an, g);
 		group_label(an, g);
 	}
 }

@@ -68,6 +68,30 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 	return buf;
 }
 
+/*
+ * The kernel names a namespace's char device after its disk: ngXnY
+ * beside nvmeXnY, both with the subsystem's instance under native
+ * multipath (the head's), else the controller's. Passthrough commands
+ * through either node (NVMe ioctls on the disk too) are the same
+ * requests of the same disk: their group goes by the char device.
+ */
+const char *ntprof_passthru_dev_str(uint32_t dev,
+				    const struct ntprof_devname *map,
+				    size_t nr, char *buf, size_t size)
+{
+	unsigned int x, y;
+	char name[64];
+	int end = 0;
+
+	ntprof_dev_str(dev, map, nr, name, sizeof(name));
+	if (sscanf(name, "nvme%un%u%n", &x, &y, &end) == 2 && !name[end] &&
+	    name[4] >= '0' && name[4] <= '9')
+		snprintf(buf, size, "ng%un%u", x, y);
+	else
+		snprintf(buf, size, "%s passthrough", name);
+	return buf;
+}
+
 const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
 			     unsigned int stacks)
 {
