@@ -215,6 +215,20 @@ static bool ntprof_crec_in_event(u32 size, unsigned int len)
 	return len == size;
 }
 
+/* The size of the record an event holds, 0 if it holds none. */
+static u32 ntprof_event_crec_size(struct ring_buffer_event *event)
+{
+	const struct ntprof_crec *c = ring_buffer_event_data(event);
+	unsigned int len = ring_buffer_event_length(event);
+	u32 size;
+
+	/* Only this file writes, always whole records: be sure. */
+	if (len < sizeof(*c))
+		return 0;
+	size = ntprof_crec_bytes(c->points);
+	return ntprof_crec_in_event(size, len) ? size : 0;
+}
+
 /**
  * ntprof_buffer_consume() - take the oldest record of a CPU's buffer
  * @b: a role's buffers, held with ntprof_buffer_get()
@@ -222,8 +236,8 @@ static bool ntprof_crec_in_event(u32 size, unsigned int len)
  * @buf: where to copy the record, in compact form
  * @room: the bytes at @buf
  *
- * The record is looked at before it is taken: one larger than @room stays
- * in the buffer, for the next message, so that messages carry whole
+ * Events that hold no record are skipped. A record larger than @room
+ * stays in the buffer, for the next message, so that messages carry whole
  * records.
  *
  * Context: Process context.
@@ -234,9 +248,7 @@ int ntprof_buffer_consume(struct ntprof_buffer *b, int cpu, void *buf,
 			  unsigned int room)
 {
 	struct ring_buffer_event *event;
-	const struct ntprof_crec *c;
 	unsigned long lost;
-	unsigned int len;
 	u32 size;
 	u64 ts;
 
@@ -244,27 +256,24 @@ int ntprof_buffer_consume(struct ntprof_buffer *b, int cpu, void *buf,
 	if (!b->rb)
 		return 0;
 
-	for (;;) {
-		event = ring_buffer_peek(b->rb, cpu, &ts, &lost);
+	do {
+		/*
+		 * Only when the largest record might not fit, look at the
+		 * next one before taking it: a second pass under the ring
+		 * buffer's reader lock. Under b->lock this is the CPU's only
+		 * reader, so the event peeked is the one consumed.
+		 */
+		if (room < NTPROF_CREC_MAX) {
+			event = ring_buffer_peek(b->rb, cpu, &ts, &lost);
+			if (event && ntprof_event_crec_size(event) > room)
+				return -EMSGSIZE;
+		}
+		event = ring_buffer_consume(b->rb, cpu, &ts, &lost);
 		if (!event)
 			return 0;
-		c = ring_buffer_event_data(event);
-		len = ring_buffer_event_length(event);
-		/* Only this file writes, always whole records: be sure. */
-		if (len >= sizeof(*c)) {
-			size = ntprof_crec_bytes(c->points);
-			if (ntprof_crec_in_event(size, len))
-				break;
-		}
-		ring_buffer_consume(b->rb, cpu, &ts, &lost);
-	}
-	if (size > room)
-		return -EMSGSIZE;
+		size = ntprof_event_crec_size(event);
+	} while (!size);
 
-	/* b->lock makes this the CPU's only reader: the event peeked. */
-	event = ring_buffer_consume(b->rb, cpu, &ts, &lost);
-	if (WARN_ON_ONCE(!event))
-		return 0;
 	memcpy(buf, ring_buffer_event_data(event), size);
 	return size;
 }
