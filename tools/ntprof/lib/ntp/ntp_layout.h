@@ -119,6 +119,16 @@ static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
 /* ts[i] is at NTP_REC_OFF_TS + 8 * i. */
 #define NTP_REC_OFF_TS			40
 
+/*
+ * Compact record (format 2.0, struct ntprof_crec): its first 36 bytes are
+ * the record's, role to dev, at the NTP_REC_OFF_* offsets above; then the
+ * points word and the first point's time, then the variable part.
+ */
+#define NTP_CREC_OFF_POINTS		36
+#define NTP_CREC_OFF_T0			40
+/* The offsets from t0, then the pid, start after the fixed part. */
+#define NTP_CREC_OFF_VAR		48
+
 /* Trailer payload */
 #define NTP_TRL_OFF_RECORDS		0
 #define NTP_TRL_OFF_DROPS		8
