@@ -241,6 +241,13 @@ uint64_t ntp_discarded(const struct ntp_file *f);
 const char *ntp_error(const struct ntp_file *f);
 void ntp_close(struct ntp_file *f);
 
+/*
+ * A records' bound: no more than this many in the rest of the file (at
+ * most ntp_read_all() returns), from the sizes of its blocks, without
+ * reading them. For the memory to ask for before reading.
+ */
+uint64_t ntp_records_bound(const struct ntp_file *f);
+
 /* One record in its on-disk form, NTP_RECORD_SIZE bytes, and back. */
 void ntp_record_encode(void *buf, const struct ntprof_record *rec);
 void ntp_record_decode(struct ntprof_record *rec, const void *buf);

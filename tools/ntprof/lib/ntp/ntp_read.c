@@ -391,6 +391,13 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 	return 1;
 }
 
+uint64_t ntp_records_bound(const struct ntp_file *f)
+{
+	if (f->err || f->at_end)
+		return 0;
+	return (f->size - f->off) / f->hdr.record_size;
+}
+
 /*
  * Memory for @size bytes of records that free() takes back. Faulting in
  * gigabytes 4 KiB at a time costs more than reading them from the page
@@ -423,8 +430,7 @@ int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
 	if (f->err)
 		return f->err;
 	/* No more records than the rest of the file has bytes for. */
-	if (!f->at_end)
-		cap = (f->size - f->off) / f->hdr.record_size;
+	cap = ntp_records_bound(f);
 	if (cap > SIZE_MAX / sizeof(*all))
 		return ntp_fail(f, -ENOMEM, "too large for this machine's memory");
 	if (cap) {
