@@ -42,7 +42,7 @@
 #define STREAM_MARGIN_NS	(20 * (int64_t)NSEC_PER_MSEC)
 /*
  * Streamed by default when the records, loaded, would take more than this:
- * 4.6 M records, whatever bytes they take in the files.
+ * 4.6 M records (1 GiB of 1.x files, about 370 MB of 2.0's).
  */
 #define STREAM_AUTO_BYTES	(1ULL << 30)
 /* The sampled first pass: host records looked up, hits wanted. */

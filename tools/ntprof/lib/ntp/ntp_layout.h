@@ -10,6 +10,7 @@
 #define NTPROF_NTP_LAYOUT_H
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -138,7 +139,18 @@ static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
 /* The trailer of 1.0 and 1.1; since 1.2 its device table starts here. */
 #define TRAILER_SIZE	40
 
-/* Records may grow in later minors, but not without bound. */
+/*
+ * Whether a file of version @major.@minor has what version @m_major.@m_minor
+ * brought: a later minor of the same major, or any later major (2.0 keeps
+ * everything 1.4 has but the records' form).
+ */
+static inline bool ntp_since(unsigned int major, unsigned int minor,
+			     unsigned int m_major, unsigned int m_minor)
+{
+	return major > m_major || (major == m_major && minor >= m_minor);
+}
+
+/* Records may grow in later minors of 1, but not without bound. */
 #define RECORD_SIZE_MAX	4096
 #define TRAILER_MAX	4096
 
