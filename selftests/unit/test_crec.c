@@ -392,6 +392,43 @@ static void t_lenient(void)
 	   "WIDE offsets that would fit in 32 bits, and a pid of 0, read as written");
 }
 
+/* Two points, t0 and an offset, narrow: 0, or what decoding says. */
+static int t0_off(uint64_t t0, int32_t off, uint64_t *t, char *why)
+{
+	struct ntprof_record r;
+	uint8_t b[52] = { 0 };
+
+	wr(b + 36, 1 | 1 << 1, 4);
+	wr(b + 40, t0, 8);
+	wr(b + 48, (uint32_t)off, 4);
+	*t = 0;
+	if (crec_decode(&r, b, sizeof(b), CREC_LE, why, 128) != 52)
+		return -1;
+	*t = r.ts[1];
+	return 0;
+}
+
+/*
+ * Where 32-bit offsets are taken without a check a point (t0 more than
+ * 2^31 ns from both ends) and where they are checked.
+ */
+static void t_edges(void)
+{
+	char why[128];
+	uint64_t t;
+
+	ok(!t0_off((1ULL << 31) + 1, INT32_MIN, &t, why) && t == 1,
+	   "t0 2^31 + 1, unchecked: an offset of -2^31 lands on 1");
+	ok(t0_off(1ULL << 31, INT32_MIN, &t, why) &&
+	   strstr(why, "point 1 at time 0"),
+	   "t0 2^31, checked: -2^31 lands on 0, refused");
+	ok(!t0_off(UINT64_MAX - INT32_MAX, INT32_MAX, &t, why) &&
+	   t == UINT64_MAX, "t0 2^64 - 2^31, unchecked: +2^31 - 1 lands on 2^64 - 1");
+	ok(t0_off(UINT64_MAX - INT32_MAX + 1, INT32_MAX, &t, why) &&
+	   strstr(why, "wraps around"),
+	   "one more, checked: it wraps, refused");
+}
+
 int main(void)
 {
 	t_layout();
@@ -401,5 +438,6 @@ int main(void)
 	t_round_trips();
 	t_malformed();
 	t_lenient();
+	t_edges();
 	return tap_done("test_crec");
 }

@@ -217,6 +217,20 @@ INLINE int decode_points(struct ntprof_record *rec, const uint8_t *p,
 
 	rec->ts[__builtin_ctz(bits)] = t0;
 	bits &= bits - 1;
+	/*
+	 * No 32-bit offset from a t0 more than 2^31 ns from either end can
+	 * reach 0 or wrap: the records of any machine up for 2.1 s, taken
+	 * without a check a point.
+	 */
+	if (!wide && t0 > 1ULL << 31 && t0 <= UINT64_MAX - INT32_MAX) {
+		while (bits) {
+			i = __builtin_ctz(bits);
+			bits &= bits - 1;
+			rec->ts[i] = t0 + (int64_t)(int32_t)ld32(q, o);
+			q += 4;
+		}
+		return 0;
+	}
 	while (bits) {
 		i = __builtin_ctz(bits);
 		bits &= bits - 1;
