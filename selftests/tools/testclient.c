@@ -10,8 +10,8 @@
  *   testclient pick N             (identities on stdin: those 1 in N samples)
  *   testclient stop
  *   testclient release            (kill the holder: its sessions stop)
- *   testclient drain FILE [ROLE]  (appends struct ntprof_record[], decoded
- *                                  from the compact records the module sends)
+ *   testclient drain FILE [ROLE]  (appends struct ntprof_record[]: the
+ *                                 module's compact records, decoded)
  *   testclient print FILE         (one line per record)
  *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
  *   testclient raw CMD [dump]     (command CMD without attributes, a dump with
@@ -55,10 +55,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "crec.h"
 #include "genl/conn.h"
 #include "holder.h"
 #include "genl/nl.h"
+#include "ntp/crec.h"
 
 struct start_args {
 	uint32_t role;
@@ -304,41 +304,32 @@ static int put_stats_role(struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
-/*
- * Each compact record of @data, decoded and appended to @f as a struct
- * ntprof_record: the attribute holds whole, well-formed records, back to
- * back, or the drain fails (EPROTO).
- */
-static int drain_data(const unsigned char *data, size_t len, FILE *f)
-{
-	struct ntprof_record r;
-	size_t size;
-
-	for (; len; data += size, len -= size) {
-		size = crec_decode(data, len, &r);
-		if (!size) {
-			fprintf(stderr, "testclient: a malformed record, %zu bytes before the end of its message\n",
-				len);
-			errno = EPROTO;
-			return -1;
-		}
-		if (fwrite(&r, sizeof(r), 1, f) != 1)
-			return -1;
-	}
-	return 0;
-}
-
+/* The reply's compact records, each written out whole. */
 static int drain_cb(const struct nlmsghdr *nlh, void *data)
 {
 	FILE *f = ((struct dump_args *)data)->out;
 	const struct nlattr *attr;
+	struct ntprof_record r;
+	const uint8_t *p;
+	char why[128];
+	size_t len;
+	int n;
 
 	nl_attr_for_each(attr, nlh) {
 		if (mnl_attr_get_type(attr) != NTPROF_A_RECORDS_DATA)
 			continue;
-		if (drain_data(mnl_attr_get_payload(attr),
-			       mnl_attr_get_payload_len(attr), f))
-			return MNL_CB_ERROR;
+		p = mnl_attr_get_payload(attr);
+		len = mnl_attr_get_payload_len(attr);
+		for (; len; p += n, len -= n) {
+			n = crec_decode(&r, p, len, CREC_HOST, why, sizeof(why));
+			if (n < 0) {
+				fprintf(stderr, "testclient: drain: %s\n", why);
+				errno = EPROTO;
+				return MNL_CB_ERROR;
+			}
+			if (fwrite(&r, sizeof(r), 1, f) != 1)
+				return MNL_CB_ERROR;
+		}
 	}
 	return MNL_CB_OK;
 }

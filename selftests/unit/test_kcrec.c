@@ -4,7 +4,7 @@
  * with kshim/ for the kernel's headers, against the format of the uapi
  * (struct ntprof_crec, ntprof_crec_size()): the sizes it reserves, the
  * bytes it writes, where offsets turn 64-bit, and records decoded back by
- * the lab's test client (selftests/tools/crec.c) equal to the originals.
+ * the tool's decoder (tools/ntprof/lib/ntp/crec.c) equal to the originals.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -13,7 +13,7 @@
 
 #include "kshim/kshim.h"
 #include "../../kmod/crec.h"
-#include "../tools/crec.h"
+#include "ntp/crec.h"
 #include "tap.h"
 
 #define BASE	1000000000000ULL	/* a CLOCK_MONOTONIC time, 1000 s */
@@ -58,12 +58,14 @@ static bool roundtrip(const struct ntprof_record *rec, const void *buf,
 	const unsigned char *end = (const unsigned char *)buf + size;
 	struct ntprof_record back;
 	struct ntprof_crec c;
+	char why[128];
 
 	memcpy(&c, buf, sizeof(c));
 	if (ntprof_crec_size(&c) != size || size % 4 || size > NTPROF_CREC_MAX ||
 	    end[0] != 0xa5 || end[3] != 0xa5)
 		return false;
-	return crec_decode(buf, size, &back) == size &&
+	return crec_decode(&back, buf, size, CREC_HOST, why,
+			   sizeof(why)) == (int)size &&
 	       !memcmp(&back, rec, sizeof(back));
 }
 
@@ -217,7 +219,9 @@ static void test_random(void)
 	static unsigned char stream[4096 * NTPROF_CREC_MAX + 16];
 	static struct ntprof_record recs[4096];
 	struct ntprof_record back;
-	size_t at = 0, n, size;
+	size_t at = 0, n;
+	char why[128];
+	int size;
 	uint64_t s = 0x9e3779b97f4a7c15ULL, r;
 	unsigned int i, p, bad = 0, wide = 0;
 
@@ -240,10 +244,11 @@ static void test_random(void)
 
 		memcpy(&c, stream + i, sizeof(c));
 		wide += !!(c.points & NTPROF_CREC_WIDE);
-		size = crec_decode(stream + i, at, &back);
-		if (!size || memcmp(&back, &recs[n], sizeof(back)))
+		size = crec_decode(&back, stream + i, at, CREC_HOST, why,
+				   sizeof(why));
+		if (size <= 0 || memcmp(&back, &recs[n], sizeof(back)))
 			bad++;
-		if (!size)
+		if (size <= 0)
 			break;
 		i += size;
 	}
