@@ -75,8 +75,11 @@ static bool ntprof_hook_in(const struct ntprof_hook *hook,
 
 static bool ntprof_hook_for(const struct ntprof_hook *hook,
 			    enum ntprof_role role,
-			    enum ntprof_transport transport)
+			    enum ntprof_transport transport,
+			    enum ntprof_hook_set set)
 {
+	if (set == NTPROF_HOOK_SET_STAGES && ntprof_hook_detail(hook))
+		return false;
 	return hook->role == role &&
 	       (hook->transport == NTPROF_TRANSPORT_NONE ||
 		transport == NTPROF_TRANSPORT_NONE ||
@@ -163,6 +166,8 @@ static void ntprof_hook_disarm(struct ntprof_hook *hook)
  * ntprof_hooks_attach() - attach the hooks of a session
  * @role: the session's role
  * @transport: the session's transport
+ * @set: all of them, or those the five stages need only (no hook that
+ *	stamps a point of %NTPROF_PT_DETAIL_MASK)
  * @extack: where to name a missing required hook
  *
  * Hooks of modules that are not loaded are attached when they load. A
@@ -174,7 +179,7 @@ static void ntprof_hook_disarm(struct ntprof_hook *hook)
  * is missing.
  */
 int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
-			struct netlink_ext_ack *extack)
+			enum ntprof_hook_set set, struct netlink_ext_ack *extack)
 {
 	struct ntprof_hook *hook;
 	unsigned int i;
@@ -183,18 +188,21 @@ int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
 	mutex_lock(&ntprof_hooks_lock);
 
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
-		if (!ntprof_hook_for(hook, role, transport))
+		if (hook->role != role)
 			continue;
+		/* A hook left out shows no hits of an earlier session. */
 		for_each_possible_cpu(cpu)
 			memset(per_cpu_ptr(hook->stats, cpu), 0,
 			       sizeof(struct ntprof_hook_stats));
+		if (!ntprof_hook_for(hook, role, transport, set))
+			continue;
 		hook->wanted = true;
 		/* A failure leaves the hook missing, checked below. */
 		ntprof_hook_arm(hook);
 	}
 
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
-		if (!ntprof_hook_for(hook, role, transport) ||
+		if (!ntprof_hook_for(hook, role, transport, set) ||
 		    !hook->required || hook->attached)
 			continue;
 		if (hook->module != NTPROF_MOD_VMLINUX &&

@@ -7,6 +7,7 @@
 #ifndef _NTPROF_HOOKS_H
 #define _NTPROF_HOOKS_H
 
+#include <linux/bits.h>
 #include <linux/compiler.h>
 #include <linux/ftrace.h>
 #include <linux/percpu.h>
@@ -257,6 +258,7 @@ enum ntprof_target_hook_id {
 	NTPROF_TH_TCP_QUEUE_RESP,
 	NTPROF_TH_RDMA_QUEUE_RESP,
 	NTPROF_TH_TCP_SEND,
+	NTPROF_TH_RDMA_READ,
 	NTPROF_TH_RDMA_DATA,
 	NTPROF_TH_RDMA_SEND_DONE,
 
@@ -306,10 +308,21 @@ static inline bool ntprof_hook_attached(const struct ntprof_hook *hook)
 	return READ_ONCE(hook->attached);
 }
 
+/*
+ * Whether a hook only splits a stage into components: it stamps a point
+ * of %NTPROF_PT_DETAIL_MASK, and a session of %NTPROF_HOOK_SET_STAGES
+ * leaves it out.
+ */
+static inline bool ntprof_hook_detail(const struct ntprof_hook *hook)
+{
+	return hook->point >= 0 &&
+	       (NTPROF_PT_DETAIL_MASK & BIT_ULL(hook->point));
+}
+
 int ntprof_hooks_init(void);
 void ntprof_hooks_exit(void);
 int ntprof_hooks_attach(enum ntprof_role role, enum ntprof_transport transport,
-			struct netlink_ext_ack *extack);
+			enum ntprof_hook_set set, struct netlink_ext_ack *extack);
 void ntprof_hooks_detach(enum ntprof_role role);
 
 struct ntprof_hook *ntprof_hook_get(unsigned int index);

@@ -367,6 +367,38 @@ static void ntprof_target_rdma_data(struct ntprof_session *s,
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_rdma_data, NTPROF_ROLE_TARGET)
 
+/*
+ * nvmet_rdma_execute_command(rsp): the command goes to its execution,
+ * or, for a write whose data is still in the host's memory (a keyed SGL,
+ * past the inline data), to the RDMA READ that fetches it, posted here:
+ * TARGET_R2T, what TCP's R2T is. The READ's completion is TARGET_DATA. A
+ * command that found the send queue full waits on nvmet-rdma's list and
+ * comes back here: the last stamp is the one of the post.
+ */
+static void ntprof_target_rdma_read(struct ntprof_session *s,
+				    struct ntprof_hook *hook,
+				    struct ftrace_regs *fregs)
+{
+	void *rsp = (void *)ntprof_fn_arg(fregs, 0);
+	struct ntprof_inflight_entry *entry;
+	struct nvme_command *cmd;
+	void *req;
+	u8 type;
+
+	req = ntprof_lf_at(rsp, NTPROF_LF_NVMET_RDMA_RSP_REQ);
+	entry = ntprof_target_lookup(s, req);
+	/* nvmet_rdma_need_data_in(): a write with data, not inline. */
+	if (!entry || !(READ_ONCE(entry->rec.opcode) & 1) ||
+	    !READ_ONCE(entry->rec.length))
+		return;
+	cmd = NTPROF_REQ_CMD(req);
+	type = cmd ? ntprof_nofault_get(&cmd->common.dptr.ksgl.type, u8) : 0;
+	if (type >> 4 == NVME_KEY_SGL_FMT_DATA_DESC)
+		ntprof_entry_stamp(entry, NTPROF_PT_TARGET_R2T, ktime_get_ns());
+}
+
+NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_target_rdma_read, NTPROF_ROLE_TARGET)
+
 /* The nvmet_req of a backing device request, as a key only. */
 static const void *ntprof_target_rq_key(struct request *rq)
 {
@@ -728,6 +760,13 @@ struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS] = {
 				NTPROF_TRANSPORT_TCP, NTPROF_PT_TARGET_SEND, false,
 				NTPROF_MOD_NVMET_TCP, ntprof_target_tcp_send,
 				NTPROF_LF(NTPROF_LF_NVMET_TCP_CMD_REQ)),
+	[NTPROF_TH_RDMA_READ] =
+		NTPROF_FUNCTION(nvmet_rdma_execute_command, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_R2T,
+				false, NTPROF_MOD_NVMET_RDMA,
+				ntprof_target_rdma_read,
+				NTPROF_LF(NTPROF_LF_NVMET_RDMA_RSP_REQ) |
+				NTPROF_LF(NTPROF_LF_NVMET_REQ_CMD)),
 	[NTPROF_TH_RDMA_DATA] =
 		NTPROF_FUNCTION(nvmet_rdma_read_data_done, NTPROF_ROLE_TARGET,
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_TARGET_DATA,

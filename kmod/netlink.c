@@ -216,6 +216,8 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_LAYOUT] = { .type = NLA_NESTED },
 	[NTPROF_A_START_PID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NTPROF_A_START_DRAIN_PORTID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[NTPROF_A_START_HOOK_SET] =
+		NLA_POLICY_MAX(NLA_U32, NTPROF_HOOK_SET_STAGES),
 };
 
 /*
@@ -260,6 +262,18 @@ static int ntprof_nl_start_config(struct genl_info *info,
 			return -EINVAL;
 		}
 		cfg->pid = nla_get_u32(attrs[NTPROF_A_START_PID]);
+	}
+
+	if (attrs[NTPROF_A_START_HOOK_SET]) {
+		cfg->hook_set = nla_get_u32(attrs[NTPROF_A_START_HOOK_SET]);
+		/* The tool picks the sites; a lean set of them is its choice. */
+		if (cfg->hook_set != NTPROF_HOOK_SET_ALL &&
+		    attrs[NTPROF_A_START_USITE]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_HOOK_SET],
+					    "the stages-only hook set is for kernel hooks, not uprobe sites");
+			return -EINVAL;
+		}
 	}
 
 	if (!cfg->ops) {
@@ -379,7 +393,8 @@ static int ntprof_nl_hook_fill(struct sk_buff *msg, struct ntprof_hook *hook)
 			      NTPROF_A_HOOK_PAD) ||
 	    nla_put_u64_64bit(msg, NTPROF_A_HOOK_FIELDS_MISSING,
 			      ntprof_layout_missing(hook->fields),
-			      NTPROF_A_HOOK_PAD))
+			      NTPROF_A_HOOK_PAD) ||
+	    nla_put_u32(msg, NTPROF_A_HOOK_DETAIL, ntprof_hook_detail(hook)))
 		return -EMSGSIZE;
 	return 0;
 }

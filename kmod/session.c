@@ -116,7 +116,8 @@ static int ntprof_session_attach(struct ntprof_session *s,
 {
 	int err;
 
-	err = ntprof_hooks_attach(cfg->role, cfg->transport, extack);
+	err = ntprof_hooks_attach(cfg->role, cfg->transport, cfg->hook_set,
+				  extack);
 	if (!err)
 		err = ntprof_uprobes_attach(cfg->role, cfg->usites,
 					    cfg->nr_usites, extack);
@@ -200,11 +201,12 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	if (err)
 		goto unlock;
 
-	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d)\n",
+	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d%s)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
 		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
 		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
-		cfg->sample, cfg->nr_usites, pid_nr(s->owner));
+		cfg->sample, cfg->nr_usites, pid_nr(s->owner),
+		cfg->hook_set == NTPROF_HOOK_SET_STAGES ? ", stages only" : "");
 
 unlock:
 	/* A start that failed leaves the offsets as they were; no hook runs. */

@@ -42,6 +42,7 @@ struct ntprof_usite_spec;
  *	starter's pid namespace); 0: in every process of their binaries
  * @owner_portid: the netlink socket that starts the session, which owns it
  * @drain_portid: a second socket of the starter's that may drain it, or 0
+ * @hook_set: every kernel hook of its role, or only those the stages need
  */
 struct ntprof_session_config {
 	enum ntprof_role role;
@@ -57,6 +58,7 @@ struct ntprof_session_config {
 	u32 pid;
 	u32 owner_portid;
 	u32 drain_portid;
+	enum ntprof_hook_set hook_set;
 };
 
 /**

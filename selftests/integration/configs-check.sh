@@ -10,22 +10,30 @@
 #   - the groups are fio's (op and size) and each comes once; at -s 1
 #     each op's groups count fio's total_ios and io_bytes of that op, at
 #     -s 100 the sampled share of them (within 4 standard deviations), the
-#     mixed job's sizes follow its bssplit (within 4 standard deviations
-#     of the share each size was drawn with);
+#     mixed and large jobs' sizes follow their bssplit (within 4 standard
+#     deviations of the share each size was drawn with);
 #   - polled configurations: io_uring's commands are on the poll queues
 #     (the controller's last ones), so their completions were reaped by
 #     polling; pvsync2's are not (the kernel does not poll synchronous
-#     direct I/O); deep queues: the controller has its 4 I/O queues.
+#     direct I/O); deep queues: the controller has its 4 I/O queues;
+#   - large writes: each has its data transfer (R2T and H2C data, the RDMA
+#     READ) as the network's component "host's data", with TARGET_R2T and
+#     TARGET_DATA (and over TCP the host's HOST_R2T), nothing merged, and
+#     the target driver keeps less than TGT_DRV_MAX_PCT % of the latency.
 # Then, at -s 1, each configuration's stage means against the default
 # configuration's of the same boot and transport, for the same op and
 # size: the stages that moved by more than 5 %, as diagnostics (timings
-# are shown, not asserted), and in configs-moved.txt in the share.
+# are shown, not asserted), and in configs-moved.txt in the share; the
+# large writes' stage shares, and what the target driver's was with their
+# data transfer in it.
 
 ntprof=$TOP_DIR/tools/ntprof/ntprof
 share=$1
 work=$(mktemp -d)
-# bssplit of the mixed job: size and percent.
-MIXED_SPLIT="4096 50 65536 30 131072 20"
+# The target driver's share of a large write's latency that is more than
+# its own work (parsing, mapping, queueing the R2T or READ, the response)
+# could take: the 70 % of the data transfer's wait it had held.
+TGT_DRV_MAX_PCT=30
 
 . "$(dirname "${BASH_SOURCE[0]}")/guest/configs-lib.sh"
 
@@ -103,9 +111,11 @@ check_step() {
 
 	# The groups: fio's ops and sizes, each once.
 	want="4096"
-	[ "$c" = mixed ] && want="4096 65536 131072"
+	[ -n "$(config_split "$c")" ] &&
+		want=$(config_split "$c" | awk '{ for (i = 1; i < NF; i += 2) printf "%s%s", $i, (i + 2 < NF ? " " : "") }')
 	ops="read write"
 	[ "$c" = deep ] && ops=read
+	[ "$c" = large ] && ops=write
 	bad=$(jq -r --arg ops "$ops" --arg sizes "$want" "$HOST_GROUPS |
 		(map(\"\\(.op) \\(.size)\") | group_by(.) | map(select(length > 1) | .[0])) +
 		map(select((.op | IN(\$ops | split(\" \")[]) | not) or
@@ -133,10 +143,11 @@ check_step() {
 		fi && ktap_pass "$step: ${op}s: $got records for fio's $total at -s $s${bytes:+, $bytes bytes}" ||
 			ktap_fail "$step: ${op}s: ${got:-?} records for fio's ${total:-?} at -s $s${bytes:+ and $bytes bytes}"
 		bytes=
-		[ "$c" = mixed ] || continue
+		[ -n "$(config_split "$c")" ] || continue
 		# Each size's share of the op's records, against bssplit's.
 		bad=
-		set -- $MIXED_SPLIT
+		# shellcheck disable=SC2046
+		set -- $(config_split "$c")
 		while [ $# -gt 0 ]; do
 			size=$1 pct=$2
 			shift 2
@@ -146,10 +157,12 @@ check_step() {
 				bad="$bad $size:$n"
 			got_sizes="${got_sizes:-} $size:$n"
 		done
-		[ -z "$bad" ] && ktap_pass "$step: ${op}s by size follow bssplit 4k/50:64k/30:128k/20 ($got_sizes )" ||
-			ktap_fail "$step: ${op}s by size follow bssplit 4k/50:64k/30:128k/20 (off:$bad; all:$got_sizes )"
+		[ -z "$bad" ] && ktap_pass "$step: ${op}s by size follow bssplit $(config_split "$c") ($got_sizes )" ||
+			ktap_fail "$step: ${op}s by size follow bssplit $(config_split "$c") (off:$bad; all:$got_sizes )"
 		got_sizes=
 	done
+
+	[ "$c" = large ] && [ -z "$none" ] && check_large "$step" "$json"
 
 	# Polled: io_uring's records are on the controller's poll queues, its
 	# last ones (queue ids go default, read, poll). pvsync2's are not:
@@ -182,6 +195,72 @@ check_step() {
 	fi
 }
 
+# check_large STEP JSON: where the large writes' data transfer went
+# (Documentation/stages.rst, Reads, small writes and large writes).
+check_large() {
+	local step=$1 json=$2 t tcp=0 pts got bad
+
+	t=$(step_transport "$step")
+	pts="TARGET_R2T, TARGET_DATA"
+	[ "$t" = tcp ] && tcp=1 pts="$pts, HOST_R2T"
+	# Per command: the points that bound the transfer, and its value.
+	got=$("$ntprof" report --csv - "$share/$step-host.ntp" \
+		"$share/$step-target.ntp" 2> /dev/null |
+		awk -F, -v tcp=$tcp '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["opcode"] == 1 && $col["target_file"] != "" {
+			n++
+			if ($col["target_r2t_ns"] == "" || $col["target_data_ns"] == "" ||
+			    (tcp && $col["host_r2t_ns"] == "") ||
+			    !($col["network_host_data_transfer_ns"] > 0))
+				bad++
+		}
+		END { printf "%d %d", n, bad }')
+	set -- $got
+	if [ "${1:-0}" -gt 0 ] && [ "${2:-1}" = 0 ]; then
+		ktap_pass "$step: each of $1 writes has $pts and its data transfer > 0"
+	else
+		ktap_fail "$step: each write has $pts and its data transfer > 0 (${2:-?} of ${1:-?} not)"
+	fi
+	# Per group: the component in every command of the table, nothing
+	# merged, and the target driver holding its own work only.
+	bad=$(jq -r --argjson max "$TGT_DRV_MAX_PCT" "$HOST_GROUPS[] | . as \$g |
+		([.components[] | select(.id == \"network_host_data_transfer\")] | .[0]) as \$d |
+		(.stages[] | select(.id == \"target_driver\")) as \$td |
+		select(\$d == null or \$d.n != \$g.n_table or
+			([.components[] | .merged_n] | add) > 0 or
+			\$td.share_pct >= \$max) |
+		\"\\(.label): host's data in \\(\$d.n // 0) of \\(\$g.n_table), target driver \\(\$td.share_pct) %\"" "$json")
+	if [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
+		ktap_pass "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"
+	else
+		ktap_fail "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"
+		echo "${bad:-no group}" | sed 's/^/# /'
+	fi
+}
+
+# large_shares STEP: the stage shares of STEP's groups, and the target
+# driver's as it was counted before, with the data transfer in it; the
+# default's 4 KiB writes' beside them (the default has no large ones).
+large_shares() {
+	local base
+
+	base=default-$(step_transport "$1")-s1
+	[ -f "$work/$base.json" ] &&
+		jq -r --arg step "$base" "$HOST_GROUPS[] | select(.op == \"write\") |
+			\"\\(\$step) \\(.op) \\(.size): end to end \\(.latency_us.mean) us; shares: \" +
+			([.stages[] | \"\\(.id) \\(.share_pct) %\"] | join(\", \"))" "$work/$base.json"
+	jq -r --arg step "$1" "$HOST_GROUPS[] |
+		(.components[] | select(.id == \"network_host_data_transfer\") | .mean_us) as \$d |
+		(.stages[] | select(.id == \"target_driver\") | .mean_us) as \$td |
+		(.latency_us.mean) as \$e |
+		\"\\(\$step) \\(.op) \\(.size): end to end \\(\$e) us; shares: \" +
+		([.stages[] | \"\\(.id) \\(.share_pct) %\"] | join(\", \")) +
+		\"; host's data \\(\$d) us (\\(\$d / \$e * 1000 | round / 10) %);\" +
+		\" target driver with it, as before: \\((\$td + \$d) / \$e * 1000 | round / 10) %\"" \
+		"$work/$1.json"
+}
+
 # moved STEP: the stages of STEP's groups that moved by more than 5 %
 # against default's group of the same op and size, same transport, -s 1.
 moved() {
@@ -210,6 +289,7 @@ else
 	for step in $(configs_steps); do
 		case $step in default-*|*-s100) continue ;; esac
 		moved "$step"
+		case $step in large-*) large_shares "$step" ;; esac
 	done > "$share/configs-moved.txt"
 	sed 's/^/# /' "$share/configs-moved.txt"
 fi

@@ -146,7 +146,7 @@ static void target_rec(struct ntprof_record *r, uint8_t transport,
 /* The parts that add up to the end to end, each counted once. */
 static const int sum_comps[] = {
 	NTPROF_COMP_HOST_BLK_SUB, NTPROF_COMP_HOST_DRV_SUB, NTPROF_COMP_WIRE,
-	NTPROF_COMP_NET_TARGET, NTPROF_COMP_TGT_DRV_SUB,
+	NTPROF_COMP_NET_TARGET, NTPROF_COMP_TGT_DRV_SUB, NTPROF_COMP_HOST_DATA,
 	NTPROF_COMP_STORAGE_BLK, NTPROF_COMP_DRIVE, NTPROF_COMP_TGT_DRV_COMP,
 	NTPROF_COMP_HOST_RECV, NTPROF_COMP_HOST_DRV_COMP,
 	NTPROF_COMP_HOST_BLK_COMP,
@@ -471,9 +471,11 @@ static void t_breakdown_spdk(void)
 	   !(bd.has & (1U << NTPROF_COMP_DRIVE)),
 	   "spdk: the parts SPDK has no points for are absent, not merged");
 	ok(!strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK,
+				    NTPROF_TRANSPORT_RDMA,
 				    NTPROF_STACK_TARGET_SPDK),
 		   "storage: SPDK bdev and drive") &&
-	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK, 0),
+	   !strcmp(ntprof_comp_name(NTPROF_COMP_STORAGE_BLK,
+				    NTPROF_TRANSPORT_RDMA, 0),
 		   "storage: target block layer"),
 	   "spdk: the storage component's name");
 
@@ -593,6 +595,104 @@ static void t_missing_points(void)
 	h.ts[NTPROF_PT_HOST_SEND] = 0;
 	ok(ntprof_breakdown(&h, &t0, &bd) == -EINVAL,
 	   "no host point before the send: unusable");
+}
+
+/* @r without the points a stages-only session has no hook for. */
+static void lean(struct ntprof_record *r)
+{
+	int pt;
+
+	for (pt = 0; pt < NTPROF_PT_COUNT; pt++)
+		if (NTPROF_PT_DETAIL_MASK & (1ULL << pt))
+			r->ts[pt] = 0;
+}
+
+/* The same stages, from every point or from the stages' points only. */
+static bool same_stages(const struct ntprof_breakdown *a,
+			const struct ntprof_breakdown *b)
+{
+	int st;
+
+	if (a->stage_has != b->stage_has ||
+	    a->comp[NTPROF_COMP_E2E] != b->comp[NTPROF_COMP_E2E])
+		return false;
+	for (st = 0; st < NTPROF_STAGE_COUNT; st++)
+		if (a->stage[st] != b->stage[st])
+			return false;
+	return true;
+}
+
+/*
+ * record --stages-only (NTPROF_HOOK_SET_STAGES): the records lack the
+ * points inside the stages; each stage, joined or one side alone, comes
+ * out as from every point, over TCP and RDMA, reads and R2T writes.
+ */
+static void t_stages_only(void)
+{
+	static const uint8_t xports[] = { NTPROF_TRANSPORT_TCP,
+					  NTPROF_TRANSPORT_RDMA };
+	struct ntprof_breakdown full, part;
+	struct ntprof_record h, t, hl, tl;
+	unsigned int i, x, same = 0, runs = 0;
+	uint64_t b, tb;
+
+	for (x = 0; x < ARRAY_SIZE(xports); x++) {
+		for (i = 0; i < 500; i++) {
+			b = rng_range(1, 1ULL << 40);
+			tb = rng_range(1, 1ULL << 40);
+			host_rec(&h, xports[x], b, rng_range(0, 100000));
+			target_rec(&t, xports[x], tb, rng_range(0, 100000));
+			/* Random gaps, in path order, on each clock. */
+			h.ts[NTPROF_PT_HOST_QUEUE_RQ] += rng_range(0, 400);
+			h.ts[NTPROF_PT_HOST_BLK_ISSUE] += rng_range(0, 400);
+			h.ts[NTPROF_PT_HOST_SEND_DONE] =
+				xports[x] == NTPROF_TRANSPORT_RDMA ?
+				h.ts[NTPROF_PT_HOST_SEND] + rng_range(1, 5000) : 0;
+			h.ts[NTPROF_PT_HOST_DRIVER_DONE] -= rng_range(0, 900);
+			t.ts[NTPROF_PT_TARGET_INIT] += rng_range(0, 400);
+			t.ts[NTPROF_PT_TARGET_BLK_ISSUE] += rng_range(0, 400);
+			t.ts[NTPROF_PT_TARGET_BLK_COMPLETE] -= rng_range(0, 400);
+			if (i & 1) {	/* a write: R2T and its data */
+				h.opcode = t.opcode = 0x01;
+				t.ts[NTPROF_PT_TARGET_R2T] =
+					t.ts[NTPROF_PT_TARGET_INIT] + 10;
+				t.ts[NTPROF_PT_TARGET_DATA] =
+					t.ts[NTPROF_PT_TARGET_EXEC] - 10;
+				h.ts[NTPROF_PT_HOST_R2T] =
+					h.ts[NTPROF_PT_HOST_SEND] + 100;
+			}
+			hl = h;
+			tl = t;
+			lean(&hl);
+			lean(&tl);
+			runs += 3;
+			same += !ntprof_breakdown(&h, &t, &full) &&
+				!ntprof_breakdown(&hl, &tl, &part) &&
+				same_stages(&full, &part) && sums_hold(&part);
+			same += !ntprof_breakdown(&h, NULL, &full) &&
+				!ntprof_breakdown(&hl, NULL, &part) &&
+				same_stages(&full, &part);
+			same += !ntprof_breakdown(NULL, &t, &full) &&
+				!ntprof_breakdown(NULL, &tl, &part) &&
+				same_stages(&full, &part);
+		}
+	}
+	ok(same == runs,
+	   "stages only: the five stages, joined and per side, as from every point (%u of %u)",
+	   same, runs);
+
+	/* What --detail loses: storage is one part, no sub-row of RDMA's. */
+	host_rec(&h, NTPROF_TRANSPORT_RDMA, 0, 0);
+	target_rec(&t, NTPROF_TRANSPORT_RDMA, HOURS_3, 0);
+	lean(&h);
+	lean(&t);
+	ok(!ntprof_breakdown(&h, &t, &part) &&
+	   comp_is(&part, NTPROF_COMP_STORAGE_BLK, 31000) &&
+	   !(part.has & (1U << NTPROF_COMP_DRIVE)) &&
+	   !(part.has & (1U << NTPROF_COMP_DATA_XFER)) &&
+	   part.stage[NTPROF_STAGE_STORAGE] == 31000 &&
+	   part.stage[NTPROF_STAGE_TGT_DRV] == 3000 && sums_hold(&part),
+	   "stages only: storage whole, the drive and the data transfer not split out");
 }
 
 static void t_disorder(void)
@@ -1431,6 +1531,7 @@ int main(int argc, char *argv[])
 	t_breakdown_spdk();
 	t_throughput_span();
 	t_missing_points();
+	t_stages_only();
 	t_disorder();
 	t_group();
 	t_e2e_only();

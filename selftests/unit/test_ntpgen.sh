@@ -423,6 +423,30 @@ t_timeline() {
 		{ echo "# --timeline 0 is not refused"; return 1; }
 }
 
+# --data-us: the 128 KiB writes' data transfer (R2T and H2C data, the
+# RDMA READ) is a component of their network stage alone, of its mean,
+# in every one of them; their target driver keeps its nominal mean, as
+# every group's.
+t_data() {
+	local t
+
+	for t in tcp rdma; do
+		"$NTPGEN" --quiet -n 20000 -t "$t" --data-us 50 --seed 35 \
+			"$H" "$T" || return 1
+		"$NTPROF" report --json "$H" "$T" > "$JSON" || return 1
+		keep_json report "report --json, --data-us 50 over $t" "$JSON"
+		jq -e '[.groups[] | select(.op == "write" and .size == 131072)] as $w |
+			($w | length) == 1 and
+			($w[0].components[] | select(.id == "network_host_data_transfer") |
+				.n == $w[0].n_table and .mean_us > 49.5 and .mean_us < 50.5) and
+			([.groups[] | .components[] | select(.id == "network_host_data_transfer")] |
+				length) == 1 and
+			(.groups[] | .stages[] | select(.id == "target_driver") |
+				.mean_us > 9.9 and .mean_us < 10.1)' "$JSON" > /dev/null ||
+			{ echo "# $t: the host's data is not where it should be"; return 1; }
+	done
+}
+
 # The views in JSON: members of the report's object, the same answers.
 t_views_json() {
 	local json=$TMP/views.json
@@ -536,6 +560,7 @@ ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
 ktap_check "report --timeline: the slices after a slow-down show it, in storage alone" t_timeline
 ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
 ktap_check "report --json with --tail, --hist, --timeline: the same answers" t_views_json
+ktap_check "--data-us: the large writes' data is their network's, not the target driver's" t_data
 t_case "tcp" -t tcp --seed 1
 t_case "rdma" -t rdma --seed 2
 t_case "theta +3 s, drift +200 ppm" -t tcp --theta 3s --drift 200 \

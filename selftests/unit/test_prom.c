@@ -28,6 +28,7 @@
 #define PATH_L	"transport=\"tcp\",subnqn=\"" SUBNQN "\",traddr=\"10.0.0.1\",trsvcid=\"4420\",hostnqn=\"" HOSTNQN "\""
 #define HOST_L	"{role=\"host\",op=\"read\",size_bytes=\"4096\",device=\"nvme0n1\"," PATH_L
 #define TGT_L	"{role=\"target\",op=\"read\",size_bytes=\"4096\",device=\"nullb0\"," PATH_L
+#define TGT_W_L	"{role=\"target\",op=\"write\",size_bytes=\"131072\",device=\"nullb0\"," PATH_L
 
 static char *slurp(const char *path)
 {
@@ -220,6 +221,12 @@ static void test_target(const char *dir)
 		target_record(&r, 1000000ULL * (i + 1));
 		prom_add(p, &r, "nullb0");
 	}
+	/* A large write: its data, from its R2T to EXEC, is a part apart. */
+	target_record(&r, 8000000);
+	r.opcode = 0x01;
+	r.length = 131072;
+	r.ts[NTPROF_PT_TARGET_R2T] = 8000500;
+	prom_add(p, &r, "nullb0");
 	/* Another transport's: not the port's entry. */
 	target_record(&r, 9000000);
 	r.transport = NTPROF_TRANSPORT_RDMA;
@@ -233,6 +240,11 @@ static void test_target(const char *dir)
 	   strstr(s, "ntprof_stage_latency_seconds_sum" TGT_L ",stage=\"target_window\"} 0.000032000\n") &&
 	   strstr(s, "ntprof_stage_latency_seconds_count" TGT_L ",stage=\"target_window\"} 4\n"),
 	   "target: its stages and its window (RECV to SEND), with the host's NQN");
+	ok(strstr(s, "ntprof_stage_latency_seconds_sum" TGT_W_L ",stage=\"host_data_transfer\"} 0.000001500\n") &&
+	   strstr(s, "ntprof_stage_latency_seconds_sum" TGT_W_L ",stage=\"target_driver\"} 0.000001500\n") &&
+	   strstr(s, "ntprof_stage_latency_seconds_sum" TGT_W_L ",stage=\"target_window\"} 0.000008000\n") &&
+	   !strstr(s, "stage=\"host_receive_path\""),
+	   "target: a large write's data transfer, out of its target driver, in a part of its own");
 	ok(strstr(s, "ntprof_group_commands_total{role=\"target\",op=\"read\",size_bytes=\"4096\",device=\"nullb0\",transport=\"rdma\",subnqn=\"\",traddr=\"\",trsvcid=\"\",hostnqn=\"\"} 1\n") != NULL,
 	   "target: a record of no entry (another transport): empty path labels");
 	ok(!strstr(s, "stage=\"end_to_end\"") && !strstr(s, "remote_wait"),

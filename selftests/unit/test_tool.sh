@@ -435,7 +435,7 @@ t_help_options() {
 	run record --help
 	for o in --role --transport --output --sample --interval --duration \
 		 --dev --op --min-size --max-size --spdk-target --spdk-host \
-		 --prom --help; do
+		 --prom --stages-only --help; do
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
@@ -454,8 +454,8 @@ t_man_options() {
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size spdk-target spdk-host prom detail json csv hist \
-		 tail by timeline html; do
+		 min-size max-size spdk-target spdk-host prom stages-only detail \
+		 json csv hist tail by timeline html; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

@@ -16,6 +16,9 @@
 #   off       no profiler
 #   empty     tools/bench/emptyprobe at every site ntprof hooks
 #   sN        ntprof record -s N, as host and as target
+#   leanN     ntprof record --stages-only -s N, as host and as target
+#   host-sN, host-leanN, target-sN, target-leanN: one role only
+#   emptylean tools/bench/emptyprobe at the sites --stages-only hooks
 #   tracefs   the kernel's trace events at the same tracepoints, and kprobe
 #             events at the same functions, written to its ring buffer
 #   bpf       the bpftrace programs of tools/bench/bpftrace, host and target
@@ -62,19 +65,20 @@ records() {
 		END { print s + 0 }' /sys/kernel/debug/ntprof/buffers
 }
 
-# sites T KIND: the names ntprof attaches, of KIND (tracepoint, kprobe),
-# comma-separated, found by starting sessions for transport T once.
+# sites T KIND [lean]: the names ntprof attaches, of KIND (tracepoint,
+# kprobe), comma-separated, found by starting sessions for transport T
+# once (with --stages-only for lean).
 sites() {
-	local f=$B/sites-$1-$2
+	local f=$B/sites-$1-$2${3:+-$3}
 
 	if [ ! -s "$f" ]; then
 		# ntprof record's own sessions: the layouts it reads from BTF
 		# decide some hooks (the nvmet_req_init kprobe).
-		record_both "$1" 1000000 || return 1
+		record_both "$1" 1000000 ${3:+--stages-only} || return 1
 		for k in tracepoint kprobe; do
 			awk -v k=$k '$2 == k && $(NF - 1) == "attached" { print $1 }' \
 				/sys/kernel/debug/ntprof/hooks | sort -u |
-				paste -sd, > "$B/sites-$1-$k"
+				paste -sd, > "$B/sites-$1-$k${3:+-$3}"
 		done
 		stop s1000000
 	fi
@@ -92,7 +96,19 @@ start() {
 		modprobe ntprof_emptyprobe functions="$(sites "$t" kprobe)" \
 			tracepoints="$(sites "$t" tracepoint)" || return 1
 		;;
+	emptylean)
+		modprobe ntprof_emptyprobe functions="$(sites "$t" kprobe lean)" \
+			tracepoints="$(sites "$t" tracepoint lean)" || return 1
+		;;
 	s*) record_both "$t" "${mode#s}" || return 1 ;;
+	lean*) record_both "$t" "${mode#lean}" --stages-only || return 1 ;;
+	host-* | target-*)
+		case "${mode#*-}" in
+		lean*) record_roles "${mode%%-*}" "$t" "${mode#*-lean}" --stages-only ;;
+		s*) record_roles "${mode%%-*}" "$t" "${mode#*-s}" ;;
+		*) false ;;
+		esac || return 1
+		;;
 	tracefs)
 		echo > $T/trace
 		echo > $T/kprobe_events
@@ -130,7 +146,7 @@ stop() {
 	local mode=$1 p
 
 	case "$mode" in
-	empty) rmmod ntprof_emptyprobe ;;
+	empty*) rmmod ntprof_emptyprobe ;;
 	tracefs)
 		echo 0 > $T/tracing_on
 		echo 0 > $T/events/enable
@@ -176,7 +192,9 @@ for r in $(seq 1 "$REPS"); do
 				iops=$(read_n "$dev" "$qd")
 				h1=$(hits) c1=$(cpu_ns) r1=$(records)
 				stop "$mode"
-				case "$mode" in s*) ;; *) h0=0 h1=0 c0=0 c1=0 r0=0 r1=0 ;; esac
+				case "$mode" in s* | lean* | host-* | target-*) ;;
+				*) h0=0 h1=0 c0=0 c1=0 r0=0 r1=0 ;;
+				esac
 				[ -n "$iops" ] || { log "fio failed ($t QD$qd $mode)"; exit 1; }
 				printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$r" "$t" "$qd" \
 					"$mode" "$iops" "$READS" $((h1 - h0)) $((r1 - r0)) \

@@ -13,6 +13,9 @@
 # environment (defaults):
 #   KERNEL=6.12  REPS=3  READS=3000 (per fio run)  QDS="1 32"
 #   TRANSPORTS="tcp rdma"  MODES="off empty s1000000 s100 s1 tracefs bpf"
+#   (and, not by default: lean100, lean1, ntprof record --stages-only at
+#   -s 100 and -s 1; emptylean, the empty probes at its sites only;
+#   host-s100, target-lean100 and the like, one role recording)
 # The bpf mode needs bpftrace installed here (apt-get install bpftrace).
 # Not part of 'make check' (the guard, test_icount_guard_6_12 of
 # selftests/integration/tests, runs a short part of it); see

@@ -54,6 +54,8 @@ struct opts {
 	uint32_t lba_size;
 	uint64_t seed;
 	double stage_us[ST_STORAGE + 1];
+	/* A large write's data transfer, in the network stage. */
+	double data_us;
 	double jitter;
 	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
 	uint64_t slow_qid;

@@ -33,6 +33,7 @@ struct cmd_durations {
 	uint64_t host_recv;		/* network: the host's receive path */
 	uint64_t tgt_sub, tgt_comp;	/* target driver */
 	uint64_t st_blk1, drive, st_blk2;	/* storage */
+	uint64_t data;		/* network: a large write's data, else 0 */
 };
 
 /* Which sides record a command, and whether it failed. */
@@ -87,9 +88,10 @@ static void stages_of(const struct ntprof_record *h,
 	const __u64 *hp = h->ts, *tp = t->ts;
 	unsigned int tend = transport == NTPROF_TRANSPORT_TCP ?
 			    NTPROF_PT_TARGET_SEND : NTPROF_PT_TARGET_QUEUE_RESP;
-	/* Without its receive, the target's window starts at EXEC. */
+	/* Without its receive, the target's window starts at its parse. */
 	unsigned int tstart = tp[NTPROF_PT_TARGET_RECV] ?
-			      NTPROF_PT_TARGET_RECV : NTPROF_PT_TARGET_EXEC;
+			      NTPROF_PT_TARGET_RECV : NTPROF_PT_TARGET_INIT;
+	int64_t data;
 
 	v[ST_HOST_BLK] = (int64_t)(hp[NTPROF_PT_HOST_QUEUE_RQ] -
 				   hp[NTPROF_PT_HOST_BLK_START]) +
@@ -107,6 +109,18 @@ static void stages_of(const struct ntprof_record *h,
 	v[ST_TGT_DRV] = (int64_t)(tp[NTPROF_PT_TARGET_EXEC] -
 				  tp[tstart]) +
 			(int64_t)(tp[tend] - tp[NTPROF_PT_TARGET_COMPLETE]);
+	/*
+	 * A large write's data: R2T to its arrival, which nvmet-tcp's
+	 * execution marks, the RDMA READ's completion; the network's.
+	 */
+	if (tp[NTPROF_PT_TARGET_R2T]) {
+		data = (int64_t)(tp[transport == NTPROF_TRANSPORT_TCP ?
+				    NTPROF_PT_TARGET_EXEC :
+				    NTPROF_PT_TARGET_DATA] -
+				 tp[NTPROF_PT_TARGET_R2T]);
+		v[ST_TGT_DRV] -= data;
+		v[ST_NETWORK] += data;
+	}
 	v[ST_STORAGE] = (int64_t)(tp[NTPROF_PT_TARGET_COMPLETE] -
 				  tp[NTPROF_PT_TARGET_EXEC]);
 	v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] -
@@ -135,7 +149,8 @@ static void draw_identity(struct gen *g, const struct slot *s,
 
 /* Each stage's mean, split among its parts; the drive's slow spells. */
 static void draw_durations(struct gen *g, const struct slot *s,
-			   uint64_t start, struct cmd_durations *d)
+			   const struct cmd_identity *c, uint64_t start,
+			   struct cmd_durations *d)
 {
 	const struct opts *o = g->o;
 	const double *m = o->stage_us;
@@ -159,6 +174,7 @@ static void draw_durations(struct gen *g, const struct slot *s,
 	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
 		d->drive += (uint64_t)(o->slow_from_us * 1e3);
 	d->st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
+	d->data = !c->is_read && c->large ? draw(r, o->data_us * 1e3, j) : 0;
 }
 
 /*
@@ -182,19 +198,29 @@ static uint64_t place_points(const struct cmd_identity *c,
 	/* The target's window. */
 	tp[NTPROF_PT_TARGET_RECV] = x += d->hop_out;
 	tp[NTPROF_PT_TARGET_INIT] = x + d->tgt_sub / 5;
-	if (tcp && large_write) {
-		/* R2T: a round trip for the data, inside the submission. */
-		tp[NTPROF_PT_TARGET_R2T] = x + d->tgt_sub * 2 / 5;
-		hp[NTPROF_PT_HOST_R2T] = x + d->tgt_sub * 3 / 5;
-		tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 4 / 5;
-	} else if (large_write) {
-		/* RDMA READ of the data. */
-		tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 4 / 5;
-	}
 	if (!tcp)
 		/* The capsule's SEND completes about when it arrived. */
 		hp[NTPROF_PT_HOST_SEND_DONE] = x + d->tgt_sub / 10;
-	tp[NTPROF_PT_TARGET_EXEC] = x += d->tgt_sub;
+	if (tcp && large_write) {
+		/*
+		 * The R2T's round trip and the H2C data, after the target's
+		 * own work: its execution marks the data's last byte.
+		 */
+		tp[NTPROF_PT_TARGET_R2T] = x += d->tgt_sub;
+		hp[NTPROF_PT_HOST_R2T] = x + d->data / 4;
+		tp[NTPROF_PT_TARGET_DATA] = x + d->data / 2;
+		tp[NTPROF_PT_TARGET_EXEC] = x += d->data;
+	} else if (large_write) {
+		/* The RDMA READ of the data, amid the target's own work. */
+		tp[NTPROF_PT_TARGET_R2T] = x + d->tgt_sub * 2 / 5;
+		tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 2 / 5 + d->data;
+		tp[NTPROF_PT_TARGET_EXEC] = x += d->tgt_sub + d->data;
+	} else {
+		/* nvmet-tcp reads in-capsule data, past the parse. */
+		if (tcp && !c->is_read)
+			tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 2 / 5;
+		tp[NTPROF_PT_TARGET_EXEC] = x += d->tgt_sub;
+	}
 	tp[NTPROF_PT_TARGET_BLK_ISSUE] = x += d->st_blk1;
 	tp[NTPROF_PT_TARGET_BLK_COMPLETE] = x += d->drive;
 	tp[NTPROF_PT_TARGET_COMPLETE] = x += d->st_blk2;
@@ -332,7 +358,7 @@ int command(struct gen *g, const struct slot *s, uint64_t start,
 	struct cmd_sides w;
 
 	draw_identity(g, s, &c);
-	draw_durations(g, s, start, &d);
+	draw_durations(g, s, &c, start, &d);
 	*end = place_points(&c, &d, g->o->transport == NTPROF_TRANSPORT_TCP,
 			    start, hp, tp);
 	if (*end > g->last_true)

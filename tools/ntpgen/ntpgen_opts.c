@@ -52,6 +52,9 @@ static void usage(FILE *f)
 "                          (default 20)\n"
 "      --target-drv-us US  target driver (default 10)\n"
 "      --storage-us US     storage: target block layer and drive (default 80)\n"
+"      --data-us US        network: the transfer of a 128 KiB write's data,\n"
+"                          beyond the in-capsule size: R2T and H2C data, or\n"
+"                          the RDMA READ (default 30)\n"
 "      --jitter F          relative spread, 0 to 0.9 (default 0.25)\n"
 "      --slow-queue Q:US   the drive takes US more for the commands of queue Q\n"
 "      --slow-from S:US    the drive takes US more for the commands that start\n"
@@ -112,6 +115,7 @@ enum {
 	OPT_NETWORK,
 	OPT_TGT_DRV,
 	OPT_STORAGE,
+	OPT_DATA,
 	OPT_JITTER,
 	OPT_SLOW_QUEUE,
 	OPT_FAILED_PCT,
@@ -148,6 +152,7 @@ static const struct option long_opts[] = {
 	{ "network-us", required_argument, NULL, OPT_NETWORK },
 	{ "target-drv-us", required_argument, NULL, OPT_TGT_DRV },
 	{ "storage-us", required_argument, NULL, OPT_STORAGE },
+	{ "data-us", required_argument, NULL, OPT_DATA },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
 	{ "failed-pct", required_argument, NULL, OPT_FAILED_PCT },
@@ -276,6 +281,8 @@ static int parse_stage_opt(int c, char *arg, struct opts *o)
 	case OPT_STORAGE:
 		return parse_double(arg, stage_opt[c - OPT_HOST_BLK], 0.01, 1e7,
 				    &o->stage_us[c - OPT_HOST_BLK]);
+	case OPT_DATA:
+		return parse_double(arg, "--data-us", 0.01, 1e7, &o->data_us);
 	case OPT_JITTER:
 		return parse_double(arg, "--jitter", 0, 0.9, &o->jitter);
 	case OPT_SLOW_QUEUE:
@@ -409,6 +416,7 @@ static const struct opts default_opts = {
 	.lba_size = 512,
 	.seed = 1,
 	.stage_us = { 4, 6, 20, 10, 80 },
+	.data_us = 30,
 	.jitter = 0.25,
 	.gap_us = 2,
 	.nr_cpus = 8,

@@ -59,7 +59,7 @@ enum ntprof_point {
 	/* target */
 	NTPROF_PT_TARGET_RECV,		/* the capsule reached the driver */
 	NTPROF_PT_TARGET_INIT,		/* nvmet_req_init: the command parsed */
-	NTPROF_PT_TARGET_R2T,		/* TCP write: R2T queued for the host */
+	NTPROF_PT_TARGET_R2T,		/* write: R2T queued, RDMA READ posted */
 	NTPROF_PT_TARGET_DATA,		/* write data arrived (H2C, RDMA READ) */
 	NTPROF_PT_TARGET_EXEC,		/* handed to the backing store */
 	NTPROF_PT_TARGET_BLK_ISSUE,	/* backing device: block_rq_issue */
@@ -71,6 +71,20 @@ enum ntprof_point {
 
 	NTPROF_PT_COUNT
 };
+
+/*
+ * The points that split a stage into components without bounding one
+ * (Documentation/stages.rst): a session of NTPROF_HOOK_SET_STAGES
+ * attaches no hook that stamps one of these, and its records have the
+ * five stages but not the components within them.
+ */
+#define NTPROF_PT_DETAIL_MASK						\
+	((1ULL << NTPROF_PT_HOST_BLK_ISSUE) |				\
+	 (1ULL << NTPROF_PT_HOST_SEND_DONE) |				\
+	 (1ULL << NTPROF_PT_HOST_R2T) |					\
+	 (1ULL << NTPROF_PT_TARGET_BLK_ISSUE) |				\
+	 (1ULL << NTPROF_PT_TARGET_BLK_COMPLETE) |			\
+	 (1ULL << NTPROF_PT_TARGET_SEND_DONE))
 
 /* Room for points added later without changing the record's size. */
 #define NTPROF_RECORD_POINTS	24
@@ -174,6 +188,12 @@ enum ntprof_hook_kind {
 	NTPROF_HOOK_AGENT,	/* patched by the in-process agent */
 };
 
+/* Which of its role's hooks a session attaches: NTPROF_A_START_HOOK_SET. */
+enum ntprof_hook_set {
+	NTPROF_HOOK_SET_ALL,		/* every one: stages and components */
+	NTPROF_HOOK_SET_STAGES,		/* none of NTPROF_PT_DETAIL_MASK's */
+};
+
 /* Where a hook stands. */
 enum ntprof_hook_state {
 	NTPROF_HOOK_MISSING,	/* its function or tracepoint is not there */
@@ -237,6 +257,8 @@ enum {
 	 * drain the session's records too; the starting socket always may.
 	 */
 	NTPROF_A_START_DRAIN_PORTID,
+	/* u32: enum ntprof_hook_set, default all; kernel hooks only */
+	NTPROF_A_START_HOOK_SET,
 
 	__NTPROF_A_START_MAX,
 	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
@@ -376,6 +398,8 @@ enum {
 	NTPROF_A_HOOK_FIELDS,
 	/* u64: those of them that have no offset now: its state is missing */
 	NTPROF_A_HOOK_FIELDS_MISSING,
+	/* u32: 1 if it stamps only a point of NTPROF_PT_DETAIL_MASK */
+	NTPROF_A_HOOK_DETAIL,
 
 	__NTPROF_A_HOOK_MAX,
 	NTPROF_A_HOOK_MAX = (__NTPROF_A_HOOK_MAX - 1)

@@ -10,6 +10,9 @@
 #            each), queue depth 1: what the others are compared with
 #   mixed    the lab's connection, fio's bssplit 4k/50:64k/30:128k/20,
 #            randrw with 70 % reads, queue depth 4
+#   large    the lab's connection, random writes of 128 KiB and 1 MiB
+#            (bssplit 128k/50:1m/50), queue depth 4: beyond the
+#            in-capsule size, R2T and H2C data, or an RDMA READ
 #   digest   --hdr-digest --data-digest (NVMe/TCP only), default's job
 #   polluring --nr-poll-queues=2, default's job with io_uring hipri=1
 #   pollsync  the same connection, pvsync2 hipri=1 (which the kernel does
@@ -26,7 +29,7 @@ CONFIGS_SECONDS=${CONFIGS_SECONDS:-2}
 configs_steps() {
 	local c t s
 
-	for c in default mixed digest polluring pollsync deep; do
+	for c in default mixed large digest polluring pollsync deep; do
 		for t in tcp rdma; do
 			[ $c = digest ] && [ $t = rdma ] && continue
 			for s in 1 100; do
@@ -69,6 +72,10 @@ config_fio_opts() {
 		echo "--rw=randrw --rwmixread=70 --bssplit=4k/50:64k/30:128k/20" \
 			"--blockalign=128k --ioengine=libaio --iodepth=4"
 		;;
+	large)
+		echo "--rw=randwrite --bssplit=128k/50:1m/50 --blockalign=1m" \
+			"--ioengine=libaio --iodepth=4"
+		;;
 	polluring)
 		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=io_uring --hipri=1 --iodepth=1"
 		;;
@@ -81,6 +88,15 @@ config_fio_opts() {
 	*)
 		echo "--rw=randrw --rwmixread=50 --bs=4k --ioengine=libaio --iodepth=1"
 		;;
+	esac
+}
+
+# config_split CONFIG: the sizes of CONFIG's bssplit and their percents,
+# "SIZE PCT ..."; nothing for a job of one size.
+config_split() {
+	case $1 in
+	mixed) echo "4096 50 65536 30 131072 20" ;;
+	large) echo "131072 50 1048576 50" ;;
 	esac
 }
 

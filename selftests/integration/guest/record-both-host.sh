@@ -5,6 +5,8 @@
 # two recorders neither take each other's records nor mix their counts.
 # Over NVMe/TCP, then NVMe/RDMA, at N=1 while fio reads and writes: each
 # file holds its role's records only, one per command fio completed.
+# record --stages-only against every hook: the same five stages, joined,
+# with fewer hook hits a read (Documentation/ntprof.rst).
 # Then the module's rule for a request without a role, and rmmod.
 . /lab/ktap.sh
 . /lab/tests/records.sh
@@ -33,6 +35,107 @@ ntp_roles() {
 		END { printf "%d %d %d\n", h, t, n - h - t }'
 }
 
+
+# stage_shares FILE: the shares (%) of the five stages of the first
+# group of a report's text (FILE), in path order, one line; the means
+# (us) with "mean".
+stage_shares() {
+	awk -v mean="${2:-}" '/^ +stage +mean us/ { on = 1; next }
+		on && /^ +largest:/ { exit }
+		on { for (i = 2; i < NF; i++) if ($(i + 1) ~ /%$/) {
+			v = mean ? $i : $(i + 1); sub(/%$/, "", v); printf "%s ", v; break } }
+		END { print "" }' "$1"
+}
+
+# hook_hits: the hits of every hook since the sessions started, summed
+# (<debugfs>/ntprof/hooks, the hits last on each line).
+hook_hits() {
+	awk '{ n += $NF } END { print n + 0 }' /sys/kernel/debug/ntprof/hooks
+}
+
+# record_pair T NAME [OPTIONS]: host and target record over T at N=1
+# with OPTIONS while fio reads 4 KiB for 3 s, into /tmp/NAME-host.ntp
+# and /tmp/NAME-target.ntp; then the report in /tmp/NAME.rep, its stage
+# shares in /tmp/NAME.stages, and hits a read x100 in /tmp/NAME.hits.
+record_pair() {
+	local t=$1 name=$2 dev side rec reads hits
+	shift 2
+
+	dev=$NTPROF_LAB_TCP_DEV
+	[ "$t" = rdma ] && dev=$NTPROF_LAB_RDMA_DEV
+	for side in host target; do
+		ntprof record -r $side -t "$t" -s 1 "$@" -d 600 \
+			-o "/tmp/$name-$side.ntp" > "/tmp/$name-$side.out" 2>&1 &
+		eval "${side}_rec=\$!"
+		wait_line "/tmp/$name-$side.out" "^ntprof: profiling as $side" ||
+			ktap_fail "$t: $name: record -r $side started"
+	done
+	reads=$(fio_count "$dev" randread 4k 3)
+	reads=${reads% *}
+	for side in target host; do
+		eval "rec=\$${side}_rec"
+		kill -INT "$rec"
+		wait "$rec"
+	done
+	hits=$(hook_hits)
+	echo $((hits * 100 / (reads > 0 ? reads : 1))) > "/tmp/$name.hits"
+	ntprof report --detail "/tmp/$name-host.ntp" "/tmp/$name-target.ntp" \
+		> "/tmp/$name.rep" 2>&1
+	stage_shares "/tmp/$name.rep" > "/tmp/$name.stages"
+	echo "# $t $name: $reads reads, $hits hook hits, stages (us): $(stage_shares "/tmp/$name.rep" mean), (%): $(cat "/tmp/$name.stages")"
+}
+
+# stages_only T: record --stages-only against every hook, over T. The
+# same five stages: their shares of the latency within the noise of two
+# recordings with every hook (3 times the two's difference, at least 8
+# points; the lab's TCG makes whole runs slower or faster, so means
+# would not compare), every host record joined, fewer hook hits a read,
+# and report --detail saying that the components were not recorded.
+stages_only() {
+	local t=$1 full1 full2 lean hf hl
+
+	record_pair "$t" full1
+	record_pair "$t" lean --stages-only
+	record_pair "$t" full2
+	dmesg | grep -q "session started ($t, 1 in 1, 0 uprobe sites, pid [0-9]*, stages only)" &&
+		ktap_pass "$t: the module says its sessions attach the stages only" ||
+		ktap_fail "$t: the module says its sessions attach the stages only"
+	if grep -Eq '^records: [0-9]+ host, [0-9]+ target; [0-9]+ matched \(100 % of the host.s\)' /tmp/lean.rep; then
+		ktap_pass "$t: stages only: every host record joined"
+	else
+		ktap_fail "$t: stages only: every host record joined"
+		sed 's/^/# /' /tmp/lean.rep
+	fi
+	read -ra full1 < /tmp/full1.stages
+	read -ra full2 < /tmp/full2.stages
+	read -ra lean < /tmp/lean.stages
+	if [ "${#lean[@]}" -eq 5 ] && [ "${#full1[@]}" -eq 5 ] &&
+	   [ "${#full2[@]}" -eq 5 ] &&
+	   awk -v a="${full1[*]}" -v b="${full2[*]}" -v l="${lean[*]}" 'BEGIN {
+		split(a, x); split(b, y); split(l, z)
+		for (i = 1; i <= 5; i++) {
+			m = (x[i] + y[i]) / 2; d = x[i] - y[i]; if (d < 0) d = -d
+			tol = 3 * d; if (tol < 8) tol = 8
+			e = z[i] - m; if (e < 0) e = -e
+			if (e > tol) { printf "# stage %d: %d %% against %.1f %% (+-%.1f)\n", i, z[i], m, tol; bad = 1 }
+		}
+		exit bad }'; then
+		ktap_pass "$t: stages only: the five stages, as with every hook"
+	else
+		ktap_fail "$t: stages only: the five stages, as with every hook"
+		sed 's/^/# /' /tmp/lean.rep /tmp/full1.rep
+	fi
+	hf=$(cat /tmp/full1.hits)
+	hl=$(cat /tmp/lean.hits)
+	echo "# $t: hook hits a read: every hook $((hf / 100)).$(printf %02d $((hf % 100))), stages only $((hl / 100)).$(printf %02d $((hl % 100)))"
+	[ "$hl" -gt 0 ] && [ "$hl" -lt "$hf" ] &&
+		ktap_pass "$t: stages only: fewer hook hits a read" ||
+		ktap_fail "$t: stages only: fewer hook hits a read ($hl/100 against $hf/100)"
+	grep -q '^note: /tmp/lean-target.ntp: the components within the stages were not recorded, only the stages (record --stages-only left out .*block_rq_complete' /tmp/lean.rep &&
+	! grep -q 'were not recorded' /tmp/full1.rep &&
+		ktap_pass "$t: report --detail says a stages-only file has no components" ||
+		ktap_fail "$t: report --detail says a stages-only file has no components"
+}
 
 ktap_header
 kmemleak_scan boot
@@ -92,6 +195,11 @@ for t in tcp rdma; do
 		[ "$rs" = "$total" ] && ktap_pass "$t: the $side counters count $total records" ||
 			ktap_fail "$t: the $side counters count $total records (got ${rs:-none})"
 	done
+done
+
+# record --stages-only: the stages' hooks only, the same stages.
+for t in tcp rdma; do
+	stages_only $t
 done
 
 # Both roles have had sessions: a request without a role is refused.

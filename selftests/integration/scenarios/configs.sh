@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The configurations people run, two guests, kernel KERNEL: digests,
-# polled queues, deep and many queues, mixed sizes and ops, each beside
-# the default connection, over NVMe/TCP and NVMe/RDMA (digests: TCP only),
-# recorded on both sides at -s 1 and -s 100, one after another in one
-# boot (guest/configs-lib.sh). Then configs-check.sh, here, checks the
+# polled queues, deep and many queues, mixed sizes and ops, large
+# writes, each beside the default connection, over NVMe/TCP and
+# NVMe/RDMA (digests: TCP only), recorded on both sides at -s 1 and
+# -s 100, one after another in one boot (guest/configs-lib.sh). Then configs-check.sh, here, checks the
 # joins, the counts against fio's and the stage sums.
 # See Documentation/stages.rst, "Configurations".
 cd "$(dirname "$0")/.." || exit 1

@@ -50,7 +50,8 @@ static void probe_usage(FILE *f)
 	      "A hook is 'ok' (it can attach, or is attached) or 'missing' (this\n"
 	      "kernel inlined or renamed its function, or its module is not\n"
 	      "loaded). Without a required hook, recording cannot start; without\n"
-	      "an optional one, the two components around its point merge.\n"
+	      "an optional one, the two components around its point merge. 'record\n"
+	      "--stages-only' leaves out those marked (not with --stages-only).\n"
 	      "\n"
 	      "exit status: 0 if 'ntprof record' can run with these options, else 1.\n"
 	      "\n"
@@ -80,7 +81,7 @@ static const char * const point_names[NTPROF_PT_COUNT][2] = {
 					  "block layer done" },
 	[NTPROF_PT_TARGET_RECV] = { "TARGET_RECV", "capsule in the driver" },
 	[NTPROF_PT_TARGET_INIT] = { "TARGET_INIT", "command parsed" },
-	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T queued" },
+	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T or RDMA READ out" },
 	[NTPROF_PT_TARGET_DATA] = { "TARGET_DATA", "write data arrived" },
 	[NTPROF_PT_TARGET_EXEC] = { "TARGET_EXEC", "to the backing store" },
 	[NTPROF_PT_TARGET_BLK_ISSUE] = { "TARGET_BLK_ISSUE",
@@ -311,10 +312,12 @@ static void print_hooks(const struct session_status *st,
 		else
 			note[0] = '\0';
 		layout_note(hk, l, lnote, sizeof(lnote));
-		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s%s",
+		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s%s%s",
 			       hook_state_str(hk->h.state), width, hk->h.name,
 			       kind_str(hk->h.kind), pwidth, point,
-			       hk->h.required ? "  (required)" : "", note, lnote);
+			       hk->h.required ? "  (required)" : "",
+			       hk->detail ? "  (not with --stages-only)" : "",
+			       note, lnote);
 		if (len >= (int)sizeof(line))
 			len = sizeof(line) - 1;
 		/* The columns pad; the end of a line does not. */

@@ -43,7 +43,7 @@ _ntprof()
 			*)
 				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --stages-only --help"
 				;;
 			esac
 			;;

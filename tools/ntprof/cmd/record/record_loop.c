@@ -41,6 +41,15 @@
 #define DRAIN_QUIET	256
 #define DRAIN_QUIET_MS	400
 /*
+ * At 1 in DRAIN_SPARSE_N commands or fewer, quiet drains may wait up to
+ * DRAIN_SPARSE_MS: a CPU's buffer still holds a burst of 1.8 million
+ * commands after a quiet spell (1.1 million a second from that CPU), and
+ * an idle reader wakes 0.6 times a second instead of 2.5, which is most
+ * of what a recording left on costs the reader (benchmarks.rst).
+ */
+#define DRAIN_SPARSE_N	100
+#define DRAIN_SPARSE_MS	1600
+/*
  * Quiet drains also go through a socket of their own whose datagrams
  * are small (NL_QUIET_SIZE): 32 KiB ones, cleared by the kernel as it
  * allocates them, were half the idle reader's CPU time. Busy drains keep
@@ -411,6 +420,8 @@ int record_loop(struct recorder *rec, const char *cmd)
 	uint64_t now, wake, next_tick = UINT64_MAX, end = UINT64_MAX;
 	uint64_t next_flush, next_prom = UINT64_MAX;
 	uint64_t drained, drain_ms = DRAIN_MS;
+	uint64_t quiet_ms = o->cfg.sample >= DRAIN_SPARSE_N ? DRAIN_SPARSE_MS :
+							     DRAIN_QUIET_MS;
 	/* --prom without -i: every PROM_DEFAULT_S. */
 	uint64_t prom_ns = interval_ns ? interval_ns :
 				       PROM_DEFAULT_S * NSEC_PER_SEC;
@@ -435,7 +446,7 @@ int record_loop(struct recorder *rec, const char *cmd)
 			goto fail;
 		if (rec->busy)
 			drain_ms = DRAIN_MS;
-		else if (drain_ms < DRAIN_QUIET_MS)
+		else if (drain_ms < quiet_ms)
 			drain_ms *= 2;
 		now = clock_ns(CLOCK_MONOTONIC);
 		/* The end's own interval is in the summary, not a line. */

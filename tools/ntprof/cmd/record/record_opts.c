@@ -33,6 +33,7 @@ static void record_usage(FILE *f)
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
 	      "                     [--prom FILE] [--rotate SIZE [--keep N]]\n"
+	      "                     [--stages-only]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -73,6 +74,10 @@ static void record_usage(FILE *f)
 	      "                             traddr, trsvcid, hostnqn; 64 groups, then\n"
 	      "                             op=\"overflow\"), command counts, drops\n"
 	      "                             (Documentation/prometheus.rst)\n"
+	      "      --stages-only          attach only the kernel hooks the five stages\n"
+	      "                             need, for a recording left on: fewer hits a\n"
+	      "                             command; 'report --detail' then has no\n"
+	      "                             components within the stages\n"
 	      "      --rotate SIZE          write the recording in parts of about SIZE\n"
 	      "                             (at least 1M; K, M, G): -o FILE.ntp gives\n"
 	      "                             FILE.0001.ntp, FILE.0002.ntp, ..., each a\n"
@@ -356,7 +361,7 @@ check:
 
 enum {
 	OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
-	OPT_SPDK_HOST, OPT_PROM, OPT_ROTATE, OPT_KEEP,
+	OPT_SPDK_HOST, OPT_PROM, OPT_STAGES_ONLY, OPT_ROTATE, OPT_KEEP,
 };
 
 static const struct option record_options[] = {
@@ -373,6 +378,7 @@ static const struct option record_options[] = {
 	{ "spdk-target", required_argument, NULL, OPT_SPDK_TARGET },
 	{ "spdk-host", required_argument, NULL, OPT_SPDK_HOST },
 	{ "prom", required_argument, NULL, OPT_PROM },
+	{ "stages-only", no_argument, NULL, OPT_STAGES_ONLY },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	CLI_OPT_HELP,
@@ -498,6 +504,9 @@ static int record_option(const char *cmd, int c, char *argv[],
 	case OPT_PROM:
 		o->prom = optarg;
 		return -1;
+	case OPT_STAGES_ONLY:
+		o->cfg.stages_only = true;
+		return -1;
 	case OPT_ROTATE:
 	case OPT_KEEP:
 		return rotate_option(cmd, c, optarg, o);
@@ -541,6 +550,9 @@ static int record_opts_check(const char *cmd, struct record_opts *o)
 	if (cfg->has_dev && cfg->role != NTPROF_ROLE_HOST)
 		return usage_error(cmd,
 				   "--dev is for host recordings: a target sees the host's namespaces as its own backing devices");
+	if (cfg->stages_only && o->spdk)
+		return usage_error(cmd,
+				   "--stages-only is for the kernel's hooks: SPDK's sites are not narrowed");
 	if (cfg->has_min_len && cfg->has_max_len &&
 	    cfg->min_len > cfg->max_len)
 		return usage_error(cmd,

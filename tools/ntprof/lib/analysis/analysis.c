@@ -27,6 +27,8 @@ enum {
 	CH_H_SEND,
 	CH_T_RECV,
 	CH_T_INIT,
+	CH_T_R2T,		/* a write asks for its data: chain_xfer() */
+	CH_T_DATA,
 	CH_T_EXEC,
 	CH_T_BLK_ISSUE,
 	CH_T_BLK_COMPLETE,
@@ -52,13 +54,14 @@ static const uint8_t ch_host_pt[] = {
 };
 
 static const uint8_t ch_target[] = {
-	CH_T_RECV, CH_T_INIT, CH_T_EXEC, CH_T_BLK_ISSUE, CH_T_BLK_COMPLETE,
-	CH_T_COMPLETE, CH_T_END,
+	CH_T_RECV, CH_T_INIT, CH_T_R2T, CH_T_DATA, CH_T_EXEC, CH_T_BLK_ISSUE,
+	CH_T_BLK_COMPLETE, CH_T_COMPLETE, CH_T_END,
 };
 
 /* The last one, TARGET_END, depends on the transport: target_end(). */
 static const uint8_t ch_target_pt[] = {
-	NTPROF_PT_TARGET_RECV, NTPROF_PT_TARGET_INIT, NTPROF_PT_TARGET_EXEC,
+	NTPROF_PT_TARGET_RECV, NTPROF_PT_TARGET_INIT, NTPROF_PT_TARGET_R2T,
+	NTPROF_PT_TARGET_DATA, NTPROF_PT_TARGET_EXEC,
 	NTPROF_PT_TARGET_BLK_ISSUE, NTPROF_PT_TARGET_BLK_COMPLETE,
 	NTPROF_PT_TARGET_COMPLETE, NTPROF_PT_TARGET_SEND,
 };
@@ -69,6 +72,8 @@ static const uint8_t seg_comp[CH_COUNT - 1] = {
 	[CH_H_SEND] = NTPROF_COMP_WIRE,
 	[CH_T_RECV] = NTPROF_COMP_TGT_DRV_SUB,
 	[CH_T_INIT] = NTPROF_COMP_TGT_DRV_SUB,
+	[CH_T_R2T] = NTPROF_COMP_HOST_DATA,
+	[CH_T_DATA] = NTPROF_COMP_TGT_DRV_SUB,	/* over TCP: chain_xfer() */
 	[CH_T_EXEC] = NTPROF_COMP_STORAGE_BLK,
 	[CH_T_BLK_ISSUE] = NTPROF_COMP_DRIVE,
 	[CH_T_BLK_COMPLETE] = NTPROF_COMP_STORAGE_BLK,
@@ -129,6 +134,7 @@ int ntprof_comp_stage(enum ntprof_comp comp)
 	case NTPROF_COMP_HOST_DRV_COMP:
 		return NTPROF_STAGE_HOST_DRV;
 	case NTPROF_COMP_WIRE:
+	case NTPROF_COMP_HOST_DATA:
 	case NTPROF_COMP_HOST_RECV:
 		return NTPROF_STAGE_NETWORK;
 	case NTPROF_COMP_NET_TARGET:
@@ -201,6 +207,17 @@ static void bd_add(struct ntprof_breakdown *bd, int comp, int64_t v,
 	}
 }
 
+/* One command's chain of points, as ntprof_breakdown() cuts it up. */
+struct chain {
+	uint64_t p[CH_COUNT];
+	uint8_t seg[CH_COUNT - 1];	/* seg_comp[], for this command */
+	uint32_t off_path;	/* components not on its path: not merged */
+	unsigned int dropped;	/* points dropped as out of order */
+	int hf, hl;		/* the host's first and last points */
+	int hb, ha;		/* its last before the send, first after it */
+	int tf, tl;		/* the target's first and last points */
+};
+
 /*
  * The part of the path from chain point @a to @b, the next one recorded.
  * Within one machine it is a plain difference, owned by the component of
@@ -208,20 +225,22 @@ static void bd_add(struct ntprof_breakdown *bd, int comp, int64_t v,
  * across the unrecorded target) belongs to the wire (or NET_TARGET):
  * its value comes from ntprof_breakdown(), which sees both hops.
  */
-static void add_part(struct ntprof_breakdown *bd, const uint64_t *p, int a,
-		     int b)
+static void add_part(struct ntprof_breakdown *bd, const struct chain *c,
+		     int a, int b)
 {
 	bool cross = ch_is_target(a) != ch_is_target(b) ||
 		     (a <= CH_H_SEND && b >= CH_H_RECV);
+	const uint64_t *p = c->p;
 	uint32_t absorbed = 0;
 	int owner, s;
 
 	if (!cross) {
-		owner = seg_comp[a];
+		owner = c->seg[a];
 		for (s = a + 1; s < b; s++)
-			if (seg_comp[s] != owner)
-				absorbed |= BIT(seg_comp[s]);
-		bd_add(bd, owner, (int64_t)(p[b] - p[a]), absorbed);
+			if (c->seg[s] != owner)
+				absorbed |= BIT(c->seg[s]);
+		bd_add(bd, owner, (int64_t)(p[b] - p[a]),
+		       absorbed & ~c->off_path);
 		return;
 	}
 	for (s = a; s < b; s++) {
@@ -229,9 +248,10 @@ static void add_part(struct ntprof_breakdown *bd, const uint64_t *p, int a,
 		if (bd->kind == NTPROF_KIND_HOST &&
 		    s >= CH_H_SEND && s < CH_H_RECV)
 			continue;
-		if (seg_comp[s] != NTPROF_COMP_WIRE)
-			absorbed |= BIT(seg_comp[s]);
+		if (c->seg[s] != NTPROF_COMP_WIRE)
+			absorbed |= BIT(c->seg[s]);
 	}
+	absorbed &= ~c->off_path;
 	if (bd->kind == NTPROF_KIND_HOST) {
 		bd_add(bd, NTPROF_COMP_NET_TARGET, (int64_t)(p[b] - p[a]),
 		       absorbed);
@@ -259,15 +279,6 @@ static void target_points(uint64_t *p, const struct ntprof_record *r)
 	p[CH_T_END] = r->ts[target_end(r)];
 }
 
-/* One command's chain of points, as ntprof_breakdown() cuts it up. */
-struct chain {
-	uint64_t p[CH_COUNT];
-	unsigned int dropped;	/* points dropped as out of order */
-	int hf, hl;		/* the host's first and last points */
-	int hb, ha;		/* its last before the send, first after it */
-	int tf, tl;		/* the target's first and last points */
-};
-
 /*
  * The target's points of @t in @c; false if they make no window, and
  * then none are kept.
@@ -292,6 +303,28 @@ static bool chain_target(struct chain *c, const struct ntprof_record *t)
 	c->tf = ch_target[f];
 	c->tl = ch_target[l];
 	return true;
+}
+
+/*
+ * Where a write's data transfer is (Documentation/stages.rst, Large
+ * writes): from TARGET_R2T, the R2T queued or the RDMA READ posted, to
+ * the data's arrival, in the network stage. Over RDMA it arrives at
+ * TARGET_DATA, the READ's completion; over TCP at TARGET_EXEC, as
+ * nvmet-tcp executes the command when it has read the data's last byte
+ * (TARGET_DATA is where the H2C data PDU starts, inside the transfer).
+ * A command with no R2T (nor, over RDMA, a READ's completion) moved no
+ * data that way, a read or an in-capsule write: the transfer is not on
+ * its path, and no component took it in.
+ */
+static void chain_xfer(struct chain *c, const struct ntprof_record *t)
+{
+	bool tcp = t && t->transport == NTPROF_TRANSPORT_TCP;
+
+	memcpy(c->seg, seg_comp, sizeof(c->seg));
+	if (tcp && c->p[CH_T_R2T])
+		c->seg[CH_T_DATA] = NTPROF_COMP_HOST_DATA;
+	if (!c->p[CH_T_R2T] && (tcp || !c->p[CH_T_DATA]))
+		c->off_path |= BIT(NTPROF_COMP_HOST_DATA);
 }
 
 /* The host's points of @h in @c; -EINVAL if they make no window. */
@@ -350,7 +383,7 @@ static void add_chain(struct ntprof_breakdown *bd, const struct chain *c)
 		if (!p[i])
 			continue;
 		if (prev >= 0)
-			add_part(bd, p, prev, i);
+			add_part(bd, c, prev, i);
 		prev = i;
 	}
 	if (bd->kind == NTPROF_KIND_JOINED) {
@@ -435,6 +468,7 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		return -EINVAL;
 	if (host && target)
 		drop_stray_recv(&c);
+	chain_xfer(&c, target);
 
 	if (host)
 		bd->kind = target ? NTPROF_KIND_JOINED : NTPROF_KIND_HOST;

@@ -37,7 +37,8 @@ enum ntprof_comp {
 	NTPROF_COMP_WIRE,		/* computed, see ntprof_breakdown() */
 	NTPROF_COMP_DATA_XFER,		/* RDMA: TARGET_QUEUE_RESP -> _SEND_DONE */
 	NTPROF_COMP_NET_TARGET,		/* host only: HOST_SEND -> HOST_RECV */
-	NTPROF_COMP_TGT_DRV_SUB,	/* TARGET_RECV -> TARGET_EXEC */
+	NTPROF_COMP_TGT_DRV_SUB,	/* TARGET_RECV -> TARGET_EXEC, less: */
+	NTPROF_COMP_HOST_DATA,		/* write: TARGET_R2T -> the data came */
 	NTPROF_COMP_STORAGE_BLK,	/* EXEC -> BLK_ISSUE, BLK_COMPLETE -> COMPLETE */
 	NTPROF_COMP_DRIVE,		/* TARGET_BLK_ISSUE -> TARGET_BLK_COMPLETE */
 	NTPROF_COMP_TGT_DRV_COMP,	/* TARGET_COMPLETE -> TARGET_END */
@@ -332,9 +333,10 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 			   size_t nr, char *buf, size_t size);
 /*
  * The --detail name of a component, "host driver, submission", for a
- * NTPROF_STACK_* set.
+ * transport (enum ntprof_transport) and a NTPROF_STACK_* set.
  */
-const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks);
+const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
+			     unsigned int stacks);
 /*
  * The sides that SPDK ran, in place of the kernel's drivers: their
  * records came from userspace sites (NTPROF_REC_F_USER).

@@ -68,7 +68,8 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 	return buf;
 }
 
-const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks)
+const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
+			     unsigned int stacks)
 {
 	static const char * const names[NTPROF_COMP_COUNT] = {
 		[NTPROF_COMP_HOST_BLK_SUB] = "host block layer, submission",
@@ -77,6 +78,7 @@ const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks)
 		[NTPROF_COMP_DATA_XFER] = "data transfer (RDMA, at the target)",
 		[NTPROF_COMP_NET_TARGET] = "network and target (not recorded)",
 		[NTPROF_COMP_TGT_DRV_SUB] = "target driver, submission",
+		[NTPROF_COMP_HOST_DATA] = "network: host's data (write)",
 		[NTPROF_COMP_STORAGE_BLK] = "storage: target block layer",
 		[NTPROF_COMP_DRIVE] = "storage: drive",
 		[NTPROF_COMP_TGT_DRV_COMP] = "target driver, completion",
@@ -89,6 +91,11 @@ const char *ntprof_comp_name(enum ntprof_comp comp, unsigned int stacks)
 
 	if ((unsigned int)comp >= NTPROF_COMP_COUNT)
 		return "?";
+	/* How the target gets a large write's data. */
+	if (comp == NTPROF_COMP_HOST_DATA && transport == NTPROF_TRANSPORT_TCP)
+		return "network: host's data (R2T, H2C data)";
+	if (comp == NTPROF_COMP_HOST_DATA && transport == NTPROF_TRANSPORT_RDMA)
+		return "network: host's data (RDMA READ)";
 	/* SPDK's target has no point between the bdev and the drive. */
 	if (comp == NTPROF_COMP_STORAGE_BLK &&
 	    (stacks & NTPROF_STACK_TARGET_SPDK))
@@ -128,6 +135,9 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 	/* Without the wire, all the network stage holds is this. */
 	if (stage == NTPROF_STAGE_NETWORK && kind == NTPROF_KIND_HOST)
 		return "host receive path";
+	/* And at the target, a write's data on its way. */
+	if (stage == NTPROF_STAGE_NETWORK && kind == NTPROF_KIND_TARGET)
+		return "network (the host's data)";
 	if (stacks & NTPROF_STACK_HOST_SPDK) {
 		if (stage == NTPROF_STAGE_HOST_DRV)
 			return "host driver (SPDK)";
@@ -164,6 +174,7 @@ static const char * const comp_id[NTPROF_COMP_COUNT] = {
 	[NTPROF_COMP_DATA_XFER] = "data_transfer_at_target",
 	[NTPROF_COMP_NET_TARGET] = "network_and_target",
 	[NTPROF_COMP_TGT_DRV_SUB] = "target_driver_submission",
+	[NTPROF_COMP_HOST_DATA] = "network_host_data_transfer",
 	[NTPROF_COMP_STORAGE_BLK] = "storage_target_block_layer",
 	[NTPROF_COMP_DRIVE] = "storage_drive",
 	[NTPROF_COMP_TGT_DRV_COMP] = "target_driver_completion",

@@ -169,6 +169,7 @@ static const enum mnl_attr_data_type hook_policy[NTPROF_A_HOOK_MAX + 1] = {
 	[NTPROF_A_HOOK_HITS] = MNL_TYPE_U64,
 	[NTPROF_A_HOOK_FIELDS] = MNL_TYPE_U64,
 	[NTPROF_A_HOOK_FIELDS_MISSING] = MNL_TYPE_U64,
+	[NTPROF_A_HOOK_DETAIL] = MNL_TYPE_U32,
 };
 
 struct hooks_ctx {
@@ -237,6 +238,7 @@ static int hooks_fill(struct hooks_ctx *ctx, const struct nlmsghdr *nlh)
 	if (tb[NTPROF_A_HOOK_FIELDS_MISSING])
 		hk->fields_missing =
 			mnl_attr_get_u64(tb[NTPROF_A_HOOK_FIELDS_MISSING]);
+	hk->detail = !!attr_u32(tb[NTPROF_A_HOOK_DETAIL], 0);
 	return 0;
 }
 
@@ -404,6 +406,9 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 	if (!err && cfg->drain_portid)
 		err = put_u32(nlh, NTPROF_A_START_DRAIN_PORTID,
 			      cfg->drain_portid);
+	if (!err && cfg->stages_only)
+		err = put_u32(nlh, NTPROF_A_START_HOOK_SET,
+			      NTPROF_HOOK_SET_STAGES);
 	if (!err)
 		err = layout_put(nlh, cfg->layout, cfg->nr_layout);
 	for (i = 0; !err && i < cfg->nr_usites; i++)

@@ -77,6 +77,8 @@ struct session_hook {
 	uint64_t fields_missing;
 	/* probe: those neither BTF nor the module gives (the hook is missing) */
 	uint64_t lacking;
+	/* It only splits a stage: a stages-only session leaves it out. */
+	bool detail;
 };
 
 struct session_hooks {
@@ -170,6 +172,8 @@ struct session_config {
 	uint32_t pid;
 	/* A second socket that drains the session's records, or 0. */
 	uint32_t drain_portid;
+	/* Only the kernel hooks the five stages need (NTPROF_HOOK_SET_STAGES). */
+	bool stages_only;
 };
 
 /* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */

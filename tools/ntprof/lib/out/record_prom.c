@@ -43,6 +43,7 @@ enum prom_part {
 	PP_TGT_DRV,		/* stage target_driver */
 	PP_STORAGE,		/* stage storage */
 	PP_TGT_WINDOW,		/* TARGET_RECV -> TARGET_END */
+	PP_HOST_DATA,		/* the target's network stage: a write's data */
 
 	PP_COUNT
 };
@@ -56,6 +57,7 @@ static const char * const part_id[PP_COUNT] = {
 	[PP_TGT_DRV] = "target_driver",
 	[PP_STORAGE] = "storage",
 	[PP_TGT_WINDOW] = "target_window",
+	[PP_HOST_DATA] = "host_data_transfer",
 };
 
 /* An op of its own for the overflow series: the classes come first. */
@@ -293,13 +295,19 @@ static void parts_add(struct prom_group *g, const struct ntprof_breakdown *bd)
 	};
 	bool target = bd->kind == NTPROF_KIND_TARGET;
 	size_t i;
-	int s;
+	int s, part;
 
-	/* A side's breakdown has only its own side's stages. */
+	/*
+	 * A side's breakdown has only its own side's stages; the target's
+	 * network stage is a write's data transfer, inside its window.
+	 */
 	for (i = 0; i < ARRAY_SIZE(map); i++) {
 		s = map[i].stage;
+		part = map[i].part;
+		if (target && s == NTPROF_STAGE_NETWORK)
+			part = PP_HOST_DATA;
 		if (bd->stage_has & (1U << s))
-			hist_add(&g->h[map[i].part], bd->stage[s]);
+			hist_add(&g->h[part], bd->stage[s]);
 	}
 	/*
 	 * A target record's end to end is its window, TARGET_RECV (or its

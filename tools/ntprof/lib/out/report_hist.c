@@ -165,7 +165,7 @@ static const char *hist_what(const struct hist_ctx *c,
 	if (c->stage)
 		return ntprof_stage_name(c->id, g->transport, g->kind,
 					 g->stacks);
-	return ntprof_comp_name(c->id, g->stacks);
+	return ntprof_comp_name(c->id, g->transport, g->stacks);
 }
 
 int report_hist_print(FILE *f, const struct recording_run *run,

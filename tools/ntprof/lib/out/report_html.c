@@ -96,7 +96,7 @@ static void html_components(FILE *f, const struct ntprof_group *g)
 		if (!g->comp[c].n)
 			continue;
 		fputs("<tr><td>", f);
-		html_escape(f, ntprof_comp_name(c, g->stacks));
+		html_escape(f, ntprof_comp_name(c, g->transport, g->stacks));
 		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
 			g->comp[c].n, g->comp[c].mean / 1e3,
 			g->comp[c].p50 / 1e3, g->comp[c].p99 / 1e3);

@@ -94,7 +94,8 @@ static void json_components(struct ntprof_json *js,
 			continue;
 		ntprof_json_obj_start(js, NULL);
 		ntprof_json_str(js, "id", ntprof_comp_id(c));
-		ntprof_json_str(js, "name", ntprof_comp_name(c, g->stacks));
+		ntprof_json_str(js, "name",
+				ntprof_comp_name(c, g->transport, g->stacks));
 		ntprof_json_u64(js, "n", st->n);
 		ntprof_json_num(js, "mean_us", st->mean / 1e3, 3);
 		ntprof_json_num(js, "L", g->comp_qd[c], 4);

@@ -131,6 +131,39 @@ static void print_spdk_ways(FILE *f, const struct recording *rec)
 }
 
 /*
+ * The kernel hooks that only split a stage into components, listed in
+ * the header as there but not attached: a session started with
+ * 'record --stages-only' left them out (or, rarely, they could not
+ * attach). "note: t.ntp: the components within the stages were not
+ * recorded, only the stages (record --stages-only left out
+ * block_rq_issue, block_rq_complete)".
+ */
+static void print_stages_only(FILE *f, const struct recording *rec)
+{
+	const struct ntp_hook *h;
+	unsigned int shown = 0;
+	uint32_t i;
+
+	for (i = 0; i < rec->hdr->nr_hooks; i++) {
+		h = &rec->hdr->hooks[i];
+		if ((h->kind != NTPROF_HOOK_TRACEPOINT &&
+		     h->kind != NTPROF_HOOK_KPROBE) ||
+		    h->point >= 64 ||
+		    !(NTPROF_PT_DETAIL_MASK & (1ULL << h->point)) ||
+		    h->state != NTPROF_HOOK_AVAILABLE)
+			continue;
+		if (!shown++)
+			fprintf(f,
+				"note: %s: the components within the stages were not recorded, only the stages (record --stages-only left out %s",
+				rec->path, h->name);
+		else
+			fprintf(f, ", %s", h->name);
+	}
+	if (shown)
+		fputs(")\n", f);
+}
+
+/*
  * Which parts of a rotated recording were read: those --keep removed
  * are expected, a part missing between two others is a loss.
  */
@@ -170,6 +203,8 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 		rec = &run->files[i];
 		print_parts(f, rec);
 		print_spdk_ways(f, rec);
+		if (detail)
+			print_stages_only(f, rec);
 		if (rec->cut_short)
 			fprintf(f,
 				"note: %s ends early (its recorder did not finish it): %zu records read%s\n",

@@ -197,6 +197,12 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 			share_round(g->stage_share[g->largest]));
 }
 
+/* A component's name in @g's tables. */
+static const char *comp_name(const struct ntprof_group *g, int c)
+{
+	return ntprof_comp_name(c, g->transport, g->stacks);
+}
+
 static void print_comp(FILE *f, const struct ntprof_group *g, int c,
 		       bool sub)
 {
@@ -209,12 +215,11 @@ static void print_comp(FILE *f, const struct ntprof_group *g, int c,
 		owner = ntprof_group_merged_into(g, c);
 		if (owner < 0)
 			return;	/* not on this path */
-		name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
-		fprintf(f, "      merged into %s\n",
-			ntprof_comp_name(owner, g->stacks));
+		name_val(f, sub ? 4 : 2, comp_name(g, c), 49, val);
+		fprintf(f, "      merged into %s\n", comp_name(g, owner));
 		return;
 	}
-	name_val(f, sub ? 4 : 2, ntprof_comp_name(c, g->stacks), 49, val);
+	name_val(f, sub ? 4 : 2, comp_name(g, c), 49, val);
 	fprintf(f, "%10.2f", st->mean / 1e3);
 	if (isnan(g->comp_qd[c]))
 		fprintf(f, "%8s", "-");
@@ -239,6 +244,7 @@ static void print_components(FILE *f, const struct ntprof_group *g)
 		print_comp(f, g, NTPROF_COMP_DATA_XFER, true);
 	print_comp(f, g, NTPROF_COMP_NET_TARGET, false);
 	print_comp(f, g, NTPROF_COMP_TGT_DRV_SUB, false);
+	print_comp(f, g, NTPROF_COMP_HOST_DATA, false);
 	print_comp(f, g, NTPROF_COMP_STORAGE_BLK, false);
 	print_comp(f, g, NTPROF_COMP_DRIVE, false);
 	print_comp(f, g, NTPROF_COMP_TGT_DRV_COMP, false);
@@ -259,13 +265,12 @@ static void print_notes(FILE *f, const struct ntprof_group *g)
 	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
 		if (!g->merged_n[c])
 			continue;
-		fprintf(f, "  merged: %s includes",
-			ntprof_comp_name(c, g->stacks));
+		fprintf(f, "  merged: %s includes", comp_name(g, c));
 		sep = " ";
 		for (k = 0; k < NTPROF_COMP_COUNT; k++) {
 			if (!(g->merged[c] & BIT(k)))
 				continue;
-			fprintf(f, "%s%s", sep, ntprof_comp_name(k, g->stacks));
+			fprintf(f, "%s%s", sep, comp_name(g, k));
 			sep = " and ";
 		}
 		fprintf(f,
