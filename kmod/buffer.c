@@ -24,6 +24,7 @@
 
 #include "buffer.h"
 #include "compat.h"
+#include "crec.h"
 
 static unsigned int buffer_kib = 4096;
 module_param(buffer_kib, uint, 0444);
@@ -121,13 +122,20 @@ void ntprof_buffer_exit(void)
  * ntprof_buffer_emit() - write a finished record to this CPU's buffer
  * @rec: the record; its role says whose buffer
  *
+ * The buffer keeps the record in compact form (struct ntprof_crec),
+ * encoded straight into the event reserved for it: 80 bytes for a kernel
+ * read of nine points, not 232. Up to 17 points (112 bytes, every kernel
+ * record but a wide one) the ring buffer's event needs no length word.
+ *
  * Context: Any, preemption disabled or not; in a hook of @rec's role.
  */
-void ntprof_buffer_emit(struct ntprof_record *rec)
+void ntprof_buffer_emit(const struct ntprof_record *rec)
 {
 	struct ring_buffer_event *event;
 	struct ntprof_buffer *b;
 	struct trace_buffer *rb;
+	u32 points;
+	u64 t0;
 
 	if (WARN_ON_ONCE(rec->role != NTPROF_ROLE_HOST &&
 			 rec->role != NTPROF_ROLE_TARGET))
@@ -140,16 +148,13 @@ void ntprof_buffer_emit(struct ntprof_record *rec)
 	if (unlikely(!rb))
 		return;
 
-	event = ring_buffer_lock_reserve(rb, sizeof(*rec));
+	points = ntprof_crec_scan(rec, &t0);
+	event = ring_buffer_lock_reserve(rb, ntprof_crec_bytes(points));
 	if (!event) {
 		this_cpu_inc(b->stats->drops);
 		return;
 	}
-	/*
-	 * A copy of a known size, where ring_buffer_write()'s memcpy() of
-	 * any length goes byte by byte (rep movsb): 29 moves, not 232.
-	 */
-	*(struct ntprof_record *)ring_buffer_event_data(event) = *rec;
+	ntprof_crec_encode(ring_buffer_event_data(event), rec, points, t0);
 	ntprof_ring_buffer_commit(rb, event);
 
 	this_cpu_inc(b->stats->records);
@@ -197,37 +202,80 @@ void ntprof_buffer_put(struct ntprof_buffer *b)
 	mutex_unlock(&b->lock);
 }
 
+/*
+ * Whether an event of @len bytes holds a record of @size bytes: exactly,
+ * as records are multiples of 4 bytes; but a ring buffer that aligns
+ * events to 8 bytes (CONFIG_HAVE_64BIT_ALIGNED_ACCESS) counts its
+ * padding, and its small events' length word, as data.
+ */
+static bool ntprof_crec_in_event(u32 size, unsigned int len)
+{
+	if (IS_ENABLED(CONFIG_HAVE_64BIT_ALIGNED_ACCESS))
+		return len >= size && len - size <= 8;
+	return len == size;
+}
+
+/* The size of the record an event holds, 0 if it holds none. */
+static u32 ntprof_event_crec_size(struct ring_buffer_event *event)
+{
+	const struct ntprof_crec *c = ring_buffer_event_data(event);
+	unsigned int len = ring_buffer_event_length(event);
+	u32 size;
+
+	/* Only this file writes, always whole records: be sure. */
+	if (len < sizeof(*c))
+		return 0;
+	size = ntprof_crec_bytes(c->points);
+	return ntprof_crec_in_event(size, len) ? size : 0;
+}
+
 /**
  * ntprof_buffer_consume() - take the oldest record of a CPU's buffer
  * @b: a role's buffers, held with ntprof_buffer_get()
  * @cpu: the CPU
- * @rec: where to copy the record
+ * @buf: where to copy the record, in compact form
+ * @room: the bytes at @buf
+ *
+ * Events that hold no record are skipped. A record larger than @room
+ * stays in the buffer, for the next message, so that messages carry whole
+ * records.
  *
  * Context: Process context.
- * Return: true if @rec holds a record, false if the buffer is empty.
+ * Return: the record's size in bytes, 0 if the buffer is empty, or
+ * -EMSGSIZE if the oldest record does not fit in @room.
  */
-bool ntprof_buffer_consume(struct ntprof_buffer *b, int cpu,
-			   struct ntprof_record *rec)
+int ntprof_buffer_consume(struct ntprof_buffer *b, int cpu, void *buf,
+			  unsigned int room)
 {
 	struct ring_buffer_event *event;
 	unsigned long lost;
+	u32 size;
 	u64 ts;
 
 	lockdep_assert_held(&b->lock);
 	if (!b->rb)
-		return false;
+		return 0;
 
-	for (;;) {
+	do {
+		/*
+		 * Only when the largest record might not fit, look at the
+		 * next one before taking it: a second pass under the ring
+		 * buffer's reader lock. Under b->lock this is the CPU's only
+		 * reader, so the event peeked is the one consumed.
+		 */
+		if (room < NTPROF_CREC_MAX) {
+			event = ring_buffer_peek(b->rb, cpu, &ts, &lost);
+			if (event && ntprof_event_crec_size(event) > room)
+				return -EMSGSIZE;
+		}
 		event = ring_buffer_consume(b->rb, cpu, &ts, &lost);
 		if (!event)
-			return false;
-		/* Only this file writes, always whole records: be sure. */
-		if (ring_buffer_event_length(event) >= sizeof(*rec))
-			break;
-	}
+			return 0;
+		size = ntprof_event_crec_size(event);
+	} while (!size);
 
-	memcpy(rec, ring_buffer_event_data(event), sizeof(*rec));
-	return true;
+	memcpy(buf, ring_buffer_event_data(event), size);
+	return size;
 }
 
 /**

@@ -65,12 +65,12 @@ extern struct ntprof_buffer ntprof_buffers[NTPROF_ROLE_TARGET + 1];
 
 int ntprof_buffer_alloc(enum ntprof_role role);
 void ntprof_buffer_exit(void);
-void ntprof_buffer_emit(struct ntprof_record *rec);
+void ntprof_buffer_emit(const struct ntprof_record *rec);
 bool ntprof_buffer_used(enum ntprof_role role);
 struct ntprof_buffer *ntprof_buffer_get(enum ntprof_role role);
 void ntprof_buffer_put(struct ntprof_buffer *b);
-bool ntprof_buffer_consume(struct ntprof_buffer *b, int cpu,
-			   struct ntprof_record *rec);
+int ntprof_buffer_consume(struct ntprof_buffer *b, int cpu, void *buf,
+			  unsigned int room);
 unsigned long ntprof_buffer_fill(struct ntprof_buffer *b, int cpu);
 void ntprof_buffer_stats(struct ntprof_buffer *b, int cpu,
 			 struct ntprof_cpu_stats *st);

@@ -131,7 +131,7 @@ static inline void ntprof_follow_stamp(struct ntprof_inflight *table,
  * @table: the session's in-flight table
  * @entry: the slot, which ntprof_inflight_take() gave the caller
  *
- * The record leaves the slot in one copy, to the ring buffer.
+ * The record leaves the slot in one pass, encoded into the ring buffer.
  *
  * Context: Any; the I/O path.
  */

@@ -611,18 +611,19 @@ static int ntprof_nl_records_get_start(struct netlink_callback *cb)
 }
 
 /*
- * One message of records of a CPU, as many as fit in what is left of
- * @skb. Return: the number of records, 0 with nothing added to @skb, or
- * -EMSGSIZE when not even one record fits.
+ * One message of records of a CPU, as many whole compact records as fit
+ * in what is left of @skb, back to back. Return: the number of records,
+ * 0 with nothing added to @skb, or -EMSGSIZE when not even one record
+ * fits.
  */
 static int ntprof_nl_records_fill(struct sk_buff *skb,
 				  struct netlink_callback *cb,
 				  struct ntprof_buffer *b, int cpu)
 {
-	struct ntprof_record *recs;
+	unsigned int room, used = 0;
 	struct nlattr *attr;
-	unsigned int room, n, i;
-	void *hdr;
+	int n = 0, len;
+	void *hdr, *data;
 
 	hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
 			  &ntprof_nl_family, NLM_F_MULTI,
@@ -630,38 +631,42 @@ static int ntprof_nl_records_fill(struct sk_buff *skb,
 	if (!hdr)
 		return -EMSGSIZE;
 
+	/*
+	 * The attribute's length must fit a u16; records are multiples of
+	 * 4 bytes, so a multiple of 4 leaves no padding to add.
+	 */
 	room = skb_tailroom(skb);
-	n = room > NLA_HDRLEN ? (room - NLA_HDRLEN) / sizeof(*recs) : 0;
-	/* Whole records only, and the attribute's length must fit a u16. */
-	n = min_t(unsigned int, n, (U16_MAX - NLA_HDRLEN) / sizeof(*recs));
-	if (!n) {
+	room = room > NLA_HDRLEN ? room - NLA_HDRLEN : 0;
+	room = round_down(min_t(unsigned int, room, U16_MAX - NLA_HDRLEN),
+			  NLA_ALIGNTO);
+	if (room < sizeof(struct ntprof_crec)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
 
-	attr = nla_reserve(skb, NTPROF_A_RECORDS_DATA, n * sizeof(*recs));
+	attr = nla_reserve(skb, NTPROF_A_RECORDS_DATA, room);
 	if (!attr) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
 
-	recs = nla_data(attr);
-	for (i = 0; i < n; i++)
-		if (!ntprof_buffer_consume(b, cpu, &recs[i]))
-			break;
-
-	if (!i) {
-		genlmsg_cancel(skb, hdr);
-		return 0;
+	data = nla_data(attr);
+	while ((len = ntprof_buffer_consume(b, cpu, data + used,
+					    room - used)) > 0) {
+		used += len;
+		n++;
 	}
 
-	/* Records are a multiple of 4 bytes long: no padding to keep. */
-	BUILD_BUG_ON(sizeof(*recs) % NLA_ALIGNTO);
-	attr->nla_len = nla_attr_size(i * sizeof(*recs));
-	nlmsg_trim(skb, &recs[i]);
+	if (!n) {
+		genlmsg_cancel(skb, hdr);
+		return len;
+	}
+
+	attr->nla_len = nla_attr_size(used);
+	nlmsg_trim(skb, data + used);
 	genlmsg_end(skb, hdr);
 
-	return i;
+	return n;
 }
 
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target of the .ntp reader (tools/ntprof/lib/ntp/ntp_read.c). Each input is
+ * libFuzzer target of the .ntp reader (tools/ntprof/lib/ntp/ntp_read.c,
+ * crec.c for the compact records of format 2.0). Each input is
  * written to a memfd and opened by its /proc path, so it goes through
  * ntp_open() exactly as a file on disk would; then it is read to the end
  * twice, block by block and with ntp_read_all(), and the two must agree.
@@ -48,8 +49,11 @@ static void check_header(const struct ntp_header *h)
 	    h->nr_hooks > NTP_HOOKS_MAX || (h->nr_hooks && !h->hooks) ||
 	    h->nr_devs > NTP_DEVS_MAX || (h->nr_devs && !h->devs) ||
 	    h->nr_ctrls > NTP_CTRLS_MAX || (h->nr_ctrls && !h->ctrls) ||
-	    (h->version_minor < 1 && (h->nr_devs || h->nr_ctrls)) ||
-	    h->record_size < NTP_RECORD_SIZE)
+	    (h->version_major == 1 && h->version_minor < 1 &&
+	     (h->nr_devs || h->nr_ctrls)) ||
+	    (h->version_major == 1 && h->record_size < NTP_RECORD_SIZE) ||
+	    (h->version_major == 2 && h->record_size) ||
+	    h->version_major < 1 || h->version_major > NTP_VERSION_MAJOR)
 		abort();
 	for (i = 0; i < h->nr_hooks; i++)
 		if (strnlen(h->hooks[i].name, sizeof(h->hooks[i].name)) ==
@@ -118,8 +122,8 @@ static void read_input(bool all, size_t size, struct outcome *o)
 			o->digest = digest(o->digest, block, n);
 		}
 	}
-	/* No record comes from nothing. */
-	if (o->records > size / NTP_RECORD_SIZE)
+	/* No record comes from nothing: 48 bytes the smallest (2.0). */
+	if (o->records > size / sizeof(struct ntprof_crec))
 		abort();
 	if (o->ret) {
 		snprintf(o->msg, sizeof(o->msg), "%s", ntp_error(f));

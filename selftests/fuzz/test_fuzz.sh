@@ -3,8 +3,9 @@
 #
 # Fuzzes the .ntp reader (tools/ntprof/lib/ntp/ntp_read*.c) with libFuzzer, ASan and
 # UBSan for FUZZ_TIME seconds (default 30), starting from the files that
-# selftests/unit/test_ntp.c makes (test_ntp --seeds): good, cut short and
-# damaged in every way it checks. Runs from any directory.
+# selftests/unit/test_ntp.c and test_ntp2.c make (--seeds): good, cut
+# short and damaged in every way they check, of format 1.x and 2.0 (its
+# compact records). Runs from any directory.
 # Prints TAP: one test, with the crash report and the input that caused
 # it when there is one (the input is also kept, and its path printed).
 # Exits 1 on a crash, a leak, a hang, a huge allocation or a failed build.
@@ -46,7 +47,7 @@ fi
 
 # Warnings are shown, as the tool's build would; the build stops only on
 # errors. The reader is built for fuzzing (CRC checks relaxed); the unit
-# test that writes the seeds, normally.
+# tests that write the seeds, normally.
 cflags=(-std=gnu11 -Wall -Wextra "-I$INCLUDE_DIR" "-I$TOOL_DIR/lib")
 if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
@@ -54,20 +55,25 @@ if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$NTP_DIR"/*.c \
 		-lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
-		"$NTP_DIR"/*.c -lisal -lz >> "$work/build.log" 2>&1 ||
+		"$UNIT_DIR/ntp_test.c" "$NTP_DIR"/*.c -lisal -lz \
+		>> "$work/build.log" 2>&1 ||
+   ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp2" "$UNIT_DIR/test_ntp2.c" \
+		"$UNIT_DIR/ntp_test.c" "$NTP_DIR"/*.c -lisal -lz \
+		>> "$work/build.log" 2>&1 ||
    ! mkdir "$work/corpus"; then
 	{
-		echo "cannot build the fuzzer or the unit test with $CLANG" \
+		echo "cannot build the fuzzer or the unit tests with $CLANG" \
 		     "(Debian: apt-get install clang libclang-rt-14-dev zlib1g-dev libisal-dev)"
 		tail -n 30 "$work/build.log"
 	} > "$work/why"
 	not_ok "$work/why"
 fi
-# The unit test's own failures are the unit group's to report.
+# The unit tests' own failures are the unit group's to report.
 "$work/test_ntp" --seeds "$work/corpus" > "$work/seeds.log" 2>&1
+"$work/test_ntp2" --seeds "$work/corpus" >> "$work/seeds.log" 2>&1
 if [ -z "$(ls "$work/corpus")" ]; then
 	{
-		echo "test_ntp --seeds wrote no seeds"
+		echo "test_ntp and test_ntp2 --seeds wrote no seeds"
 		tail -n 30 "$work/seeds.log"
 	} > "$work/why"
 	not_ok "$work/why"

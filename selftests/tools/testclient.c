@@ -10,7 +10,8 @@
  *   testclient pick N             (identities on stdin: those 1 in N samples)
  *   testclient stop
  *   testclient release            (kill the holder: its sessions stop)
- *   testclient drain FILE [ROLE]  (appends struct ntprof_record[])
+ *   testclient drain FILE [ROLE]  (appends struct ntprof_record[]: the
+ *                                 module's compact records, decoded)
  *   testclient print FILE         (one line per record)
  *   testclient stats [ROLE]       (sums over CPUs: seen sampled records drops evicted fill)
  *   testclient raw CMD [dump]     (command CMD without attributes, a dump with
@@ -57,6 +58,7 @@
 #include "genl/conn.h"
 #include "holder.h"
 #include "genl/nl.h"
+#include "ntp/crec.h"
 
 struct start_args {
 	uint32_t role;
@@ -302,22 +304,32 @@ static int put_stats_role(struct nlmsghdr *nlh, void *data)
 	return 0;
 }
 
+/* The reply's compact records, each written out whole. */
 static int drain_cb(const struct nlmsghdr *nlh, void *data)
 {
 	FILE *f = ((struct dump_args *)data)->out;
 	const struct nlattr *attr;
+	struct ntprof_record r;
+	const uint8_t *p;
+	char why[128];
+	size_t len;
+	int n;
 
 	nl_attr_for_each(attr, nlh) {
 		if (mnl_attr_get_type(attr) != NTPROF_A_RECORDS_DATA)
 			continue;
-		if (mnl_attr_get_payload_len(attr) % sizeof(struct ntprof_record)) {
-			errno = EPROTO;
-			return MNL_CB_ERROR;
+		p = mnl_attr_get_payload(attr);
+		len = mnl_attr_get_payload_len(attr);
+		for (; len; p += n, len -= n) {
+			n = crec_decode(&r, p, len, CREC_HOST, why, sizeof(why));
+			if (n < 0) {
+				fprintf(stderr, "testclient: drain: %s\n", why);
+				errno = EPROTO;
+				return MNL_CB_ERROR;
+			}
+			if (fwrite(&r, sizeof(r), 1, f) != 1)
+				return MNL_CB_ERROR;
 		}
-		if (fwrite(mnl_attr_get_payload(attr), 1,
-			   mnl_attr_get_payload_len(attr), f) !=
-		    mnl_attr_get_payload_len(attr))
-			return MNL_CB_ERROR;
 	}
 	return MNL_CB_OK;
 }

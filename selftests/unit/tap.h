@@ -41,7 +41,7 @@ static inline void tap_rmdir(const char *dir, const char *const *files,
 
 static int tests, failed;
 
-static bool __attribute__((format(printf, 2, 3)))
+static bool __attribute__((format(printf, 2, 3), unused))
 ok(bool cond, const char *fmt, ...)
 {
 	va_list ap;
@@ -71,7 +71,7 @@ diag(const char *fmt, ...)
 }
 
 /* The exit status of test program @name: 1 if any test failed. */
-static int tap_done(const char *name)
+static int __attribute__((unused)) tap_done(const char *name)
 {
 	printf("1..%d\n", tests);
 	printf("%s: %d passed, %d failed\n", name, tests - failed, failed);

@@ -45,7 +45,7 @@ rows_are_commands() {
 		}' "$TMP/list" "$1"
 }
 
-"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 300 > "$TMP/model.out" \
+"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > "$TMP/model.out" \
 	2> "$TMP/model.err" &
 MODEL_PID=$!
 for _ in $(seq 50); do
@@ -93,6 +93,15 @@ if "$NTPROF" report "$TMP/all.ntp" 2>&1 |
 else
 	ktap_fail "report: the file's header says the process went through the agent"
 fi
+# The agent's records carry their process's pid (format 2.0: the PID
+# flag and the word after the offsets): every group of --by pid is its.
+groups=$("$NTPROF" report --by pid "$TMP/all.ntp" 2>&1 | grep '^== ')
+if [ -n "$groups" ] && ! grep -qv " pid $MODEL_PID" <<< "$groups"; then
+	ktap_pass "report --by pid: every record is pid $MODEL_PID's, as the agent stamped it"
+else
+	ktap_fail "report --by pid: every record is pid $MODEL_PID's"
+	sed 's/^/# /' <<< "$groups"
+fi
 
 "$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 1 --op write \
 	-o "$TMP/writes.ntp" > /dev/null 2>&1
@@ -137,13 +146,18 @@ else
 	ktap_fail "the killed recorder's file keeps its records"
 fi
 
-# --rotate: parts of about 1 MiB (some 4,500 records of the model's),
+# --rotate: parts of about 1 MiB (some 17,000 records of the model's, 60
+# bytes each; the model makes 5,000 to 15,000 a second, one every 20 us),
 # each whole once closed and reportable while the recording goes on.
 mkdir "$TMP/rot"
-"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 5 --rotate 1M \
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 10 --rotate 1M \
 	-o "$TMP/rot/p.ntp" > "$TMP/rot.out" 2>&1 &
 rec=$!
-sleep 3
+# Part 1 is closed once part 2 is there.
+for _ in $(seq 80); do
+	[ -e "$TMP/rot/p.0002.ntp" ] && break
+	sleep 0.1
+done
 out=$("$NTPROF" report "$TMP/rot/p.0001.ntp" 2>&1)
 live_rc=$?
 wait $rec
@@ -152,7 +166,8 @@ n=$(sed -n 's/^ntprof: \([0-9]*\) records written in \([0-9]*\) parts.*/\1 \2/p'
 	"$TMP/rot.out")
 parts=$(ls "$TMP/rot" | wc -l)
 rows=$(record_csv "$TMP/rot" | wc -l)
-big=$(find "$TMP/rot" -size +$((1048576 + 64 * 232 + 4096))c | wc -l)
+# A part ends at most 64 records (of at most 236 bytes) past its size.
+big=$(find "$TMP/rot" -size +$((1048576 + 64 * 236 + 4096))c | wc -l)
 if [ $rc = 0 ] && [ $live_rc = 0 ] && ! grep -q "ends early" <<< "$out" &&
    grep -q "part 1 of a rotated recording" <<< "$out" &&
    [ "$parts" -ge 3 ] && [ "$n" = "$rows $parts" ] && [ "$big" = 0 ]; then
@@ -173,8 +188,8 @@ fi
 
 rm -rf "$TMP/rot"
 mkdir "$TMP/rot"
-# 8 s: at least 4 parts at the model's slowest (some 2,000 records a second).
-out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 8 --rotate 1M \
+# 10 s: at least 3 parts at the model's slowest (some 5,000 records a second).
+out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 10 --rotate 1M \
 	--keep 2 -o "$TMP/rot/k" 2>&1)
 rc=$?
 last=$(ls "$TMP/rot" | tail -1)

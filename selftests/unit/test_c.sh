@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Builds and runs the C unit tests of the ntprof tool, test_nl.c,
-# test_status.c, test_records.c, test_ntp.c, test_analysis.c,
-# test_writes.c, test_elfsite.c, test_prom.c and test_kbtf.c, for selftests/run_tests.sh
+# test_status.c, test_records.c, test_ntp.c, test_ntp2.c, test_crec.c,
+# test_analysis.c, test_writes.c, test_elfsite.c, test_prom.c and
+# test_kbtf.c, for selftests/run_tests.sh
 # (which runs the test_*.sh here); 'make -C selftests/unit check' runs them
 # directly.
 # Prints their TAP; exits 1 if any test failed.
@@ -19,6 +20,8 @@ ret=0
 "$UNIT_DIR/test_status" || ret=1
 "$UNIT_DIR/test_records" || ret=1
 "$UNIT_DIR/test_ntp" || ret=1
+"$UNIT_DIR/test_ntp2" || ret=1
+"$UNIT_DIR/test_crec" || ret=1
 "$UNIT_DIR/test_analysis" || ret=1
 "$UNIT_DIR/test_writes" || ret=1
 "$UNIT_DIR/test_elfsite" || ret=1

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the records-get reply's parser (session.c), on messages
- * built here the way the kernel builds them: where the payload is
- * 8-aligned the records are handed over where they lie, elsewhere they
- * are copied out in batches first; either way the caller gets the same
- * records, in order, once each. A payload that is not whole records is
- * refused, and an error of the caller's function ends the reply.
+ * built here the way the kernel builds them: compact records (struct
+ * ntprof_crec, host byte order) back to back in NTPROF_A_RECORDS_DATA.
+ * The caller gets the full records, in order, once each, in batches;
+ * a malformed record ends the reply with EPROTO and a reason, and an
+ * error of the caller's function ends it with its own.
  * Prints TAP; exits 1 if any test failed.
  */
 #include <errno.h>
@@ -17,19 +17,21 @@
 #include <linux/genetlink.h>
 
 #include "genl/session.h"
+#include "ntp/crec.h"
 #include "tap.h"
 
-/* More than two batches, so that the copying path takes three. */
+/* More than two batches, so that the parser hands over three. */
 #define NRECS	150
 
-static _Alignas(8) char msg[NRECS * sizeof(struct ntprof_record) + 256];
+static _Alignas(8) char msg[2 * NRECS * NTPROF_CREC_MAX + 256];
 static struct ntprof_record sent[NRECS];
+/* The records in compact form, and where each starts. */
+static uint8_t wire[NRECS * NTPROF_CREC_MAX];
+static size_t at[NRECS + 1];
 
 struct taken {
-	const char *msg_start, *msg_end;
 	struct ntprof_record got[NRECS];
 	size_t n, calls;
-	bool in_place;
 	int fail_with;		/* returned by the first call, if not 0 */
 };
 
@@ -41,22 +43,76 @@ static int take(const struct ntprof_record *recs, size_t n, void *data)
 		return t->fail_with;
 	if (t->n + n > NRECS)
 		return -E2BIG;
-	if ((const char *)recs >= t->msg_start &&
-	    (const char *)recs < t->msg_end)
-		t->in_place = true;
 	memcpy(&t->got[t->n], recs, n * sizeof(*recs));
 	t->n += n;
 	t->calls++;
 	return 0;
 }
 
-/* A records message at @at, the kernel's layout: header, genl, attribute. */
-static struct nlmsghdr *message(char *at, size_t len)
+/*
+ * Kernel reads and writes of every shape the module sends: a host's of
+ * nine points, a target's of seven, one point alone, none, an offset
+ * beyond 2.1 s (WIDE), a point before t0 (an RDMA SEND completed after
+ * the response), and a uprobe site's with its process's pid.
+ */
+static void make(struct ntprof_record *r, unsigned int i)
 {
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(at);
+	static const unsigned int pts[] = { 0, 2, 3, 5, 6, 8, 9, 10, 11 };
+	uint64_t t = 5000000000ULL + i * 1000ULL;
+	unsigned int k;
+
+	memset(r, 0, sizeof(*r));
+	r->role = i % 2 ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST;
+	r->transport = NTPROF_TRANSPORT_TCP;
+	r->opcode = i % 3 ? 2 : 1;
+	r->flags = NTPROF_REC_F_SAMPLED;
+	r->qid = 1 + i % 4;
+	r->cid = i;
+	r->nsid = 1;
+	r->length = 4096;
+	r->slba = 1000 + i;
+	r->cpu_submit = i % 8;
+	r->cpu_complete = (i + 1) % 8;
+	r->dev = 259 << 8;
+	switch (i % 6) {
+	case 0:
+		for (k = 0; k < 9; k++)
+			r->ts[pts[k]] = t + k * 1500;
+		break;
+	case 1:
+		r->ts[NTPROF_PT_TARGET_INIT] = t;
+		break;
+	case 2:
+		break;
+	case 3:
+		r->ts[NTPROF_PT_HOST_SETUP] = t;
+		r->ts[NTPROF_PT_HOST_BLK_COMPLETE] = t + 3000000000ULL;
+		break;
+	case 4:
+		r->ts[NTPROF_PT_HOST_SETUP] = t;
+		r->ts[NTPROF_PT_HOST_SEND] = t + 500;
+		r->ts[NTPROF_PT_HOST_SEND_DONE] = t + 9000;
+		r->ts[NTPROF_PT_HOST_RECV] = t + 8000;
+		break;
+	default:
+		r->flags |= NTPROF_REC_F_USER;
+		r->pid = 4242 + i;
+		r->ts[NTPROF_PT_TARGET_INIT] = t;
+		r->ts[NTPROF_PT_TARGET_EXEC] = t + 100;
+		r->ts[NTPROF_PT_TARGET_COMPLETE] = t + 9000;
+	}
+}
+
+/* A records message at @buf, the kernel's layout, of @n payloads. */
+static struct nlmsghdr *message(char *buf, const void *const *payload,
+				const size_t *len, int n)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	int i;
 
 	mnl_nlmsg_put_extra_header(nlh, sizeof(struct genlmsghdr));
-	mnl_attr_put(nlh, NTPROF_A_RECORDS_DATA, len, sent);
+	for (i = 0; i < n; i++)
+		mnl_attr_put(nlh, NTPROF_A_RECORDS_DATA, len[i], payload[i]);
 	return nlh;
 }
 
@@ -66,63 +122,153 @@ static int parse(struct nlmsghdr *nlh, struct taken *t,
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->fn = take;
 	ctx->data = t;
-	t->msg_start = (const char *)nlh;
-	t->msg_end = (const char *)nlh + nlh->nlmsg_len;
 	errno = 0;
 	return session_records_reply(nlh, ctx);
 }
 
-static void t_layout(const char *name, size_t offset, bool in_place,
-		     size_t calls)
+static void t_whole(const char *name, char *buf, int attrs)
 {
 	static struct session_records_ctx ctx;
 	static struct taken t;
-	struct nlmsghdr *nlh;
+	const void *pl[2] = { wire, wire + at[NRECS / 3] };
+	size_t len[2] = { at[NRECS], at[NRECS] - at[NRECS / 3] };
 	int ret;
 
+	if (attrs == 2)
+		len[0] = at[NRECS / 3];
 	memset(&t, 0, sizeof(t));
-	nlh = message(msg + offset, sizeof(sent));
-	ret = parse(nlh, &t, &ctx);
+	ret = parse(message(buf, pl, len, attrs), &t, &ctx);
 	ok(ret == MNL_CB_OK && ctx.count == NRECS && t.n == NRECS,
 	   "%s: all %d records, counted", name, NRECS);
 	ok(!memcmp(t.got, sent, sizeof(sent)),
-	   "%s: the same records, in order", name);
-	ok(t.in_place == in_place && t.calls == calls,
-	   "%s: %s, in %zu call%s", name,
-	   in_place ? "where they lie" : "copied out", t.calls,
-	   t.calls == 1 ? "" : "s");
+	   "%s: the same records, in order, every field", name);
+	/* 150 records in one: 64 + 64 + 22; in two: 50, then 64 + 36. */
+	ok(t.calls == 3,
+	   "%s: in batches of %d, %zu calls", name, SESSION_RECORDS_BATCH,
+	   t.calls);
+}
+
+/*
+ * Record @bad of the payload spoilt by @spoil: EPROTO, a reason naming
+ * @what, and the whole batches before it handed over.
+ */
+static void t_malformed(const char *name, unsigned int bad,
+			void (*spoil)(uint8_t *rec, size_t *len),
+			const char *what)
+{
+	static uint8_t copy[sizeof(wire)];
+	static struct session_records_ctx ctx;
+	static struct taken t;
+	size_t len = at[NRECS];
+	const void *pl = copy;
+	int ret;
+
+	memcpy(copy, wire, len);
+	spoil(copy + at[bad], &len);
+	memset(&t, 0, sizeof(t));
+	ret = parse(message(msg, &pl, &len, 1), &t, &ctx);
+	ok(ret == MNL_CB_ERROR && errno == EPROTO &&
+	   t.n == bad / SESSION_RECORDS_BATCH * SESSION_RECORDS_BATCH &&
+	   strstr(ctx.why, what),
+	   "%s: EPROTO, %zu records before it taken (\"%s\")", name, t.n,
+	   ctx.why);
+}
+
+static uint32_t points_at(const uint8_t *rec)
+{
+	uint32_t v;
+
+	memcpy(&v, rec + 36, 4);
+	return v;
+}
+
+static void set_points(uint8_t *rec, uint32_t v)
+{
+	memcpy(rec + 36, &v, 4);
+}
+
+/* The last record loses its last word: it runs past the payload. */
+static void cut_last(uint8_t *rec, size_t *len)
+{
+	(void)rec;
+	*len -= 4;
+}
+
+/* A bit between the points and WIDE: a newer module's, or garbage. */
+static void unknown_bit(uint8_t *rec, size_t *len)
+{
+	(void)len;
+	set_points(rec, points_at(rec) | 1U << 27);
+}
+
+/* t0 0, with points: the first point "not seen" yet present. */
+static void t0_zero(uint8_t *rec, size_t *len)
+{
+	(void)len;
+	memset(rec + 40, 0, 8);
+}
+
+/* An offset that takes a point below time 0. */
+static void wraps(uint8_t *rec, size_t *len)
+{
+	int32_t off = INT32_MIN;
+	uint64_t t0 = 1;
+
+	(void)len;
+	memcpy(rec + 48, &off, 4);
+	memcpy(rec + 40, &t0, 8);
+}
+
+/* WIDE set on a narrow record: it claims more bytes than it has. */
+static void wide_claimed(uint8_t *rec, size_t *len)
+{
+	(void)len;
+	set_points(rec, points_at(rec) | NTPROF_CREC_WIDE);
 }
 
 int main(void)
 {
 	static struct session_records_ctx ctx;
 	static struct taken t;
-	struct nlmsghdr *nlh;
+	const void *pl = wire;
 	unsigned int i;
+	size_t len;
 	int ret;
 
 	for (i = 0; i < NRECS; i++) {
-		sent[i].role = NTPROF_ROLE_HOST;
-		sent[i].cid = i;
-		sent[i].slba = 1000 + i;
-		sent[i].ts[NTPROF_PT_HOST_BLK_START] = 5000000 + i;
+		make(&sent[i], i);
+		at[i + 1] = at[i] + crec_encode(wire + at[i], &sent[i],
+						CREC_HOST);
 	}
+	ok(at[1] == 80 && at[2] - at[1] == 48 && at[3] - at[2] == 48 &&
+	   at[4] - at[3] == 56 && at[5] - at[4] == 60 && at[6] - at[5] == 60,
+	   "compact sizes: 80 nine points, 48 one or none, 56 two WIDE, 60 four, 60 three and a pid");
 
-	/* The payload is 24 bytes into the message. */
-	t_layout("8-aligned payload", 0, true, 1);
-	t_layout("4-aligned payload", 4, false,
-		 (NRECS + SESSION_RECORDS_BATCH - 1) / SESSION_RECORDS_BATCH);
+	t_whole("one attribute", msg, 1);
+	t_whole("one attribute, 4 bytes further", msg + 4, 1);
+	t_whole("two attributes, split at a record", msg, 2);
+
+	t_malformed("a record cut at the payload's end", NRECS - 1, cut_last,
+		    "past the");
+	t_malformed("a points word with an unknown bit", 100, unknown_bit,
+		    "unknown bits");
+	t_malformed("points without t0", 70, t0_zero, "at time 0");
+	t_malformed("an offset below time 0", 12, wraps, "wraps around");
+	t_malformed("WIDE on a record without room for it", NRECS - 1,
+		    wide_claimed, "past the");
 
 	memset(&t, 0, sizeof(t));
-	nlh = message(msg, sizeof(sent) - 8);
-	ret = parse(nlh, &t, &ctx);
-	ok(ret == MNL_CB_ERROR && errno == EPROTO && !t.n,
-	   "a payload of part of a record: EPROTO, nothing taken");
+	len = 47;
+	ret = parse(message(msg, &pl, &len, 1), &t, &ctx);
+	ok(ret == MNL_CB_ERROR && errno == EPROTO && !t.n &&
+	   strstr(ctx.why, "malformed record 0 from the module"),
+	   "a payload shorter than a record: EPROTO, nothing taken (\"%s\")",
+	   ctx.why);
 
 	memset(&t, 0, sizeof(t));
 	t.fail_with = -ENOSPC;
-	nlh = message(msg + 4, sizeof(sent));
-	ret = parse(nlh, &t, &ctx);
+	len = at[NRECS];
+	ret = parse(message(msg + 4, &pl, &len, 1), &t, &ctx);
 	ok(ret == MNL_CB_ERROR && errno == ENOSPC && !t.calls,
 	   "the function's error ends the reply, with its errno");
 

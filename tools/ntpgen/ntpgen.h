@@ -74,6 +74,9 @@ struct opts {
 	uint32_t nr_cpus;
 	bool hooks;
 	bool no_trailer;
+	/* --format: the .ntp version written */
+	unsigned int format_major;
+	unsigned int format_minor;
 	bool quiet;
 	const char *expect;
 	const char *host_path;

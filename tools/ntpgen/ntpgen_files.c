@@ -178,7 +178,8 @@ int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
 	hdr.start_mono_ns = start_mono_ns;
 	hdr.start_real_ns = start_real_ns;
 	fill_devs(&hdr, o, role);
-	ret = ntp_writer_open(path, &hdr, w);
+	ret = ntp_writer_open_format(path, &hdr, o->format_major,
+				     o->format_minor, w);
 	if (ret) {
 		fprintf(stderr, "ntpgen: %s: %s\n", path, strerror(-ret));
 		return -1;

@@ -90,6 +90,9 @@ static void usage(FILE *f)
 "                          (default 8)\n"
 "      --no-hooks          write no hook list in the headers\n"
 "      --no-trailer        end both files without a trailer (cut short)\n"
+"      --format V          the .ntp format version: 2.0 (default, compact\n"
+"                          records), or 1.0 to 1.4 (records of 232 bytes) for\n"
+"                          the tests that keep files of every version\n"
 "  -e, --expect FILE       write what 'ntprof report' should find: record\n"
 "                          counts, the nominal means and, per group (op and\n"
 "                          size) and for all, the means of the commands both\n"
@@ -131,6 +134,7 @@ enum {
 	OPT_CPUS,
 	OPT_NO_HOOKS,
 	OPT_NO_TRAILER,
+	OPT_FORMAT,
 	OPT_QUIET,
 };
 
@@ -168,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "expect", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "help", no_argument, NULL, 'h' },
@@ -338,6 +343,24 @@ static int parse_loss_opt(int c, char *arg, struct opts *o)
 	return OPT_OTHER_GROUP;
 }
 
+/* --format MAJOR.MINOR: one the writer writes (ntp_writer_open_format()). */
+static int parse_format(const char *arg, struct opts *o)
+{
+	unsigned int major, minor;
+	char end;
+
+	if (sscanf(arg, "%u.%u%c", &major, &minor, &end) != 2 ||
+	    !((major == NTP_VERSION_MAJOR && minor == NTP_VERSION_MINOR) ||
+	      (major == 1 && minor <= 4))) {
+		fprintf(stderr, "ntpgen: --format: '%s' is not %u.%u or 1.0 to 1.4\n",
+			arg, NTP_VERSION_MAJOR, NTP_VERSION_MINOR);
+		return -1;
+	}
+	o->format_major = major;
+	o->format_minor = minor;
+	return 0;
+}
+
 /* What the files hold besides the records, and what ntpgen prints. */
 static int parse_file_opt(int c, char *arg, struct opts *o)
 {
@@ -350,6 +373,8 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 	case OPT_NO_TRAILER:
 		o->no_trailer = true;
 		return 0;
+	case OPT_FORMAT:
+		return parse_format(arg, o);
 	case 'e':
 		o->expect = arg;
 		return 0;
@@ -404,6 +429,8 @@ static const struct opts default_opts = {
 	.gap_us = 2,
 	.nr_cpus = 8,
 	.hooks = true,
+	.format_major = NTP_VERSION_MAJOR,
+	.format_minor = NTP_VERSION_MINOR,
 };
 
 /* The options into @o, then the two files: 0, or -1 once said why not. */

@@ -9,7 +9,7 @@
 #include <linux/types.h>
 
 #define NTPROF_FAMILY_NAME	"ntprof"
-#define NTPROF_FAMILY_VERSION	1
+#define NTPROF_FAMILY_VERSION	2
 
 /*
  * Sampling: one command in N, N from 1 to NTPROF_SAMPLE_MAX; a session
@@ -98,8 +98,9 @@ enum ntprof_point {
 
 /*
  * One command as one side saw it: its identity, as both sides see it,
- * and CLOCK_MONOTONIC nanoseconds of each point (0: not seen). Records
- * travel in host byte order, packed back to back in NTPROF_A_RECORDS_DATA.
+ * and CLOCK_MONOTONIC nanoseconds of each point (0: not seen). The module
+ * builds it while the command is in flight; what it keeps, sends and what
+ * .ntp files store is the compact form below.
  */
 struct ntprof_record {
 	__u8 role;		/* enum ntprof_role */
@@ -119,6 +120,60 @@ struct ntprof_record {
 	__u32 pid;		/* userspace sites: the process, else 0 */
 	__u64 ts[NTPROF_RECORD_POINTS];
 };
+
+/*
+ * A record in compact form, as the module's buffers hold it, as records
+ * travel in NTPROF_A_RECORDS_DATA (host byte order, packed back to back)
+ * and as .ntp 2.0 blocks store them (little-endian): the identity once,
+ * then only the points the command has, each as a signed offset from the
+ * first. Points are taken in the order of enum ntprof_point, not of time
+ * (an RDMA SEND may complete after the response came), hence signed.
+ *
+ * @points: bit p set: point p was stamped (bits 0 to
+ *	NTPROF_RECORD_POINTS - 1); with NTPROF_CREC_WIDE and NTPROF_CREC_PID
+ * @t0: the timestamp of the lowest point present; 0 when there is none
+ *
+ * After the fixed 48 bytes come, for each further point present in
+ * increasing order, its timestamp minus @t0 as a __s32 (a __s64 each when
+ * NTPROF_CREC_WIDE: an offset beyond +/-2.1 s), then, with NTPROF_CREC_PID,
+ * a __u32 pid (userspace sites). Every record is a multiple of 4 bytes:
+ * 48 + 4 * (points - 1) for a kernel record, 80 for nine points.
+ */
+struct ntprof_crec {
+	__u8 role;
+	__u8 transport;
+	__u8 opcode;
+	__u8 flags;
+	__u16 qid;
+	__u16 cid;
+	__u32 nsid;
+	__u32 length;
+	__u64 slba;
+	__u16 status;
+	__u16 cntlid;
+	__u16 cpu_submit;
+	__u16 cpu_complete;
+	__u32 dev;
+	__u32 points;
+	__u64 t0;
+};
+
+#define NTPROF_CREC_POINTS	((1U << NTPROF_RECORD_POINTS) - 1)
+#define NTPROF_CREC_WIDE	(1U << 30)	/* offsets are __s64 */
+#define NTPROF_CREC_PID		(1U << 31)	/* a __u32 pid follows */
+/* The largest record: every point, wide, and a pid. */
+#define NTPROF_CREC_MAX		(sizeof(struct ntprof_crec) + \
+				 8 * (NTPROF_RECORD_POINTS - 1) + 4)
+
+/* Bytes of the compact record whose fixed part is @c. */
+static inline __u32 ntprof_crec_size(const struct ntprof_crec *c)
+{
+	__u32 n = __builtin_popcount(c->points & NTPROF_CREC_POINTS);
+
+	return sizeof(*c) + (n ? n - 1 : 0) *
+		(c->points & NTPROF_CREC_WIDE ? 8 : 4) +
+		(c->points & NTPROF_CREC_PID ? 4 : 0);
+}
 
 /* A session's filters: NTPROF_A_START_OPS */
 #define NTPROF_OP_READ		(1U << 0)
@@ -382,7 +437,7 @@ enum {
  */
 enum {
 	NTPROF_A_RECORDS_UNSPEC,
-	NTPROF_A_RECORDS_DATA,		/* binary: struct ntprof_record[] */
+	NTPROF_A_RECORDS_DATA,		/* binary: compact records, packed */
 	NTPROF_A_RECORDS_ROLE,		/* u32: whose records; see above */
 
 	__NTPROF_A_RECORDS_MAX,

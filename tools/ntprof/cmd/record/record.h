@@ -148,6 +148,7 @@ struct recorder {
 	uint64_t written;	/* records appended to the file */
 	uint64_t unflushed;	/* of those, not yet written out */
 	uint64_t other_role;	/* records of the other role: a bug */
+	uint64_t garbled;	/* times no file can hold: an agent's bug */
 	uint64_t unsampled;	/* failed commands outside the sample */
 	int write_err;
 	/*

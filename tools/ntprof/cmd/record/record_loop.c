@@ -19,13 +19,14 @@
 #include "cmd/record/record.h"
 #include "common/names.h"
 #include "genl/session.h"
+#include "ntp/crec.h"
 #include "out/record_prom.h"
 #include "out/table.h"
 
 /*
  * How often the buffers are drained. At a million records a second this
- * takes 100k records (23 MB) a time, well within what the kernel's
- * buffers hold, and costs an idle system ten dumps a second.
+ * takes 100k records (8 MB in compact form) a time, well within what the
+ * kernel's buffers hold, and costs an idle system ten dumps a second.
  */
 #define DRAIN_MS	100
 /*
@@ -279,38 +280,50 @@ static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 
 /* Draining */
 
+/*
+ * Whether @r goes into the file: a record of our role (the kernel drains
+ * one role's buffers per request: another's would be its mistake) whose
+ * times the file's compact form holds (an agent's record garbled in its
+ * process's memory may have times 2^63 ns apart).
+ */
+static bool record_ok(const struct recorder *rec, const struct ntprof_record *r)
+{
+	return r->role == rec->o->cfg.role && crec_size(r);
+}
+
 static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 {
 	struct recorder *rec = data;
 	uint32_t role = rec->o->cfg.role;
-	size_t i, run;
+	size_t i, end;
 	int err;
 
-	/*
-	 * The kernel drains one role's buffers per request: a record of the
-	 * other role would be the kernel's mistake, counted, never written.
-	 */
-	for (i = 0; i < n; i += run) {
-		if (recs[i].role != role) {
-			rec->other_role++;
-			run = 1;
-			continue;
-		}
-		for (run = 1; i + run < n && recs[i + run].role == role; run++)
+	/* The runs of records to keep, each appended at once. */
+	for (i = 0; i < n; i = end + 1) {
+		for (end = i; end < n && record_ok(rec, &recs[end]); end++)
 			;
-		err = record_append(rec, &recs[i], run);
-		if (err) {
-			rec->write_err = err;
-			return err;
+		if (end > i) {
+			err = record_append(rec, &recs[i], end - i);
+			if (err) {
+				rec->write_err = err;
+				return err;
+			}
+			rec->written += end - i;
+			rec->unflushed += end - i;
 		}
-		rec->written += run;
-		rec->unflushed += run;
+		/* Counted, never written. */
+		if (end < n && recs[end].role != role)
+			rec->other_role++;
+		else if (end < n)
+			rec->garbled++;
 	}
 	/* In the file, but only the sample in numbers that stand for 1 in N. */
 	for (i = 0; i < n; i++) {
+		if (!record_ok(rec, &recs[i]))
+			continue;
 		if (ntprof_record_in_sample(&recs[i], role))
 			record_analyse(rec, &recs[i]);
-		else if (recs[i].role == role)
+		else
 			rec->unsampled++;
 	}
 	return 0;

@@ -182,6 +182,10 @@ void print_warnings(const struct recorder *rec,
 		fprintf(stderr,
 			"ntprof: WARNING: the kernel returned %" PRIu64 " records of a %s session, left out (a module bug: please report it)\n",
 			rec->other_role, other);
+	if (rec->garbled)
+		fprintf(stderr,
+			"ntprof: WARNING: %" PRIu64 " records with points more than 292 years apart, left out (garbled in a process's memory: please report it)\n",
+			rec->garbled);
 	if (rec->unsampled)
 		fprintf(stderr,
 			"ntprof: %" PRIu64 " failed %s commands outside the sample are in the file, not in the numbers\n",

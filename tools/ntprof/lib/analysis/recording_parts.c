@@ -149,17 +149,15 @@ int recording_parts_order(struct recording *rec, const char *cmd)
 	return 0;
 }
 
-/* No more records than the parts have bytes for: an array once. */
+/* No more records than the parts have blocks for: an array once. */
 static size_t parts_bound(const struct recording *rec)
 {
-	uint64_t bytes = 0;
-	struct stat st;
+	uint64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < rec->nr_parts; i++)
-		if (!stat(rec->parts[i].path, &st))
-			bytes += st.st_size;
-	return bytes / NTP_RECORD_SIZE + 1;
+		n += ntp_records_bound(rec->parts[i].file);
+	return n + 1;
 }
 
 /*
@@ -183,7 +181,7 @@ int recording_parts_read(struct recording *rec, const char *cmd)
 	for (i = 0; i < rec->nr_parts; i++) {
 		f = rec->parts[i].file;
 		while ((ret = ntp_next_block(f, &recs, &n)) > 0) {
-			/* Cannot happen: each block's bytes are in a part. */
+			/* Only if a part changed since its blocks were counted. */
 			if (n > cap - rec->n) {
 				fprintf(stderr, "ntprof: %s: %s grew while read\n",
 					cmd, rec->parts[i].path);

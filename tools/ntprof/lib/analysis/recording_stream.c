@@ -32,7 +32,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/recording.h"
 #include "common/util.h"
@@ -41,12 +40,15 @@
 #define STREAM_CHUNK		(1U << 16)
 /* How far a target window may lie outside its chunk's span. */
 #define STREAM_MARGIN_NS	(20 * (int64_t)NSEC_PER_MSEC)
-/* Streamed by default when the files hold more than this. */
+/*
+ * Streamed by default when the records, loaded, would take more than this:
+ * 4.6 M records (1 GiB of 1.x files, about 370 MB of 2.0's).
+ */
 #define STREAM_AUTO_BYTES	(1ULL << 30)
 /* The sampled first pass: host records looked up, hits wanted. */
 #define THETA_SAMPLE		65536
 #define THETA_HITS		1024
-/* ... looked up in at most this many target records (3.6 GiB). */
+/* ... looked up in at most this many target records (3.6 GiB loaded). */
 #define THETA_SCAN		(1U << 24)
 
 enum recording_stream recording_stream_mode;
@@ -58,9 +60,8 @@ static bool is_host(const struct recording *rec)
 
 bool recording_stream_wanted(const struct recording_run *run)
 {
-	uint64_t bytes = 0;
-	struct stat st;
 	const struct ntp_header *a, *b;
+	uint64_t records = 0;
 	size_t i, k;
 
 	/* Several hosts with targets: each pair's join, first match wins. */
@@ -81,9 +82,8 @@ bool recording_stream_wanted(const struct recording_run *run)
 		return true;
 	for (i = 0; i < run->nr_files; i++)
 		for (k = 0; k < run->files[i].nr_parts; k++)
-			if (!stat(run->files[i].parts[k].path, &st))
-				bytes += st.st_size;
-	return bytes > STREAM_AUTO_BYTES;
+			records += ntp_records_bound(run->files[i].parts[k].file);
+	return records > STREAM_AUTO_BYTES / sizeof(struct ntprof_record);
 }
 
 /* A recording read record by record, part after part. */

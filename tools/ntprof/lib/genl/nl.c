@@ -25,7 +25,7 @@ struct nl_sock {
 	uint32_t family_version;	/* advertised by the kernel */
 	char extack[256];
 	size_t recv_size;		/* of each receive: see NL_QUIET_SIZE */
-	/* 8-aligned: a record dump's records are read where they arrive. */
+	/* Aligned for the message headers libmnl reads in place. */
 	_Alignas(8) char buf[NL_MSG_SIZE];
 };
 
@@ -135,6 +135,11 @@ uint16_t nl_family_id(const struct nl_sock *sock)
 const char *nl_extack(const struct nl_sock *sock)
 {
 	return sock->extack;
+}
+
+void nl_note(struct nl_sock *sock, const char *reason)
+{
+	snprintf(sock->extack, sizeof(sock->extack), "%s", reason);
 }
 
 void nl_perror(const struct nl_sock *sock, const char *what, int err)

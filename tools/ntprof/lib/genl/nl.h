@@ -76,6 +76,12 @@ int nl_request(struct nl_sock *sock, uint8_t cmd, uint16_t flags,
  */
 const char *nl_extack(const struct nl_sock *sock);
 
+/*
+ * The reason for the last request's error when it is the tool's own (a
+ * reply it refused), in place of the kernel's explanation.
+ */
+void nl_note(struct nl_sock *sock, const char *reason);
+
 /* Prints "ntprof: @what: <error>[: <kernel's explanation>]" to stderr. */
 void nl_perror(const struct nl_sock *sock, const char *what, int err);
 

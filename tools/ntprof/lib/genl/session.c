@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "genl/session.h"
+#include "ntp/crec.h"
 
 /* status-get */
 
@@ -516,38 +517,47 @@ static int records_pass(struct session_records_ctx *ctx,
 	return 0;
 }
 
+/* Refuses the reply: a malformed record, whose reason @ctx keeps. */
+static int records_malformed(struct session_records_ctx *ctx, uint64_t i,
+			     const char *why)
+{
+	snprintf(ctx->why, sizeof(ctx->why),
+		 "malformed record %llu from the module: %s",
+		 (unsigned long long)i, why);
+	errno = EPROTO;
+	return MNL_CB_ERROR;
+}
+
 int session_records_reply(const struct nlmsghdr *nlh, void *data)
 {
 	struct session_records_ctx *ctx = data;
 	const struct nlattr *attr;
-	const char *p;
+	const uint8_t *p;
+	char why[128];
 	size_t len, n;
+	int size;
 
 	nl_attr_for_each(attr, nlh) {
 		if (mnl_attr_get_type(attr) != NTPROF_A_RECORDS_DATA)
 			continue;
-		len = mnl_attr_get_payload_len(attr);
-		if (len % sizeof(struct ntprof_record)) {
-			errno = EPROTO;
-			return MNL_CB_ERROR;
-		}
 		p = mnl_attr_get_payload(attr);
-		if (!((uintptr_t)p % _Alignof(struct ntprof_record))) {
-			if (records_pass(ctx, (const struct ntprof_record *)p,
-					 len / sizeof(struct ntprof_record)))
-				return MNL_CB_ERROR;
-			continue;
+		len = mnl_attr_get_payload_len(attr);
+		for (n = 0; len; n++) {
+			if (n == SESSION_RECORDS_BATCH) {
+				if (records_pass(ctx, ctx->batch, n))
+					return MNL_CB_ERROR;
+				n = 0;
+			}
+			size = crec_decode(&ctx->batch[n], p, len, CREC_HOST,
+					   why, sizeof(why));
+			if (size < 0)
+				return records_malformed(ctx, ctx->count + n,
+							 why);
+			p += size;
+			len -= size;
 		}
-		while (len) {
-			n = len / sizeof(struct ntprof_record);
-			if (n > SESSION_RECORDS_BATCH)
-				n = SESSION_RECORDS_BATCH;
-			memcpy(ctx->batch, p, n * sizeof(struct ntprof_record));
-			p += n * sizeof(struct ntprof_record);
-			len -= n * sizeof(struct ntprof_record);
-			if (records_pass(ctx, ctx->batch, n))
-				return MNL_CB_ERROR;
-		}
+		if (n && records_pass(ctx, ctx->batch, n))
+			return MNL_CB_ERROR;
 	}
 	return MNL_CB_OK;
 }
@@ -575,9 +585,12 @@ int session_records_get(struct nl_sock *sock, uint32_t role,
 	ctx->fn = fn;
 	ctx->data = data;
 	ctx->count = 0;
+	ctx->why[0] = '\0';
 	/* Always with the role: the other role's records are not ours. */
 	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP, records_put,
 			 session_records_reply, ctx);
+	if (err == -EPROTO && ctx->why[0])
+		nl_note(sock, ctx->why);
 	if (count)
 		*count = ctx->count;
 	free(ctx);

@@ -195,9 +195,9 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 		      struct session_stats *st);
 
 /*
- * Gets the records, aligned for the struct, in batches. Returns 0 or
- * -errno; an error of @fn (returned as -errno) ends the request, and the
- * records the kernel had already put in its reply are lost.
+ * Gets the records in batches. Returns 0 or -errno; an error of @fn
+ * (returned as -errno) ends the request, and the records the kernel had
+ * already put in its reply are lost.
  */
 typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
 				  void *data);
@@ -205,19 +205,19 @@ typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
 /*
  * records-get: takes the finished records of @role's session out of the
  * kernel's buffers (each role has its own) and hands them to @fn.
- * *@count (may be NULL) gets how many there were.
+ * *@count (may be NULL) gets how many there were. -EPROTO: a malformed
+ * record, which nl_perror() on @sock then explains.
  */
 int session_records_get(struct nl_sock *sock, uint32_t role,
 			session_records_fn fn, void *data, uint64_t *count);
 
 /*
  * The reply's parser, an mnl callback: for session_records_get(), and for
- * tests that build replies themselves. An attribute's payload is only
- * sure to be 4-byte aligned, the struct needs 8. The kernel's record
- * messages keep it 8-aligned in a buffer that is (a message's header and
- * the attribute's are 24 bytes, records 232): those records go to @fn
- * where they are; any others are copied into @batch first, in batches.
- * A payload that is not whole records is -EPROTO (set in errno).
+ * tests that build replies themselves. NTPROF_A_RECORDS_DATA holds
+ * compact records back to back (struct ntprof_crec, host byte order,
+ * lib/ntp/crec.h): they are decoded into @batch and handed to @fn in
+ * batches. A malformed one is -EPROTO (set in errno), its reason in
+ * @why; the batches before it in the reply have reached @fn.
  */
 #define SESSION_RECORDS_BATCH	64
 
@@ -226,6 +226,7 @@ struct session_records_ctx {
 	session_records_fn fn;
 	void *data;
 	uint64_t count;
+	char why[192];
 	struct ntprof_record batch[SESSION_RECORDS_BATCH];
 };
 

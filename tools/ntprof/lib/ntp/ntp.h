@@ -19,11 +19,18 @@
 #include <stdint.h>
 #include <uapi/linux/ntprof.h>
 
-/* The format this code writes; it reads every minor of its major. */
-#define NTP_VERSION_MAJOR	1
-#define NTP_VERSION_MINOR	4
+/*
+ * The format this code writes. It reads every minor of its major, and
+ * of major 1 (1.0 to 1.4: the same header, records of a fixed size).
+ */
+#define NTP_VERSION_MAJOR	2
+#define NTP_VERSION_MINOR	0
 
-/* The on-disk size of a record in format 1.0: struct ntprof_record's. */
+/*
+ * The on-disk size of a record in formats 1.0 to 1.4: struct
+ * ntprof_record's. From 2.0 on, blocks hold compact records (crec.h),
+ * each of its own size, and the header's record_size is 0.
+ */
 #define NTP_RECORD_SIZE		232
 
 /*
@@ -56,8 +63,9 @@
 #define NTP_CTRLS_MAX		4096
 
 /*
- * Records per block the writer buffers (about 232 KiB): a kill loses at
- * most this many unflushed records, and the reader gets big reads.
+ * Records per block the writer buffers: a kill loses at most this many
+ * unflushed records, and the reader gets big reads (format 2.0: 80 KiB
+ * of a host's TCP reads, at most 236 KiB; 1.x: 232 KiB).
  */
 #define NTP_BLOCK_RECORDS	1024
 
@@ -118,7 +126,7 @@ struct ntp_header {
 	/* Filled by the reader; the writer writes its own. */
 	uint16_t version_major;
 	uint16_t version_minor;
-	uint32_t record_size;	/* bytes of one record on disk */
+	uint32_t record_size;	/* bytes of one record on disk; 0 from 2.0 */
 
 	uint8_t role;		/* enum ntprof_role */
 	uint8_t transport;	/* enum ntprof_transport */
@@ -183,6 +191,16 @@ struct ntp_writer;
  */
 int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 		    struct ntp_writer **wp);
+/*
+ * The same in format @major.@minor: 2.0, or an older one for the tests
+ * that keep files of every version (1.0 to 1.4), which leaves out what
+ * its version did not have yet (devices and controllers before 1.1, the
+ * trailer's devices before 1.2 and hooks before 1.3, the part before
+ * 1.4). -EINVAL: a version it does not write.
+ */
+int ntp_writer_open_format(const char *path, const struct ntp_header *hdr,
+			   unsigned int major, unsigned int minor,
+			   struct ntp_writer **wp);
 /* The path it writes, for messages. */
 const char *ntp_writer_path(const struct ntp_writer *w);
 /*
@@ -195,7 +213,10 @@ uint64_t ntp_writer_records(const struct ntp_writer *w);
 /*
  * Copies @n records into the current block and writes each block that
  * fills up. After a failed write every later call fails the same way:
- * what follows a partial block could not be read.
+ * what follows a partial block could not be read. -ERANGE, in format
+ * 2.0: a record whose points lie 2^63 ns or more apart, which its form
+ * cannot hold (crec_size() is 0); the records before it are appended,
+ * and the writer goes on.
  */
 int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 		      size_t n);
@@ -241,7 +262,14 @@ uint64_t ntp_discarded(const struct ntp_file *f);
 const char *ntp_error(const struct ntp_file *f);
 void ntp_close(struct ntp_file *f);
 
-/* One record in its on-disk form, NTP_RECORD_SIZE bytes, and back. */
+/*
+ * A records' bound: no more than this many in the rest of the file (at
+ * most ntp_read_all() returns), from the sizes of its blocks, without
+ * reading them. For the memory to ask for before reading.
+ */
+uint64_t ntp_records_bound(const struct ntp_file *f);
+
+/* One record in its 1.x form, NTP_RECORD_SIZE bytes, and back. */
 void ntp_record_encode(void *buf, const struct ntprof_record *rec);
 void ntp_record_decode(struct ntprof_record *rec, const void *buf);
 

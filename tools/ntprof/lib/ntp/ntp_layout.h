@@ -10,6 +10,7 @@
 #define NTPROF_NTP_LAYOUT_H
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -119,6 +120,16 @@ static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
 /* ts[i] is at NTP_REC_OFF_TS + 8 * i. */
 #define NTP_REC_OFF_TS			40
 
+/*
+ * Compact record (format 2.0, struct ntprof_crec): its first 36 bytes are
+ * the record's, role to dev, at the NTP_REC_OFF_* offsets above; then the
+ * points word and the first point's time, then the variable part.
+ */
+#define NTP_CREC_OFF_POINTS		36
+#define NTP_CREC_OFF_T0			40
+/* The offsets from t0, then the pid, start after the fixed part. */
+#define NTP_CREC_OFF_VAR		48
+
 /* Trailer payload */
 #define NTP_TRL_OFF_RECORDS		0
 #define NTP_TRL_OFF_DROPS		8
@@ -128,7 +139,18 @@ static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
 /* The trailer of 1.0 and 1.1; since 1.2 its device table starts here. */
 #define TRAILER_SIZE	40
 
-/* Records may grow in later minors, but not without bound. */
+/*
+ * Whether a file of version @major.@minor has what version @m_major.@m_minor
+ * brought: a later minor of the same major, or any later major (2.0 keeps
+ * everything 1.4 has but the records' form).
+ */
+static inline bool ntp_since(unsigned int major, unsigned int minor,
+			     unsigned int m_major, unsigned int m_minor)
+{
+	return major > m_major || (major == m_major && minor >= m_minor);
+}
+
+/* Records may grow in later minors of 1, but not without bound. */
 #define RECORD_SIZE_MAX	4096
 #define TRAILER_MAX	4096
 

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ntp/crec.h"
 #include "ntp/ntp.h"
 #include "ntp/ntp_layout.h"
 #include "ntp/ntp_read_priv.h"
@@ -146,6 +147,19 @@ static int cut_short(struct ntp_file *f, uint64_t discarded)
 }
 
 /*
+ * Whether a block's length can be its records': exactly in 1.x; in 2.x,
+ * from the smallest compact records to the largest, whole words. The
+ * records' own sizes are checked as they are decoded.
+ */
+static bool block_len_ok(const struct ntp_file *f, const struct unit *u)
+{
+	if (!f->compact)
+		return (uint64_t)u->count * f->hdr.record_size == u->len;
+	return (uint64_t)u->count * CREC_FIXED <= u->len &&
+	       (uint64_t)u->count * NTPROF_CREC_MAX >= u->len && !(u->len % 4);
+}
+
+/*
  * Reads the header of the unit at f->off. Returns 1 when its payload is
  * wholly in the file, 0 when the file ends inside it, or an error.
  */
@@ -191,8 +205,7 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 		return ntp_fail(f, -EBADMSG,
 				"block %u at offset %llu: length %u is too long",
 				f->seq, (unsigned long long)f->off, u->len);
-	if (u->tag == tag_block &&
-	    (uint64_t)u->count * f->hdr.record_size != u->len)
+	if (u->tag == tag_block && !block_len_ok(f, u))
 		return ntp_fail(f, -EBADMSG,
 				"block %u at offset %llu: %u records do not make %u bytes",
 				f->seq, (unsigned long long)f->off, u->count,
@@ -273,7 +286,7 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 	t->end_mono_ns = get64(p + NTP_TRL_OFF_END_MONO_NS);
 	t->end_real_ns = get64(p + NTP_TRL_OFF_END_REAL_NS);
 	/* Since 1.2: the devices that appeared after the start. */
-	if (f->hdr.version_minor >= 2 && u->len > TRAILER_SIZE) {
+	if (ntp_file_since(f, 1, 2) && u->len > TRAILER_SIZE) {
 		struct cursor c = { p + TRAILER_SIZE, u->len - TRAILER_SIZE };
 
 		f->late_devs = ntp_table_parse(f, &c, "trailer", &ntp_dev_table,
@@ -282,7 +295,7 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 			return f->err;
 		t->late_devs = f->late_devs;
 		/* Since 1.3: the hooks of processes found after the start. */
-		if (f->hdr.version_minor >= 3 && c.left) {
+		if (ntp_file_since(f, 1, 3) && c.left) {
 			f->late_hooks = ntp_table_parse(f, &c, "trailer",
 							&ntp_hook_table,
 							&t->nr_late_hooks);
@@ -334,11 +347,39 @@ static int unit_next(struct ntp_file *f, struct unit *u)
 	return 0;
 }
 
+/*
+ * The compact records of the block just read, @u numbered @seq at @off,
+ * into @dst: exactly its count of them, ending where the payload ends.
+ */
+static int block_decode(struct ntp_file *f, const struct unit *u,
+			uint32_t seq, uint64_t off, struct ntprof_record *dst)
+{
+	uint32_t i, at = 0;
+	char why[128];
+	int n;
+
+	for (i = 0; i < u->count; i++) {
+		n = crec_decode(&dst[i], f->buf + at, u->len - at, CREC_LE, why,
+				sizeof(why));
+		if (n < 0)
+			return ntp_fail(f, n,
+					"block %u at offset %llu: record %u at byte %u: %s",
+					seq, (unsigned long long)off, i, at, why);
+		at += n;
+	}
+	if (at != u->len)
+		return ntp_fail(f, -EBADMSG,
+				"block %u at offset %llu: its records end at byte %u of %u",
+				seq, (unsigned long long)off, at, u->len);
+	return 1;
+}
+
 /* The payload of a block into @dst, decoded unless it is fast. */
 static int block_read(struct ntp_file *f, const struct unit *u,
 		      struct ntprof_record *dst)
 {
-	uint32_t i;
+	uint64_t off = f->off;
+	uint32_t seq = f->seq, i;
 	int ret;
 
 	if (f->fast)
@@ -348,6 +389,8 @@ static int block_read(struct ntp_file *f, const struct unit *u,
 		ret = unit_payload(f, u, f->buf);
 	if (ret <= 0)
 		return ret;
+	if (f->compact)
+		return block_decode(f, u, seq, off, dst);
 	for (i = 0; i < u->count; i++)
 		ntp_record_decode(&dst[i],
 				  f->buf + (size_t)i * f->hdr.record_size);
@@ -373,7 +416,7 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 			return ret;
 		dst = (struct ntprof_record *)f->buf;
 	} else if (u.count > f->recs_size) {
-		/* u.count <= UNIT_MAX / NTP_RECORD_SIZE: bounded. */
+		/* u.count <= UNIT_MAX / CREC_FIXED: bounded. */
 		dst = realloc(f->recs, u.count * sizeof(*dst));
 		if (!dst)
 			return ntp_fail(f, -ENOMEM, "out of memory");
@@ -389,6 +432,44 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 	*recs = dst;
 	*n = u.count;
 	return 1;
+}
+
+/*
+ * Records of compact blocks, from their headers alone: one pread() of 24
+ * bytes a block. It stops where the reader would: at a unit that is not
+ * whole in the file, a header that is wrong, the trailer.
+ */
+static uint64_t compact_bound(const struct ntp_file *f)
+{
+	uint64_t off = f->off, n = 0;
+	uint8_t h[UNIT_HDR];
+	uint32_t len;
+
+	while (f->size - off >= UNIT_HDR &&
+	       ntp_pread_full(f->fd, h, UNIT_HDR, off) == UNIT_HDR) {
+		if (!crc_matches(crc(h, NTP_UNIT_OFF_HEADER_CRC),
+				 get32(h + NTP_UNIT_OFF_HEADER_CRC)))
+			break;
+		len = get32(h + NTP_UNIT_OFF_LENGTH);
+		if (len > UNIT_MAX || len > f->size - off - UNIT_HDR ||
+		    !memcmp(h + NTP_UNIT_OFF_TAG, tag_end, 4))
+			break;
+		if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_block, 4))
+			/* More would not fit: the reader refuses the block. */
+			n += get32(h + NTP_UNIT_OFF_COUNT) < len / CREC_FIXED ?
+			     get32(h + NTP_UNIT_OFF_COUNT) : len / CREC_FIXED;
+		off += UNIT_HDR + len;
+	}
+	return n;
+}
+
+uint64_t ntp_records_bound(const struct ntp_file *f)
+{
+	if (f->err || f->at_end)
+		return 0;
+	if (f->compact)
+		return compact_bound(f);
+	return (f->size - f->off) / f->hdr.record_size;
 }
 
 /*
@@ -422,9 +503,8 @@ int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
 	*n = 0;
 	if (f->err)
 		return f->err;
-	/* No more records than the rest of the file has bytes for. */
-	if (!f->at_end)
-		cap = (f->size - f->off) / f->hdr.record_size;
+	/* No more records than the rest of the file has blocks for. */
+	cap = ntp_records_bound(f);
 	if (cap > SIZE_MAX / sizeof(*all))
 		return ntp_fail(f, -ENOMEM, "too large for this machine's memory");
 	if (cap) {
@@ -433,9 +513,9 @@ int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
 			return ntp_fail(f, -ENOMEM, "out of memory");
 	}
 	while ((ret = unit_next(f, &u)) > 0) {
-		/* Cannot happen, since each block's bytes are in the file. */
+		/* Only if the file changed since its blocks were counted. */
 		if (u.count > cap - got) {
-			ret = ntp_fail(f, -EBADMSG, "more records than bytes");
+			ret = ntp_fail(f, -EBADMSG, "changed while it was read");
 			break;
 		}
 		ret = block_read(f, &u, all + got);
@@ -445,8 +525,9 @@ int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n)
 		f->records += u.count;
 	}
 	/*
-	 * The room block headers and a cut-off block left unused is a few
-	 * pages never touched, so never backed by memory: no realloc().
+	 * The room left unused (1.x: the block headers'; blocks not read
+	 * after an error) is pages never touched, so never backed by
+	 * memory: no realloc().
 	 */
 	if (!got) {
 		free(all);

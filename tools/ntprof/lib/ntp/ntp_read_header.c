@@ -251,6 +251,34 @@ static int header_part(struct ntp_file *f, struct cursor *c)
 	return 0;
 }
 
+/*
+ * Records of a fixed size in 1.x, at least 1.0's (a newer minor's fields
+ * after its); compact ones, each of its own size, from 2.0 on.
+ */
+static int header_record_size(struct ntp_file *f)
+{
+	uint32_t size = f->hdr.record_size;
+
+	if (f->hdr.version_major >= 2) {
+		if (size)
+			return ntp_fail(f, -EBADMSG,
+					"header: record size %u in format %u, whose records are compact (0)",
+					size, f->hdr.version_major);
+		f->compact = true;
+		return 0;
+	}
+	if (size < NTP_RECORD_SIZE)
+		return ntp_fail(f, -EBADMSG,
+				"header: record size %u is less than %u",
+				size, NTP_RECORD_SIZE);
+	if (size > RECORD_SIZE_MAX)
+		return ntp_fail(f, -EBADMSG,
+				"header: record size %u is more than %u",
+				size, RECORD_SIZE_MAX);
+	f->fast = HOST_IS_LE && size == sizeof(struct ntprof_record);
+	return 0;
+}
+
 /* The header's fields after the checksum vouched for its bytes. */
 static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 {
@@ -267,15 +295,9 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 	h->nr_cpus = get32(buf + NTP_HDR_OFF_NR_CPUS);
 	h->start_mono_ns = get64(buf + NTP_HDR_OFF_START_MONO_NS);
 	h->start_real_ns = get64(buf + NTP_HDR_OFF_START_REAL_NS);
-	if (h->record_size < NTP_RECORD_SIZE)
-		return ntp_fail(f, -EBADMSG,
-				"header: record size %u is less than %u",
-				h->record_size, NTP_RECORD_SIZE);
-	if (h->record_size > RECORD_SIZE_MAX)
-		return ntp_fail(f, -EBADMSG,
-				"header: record size %u is more than %u",
-				h->record_size, RECORD_SIZE_MAX);
-	f->fast = HOST_IS_LE && h->record_size == sizeof(struct ntprof_record);
+	ret = header_record_size(f);
+	if (ret)
+		return ret;
 
 	ret = get_str(f, &c, "hostname", h->hostname, NTP_HOSTNAME_MAX);
 	if (!ret)
@@ -292,17 +314,17 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 				   &h->nr_hooks);
 	h->hooks = f->hooks;
 	/* 1.0 ends here: a 1.0 file's later bytes are not a device table. */
-	if (!f->err && h->version_minor >= 1) {
+	if (!f->err && ntp_file_since(f, 1, 1)) {
 		f->devs = ntp_table_parse(f, &c, "header", &ntp_dev_table,
 					  &h->nr_devs);
 		h->devs = f->devs;
 	}
-	if (!f->err && h->version_minor >= 1) {
+	if (!f->err && ntp_file_since(f, 1, 1)) {
 		f->ctrls = ntp_table_parse(f, &c, "header", &ctrl_table,
 					   &h->nr_ctrls);
 		h->ctrls = f->ctrls;
 	}
-	if (!f->err && h->version_minor >= 4)
+	if (!f->err && ntp_file_since(f, 1, 4))
 		header_part(f, &c);
 	/* What is left before the checksum is a newer minor's: skipped. */
 	return f->err;

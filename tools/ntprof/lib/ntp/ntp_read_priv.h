@@ -16,11 +16,13 @@
 #include <sys/types.h>
 
 #include "ntp/ntp.h"
+#include "ntp/ntp_layout.h"
 
 struct ntp_file {
 	int fd;
 	int err;		/* sticky: the first failure */
 	bool fast;		/* the disk records are our struct's bytes */
+	bool compact;		/* 2.x: compact records (crec.h) */
 	bool at_end;
 	bool has_trailer;
 	uint64_t size;		/* as fstat() saw it at ntp_open() */
@@ -58,6 +60,14 @@ static inline const uint8_t *take(struct cursor *c, size_t n)
 	c->p += n;
 	c->left -= n;
 	return p;
+}
+
+/* Whether @f's version has what @major.@minor brought (ntp_since()). */
+static inline bool ntp_file_since(const struct ntp_file *f,
+				  unsigned int major, unsigned int minor)
+{
+	return ntp_since(f->hdr.version_major, f->hdr.version_minor, major,
+			 minor);
 }
 
 /* Sets f->msg to the path and the message and returns @err, sticky. */

@@ -14,12 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ntp/crec.h"
 #include "ntp/ntp.h"
 #include "ntp/ntp_layout.h"
 
 /*
- * On a little-endian machine the disk record is struct ntprof_record
- * byte for byte, so whole blocks are copied; these make sure the uapi
+ * On a little-endian machine the 1.x disk record is struct ntprof_record
+ * byte for byte, so records are copied; these make sure the uapi
  * header's layout never drifts from the one the format documents.
  */
 #define ntp_rec_at(field, off) \
@@ -85,13 +86,21 @@ static void unit_seal(uint8_t *unit, const uint8_t tag[4], uint32_t seq,
 struct ntp_writer {
 	int fd;
 	int err;		/* the first failure; every call returns it */
+	unsigned int major;	/* the format written */
+	unsigned int minor;
 	uint32_t seq;		/* the next unit's number */
 	uint64_t records;
 	uint64_t size;		/* bytes written */
 	size_t nbuf;		/* records in buf */
+	size_t nbytes;		/* ... and their bytes */
 	uint8_t *buf;		/* unit header, NTP_BLOCK_RECORDS records */
 	char path[];
 };
+
+/* A block's room: NTP_BLOCK_RECORDS of the largest records of any form. */
+#define BLOCK_ROOM	(NTP_BLOCK_RECORDS * \
+			 (NTPROF_CREC_MAX > NTP_RECORD_SIZE ? \
+			  NTPROF_CREC_MAX : NTP_RECORD_SIZE))
 
 /*
  * A short write is retried so that the second write() says why (ENOSPC,
@@ -184,11 +193,22 @@ static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
 	return true;
 }
 
-/* The length of @hdr encoded, or 0 if the format cannot hold it. */
-static size_t header_len(const struct ntp_header *hdr)
+/* Whether the file @w writes has what version @major.@minor brought. */
+static bool w_since(const struct ntp_writer *w, unsigned int major,
+		    unsigned int minor)
 {
-	/* The fixed part, the counts of the three tables, 1.4's, the CRC */
-	size_t len = HDR_FIXED + 3 * 4 + HDR_PART_SIZE + HDR_CRC_SIZE, i;
+	return ntp_since(w->major, w->minor, major, minor);
+}
+
+/*
+ * The length of @hdr encoded in @w's format, or 0 if it cannot hold it.
+ * 1.0 has no device or controller table; 1.4 brought the part.
+ */
+static size_t header_len(const struct ntp_writer *w,
+			 const struct ntp_header *hdr)
+{
+	/* The fixed part, the hooks' count, the CRC */
+	size_t len = HDR_FIXED + 4 + HDR_CRC_SIZE, i;
 
 	if (hdr->nr_hooks > NTP_HOOKS_MAX || (hdr->nr_hooks && !hdr->hooks) ||
 	    hdr->nr_devs > NTP_DEVS_MAX || (hdr->nr_devs && !hdr->devs) ||
@@ -204,6 +224,11 @@ static size_t header_len(const struct ntp_header *hdr)
 		if (!size_add(&len, HOOK_FIXED, hdr->hooks[i].name,
 			      sizeof(hdr->hooks[i].name)))
 			return 0;
+	if (w_since(w, 1, 4))
+		len += HDR_PART_SIZE;
+	if (!w_since(w, 1, 1))
+		return len <= HDR_MAX ? len : 0;
+	len += 2 * 4;
 	for (i = 0; i < hdr->nr_devs; i++)
 		if (!size_add(&len, DEV_FIXED, hdr->devs[i].name,
 			      sizeof(hdr->devs[i].name)))
@@ -221,14 +246,16 @@ static size_t header_len(const struct ntp_header *hdr)
 }
 
 /* The header's fixed part, of a header of @len bytes, at @buf. */
-static uint8_t *header_fixed_put(uint8_t *buf, const struct ntp_header *hdr,
-				 size_t len)
+static uint8_t *header_fixed_put(const struct ntp_writer *w, uint8_t *buf,
+				 const struct ntp_header *hdr, size_t len)
 {
 	memcpy(buf + NTP_HDR_OFF_MAGIC, ntp_magic, sizeof(ntp_magic));
-	put16(buf + NTP_HDR_OFF_VERSION_MAJOR, NTP_VERSION_MAJOR);
-	put16(buf + NTP_HDR_OFF_VERSION_MINOR, NTP_VERSION_MINOR);
+	put16(buf + NTP_HDR_OFF_VERSION_MAJOR, w->major);
+	put16(buf + NTP_HDR_OFF_VERSION_MINOR, w->minor);
 	put32(buf + NTP_HDR_OFF_HEADER_LEN, len);
-	put32(buf + NTP_HDR_OFF_RECORD_SIZE, NTP_RECORD_SIZE);
+	/* 2.0: each record says its size. */
+	put32(buf + NTP_HDR_OFF_RECORD_SIZE,
+	      w_since(w, 2, 0) ? 0 : NTP_RECORD_SIZE);
 	put32(buf + NTP_HDR_OFF_SAMPLE, hdr->sample);
 	buf[NTP_HDR_OFF_ROLE] = hdr->role;
 	buf[NTP_HDR_OFF_TRANSPORT] = hdr->transport;
@@ -240,10 +267,11 @@ static uint8_t *header_fixed_put(uint8_t *buf, const struct ntp_header *hdr,
 }
 
 /*
- * The hook, device and controller tables at @p, then 1.4's part fields;
- * returns their end.
+ * The hook, device and controller tables at @p, then 1.4's part fields,
+ * those @w's format has; returns their end.
  */
-static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
+static uint8_t *header_tables_put(const struct ntp_writer *w, uint8_t *p,
+				  const struct ntp_header *hdr)
 {
 	size_t i;
 
@@ -251,6 +279,8 @@ static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
 	p += 4;
 	for (i = 0; i < hdr->nr_hooks; i++)
 		p = hook_put(p, &hdr->hooks[i]);
+	if (!w_since(w, 1, 1))
+		return p;
 	put32(p, hdr->nr_devs);
 	p += 4;
 	for (i = 0; i < hdr->nr_devs; i++)
@@ -259,15 +289,18 @@ static uint8_t *header_tables_put(uint8_t *p, const struct ntp_header *hdr)
 	p += 4;
 	for (i = 0; i < hdr->nr_ctrls; i++)
 		p = ctrl_put(p, &hdr->ctrls[i]);
+	if (!w_since(w, 1, 4))
+		return p;
 	put32(p, hdr->part);
 	put64(p + 4, hdr->part ? hdr->part_start_mono_ns : 0);
 	return p + HDR_PART_SIZE;
 }
 
 /* The encoded header, or NULL with errno set; its length in @lenp. */
-static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
+static uint8_t *header_encode(const struct ntp_writer *w,
+			      const struct ntp_header *hdr, size_t *lenp)
 {
-	size_t len = header_len(hdr);
+	size_t len = header_len(w, hdr);
 	uint8_t *buf, *p;
 
 	if (!len) {
@@ -277,32 +310,47 @@ static uint8_t *header_encode(const struct ntp_header *hdr, size_t *lenp)
 	buf = calloc(1, len);
 	if (!buf)
 		return NULL;
-	p = header_fixed_put(buf, hdr, len);
+	p = header_fixed_put(w, buf, hdr, len);
 	p = put_str(p, hdr->hostname);
 	p = put_str(p, hdr->kernel_release);
 	p = put_str(p, hdr->boot_id);
 	p = put_str(p, hdr->tool_version);
-	p = header_tables_put(p, hdr);
+	p = header_tables_put(w, p, hdr);
 	put32(p, crc(buf, len - HDR_CRC_SIZE));
 	*lenp = len;
 	return buf;
 }
 
-int ntp_writer_open(const char *path, const struct ntp_header *hdr,
-		    struct ntp_writer **wp)
+/* The versions the writer writes: this one, and 1.x for the tests. */
+static bool format_known(unsigned int major, unsigned int minor)
+{
+	return (major == NTP_VERSION_MAJOR && minor == NTP_VERSION_MINOR) ||
+	       (major == 1 && minor <= 4);
+}
+
+int ntp_writer_open_format(const char *path, const struct ntp_header *hdr,
+			   unsigned int major, unsigned int minor,
+			   struct ntp_writer **wp)
 {
 	struct ntp_writer *w;
-	uint8_t *head;
+	uint8_t *head = NULL;
 	size_t len;
 	int ret;
 
-	head = header_encode(hdr, &len);
-	if (!head)
-		return -errno;
+	if (!format_known(major, minor))
+		return -EINVAL;
 	w = calloc(1, sizeof(*w) + strlen(path) + 1);	/* zeroed: path's NUL */
-	if (w)
-		w->buf = malloc(UNIT_HDR + NTP_BLOCK_RECORDS * NTP_RECORD_SIZE);
-	if (!w || !w->buf) {
+	if (!w)
+		return -ENOMEM;
+	w->major = major;
+	w->minor = minor;
+	head = header_encode(w, hdr, &len);
+	if (!head) {
+		ret = -errno;
+		goto fail;
+	}
+	w->buf = malloc(UNIT_HDR + BLOCK_ROOM);
+	if (!w->buf) {
 		ret = -ENOMEM;
 		goto fail;
 	}
@@ -322,11 +370,17 @@ int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 	*wp = w;
 	return 0;
 fail:
-	if (w)
-		free(w->buf);
+	free(w->buf);
 	free(w);
 	free(head);
 	return ret;
+}
+
+int ntp_writer_open(const char *path, const struct ntp_header *hdr,
+		    struct ntp_writer **wp)
+{
+	return ntp_writer_open_format(path, hdr, NTP_VERSION_MAJOR,
+				      NTP_VERSION_MINOR, wp);
 }
 
 const char *ntp_writer_path(const struct ntp_writer *w)
@@ -341,13 +395,12 @@ uint64_t ntp_writer_records(const struct ntp_writer *w)
 
 uint64_t ntp_writer_size(const struct ntp_writer *w)
 {
-	return w->size +
-	       (w->nbuf ? UNIT_HDR + (uint64_t)w->nbuf * NTP_RECORD_SIZE : 0);
+	return w->size + (w->nbuf ? UNIT_HDR + w->nbytes : 0);
 }
 
 int ntp_writer_flush(struct ntp_writer *w)
 {
-	uint32_t len = w->nbuf * NTP_RECORD_SIZE;
+	uint32_t len = w->nbytes;
 
 	if (w->err || !w->nbuf)
 		return w->err;
@@ -360,24 +413,42 @@ int ntp_writer_flush(struct ntp_writer *w)
 	w->records += w->nbuf;
 	w->size += UNIT_HDR + len;
 	w->nbuf = 0;
+	w->nbytes = 0;
+	return 0;
+}
+
+/* @rec at the end of the block, in the form of @w's format; -ERANGE. */
+static int block_add(struct ntp_writer *w, const struct ntprof_record *rec)
+{
+	uint8_t *p = w->buf + UNIT_HDR + w->nbytes;
+	uint32_t len;
+
+	if (w->major >= 2) {
+		len = crec_encode(p, rec, CREC_LE);
+		if (!len)
+			return -ERANGE;
+	} else {
+		if (HOST_IS_LE)
+			memcpy(p, rec, NTP_RECORD_SIZE);
+		else
+			ntp_record_encode(p, rec);
+		len = NTP_RECORD_SIZE;
+	}
+	w->nbytes += len;
+	w->nbuf++;
 	return 0;
 }
 
 int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 		      size_t n)
 {
-	uint8_t *p;
 	int ret;
 
-	while (n && !w->err) {
-		p = w->buf + UNIT_HDR + w->nbuf * NTP_RECORD_SIZE;
-		if (HOST_IS_LE)
-			memcpy(p, recs, NTP_RECORD_SIZE);
-		else
-			ntp_record_encode(p, recs);
-		recs++;
-		n--;
-		if (++w->nbuf == NTP_BLOCK_RECORDS) {
+	for (; n && !w->err; recs++, n--) {
+		ret = block_add(w, recs);
+		if (ret)
+			return ret;
+		if (w->nbuf == NTP_BLOCK_RECORDS) {
 			ret = ntp_writer_flush(w);
 			if (ret)
 				return ret;
@@ -448,10 +519,12 @@ int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t)
 		put64(pl + NTP_TRL_OFF_END_REAL_NS, t->end_real_ns);
 		/* 40 bytes, as in 1.0 and 1.1, without late devices or hooks. */
 		len = TRAILER_SIZE;
-		if (t->nr_late_devs || t->nr_late_hooks)
+		if (w_since(w, 1, 2) &&
+		    (t->nr_late_devs ||
+		     (t->nr_late_hooks && w_since(w, 1, 3))))
 			len += late_devs_encode(unit + UNIT_HDR + len,
 						TRAILER_MAX - len, t);
-		if (t->nr_late_hooks)
+		if (w_since(w, 1, 3) && t->nr_late_hooks)
 			len += late_hooks_encode(unit + UNIT_HDR + len,
 						 TRAILER_MAX - len, t);
 		unit_seal(unit, tag_end, w->seq, 0, (uint32_t)len);

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The kernel's <linux/bitops.h>, for kmod/ code in unit tests. */
+#include "../kshim.h"

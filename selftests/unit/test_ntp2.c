@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of what .ntp format 2.0 changed (Documentation/ntp-format.rst,
+ * "Records, format 2.0"): compact records in blocks, each of its own size,
+ * at the byte offsets the document gives; every version the writer can
+ * still write read back; a newer 2.x minor; the writer's sizes and its
+ * refusals; and blocks damaged in every way a compact record can be, each
+ * refused with one exact message. test_ntp.c has what all versions share,
+ * test_crec.c the codec's bytes.
+ * Prints TAP; exits 1 if any test failed.
+ *
+ * usage: test_ntp2 [--seeds DIR]   (DIR: also keep the files for fuzzing)
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "ntp/ntp.h"
+#include "ntp_test.h"
+#include "tap.h"
+
+/*
+ * A compact record as the format's table lays it out, by this file's own
+ * hand: the identity, the points word, t0, then each further point's
+ * offset in point order, 32-bit unless one needs 64, then the pid.
+ */
+static void put_crec(struct bytes *b, const struct ntprof_record *r)
+{
+	uint32_t points = 0, wide = 0;
+	uint64_t t0 = 0;
+	int64_t off;
+	int i;
+
+	for (i = 0; i < NTPROF_RECORD_POINTS; i++) {
+		if (!r->ts[i])
+			continue;
+		if (!points)
+			t0 = r->ts[i];
+		points |= 1U << i;
+		off = (int64_t)(r->ts[i] - t0);
+		if (off > INT32_MAX || off < INT32_MIN)
+			wide = NTPROF_CREC_WIDE;
+	}
+	put_le(b, r->role, 1);
+	put_le(b, r->transport, 1);
+	put_le(b, r->opcode, 1);
+	put_le(b, r->flags, 1);
+	put_le(b, r->qid, 2);
+	put_le(b, r->cid, 2);
+	put_le(b, r->nsid, 4);
+	put_le(b, r->length, 4);
+	put_le(b, r->slba, 8);
+	put_le(b, r->status, 2);
+	put_le(b, r->cntlid, 2);
+	put_le(b, r->cpu_submit, 2);
+	put_le(b, r->cpu_complete, 2);
+	put_le(b, r->dev, 4);
+	put_le(b, points | wide | (r->pid ? NTPROF_CREC_PID : 0), 4);
+	put_le(b, t0, 8);
+	for (i = __builtin_ffs(points); points && i < NTPROF_RECORD_POINTS; i++)
+		if (r->ts[i])
+			put_le(b, r->ts[i] - t0, wide ? 8 : 4);
+	if (r->pid)
+		put_le(b, r->pid, 4);
+}
+
+/*
+ * Three shapes: a host's TCP read, an SPDK agent's with its pid, and a
+ * read whose last point came 5 s after its first (WIDE).
+ */
+static void three_records(struct ntprof_record *r)
+{
+	static const int read_pts[] = { 0, 1, 2, 3, 4, 7, 8, 9, 10 };
+	int i;
+
+	memset(r, 0, 3 * sizeof(*r));
+	r[0].role = NTPROF_ROLE_HOST;
+	r[0].transport = NTPROF_TRANSPORT_TCP;
+	r[0].opcode = 2;
+	r[0].flags = NTPROF_REC_F_SAMPLED;
+	r[0].qid = 3;
+	r[0].cid = 0x1007;
+	r[0].nsid = 1;
+	r[0].length = 4096;
+	r[0].slba = 123456;
+	r[0].dev = 259 << 8;
+	for (i = 0; i < 9; i++)
+		r[0].ts[read_pts[i]] = 5000000000ULL + 1000 * i * i;
+	r[1].role = NTPROF_ROLE_TARGET;
+	r[1].transport = NTPROF_TRANSPORT_TCP;
+	r[1].opcode = 1;
+	r[1].flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
+	r[1].nsid = 2;
+	r[1].pid = 4321;
+	r[1].ts[NTPROF_PT_TARGET_INIT] = 6000000000ULL;
+	r[1].ts[NTPROF_PT_TARGET_EXEC] = 6000000300ULL;
+	r[1].ts[NTPROF_PT_TARGET_COMPLETE] = 6000009000ULL;
+	r[2] = r[0];
+	r[2].cid++;
+	r[2].ts[NTPROF_PT_HOST_BLK_COMPLETE] += 5000000000ULL;
+}
+
+static void test_layout(void)
+{
+	const char *path = tpath("layout20.ntp");
+	struct ntprof_record recs[3];
+	struct bytes want = { 0 };
+	struct ntp_header h;
+	struct ntp_writer *w;
+	struct layout l;
+	struct result r;
+	uint8_t *buf;
+	size_t len;
+	int ret, i;
+
+	three_records(recs);
+	hdr_make(&h);
+	ret = ntp_writer_open(path, &h, &w);
+	if (!ret)
+		ret = ntp_writer_append(w, recs, 3);
+	if (!ret)
+		ret = ntp_writer_close(w, &trailer_in);
+	ok(ret == 0, "three records written (%d)", ret);
+	seed(path);
+	buf = slurp(path, &len);
+	layout(buf, len, &l);
+
+	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 2 && buf[9] == 0 &&
+	   buf[10] == 0 && buf[11] == 0 && rd32(buf + 16) == 0,
+	   "the magic, version 2.0 and record size 0 (records say their own)");
+	/* The header of 1.4, to the byte: the tables, the part, the CRC. */
+	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + HOOKS_LEN +
+			DEVS_LEN + CTRLS_LEN + PART_LEN + 4 &&
+	   rd32(buf + l.hdr_len - 4 - PART_LEN) == 3 &&
+	   rd32(buf + l.hdr_len - 4) == crc32(0, buf, l.hdr_len - 4),
+	   "the rest of the header as in 1.4: %zu bytes, the part, the CRC",
+	   l.hdr_len);
+	for (i = 0; i < 3; i++)
+		put_crec(&want, &recs[i]);
+	ok(want.len == 80 + 60 + 112,
+	   "by the table: 80 bytes a TCP read, 60 an agent's with a pid, 112 WIDE");
+	ok(l.units == 2 && !memcmp(buf + l.unit[0], "NTPB", 4) &&
+	   rd32(buf + l.unit[0] + 8) == 3 &&
+	   rd32(buf + l.unit[0] + 12) == want.len &&
+	   !memcmp(buf + l.unit[0] + 24, want.p, want.len) &&
+	   rd32(buf + l.unit[0] + 16) ==
+		   crc32(0, buf + l.unit[0] + 24, want.len),
+	   "a block of 3 records, its length their sizes' sum, the bytes the table's");
+	ok(rd32(buf + l.unit[0] + 24 + 80 + 36) ==
+		   (1U << NTPROF_PT_TARGET_INIT | 1U << NTPROF_PT_TARGET_EXEC |
+		    1U << NTPROF_PT_TARGET_COMPLETE | NTPROF_CREC_PID) &&
+	   rd32(buf + l.unit[0] + 24 + 80 + 56) == 4321 &&
+	   rd32(buf + l.unit[0] + 24 + 140 + 36) ==
+		   (0x79f | NTPROF_CREC_WIDE),
+	   "the second's points word has PID and its pid ends it; the third's has WIDE");
+	ok(!memcmp(buf + l.unit[1], "NTPE", 4) && l.unit[1] + 24 + 40 == len,
+	   "then the trailer, 40 bytes, ends the file");
+	read_file(path, true, &r);
+	ok(r.ret == 0 && r.n == 3 && same_records(r.recs, recs, 3) &&
+	   r.recs[1].pid == 4321,
+	   "read back: the same three, the pid too (%d %s)", r.ret, r.msg);
+	free(r.recs);
+	free(want.p);
+	free(buf);
+}
+
+/* Every version the writer writes, read back both ways. */
+static void test_versions(void)
+{
+	static const unsigned int v[][2] = {
+		{ 1, 0 }, { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 0 },
+	};
+	static const size_t blocks[] = { 5, 1024, 3 };
+	struct ntprof_record *recs;
+	char name[32];
+	struct result r;
+	bool good;
+	size_t n;
+	int i, all;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(name, sizeof(name), "v%u.%u.ntp", v[i][0], v[i][1]);
+		recs = write_blocks_format(tpath(name), v[i][0], v[i][1],
+					   blocks, 3, false, &n);
+		for (all = 0, good = true; all < 2; all++) {
+			read_file(tpath(name), all, &r);
+			good &= r.ret == 0 && r.n == n &&
+				same_records(r.recs, recs, n) &&
+				r.hdr.version_major == v[i][0] &&
+				r.hdr.version_minor == v[i][1] &&
+				r.hdr.record_size == (v[i][0] == 1 ? 232 : 0) &&
+				r.hdr.nr_devs == (v[i][1] || v[i][0] > 1 ? 3 : 0) &&
+				r.hdr.part == (v[i][1] >= 4 || v[i][0] > 1 ? 3 : 0) &&
+				r.has_trailer && r.trailer.records == n;
+			free(r.recs);
+		}
+		ok(good, "format %u.%u: written and read back, both ways (%d %s)",
+		   v[i][0], v[i][1], r.ret, r.msg);
+		free(recs);
+	}
+}
+
+/*
+ * A file of format 2.3: everything a newer minor may add, which this
+ * reader skips, and compact records it reads.
+ */
+static void test_newer_minor(void)
+{
+	const char *path = tpath("minor23.ntp");
+	struct ntprof_record recs[3];
+	struct bytes b = { 0 }, p = { 0 };
+	struct result r;
+	int all;
+
+	three_records(recs);
+	put(&b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(&b, 2, 2);
+	put_le(&b, 3, 2);
+	put_le(&b, 0, 4);	/* the length, set below */
+	put_le(&b, 0, 4);
+	put_le(&b, 1, 4);
+	put_le(&b, NTPROF_ROLE_HOST, 1);
+	put_le(&b, NTPROF_TRANSPORT_TCP, 1);
+	put_le(&b, 0, 2);
+	put_le(&b, 2, 4);
+	put_le(&b, 11, 8);
+	put_le(&b, 22, 8);
+	put_str(&b, "host");
+	put_str(&b, "7.2.0");
+	put_str(&b, "");
+	put_str(&b, "9.9");
+	put_le(&b, 0, 4);		/* hooks */
+	put_le(&b, 0, 4);		/* devices */
+	put_le(&b, 0, 4);		/* controllers */
+	put_le(&b, 0, 4);		/* part */
+	put_le(&b, 0, 8);
+	put(&b, "later", 5);	/* a newer minor's header fields */
+	put_le(&b, 0, 4);
+	wr32(b.p + 12, b.len);
+	fix_header(b.p);
+
+	put_crec(&p, &recs[0]);
+	put_crec(&p, &recs[1]);
+	put_unit(&b, "NTPB", 0, 2, p.p, p.len);
+	put_unit(&b, "NTPX", 1, 5, "unknown", 7);
+	p.len = 0;
+	put_crec(&p, &recs[2]);
+	put_unit(&b, "NTPB", 2, 1, p.p, p.len);
+	p.len = 0;
+	put_le(&p, 3, 8);
+	put_le(&p, 0, 8);
+	put_le(&p, 0, 8);
+	put_le(&p, 33, 8);
+	put_le(&p, 44, 8);
+	put_le(&p, 0, 4);
+	put_le(&p, 0, 4);
+	put(&p, "newer", 5);
+	put_unit(&b, "NTPE", 3, 0, p.p, p.len);
+	spit(path, b.p, b.len);
+	seed(path);
+
+	for (all = 0; all < 2; all++) {
+		read_file(path, all, &r);
+		ok(r.ret == 0 && r.hdr.version_major == 2 &&
+		   r.hdr.version_minor == 3 && r.n == 3 &&
+		   same_records(r.recs, recs, 3) && r.has_trailer &&
+		   r.trailer.end_real_ns == 44,
+		   "%s: a 2.3 file, a unit and fields unknown to 2.0, reads (%d %s)",
+		   all ? "ntp_read_all" : "ntp_next_block", r.ret, r.msg);
+		free(r.recs);
+	}
+	free(b.p);
+	free(p.p);
+}
+
+/* The bytes the writer counts are the file's; its refusals. */
+static void test_writer(void)
+{
+	const char *path = tpath("size.ntp");
+	struct ntprof_record recs[3], bad;
+	struct ntp_header h;
+	struct ntp_writer *w;
+	struct stat st;
+	uint64_t before, after;
+	int ret, ret2;
+
+	three_records(recs);
+	hdr_make(&h);
+	ret = ntp_writer_open_format(path, &h, 1, 5, &w);
+	ok(ret == -EINVAL, "format 1.5 is not written: -EINVAL (%d)", ret);
+	ret = ntp_writer_open_format(path, &h, 2, 1, &w);
+	ok(ret == -EINVAL, "nor 2.1 (%d)", ret);
+	ret = ntp_writer_open_format(path, &h, 3, 0, &w);
+	ok(ret == -EINVAL, "nor 3.0 (%d)", ret);
+
+	if (ntp_writer_open(path, &h, &w))
+		die("ntp_writer_open");
+	before = ntp_writer_size(w);
+	ret = ntp_writer_append(w, recs, 3);
+	after = ntp_writer_size(w);
+	ok(!ret && after == before + 24 + 80 + 60 + 112,
+	   "ntp_writer_size() counts the block being filled: +%llu",
+	   (unsigned long long)(after - before));
+	bad = recs[0];
+	bad.ts[0] = 1;
+	bad.ts[1] = 2 + (uint64_t)INT64_MAX;
+	ret = ntp_writer_append(w, &bad, 1);
+	ret2 = ntp_writer_append(w, recs, 1);
+	ok(ret == -ERANGE && ret2 == 0 && ntp_writer_records(w) == 4 &&
+	   ntp_writer_size(w) == after + 80,
+	   "a record with points 2^63 ns apart: -ERANGE, nothing added, and the writer goes on");
+	ret = ntp_writer_flush(w);
+	if (stat(path, &st))
+		die(path);
+	ok(!ret && (uint64_t)st.st_size == after + 80,
+	   "flushed, the file has as many bytes (%lld)",
+	   (long long)st.st_size);
+	ntp_writer_close(w, &trailer_in);
+}
+
+/* What the reader knows before reading: the blocks' counts. */
+static void test_bound(void)
+{
+	static const size_t blocks[] = { 7, 1024, 2 };
+	const char *path = tpath("bound.ntp");
+	struct ntprof_record *recs;
+	char err[256];
+	struct ntp_file *f;
+	uint8_t *buf;
+	size_t len, n;
+	uint64_t all, cut;
+
+	recs = write_blocks(path, blocks, 3, false, &n);
+	if (ntp_open(path, &f, err, sizeof(err)))
+		die(err);
+	all = ntp_records_bound(f);
+	ntp_close(f);
+	buf = slurp(path, &len);
+	/* The last block loses its last byte, the trailer goes. */
+	spit(path, buf, len - 24 - 40 - 1);
+	if (ntp_open(path, &f, err, sizeof(err)))
+		die(err);
+	cut = ntp_records_bound(f);
+	ntp_close(f);
+	ok(all == n && cut == 7 + 1024,
+	   "ntp_records_bound(): %llu of %zu, %llu once the last block is cut",
+	   (unsigned long long)all, n, (unsigned long long)cut);
+	free(buf);
+	free(recs);
+}
+
+/* The good file's block 1, 2 records of rec_make()'s: 236 bytes each. */
+#define REC	236
+
+static void record_size_set(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	(void)l;
+	wr32(b + 16, 232);
+	fix_header(b);
+}
+
+static void count_huge(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + l->unit[1] + 8, 0x40000001);	/* * 48 wraps in 32 bits */
+	fix_unit(b, l->unit[1], false);
+}
+
+static void count_tiny(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(b + l->unit[1] + 8, 1);	/* 472 bytes > 1 * 236 */
+	fix_unit(b, l->unit[1], false);
+}
+
+/* The second record's points word, in block 1. */
+static uint8_t *points_of(uint8_t *b, const struct layout *l)
+{
+	return b + l->unit[1] + 24 + REC + 36;
+}
+
+static void points_unknown(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	wr32(points_of(b, l), rd32(points_of(b, l)) | 1U << 28);
+	fix_unit(b, l->unit[1], true);
+}
+
+/* Block 1 loses its last word: its last record runs past its end. */
+static void crosses_end(uint8_t *b, size_t *len, const struct layout *l)
+{
+	size_t end = l->unit[1] + 24 + 2 * REC;
+
+	memmove(b + end - 4, b + end, *len - end);
+	*len -= 4;
+	wr32(b + l->unit[1] + 12, 2 * REC - 4);
+	fix_unit(b, l->unit[1], true);
+}
+
+/* The second record says it is narrower: the records end early. */
+static void ends_early(uint8_t *b, size_t *len, const struct layout *l)
+{
+	uint8_t *p = points_of(b, l);
+
+	(void)len;
+	wr32(p, rd32(p) & ~NTPROF_CREC_WIDE);
+	fix_unit(b, l->unit[1], true);
+}
+
+static void t0_zero(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	memset(points_of(b, l) + 4, 0, 8);
+	fix_unit(b, l->unit[1], true);
+}
+
+static void offset_wraps(uint8_t *b, size_t *len, const struct layout *l)
+{
+	uint8_t *p = points_of(b, l);
+
+	(void)len;
+	/* The last offset: INT64_MIN, far below t0. */
+	memset(p + 12 + 8 * 22, 0, 7);
+	p[12 + 8 * 22 + 7] = 0x80;
+	fix_unit(b, l->unit[1], true);
+}
+
+static void test_damaged(void)
+{
+	static const size_t blocks[] = { 3, 2, 4 };
+	const char *path = tpath("good20.ntp");
+	struct ntprof_record *recs;
+	struct layout l;
+	size_t len, n, at;
+	uint8_t *good;
+
+	recs = write_blocks(path, blocks, 3, false, &n);
+	good = slurp(path, &len);
+	layout(good, len, &l);
+	at = l.unit[1];
+	ok(rd32(good + at + 12) == 2 * REC,
+	   "the good file's block 1: 2 records of %d bytes", REC);
+	ok(damaged(good, len, -EBADMSG, record_size_set,
+		   "header: record size 232 in format 2, whose records are compact (0)"),
+	   "2.0 with a record size: refused");
+	ok(damaged(good, len, -EBADMSG, count_huge,
+		   "block 1 at offset %zu: 1073741825 records do not make 472 bytes",
+		   at),
+	   "more records than 48 bytes each fit: refused, not allocated");
+	ok(damaged(good, len, -EBADMSG, count_tiny,
+		   "block 1 at offset %zu: 1 records do not make 472 bytes", at),
+	   "fewer than the largest records would fill: refused");
+	ok(damaged(good, len, -EBADMSG, points_unknown,
+		   "block 1 at offset %zu: record 1 at byte %d: points word 0xd0ffffff has unknown bits",
+		   at, REC),
+	   "a points word with an unknown bit");
+	ok(damaged(good, len, -EBADMSG, crosses_end,
+		   "block 1 at offset %zu: record 1 at byte %d: %d bytes, past the %d left",
+		   at, REC, REC, REC - 4),
+	   "a record that runs past the block's end");
+	ok(damaged(good, len, -EBADMSG, ends_early,
+		   "block 1 at offset %zu: its records end at byte 380 of 472",
+		   at),
+	   "records that end before the block does");
+	ok(damaged(good, len, -EBADMSG, t0_zero,
+		   "block 1 at offset %zu: record 1 at byte %d: point 0 at time 0",
+		   at, REC),
+	   "points with t0 0");
+	ok(damaged(good, len, -EBADMSG, offset_wraps,
+		   "block 1 at offset %zu: record 1 at byte %d: point 23: t0 3600000004000 -9223372036854775808 ns wraps around",
+		   at, REC),
+	   "a WIDE offset below time 0");
+	free(good);
+	free(recs);
+}
+
+int main(int argc, char *argv[])
+{
+	if (ntp_test_start(argc, argv, "test_ntp2"))
+		return 1;
+	test_layout();
+	test_versions();
+	test_newer_minor();
+	test_writer();
+	test_bound();
+	test_damaged();
+	cleanup();
+
+	return tap_done("test_ntp2");
+}
