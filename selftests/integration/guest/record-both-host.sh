@@ -16,23 +16,39 @@ tc=testclient
 
 
 # ntp_roles FILE: "HOST TARGET OTHER", the records of each role in the
-# blocks of a .ntp file (Documentation/ntp-format.rst; the file is
+# blocks of a .ntp 2.0 file (Documentation/ntp-format.rst: compact
+# records back to back, each 48 bytes and 4 or 8 a point past the first,
+# 4 more with a pid, as its points word at offset 36 says; the file is
 # little-endian, and so is this guest).
 ntp_roles() {
-	local f=$1 size hl rs off tag len
+	local f=$1 size hl off tag len
 
 	size=$(wc -c < "$f")
 	hl=$(od -An -tu4 -j 12 -N 4 "$f" | tr -d ' ')
-	rs=$(od -An -tu4 -j 16 -N 4 "$f" | tr -d ' ')
 	off=$hl
 	while [ $((off + 24)) -le "$size" ]; do
 		tag=$(od -An -c -j "$off" -N 4 "$f" | tr -d ' ')
 		len=$(od -An -tu4 -j $((off + 12)) -N 4 "$f" | tr -d ' ')
 		[ "$tag" = NTPB ] && [ "$len" -gt 0 ] &&
-			od -An -v -tu1 -w"$rs" -j $((off + 24)) -N "$len" "$f"
+			od -An -v -tu1 -w1 -j $((off + 24)) -N "$len" "$f"
 		off=$((off + 24 + len))
-	done | awk '$1 == 1 { h++ } $1 == 2 { t++ } NF { n++ }
-		END { printf "%d %d %d\n", h, t, n - h - t }'
+	done | awk '
+	{ b[n++] = $1 }
+	END {
+		for (i = 0; i + 48 <= n; i += size) {
+			pts = b[i + 36] + 256 * (b[i + 37] + 256 * b[i + 38])
+			hi = b[i + 39]
+			for (k = 0; pts; pts = int(pts / 2))
+				k += pts % 2
+			w = int(hi / 64) % 2 ? 8 : 4
+			size = 48 + (k ? k - 1 : 0) * w + (hi >= 128 ? 4 : 0)
+			if (b[i] == 1) h++
+			else if (b[i] == 2) t++
+			else o++
+		}
+		if (i != n) o++
+		printf "%d %d %d\n", h, t, o
+	}'
 }
 
 
