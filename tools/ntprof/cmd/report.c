@@ -114,7 +114,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "op", NTPROF_BY_OP }, { "size", NTPROF_BY_SIZE },
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
-		{ "pid", NTPROF_BY_PID },
+		{ "pid", NTPROF_BY_PID }, { "path", NTPROF_BY_PATH },
 	};
 	const char *end;
 	size_t i, len;
@@ -278,6 +278,7 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	struct report_views *v = arg;
 	const struct report_opts *o = v->o;
 
+	recording_run_json_apart(js, v->run);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
 	if (o->hist && !v->err)
