@@ -65,8 +65,9 @@ static void report_usage(FILE *f)
 	      "                 axes in units, legends, hover values\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
 	      "                 list of op, size, dev, queue, cpu (submitting),\n"
-	      "                 ccpu (completing) and pid (the SPDK process),\n"
-	      "                 as queue or op,cpu\n"
+	      "                 ccpu (completing), pid (the SPDK process) and\n"
+	      "                 path (the controller: multipath's paths), as\n"
+	      "                 queue or op,cpu\n"
 	      "                 (default op,size,dev)\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
@@ -204,7 +205,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu, ccpu or pid, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu, pid or path, or a list of them, not '%s'",
 						   optarg);
 			break;
 		case 'T':
