@@ -11,11 +11,17 @@
 #     bytes fio's;
 #   - the aborted attempts are counted apart with statuses the host
 #     made up (a reset's, a lost connection's: 0x370 to 0x37f) or a
-#     failover's, each requeued (fio saw no error); at -s 1 there is
-#     one at least, and the recording went on after it: completed,
-#     joined commands that started after the last aborted one ended;
+#     failover's, each requeued (fio saw no error); at -s 1 a reset
+#     and a path taken away abort one at least (a port that goes away
+#     may not: nvmet answers the commands in flight before it closes
+#     the connection), a reconnect leaves a gap of a second or more in
+#     the host's sends (the outage);
+#   - the recording went on after the fault: completed, joined commands
+#     sent after the last aborted one ended and after the outage;
+#   - no command was left in the in-flight tables at a stop (the
+#     kernel logs, a level up);
 #   - multipath: the default groups are the head's, one per op and
-#     size; --by path splits them in two controllers, and the aborted
+#     size; --by path splits them in two controllers, and the requeued
 #     attempts went through the path taken away.
 # Then, at -s 1, each step's stage means against the step without a
 # fault of its transport, for the same op and size: the moves above 5 %,
@@ -108,28 +114,38 @@ check_step() {
 	if [ "$f" = none ]; then
 		[ "${ab:-0}" = 0 ] && ktap_pass "$step: no aborted command without a fault" ||
 			ktap_fail "$step: no aborted command without a fault (${ab:-?}: $got)"
-	elif [ "$s" = 1 ] && [ "${ab:-0}" = 0 ]; then
+	elif [ "$s" = 1 ] && [ "${ab:-0}" = 0 ] && [ "$f" != reconnect ]; then
 		ktap_fail "$step: the $f aborted commands, counted apart (none)"
 	elif [ -z "$bad" ] && [ "$rq" = "$ab" ] && [ "$(num "$json" .aborted.other_statuses)" = 0 ]; then
 		ktap_pass "$step: the $f aborted $ab commands, counted apart, each requeued; status (decimal) and count: ${got:-none}"
 	else
 		ktap_fail "$step: the $f aborted ${ab:-?} commands, each requeued (${rq:-?}), with a host's or a path's status (${got:-none})"
 	fi
-	# The recording went on: joined, completed commands that started
-	# after the last aborted attempt ended (on the host's clock).
-	if [ "${ab:-0}" -gt 0 ]; then
-		cols=$(csv_cols "$csv" role flags status target_file host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)
-		after=$(awk -F, -v c="$cols" 'BEGIN { split(c, k, " ") }
-			NR == 1 { next }
-			$k[1] != "host" { next }
-			int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
-				e = $k[6] ? $k[6] : $k[7]; if (e > last) last = e; next }
-			{ start[NR] = $k[5]; joined[NR] = $k[4] != "" }
-			END { for (r in start) if (joined[r] && start[r] > last) n++; print n + 0 }' "$csv")
-		[ "${after:-0}" -gt 0 ] &&
-			ktap_pass "$step: the recording went on after the $f: $after joined commands started after the last aborted one" ||
-			ktap_fail "$step: the recording went on after the $f (${after:-?} joined commands after the last aborted one)"
+	# The outage and after it, on the host's clock: the longest time
+	# without a send of a completed command, the end of the last
+	# aborted attempt, and the joined commands sent after both.
+	[ "$f" = none ] && return 0
+	cols=$(csv_cols "$csv" role flags status target_file host_send_ns host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)
+	set -- $(awk -F, -v c="$cols" 'BEGIN { split(c, k, " ") }
+		NR == 1 || $k[1] != "host" { next }
+		int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
+			e = $k[7] ? $k[7] : $k[8]; if (e > last) last = e; next }
+		{ n++; send[n] = $k[5] ? $k[5] : $k[6]; joined[n] = $k[4] != "" }
+		END {
+			m = asort(send, s)
+			for (i = 2; i <= m; i++) if (s[i] - s[i - 1] > gap) { gap = s[i] - s[i - 1]; gend = s[i] }
+			from = last > gend ? last : gend
+			for (i = 1; i <= n; i++) if (joined[i] && send[i] >= from) after++
+			printf "%.3f %d\n", gap / 1e9, after + 0
+		}' "$csv")
+	if [ "$f" = reconnect ] && [ "$s" = 1 ]; then
+		awk -v g="${1:-0}" 'BEGIN { exit !(g >= 1) }' &&
+			ktap_pass "$step: the outage: no command sent for $1 s" ||
+			ktap_fail "$step: the outage: no command sent for a second or more (${1:-?} s at most)"
 	fi
+	[ "${2:-0}" -gt 0 ] &&
+		ktap_pass "$step: the recording went on after the $f: $2 joined commands sent after it (the longest pause: $1 s)" ||
+		ktap_fail "$step: the recording went on after the $f (${2:-?} joined commands sent after it)"
 
 	[ "$f" = mpath ] || return 0
 	bad=$(jq -r "$HOST_GROUPS | (map(.device) | unique | join(\" \")),
@@ -148,6 +164,19 @@ check_step() {
 	else
 		ktap_fail "$step: --by path splits them in two controllers ($got)"
 	fi
+	# The failover: every aborted attempt went through the path taken
+	# away, whose address has the second listener's port.
+	got=$(jq -r "$HOST_GROUPS[] | .path | select(.address // \"\" |
+		test(\"trsvcid=$FAULTS_MPATH_PORT(,|\$)\")) | .dev" "$work/$step-path.json" | head -n 1)
+	bad=$(awk -F, -v c="$(csv_cols "$csv" role flags dev)" -v d="${got:-none}" '
+		BEGIN { split(c, k, " ") }
+		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {
+			n++; if ($k[3] != d) m++ }
+		END { printf "%d %d", n, m }' "$csv")
+	set -- $bad
+	[ -n "$got" ] && [ "$2" = 0 ] &&
+		ktap_pass "$step: the $1 requeued attempts all went through the path taken away (dev $got)" ||
+		ktap_fail "$step: the requeued attempts all went through the path taken away (dev ${got:-?}: $2 of $1 not)"
 }
 
 # moved STEP BASE: the stages of STEP's groups that moved by more than
@@ -174,6 +203,15 @@ else
 	ktap_diag "$(cat "$share/faults-host.txt" 2>/dev/null | tr '\n' ';')"
 	for step in $(faults_steps); do
 		check_step "$step"
+	done
+	# No slot of the in-flight tables held when a session stopped: the
+	# aborted commands' records left them, on both sides.
+	for role in host target; do
+		got=$(sed -nE "s/.*ntprof: $role session stopped, ([0-9]+) commands in flight discarded/\1/p" \
+			"$share/../dmesg-$role.log" 2>/dev/null | tr '\n' ' ')
+		[ -n "$got" ] && [ -z "$(echo "$got" | tr -d '0 ')" ] &&
+			ktap_pass "$role: no command left in flight at any stop ($(echo $got | wc -w) sessions)" ||
+			ktap_fail "$role: no command left in flight at any stop (discarded: ${got:-no session})"
 	done
 	for step in $(faults_steps); do
 		case $step in none-*|*-s100) continue ;; esac
