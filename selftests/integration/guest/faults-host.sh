@@ -23,15 +23,18 @@ subsys_entries() {
 	ls "$(dirname "$s")" | grep -E "^$2\$"
 }
 
-# find_ns NQN [N]: sets dev (the namespace: the head under multipath),
-# ctrl (the first controller) and sub (the subsystem), once N
-# controllers (1) are live, 30 s at most.
+# find_ns NQN [N]: sets dev (the namespace: the head under multipath,
+# which the subsystem lists, else the controller's disk), ctrl (the
+# first controller) and sub (the subsystem), once N controllers (1) are
+# live, 30 s at most.
 find_ns() {
 	local i c n
 
 	for i in $(seq 1 300); do
-		dev=$(subsys_entries "$1" 'nvme[0-9]+n[0-9]+' | head -n 1)
 		ctrl=$(subsys_entries "$1" 'nvme[0-9]+' | head -n 1)
+		dev=$(subsys_entries "$1" 'nvme[0-9]+n[0-9]+' | head -n 1)
+		[ -n "$dev" ] || [ -z "$ctrl" ] ||
+			dev=$(ls "/sys/class/nvme/$ctrl" | grep -E '^nvme[0-9]+n[0-9]+$' | head -n 1)
 		n=0
 		for c in $(subsys_entries "$1" 'nvme[0-9]+'); do
 			[ "$(cat "/sys/class/nvme/$c/state" 2>/dev/null)" = live ] &&
@@ -71,6 +74,24 @@ connect() {
 		{ sed 's/^/# /' /tmp/connect.out; return 1; }
 }
 
+# nomultipath: the controllers connected again through an nvme_core
+# loaded with multipath=N (ntprof, which hooks it, unloaded meanwhile).
+nomultipath() {
+	local t m
+
+	rmmod ntprof
+	nvme disconnect-all > /dev/null 2>&1
+	for m in nvme_rdma nvme_tcp nvme_fabrics nvme nvme_core; do
+		[ -d "/sys/module/$m" ] && modprobe -r "$m"
+	done
+	modprobe nvme_core multipath=N && modprobe nvme_tcp &&
+		modprobe nvme_rdma && modprobe ntprof || return 1
+	for t in tcp rdma; do
+		connect $t || return 1
+	done
+	[ "$(cat /sys/module/nvme_core/parameters/multipath)" = N ]
+}
+
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 mp=$(cat /sys/module/nvme_core/parameters/multipath 2>/dev/null)
@@ -90,7 +111,13 @@ for step in $(faults_steps); do
 	s=$(step_sample "$step")
 	nqn=$NTPROF_LAB_TCP_NQN
 	[ "$t" = tcp ] || nqn=$NTPROF_LAB_RDMA_NQN
-	find_ns "$nqn" || ktap_fail "$step: $t's namespace is there"
+	if [ "$f" = retry ] && [ "$mp" != N ]; then
+		nomultipath && mp=N &&
+			ktap_pass "nvme_core again with multipath=N, both transports connected" ||
+			ktap_fail "nvme_core again with multipath=N, both transports connected"
+		echo "multipath $mp" >> "$share/faults-host.txt"
+	fi
+	find_ns "$nqn" && settle "$dev" || ktap_fail "$step: $t's namespace is there"
 	ctrls=$ctrl
 	if [ "$f" = mpath ]; then
 		touch "$share/$step.link"
@@ -120,7 +147,7 @@ for step in $(faults_steps); do
 	sleep 2
 	case $f in
 	none) ;;
-	reset)
+	reset|retry)
 		nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
 			ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
 			{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }

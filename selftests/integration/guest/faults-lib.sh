@@ -16,7 +16,11 @@
 #   mpath      the host reaches the NVMe/TCP subsystem over a second
 #              listener too (port 4422: two controllers, one head,
 #              round-robin), and the target removes the subsystem from
-#              that port: the commands on that path fail over.
+#              that port: the commands on that path fail over;
+#   retry      a reset as above, with native multipath off (nvme_core
+#              reloaded with multipath=N): nvme_core requeues the
+#              cancelled requests themselves, which retry once the
+#              controller is live.
 
 # The options of the host's connections in these steps.
 FAULTS_CONNECT_OPTS="--ctrl-loss-tmo=30 --reconnect-delay=1"
@@ -27,7 +31,7 @@ FAULTS_MPATH_PORTID=3
 faults_steps() {
 	local f t s
 
-	for f in none reset reconnect mpath; do
+	for f in none reset reconnect mpath retry; do
 		for t in tcp rdma; do
 			[ $f = mpath ] && [ $t = rdma ] && continue
 			for s in 1 100; do
@@ -56,7 +60,7 @@ step_sample() {
 # fio's seconds: enough after a reconnect to show the recording going on.
 step_seconds() {
 	case $(step_fault "$1") in
-	none|reset) echo 6 ;;
+	none|reset|retry) echo 6 ;;
 	*) echo 10 ;;
 	esac
 }
