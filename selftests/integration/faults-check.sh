@@ -17,7 +17,9 @@
 #     the connection), a reconnect leaves a gap of a second or more in
 #     the host's sends (the outage);
 #   - the recording went on after the fault: completed, joined commands
-#     sent after the last aborted one ended and after the outage;
+#     sent after the last aborted one ended and after the outage; at
+#     -s 1 each aborted attempt's retry is one of them, a command of
+#     its own (same op, LBA and length) that started after it ended;
 #   - no command was left in the in-flight tables at a stop (the
 #     kernel logs, a level up);
 #   - multipath: the default groups are the head's, one per op and
@@ -138,6 +140,28 @@ check_step() {
 			for (i = 1; i <= n; i++) if (joined[i] && send[i] >= from) after++
 			printf "%.3f %d\n", gap / 1e9, after + 0
 		}' "$csv")
+	# Each aborted attempt's I/O went on in a command of its own (a new
+	# cid; its record starts after the attempt ended), which completed
+	# and joined: the same op, LBA and length, sent later.
+	if [ "$s" = 1 ] && [ "${ab:-0}" -gt 0 ]; then
+		got=$(awk -F, -v c="$(csv_cols "$csv" role flags status target_file opcode slba length host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)" '
+			BEGIN { split(c, k, " ") }
+			NR == 1 || $k[1] != "host" { next }
+			{ id = $k[5] " " $k[6] " " $k[7] }
+			int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
+				a++; aid[a] = id; aend[a] = $k[9] ? $k[9] : $k[10]; next }
+			$k[4] != "" { n++; cid[n] = id; cstart[n] = $k[8] }
+			END {
+				for (i = 1; i <= a; i++)
+					for (j = 1; j <= n; j++)
+						if (cid[j] == aid[i] && cstart[j] >= aend[i]) { found++; break }
+				printf "%d %d", found + 0, a + 0
+			}' "$csv")
+		set -- $got
+		[ "$1" = "$2" ] &&
+			ktap_pass "$step: each of the $2 aborted attempts has its retry, joined, started after it ended" ||
+			ktap_fail "$step: each aborted attempt has its retry, joined, started after it ended ($1 of $2)"
+	fi
 	if [ "$f" = reconnect ] && [ "$s" = 1 ]; then
 		awk -v g="${1:-0}" 'BEGIN { exit !(g >= 1) }' &&
 			ktap_pass "$step: the outage: no command sent for $1 s" ||
