@@ -191,10 +191,9 @@ check_step() {
 	else
 		ktap_fail "$step: --by path splits them in two controllers ($got)"
 	fi
-	# The failover: every aborted attempt went through the path taken
-	# away, whose address has the second listener's port.
-	got=$(jq -r "$HOST_GROUPS[] | .path | select(.address // \"\" |
-		test(\"trsvcid=$FAULTS_MPATH_PORT(,|\$)\")) | .dev" "$work/$step-path.json" | head -n 1)
+	# The failover: every requeued attempt went through the path taken
+	# away, the second listener's (its path disk, as the host saw it).
+	got=$(awk -v s="$step" '$1 == s && $2 == "gone" { print $3 }' "$share/faults-host.txt")
 	bad=$(awk -F, -v c="$(csv_cols "$csv" role flags dev)" -v d="${got:-none}" '
 		BEGIN { split(c, k, " ") }
 		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {

@@ -92,6 +92,20 @@ nomultipath() {
 	[ "$(cat /sys/module/nvme_core/parameters/multipath)" = N ]
 }
 
+# gone_path CTRLS: the device number, as records carry it (the kernel's
+# new_encode_dev()), of the path disk of the controller among CTRLS on
+# the second listener, whose port a multipath step takes away.
+gone_path() {
+	local c d maj min
+
+	for c in $1; do
+		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" || continue
+		d=$(ls "/sys/class/nvme/$c" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+		IFS=: read -r maj min < "/sys/class/nvme/$c/$d/dev" || return
+		echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
+	done
+}
+
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 mp=$(cat /sys/module/nvme_core/parameters/multipath 2>/dev/null)
@@ -127,6 +141,7 @@ for step in $(faults_steps); do
 			echo round-robin > "$sub/iopolicy"
 			settle "$dev"
 			ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
+			echo "$step gone $(gone_path "$ctrls")" >> "$share/faults-host.txt"
 		else
 			ktap_fail "$step: a second path to $dev"
 		fi
