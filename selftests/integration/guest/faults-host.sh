@@ -96,12 +96,20 @@ nomultipath() {
 # new_encode_dev()), of the path disk of the controller among CTRLS on
 # the second listener, whose port a multipath step takes away.
 gone_path() {
-	local c d maj min
+	local c d i maj min
 
 	for c in $1; do
 		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" || continue
-		d=$(ls "/sys/class/nvme/$c" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
-		IFS=: read -r maj min < "/sys/class/nvme/$c/$d/dev" || return
+		# The namespace's scan may add the disk after the connect. A
+		# hidden disk has no dev in sysfs: its number is diskstats'.
+		for i in $(seq 1 100); do
+			d=$(ls "/sys/class/nvme/$c/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+			maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
+			min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
+			[ -n "$d" ] && [ -n "$min" ] && break
+			sleep 0.1
+		done
+		[ -n "$min" ] || return
 		echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
 	done
 }
@@ -141,7 +149,9 @@ for step in $(faults_steps); do
 			echo round-robin > "$sub/iopolicy"
 			settle "$dev"
 			ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
-			echo "$step gone $(gone_path "$ctrls")" >> "$share/faults-host.txt"
+			gone=$(gone_path "$ctrls")
+			[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat /sys/class/nvme/$c/address) $(ls /sys/class/nvme/$c/ | tr '\n' ' ')"; done)"
+			echo "$step gone $gone" >> "$share/faults-host.txt"
 		else
 			ktap_fail "$step: a second path to $dev"
 		fi
