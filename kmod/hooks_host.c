@@ -56,11 +56,21 @@
 	(NTPROF_LF(NTPROF_LF_NVME_REQUEST_CMD) | \
 	 NTPROF_LF(NTPROF_LF_NVME_REQUEST_STATUS))
 
-/* nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls. */
+/*
+ * nvme_tcp/rdma_queue_rq() to nvme_setup_cmd(), which it calls, and to
+ * nvme_complete_rq() when queue_rq fails the request before building
+ * its command (a controller that is not live).
+ */
 struct ntprof_host_queued {
 	struct request *rq;
 	u64 ts;			/* an early stamp (kmod/clock.h) */
 	enum ntprof_transport transport;
+	/*
+	 * nvme_setup_cmd() ran for the request before: nvme_core sets
+	 * RQF_DONTPREP at its first setup, and the block layer clears it
+	 * only when the request is freed. So this dispatch is a retry.
+	 */
+	bool again;
 };
 
 /* The low bits of a session's tagsets[] slot (struct ntprof_session). */
@@ -226,7 +236,7 @@ static bool ntprof_host_filter(struct ntprof_session *s, struct request *rq,
 static noinline void ntprof_host_follow(struct ntprof_session *s,
 					struct request *rq,
 					struct nvme_command *cmd, u16 qid,
-					u64 queued_ts)
+					u64 queued_ts, bool again)
 {
 	struct ntprof_inflight_entry *entry;
 	struct ntprof_record *rec;
@@ -256,11 +266,36 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	    rec->ts[NTPROF_PT_HOST_QUEUE_RQ] < rec->ts[NTPROF_PT_HOST_BLK_START] &&
 	    rec->ts[NTPROF_PT_HOST_BLK_START] <= now)
 		rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = rec->ts[NTPROF_PT_HOST_BLK_START];
+	/*
+	 * A retry's request started with its first attempt, which has a
+	 * record of its own when sampled: this one starts at its dispatch.
+	 */
+	if (again && rec->ts[NTPROF_PT_HOST_QUEUE_RQ])
+		rec->ts[NTPROF_PT_HOST_BLK_START] = rec->ts[NTPROF_PT_HOST_QUEUE_RQ];
 
 	nreq = ntprof_nvme_req(rq);
 	if (nreq && NTPROF_NREQ_CMD(nreq) != cmd)
 		ntprof_host_cmd_keep(rq, cmd);
 	ntprof_follow_publish(entry, rq, cmd);
+}
+
+/*
+ * A request dispatched again: the record of its last attempt, still in
+ * its slot when nvme_core requeued it after a failed completion (a
+ * retry, not a failover: nvme_retry_req()) or queue_rq gave it back,
+ * ends as requeued. The block layer did not end it: no BLK_COMPLETE.
+ */
+static noinline void ntprof_host_requeued(struct ntprof_session *s,
+					  struct request *rq)
+{
+	struct ntprof_inflight_entry *entry;
+	struct nvme_command *key;
+
+	entry = ntprof_host_lookup(s, rq, &key);
+	if (!entry || !ntprof_inflight_take(s->inflight, entry, key))
+		return;
+	entry->rec.flags |= NTPROF_REC_F_REQUEUED;
+	ntprof_follow_end(s->inflight, entry);
 }
 
 /* nvme_setup_cmd: the command is built; sample it, start following it. */
@@ -270,6 +305,7 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	struct ntprof_host_queued *queued;
 	struct ntprof_session *s;
 	u64 queued_ts = 0;
+	bool again = false;
 	u16 qid;
 
 	if (!ntprof_host_enter(ntprof_hh(NTPROF_HH_SETUP)))
@@ -279,6 +315,7 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	queued = this_cpu_ptr(&ntprof_host_queued);
 	if (queued->rq == rq) {
 		queued_ts = queued->ts;
+		again = queued->again;
 		queued->rq = NULL;
 		ntprof_host_tagset_learn(s, rq->q->tag_set, queued->transport);
 	} else if (ntprof_host_transport_known() &&
@@ -295,9 +332,11 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	if (!qid || READ_ONCE(cmd->common.opcode) == nvme_fabrics_command)
 		return;
 
+	if (unlikely(again))
+		ntprof_host_requeued(s, rq);
 	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
 	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample))
-		ntprof_host_follow(s, rq, cmd, qid, queued_ts);
+		ntprof_host_follow(s, rq, cmd, qid, queued_ts, again);
 }
 
 NTPROF_TP_CALLBACK(ntprof_host_setup,
@@ -360,6 +399,15 @@ static void ntprof_host_driver_done(struct ntprof_session *s,
 
 	now = ktime_get_ns();
 	ntprof_entry_stamp(entry, NTPROF_PT_HOST_DRIVER_DONE, now);
+	/*
+	 * Cancelled by the host (a reset, a lost connection: the status is
+	 * set before the completion): no response came, and the last
+	 * receive is another command's.
+	 */
+	if (ntprof_status_host_made(ntprof_lf_get(ntprof_nvme_req(rq),
+						  NTPROF_LF_NVME_REQUEST_STATUS,
+						  u16)))
+		return;
 	/* A receive before the command was built is another's. */
 	rx = ntprof_host_rx(rq, entry);
 	if (rx && rx <= now &&
@@ -369,32 +417,86 @@ static void ntprof_host_driver_done(struct ntprof_session *s,
 
 NTPROF_FTRACE_CALLBACK_FOLLOWED(ntprof_host_driver_done, NTPROF_ROLE_HOST)
 
-/* A failed command that the session does not follow, recorded as is. */
+/*
+ * The identity of a request that queue_rq failed before building its
+ * command (nvme_fail_nonready_command(): its controller is not live, and
+ * multipath sends it to another path): the request's op and queue. What
+ * its command buffer holds is an earlier command's.
+ */
+static bool ntprof_host_unbuilt_ident(struct ntprof_ident *id,
+				      struct request *rq)
+{
+	memset(id, 0, sizeof(*id));
+	id->qid = ntprof_host_qid(rq);
+	switch (req_op(rq)) {
+	case REQ_OP_READ:
+		id->opcode = nvme_cmd_read;
+		return true;
+	case REQ_OP_WRITE:
+		id->opcode = nvme_cmd_write;
+		return true;
+	case REQ_OP_FLUSH:
+		id->opcode = nvme_cmd_flush;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * A failed command that the session does not follow: followed from here
+ * to its end, when the block layer ends it (failed, or failed over to
+ * another path) or dispatches it again (retried), so that its record
+ * says which; recorded at once when no slot is free.
+ */
 static noinline void ntprof_host_failed(struct ntprof_session *s,
 					struct request *rq,
-					struct nvme_command *cmd, u16 status)
+					struct nvme_command *key,
+					const struct nvme_command *cmd,
+					u16 status)
 {
-	struct ntprof_record rec;
+	struct ntprof_host_queued *queued = this_cpu_ptr(&ntprof_host_queued);
+	struct ntprof_inflight_entry *entry;
+	struct ntprof_record *rec, one;
 	struct ntprof_ident id;
-	u64 now = ktime_get_ns();
+	bool reused;
 
 	if (ntprof_host_transport_known() &&
 	    !ntprof_host_tagset_transport(s, rq->q->tag_set))
 		return;
 
-	ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
+	if (queued->rq == rq) {
+		/* Failed inside queue_rq, before nvme_setup_cmd(). */
+		queued->rq = NULL;
+		if (!ntprof_host_unbuilt_ident(&id, rq))
+			return;
+	} else {
+		ntprof_ident_from_cmd(&id, ntprof_host_qid(rq), cmd);
+	}
 	if (!id.qid || id.opcode == nvme_fabrics_command)
 		return;
 	if (!ntprof_host_filter(s, rq, id.opcode))
 		return;
-	ntprof_host_rec_init(&rec, s, &id, rq);
 
-	rec.flags |= NTPROF_REC_F_FAILED;
-	rec.status = status;
-	rec.cpu_submit = 0;
-	rec.cpu_complete = raw_smp_processor_id();
-	rec.ts[NTPROF_PT_HOST_NVME_COMPLETE] = now;
-	ntprof_buffer_emit(&rec);
+	entry = ntprof_inflight_claim(s->inflight, key, &reused);
+	rec = entry ? &entry->rec : &one;
+	if (entry && reused) {
+		rec->flags |= NTPROF_REC_F_PARTIAL;
+		rec->cpu_complete = raw_smp_processor_id();
+		ntprof_buffer_emit(rec);
+	}
+	ntprof_host_rec_init(rec, s, &id, rq);
+	rec->flags |= NTPROF_REC_F_FAILED;
+	rec->status = status;
+	rec->cpu_submit = 0;
+	rec->ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
+	rec->ts[NTPROF_PT_HOST_NVME_COMPLETE] = ktime_get_ns();
+	if (entry) {
+		ntprof_follow_publish(entry, rq, key);
+		return;
+	}
+	rec->cpu_complete = raw_smp_processor_id();
+	ntprof_buffer_emit(rec);
 }
 
 /* nvme_complete_rq of a command followed, or of one that failed. */
@@ -402,9 +504,13 @@ static noinline void ntprof_host_nvme_done(struct ntprof_session *s,
 					   struct request *rq, void *nreq,
 					   u16 status)
 {
+	struct ntprof_host_queued *queued = this_cpu_ptr(&ntprof_host_queued);
 	struct ntprof_inflight_entry *entry;
 	struct nvme_command *key, *cmd, copy;
 
+	/* Failed in queue_rq when dispatched again: the last try ended. */
+	if (queued->rq == rq && queued->again)
+		ntprof_host_requeued(s, rq);
 	entry = ntprof_host_lookup(s, rq, &key);
 	if (entry) {
 		ntprof_entry_stamp(entry, NTPROF_PT_HOST_NVME_COMPLETE,
@@ -416,7 +522,7 @@ static noinline void ntprof_host_nvme_done(struct ntprof_session *s,
 	/* Read through an offset: a copy, or nothing if it cannot be read. */
 	cmd = status ? NTPROF_NREQ_CMD(nreq) : NULL;
 	if (cmd && !copy_from_kernel_nofault(&copy, cmd, sizeof(copy)))
-		ntprof_host_failed(s, rq, &copy, status);
+		ntprof_host_failed(s, rq, cmd, &copy, status);
 }
 
 /*
@@ -463,6 +569,13 @@ static noinline void ntprof_host_finish(struct ntprof_session *s,
 	rec->ts[NTPROF_PT_HOST_BLK_COMPLETE] = now;
 	if (error)
 		rec->flags |= NTPROF_REC_F_FAILED;
+	else if (rec->status)
+		/*
+		 * A failed completion that the block layer ends without an
+		 * error: nvme_failover_req() moved its bios to the
+		 * multipath head, to go on in another request.
+		 */
+		rec->flags |= NTPROF_REC_F_REQUEUED;
 	ntprof_follow_end(s->inflight, entry);
 }
 
@@ -499,6 +612,7 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	queued->rq = bd->rq;
 	queued->ts = ntprof_early_now();
 	queued->transport = hook->transport;
+	queued->again = READ_ONCE(bd->rq->rq_flags) & RQF_DONTPREP;
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)

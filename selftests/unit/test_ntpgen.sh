@@ -433,6 +433,56 @@ t_passthru() {
 		 $hb.nvme1n1 > 3.9 and $hb.nvme1n1 < 4.1)' "$JSON" > /dev/null ||
 		{ echo "# host_passthru $np; groups:"
 		  jq -r '.groups[] | "# \(.side) \(.label) \(.n)"' "$JSON"; return 1; }
+# Aborted attempts (a reset's: status 0x371, requeued, each followed by
+# the command's retry, which both sides record): a line of their own
+# with their count and status, out of the groups and the join, and
+# every completed command joined, in text and in JSON.
+t_aborted() {
+	local out=$TMP/aborted.out n nh sum
+
+	gen -n 8000 --aborted-pct 3 --seed 29
+	n=$(expect aborted)
+	[ "${n:-0}" -gt 0 ] || { echo "# ntpgen wrote no aborted attempt"; return 1; }
+	"$NTPROF" report "$H" "$T" > "$out" || return 1
+	grep -qx "aborted: $n host commands without a response or sent again ($n requeued: retried or failed over; $n of the sample), kept out of the numbers above: status 0x371 ($n); mean latency [0-9.]* us" "$out" ||
+		{ echo "# no aborted line for $n"; sed 's/^/# /' "$out"; return 1; }
+	nh=$(sed -nE 's/^records: ([0-9]+) host, .*/\1/p' "$out")
+	sum=$(sed -nE 's/^== [^:]*: ([0-9]+) commands sampled.*/\1/p' "$out" |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ "$sum" = $((nh - n)) ] ||
+		{ echo "# groups hold $sum commands of $nh host records and $n aborted"; return 1; }
+	! grep -q 'host records have no target record' "$out" ||
+		{ echo "# the aborted commands are counted as unmatched"; return 1; }
+	report "aborted attempts"
+	[ "$(jq -r '"\(.records.host) \(.records.matched) \(.aborted.n) \(.aborted.requeued) \(.aborted.statuses[0].status) \(.failed.n)"' "$JSON")" = \
+	  "$(expect matchable) $(expect matchable) $n $n 881 0" ] ||
+		{ echo "# JSON: $(jq -c '.records, .aborted' "$JSON")"; return 1; }
+}
+
+# Native multipath (--paths 2): the groups are the namespace's, its path
+# disks named after it; --by path splits each by controller, with its
+# name and the target's address, and the paths' counts add up.
+t_paths() {
+	local out=$TMP/paths.out
+
+	gen -n 8000 --paths 2 --seed 30
+	report "two paths"
+	[ "$(jq -r '[.groups[] | .device] | unique | join(" ")' "$JSON")" = nvme1n1 ] &&
+	[ "$(jq '[.groups[] | "\(.op) \(.size)"] | (length == (unique | length))' "$JSON")" = true ] ||
+		{ echo "# the default groups are not one per op and size of nvme1n1: $(jq -c '[.groups[].label]' "$JSON")"; return 1; }
+	"$NTPROF" report --json --by op,size,path "$H" "$T" > "$TMP/paths.json" &&
+		keep_json report "report --json --by op,size,path" "$TMP/paths.json" || return 1
+	[ "$(jq -r '[.groups[] | .path.controller] | unique | join(" ")' "$TMP/paths.json")" = "nvme1 nvme2" ] &&
+	[ "$(jq '[.groups[] | .n] | add' "$TMP/paths.json")" = "$(jq '[.groups[] | .n] | add' "$JSON")" ] &&
+	[ "$(jq '[.groups[] | .n_joined] | add' "$TMP/paths.json")" = "$(expect matchable)" ] ||
+		{ echo "# --by op,size,path: $(jq -c '[.groups[] | [.label, .n]]' "$TMP/paths.json")"; return 1; }
+	"$NTPROF" report --by path "$H" "$T" > "$out" || return 1
+	[ "$(grep -c '^== path nvme[12] 10.0.0.2:442[01]: ' "$out")" = 2 ] ||
+		{ echo "# --by path: not two paths"; grep '^==' "$out" | sed 's/^/# /'; return 1; }
+	"$NTPROF" report --json --by path "$T" > "$TMP/tpaths.json" &&
+		keep_json report "report --json --by path, a target alone" "$TMP/tpaths.json" &&
+	[ "$(jq -r '[.groups[] | .label] | join(",")' "$TMP/tpaths.json")" = "path cntlid 1,path cntlid 2" ] ||
+		{ echo "# a target by path: $(jq -c '[.groups[].label]' "$TMP/tpaths.json")"; return 1; }
 }
 
 # --timeline: the drive 300 us slower from 0.05 s on shows in the slices
@@ -591,6 +641,8 @@ ktap_check "report --tail: the commands above p99, the stage they grow in named"
 ktap_check "report --by queue: the one slow queue stands out, in storage" t_by
 ktap_check "report --timeline: the slices after a slow-down show it, in storage alone" t_timeline
 ktap_check "failed commands outside the sample: their own line, out of the groups" t_failed
+ktap_check "aborted and requeued attempts: their own line and count, out of the groups and the join" t_aborted
+ktap_check "native multipath: one group per namespace, --by path splits it by controller" t_paths
 ktap_check "report --json with --tail, --hist, --timeline: the same answers" t_views_json
 ktap_check "--data-us: the large writes' data is their network's, not the target driver's" t_data
 t_case "tcp" -t tcp --seed 1

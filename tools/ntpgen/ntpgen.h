@@ -65,6 +65,10 @@ struct opts {
 	double slow_from_us;
 	/* --failed-pct P: of the host's unsampled commands, % that fail. */
 	double failed_pct;
+	/* --aborted-pct P: of the host's sampled commands, % tried twice. */
+	double aborted_pct;
+	/* --paths N: controllers the host reaches the namespace through. */
+	uint32_t paths;
 	double gap_us;
 	double no_target_pct;
 	double no_host_pct;
@@ -93,6 +97,9 @@ struct rng {
 	(((minor) & 0xffU) | ((major) << 8) | (((minor) & ~0xffU) << 12))
 
 #define HOST_DEV	ENCODE_DEV(259U, 0U)	/* nvme1n1 */
+/* With --paths: path disk nvme1cIn1, through controller nvme(I + 1). */
+#define HOST_PATH_DEV(i)	ENCODE_DEV(259U, 1U + (i))
+#define MAX_PATHS	8
 #define TARGET_DEV	ENCODE_DEV(252U, 0U)	/* nullb0 */
 #define NSID		1
 
@@ -127,6 +134,7 @@ struct gen {
 	uint64_t host_records;
 	uint64_t host_passthru;	/* of those, passthrough commands */
 	uint64_t target_records;
+	uint64_t aborted;	/* --aborted-pct's first attempts */
 	uint64_t last_true;	/* the latest host time of any point */
 	struct acc groups[NR_GROUPS];
 	struct acc all;

@@ -132,34 +132,48 @@ static void fill_header(struct ntp_header *hdr, const struct opts *o,
 	}
 }
 
-/* The device and controller tables: names for the records' dev numbers. */
+/*
+ * The device and controller tables: names for the records' dev numbers.
+ * With --paths, as native multipath has them: the head, then each path
+ * disk named after it, and a controller per path, each on a port of its
+ * own (4420 and up).
+ */
 static void fill_devs(struct ntp_header *hdr, const struct opts *o,
 		      uint8_t role)
 {
-	static struct ntp_dev hdev = { HOST_DEV, "nvme1n1" };
+	static struct ntp_dev hdevs[1 + MAX_PATHS];
 	static struct ntp_dev tdev = { TARGET_DEV, "nullb0" };
-	static struct ntp_ctrl ctrl;
+	static struct ntp_ctrl ctrls[MAX_PATHS];
+	bool host = role == NTPROF_ROLE_HOST;
+	uint32_t i, n = host ? o->paths : 1;
 
-	hdr->nr_devs = 1;
-	hdr->devs = role == NTPROF_ROLE_HOST ? &hdev : &tdev;
+	hdevs[0] = (struct ntp_dev){ HOST_DEV, "nvme1n1" };
+	for (i = 0; o->paths > 1 && i < o->paths; i++)
+		hdevs[1 + i] = (struct ntp_dev){ HOST_PATH_DEV(i), "nvme1n1" };
+	hdr->nr_devs = host ? 1 + (o->paths > 1 ? o->paths : 0) : 1;
+	hdr->devs = host ? hdevs : &tdev;
 
-	memset(&ctrl, 0, sizeof(ctrl));
-	ctrl.nsid = NSID;
-	ctrl.transport = o->transport;
-	snprintf(ctrl.subsysnqn, sizeof(ctrl.subsysnqn),
-		 "nqn.2014-08.org.nvmexpress:ntpgen");
-	snprintf(ctrl.address, sizeof(ctrl.address),
-		 "traddr=10.0.0.2,trsvcid=4420");
-	if (role == NTPROF_ROLE_HOST) {
-		ctrl.dev = HOST_DEV;
-		ctrl.cntlid = 1;
-		snprintf(ctrl.name, sizeof(ctrl.name), "nvme1");
-	} else {
-		ctrl.dev = TARGET_DEV;
-		snprintf(ctrl.name, sizeof(ctrl.name), "port 1");
+	for (i = 0; i < n; i++) {
+		struct ntp_ctrl *ctrl = &ctrls[i];
+
+		memset(ctrl, 0, sizeof(*ctrl));
+		ctrl->nsid = NSID;
+		ctrl->transport = o->transport;
+		snprintf(ctrl->subsysnqn, sizeof(ctrl->subsysnqn),
+			 "nqn.2014-08.org.nvmexpress:ntpgen");
+		snprintf(ctrl->address, sizeof(ctrl->address),
+			 "traddr=10.0.0.2,trsvcid=%u", 4420 + i);
+		if (host) {
+			ctrl->dev = o->paths > 1 ? HOST_PATH_DEV(i) : HOST_DEV;
+			ctrl->cntlid = 1 + i;
+			snprintf(ctrl->name, sizeof(ctrl->name), "nvme%u", 1 + i);
+		} else {
+			ctrl->dev = TARGET_DEV;
+			snprintf(ctrl->name, sizeof(ctrl->name), "port 1");
+		}
 	}
-	hdr->nr_ctrls = 1;
-	hdr->ctrls = &ctrl;
+	hdr->nr_ctrls = n;
+	hdr->ctrls = ctrls;
 }
 
 /* Fills the header of @role's file and opens it: 0, or -1 once said. */
@@ -257,6 +271,7 @@ static void print_expect(FILE *f, const struct gen *g)
 	fprintf(f, "drift_ppm %g\n", o->drift_ppm);
 	fprintf(f, "host_records %" PRIu64 "\n", g->host_records);
 	fprintf(f, "host_passthru %" PRIu64 "\n", g->host_passthru);
+	fprintf(f, "aborted %" PRIu64 "\n", g->aborted);
 	fprintf(f, "target_records %" PRIu64 "\n", g->target_records);
 	fprintf(f, "matchable %" PRIu64 "\n", g->all.n);
 	fprintf(f, "host_alone %" PRIu64 "\n", g->host_alone.n);

@@ -304,10 +304,10 @@ static void build_records(const struct gen *g, const struct cmd_identity *c,
 	h->nsid = NSID;
 	h->length = c->length;
 	h->slba = c->slba;
-	h->cntlid = 1;
+	h->cntlid = 1 + (c->qid - 1) % o->paths;
 	h->cpu_submit = (c->qid - 1) % o->nr_cpus;
 	h->cpu_complete = h->cpu_submit;
-	h->dev = HOST_DEV;
+	h->dev = o->paths > 1 ? HOST_PATH_DEV(h->cntlid - 1) : HOST_DEV;
 	*t = *h;
 	t->role = NTPROF_ROLE_TARGET;
 	/* nvmet sees an ordinary command. */
@@ -361,6 +361,31 @@ static void account_host_alone(struct gen *g, const struct ntprof_record *h)
 }
 
 /*
+ * --aborted-pct: the command's first attempt, which the host aborted
+ * (a reset) and requeued: a record of its own, with the generation of
+ * the cid before, ended soon after its send without a response.
+ */
+static int emit_aborted(struct gen *g, const struct ntprof_record *h)
+{
+	struct ntprof_record a = *h;
+	uint64_t end = h->ts[NTPROF_PT_HOST_SEND] + 1000;
+
+	a.cid = (uint16_t)(h->cid - 0x1000);
+	a.flags |= NTPROF_REC_F_FAILED | NTPROF_REC_F_REQUEUED;
+	a.status = 0x371;
+	memset(a.ts, 0, sizeof(a.ts));
+	a.ts[NTPROF_PT_HOST_BLK_START] = h->ts[NTPROF_PT_HOST_BLK_START];
+	a.ts[NTPROF_PT_HOST_QUEUE_RQ] = h->ts[NTPROF_PT_HOST_QUEUE_RQ];
+	a.ts[NTPROF_PT_HOST_SETUP] = h->ts[NTPROF_PT_HOST_SETUP];
+	a.ts[NTPROF_PT_HOST_SEND] = h->ts[NTPROF_PT_HOST_SEND];
+	a.ts[NTPROF_PT_HOST_DRIVER_DONE] = end;
+	a.ts[NTPROF_PT_HOST_NVME_COMPLETE] = end + 100;
+	a.ts[NTPROF_PT_HOST_BLK_COMPLETE] = end + 200;
+	g->aborted++;
+	return emit_record(g, true, &a);
+}
+
+/*
  * One command, issued at true time @start from slot @s: draws its path,
  * writes the records each side samples, and returns its completion time.
  */
@@ -384,6 +409,10 @@ int command(struct gen *g, const struct slot *s, uint64_t start,
 	if (!w.host && !w.target)
 		return 0;
 	build_records(g, &c, w.failed, hp, tp, &h, &t);
+	if (w.host && !w.failed && g->o->aborted_pct > 0 &&
+	    rng_unit(&g->rng) * 100.0 < g->o->aborted_pct &&
+	    emit_aborted(g, &h))
+		return -1;
 	if (w.host && w.target)
 		account_joined(g, &c, &h, &t);
 	else if (w.host && !w.failed)

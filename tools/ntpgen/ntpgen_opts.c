@@ -84,6 +84,16 @@ static void usage(FILE *f)
 "      --stale-recv-pct P  of the commands both record, % whose target\n"
 "                          receive stamp is an earlier read's, before the\n"
 "                          host even sent (default 0): report must drop it\n"
+"      --aborted-pct P     of the commands the host samples, % whose first\n"
+"                          attempt the host aborted (status 0x371) and\n"
+"                          requeued: one more host record, apart (default 0)\n"
+"\n"
+"paths:\n"
+"      --paths N           native multipath: the host reaches the namespace\n"
+"                          through N controllers (at most 8), queue Q's\n"
+"                          commands through the ((Q - 1) % N)-th, whose\n"
+"                          path disk the device table names after the\n"
+"                          namespace (default 1)\n"
 "\n"
 "files:\n"
 "      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
@@ -130,6 +140,8 @@ enum {
 	OPT_REAL_SKEW,
 	OPT_NO_TARGET,
 	OPT_STALE_RECV,
+	OPT_ABORTED_PCT,
+	OPT_PATHS,
 	OPT_NO_HOST,
 	OPT_CPUS,
 	OPT_NO_HOOKS,
@@ -169,6 +181,8 @@ static const struct option long_opts[] = {
 	{ "no-target-pct", required_argument, NULL, OPT_NO_TARGET },
 	{ "no-host-pct", required_argument, NULL, OPT_NO_HOST },
 	{ "stale-recv-pct", required_argument, NULL, OPT_STALE_RECV },
+	{ "aborted-pct", required_argument, NULL, OPT_ABORTED_PCT },
+	{ "paths", required_argument, NULL, OPT_PATHS },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
@@ -339,6 +353,8 @@ static int parse_loss_opt(int c, char *arg, struct opts *o)
 		return parse_pct(arg, "--failed-pct", &o->failed_pct);
 	case OPT_STALE_RECV:
 		return parse_pct(arg, "--stale-recv-pct", &o->stale_recv_pct);
+	case OPT_ABORTED_PCT:
+		return parse_pct(arg, "--aborted-pct", &o->aborted_pct);
 	}
 	return OPT_OTHER_GROUP;
 }
@@ -365,6 +381,8 @@ static int parse_format(const char *arg, struct opts *o)
 static int parse_file_opt(int c, char *arg, struct opts *o)
 {
 	switch (c) {
+	case OPT_PATHS:
+		return parse_u32(arg, "--paths", 1, MAX_PATHS, &o->paths);
 	case OPT_CPUS:
 		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
 	case OPT_NO_HOOKS:
@@ -431,6 +449,7 @@ static const struct opts default_opts = {
 	.hooks = true,
 	.format_major = NTP_VERSION_MAJOR,
 	.format_minor = NTP_VERSION_MINOR,
+	.paths = 1,
 };
 
 /* The options into @o, then the two files: 0, or -1 once said why not. */

@@ -95,6 +95,24 @@ enum ntprof_point {
 #define NTPROF_REC_F_PARTIAL	(1U << 2)	/* evicted or cut by stop */
 #define NTPROF_REC_F_USER	(1U << 3)	/* from userspace sites (SPDK) */
 #define NTPROF_REC_F_PASSTHRU	(1U << 4)	/* NVMe passthrough: ioctl, io_uring cmd */
+/*
+ * The host's nvme_core sent the command's request back for another try
+ * (a retry on its controller, or a multipath failover of its bios): the
+ * record is one attempt, whose status says why; the I/O went on in
+ * another command.
+ */
+#define NTPROF_REC_F_REQUEUED	(1U << 5)
+
+/*
+ * Whether an NVMe status (ntprof_record.status) is one a host makes up
+ * for a command that got no response: path related, codes 0x70 to 0x7f
+ * (Linux's host path error 0x370 and command aborted by host 0x371, on
+ * a reset, a lost connection or a path that is not live).
+ */
+static inline int ntprof_status_host_made(__u16 status)
+{
+	return (status & 0x7f0) == 0x370;
+}
 
 /*
  * One command as one side saw it: its identity, as both sides see it,

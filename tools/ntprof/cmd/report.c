@@ -65,8 +65,9 @@ static void report_usage(FILE *f)
 	      "                 axes in units, legends, hover values\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
 	      "                 list of op, size, dev, queue, cpu (submitting),\n"
-	      "                 ccpu (completing) and pid (the SPDK process),\n"
-	      "                 as queue or op,cpu\n"
+	      "                 ccpu (completing), pid (the SPDK process) and\n"
+	      "                 path (the controller: multipath's paths), as\n"
+	      "                 queue or op,cpu\n"
 	      "                 (default op,size,dev)\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
@@ -115,7 +116,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "op", NTPROF_BY_OP }, { "size", NTPROF_BY_SIZE },
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
-		{ "pid", NTPROF_BY_PID },
+		{ "pid", NTPROF_BY_PID }, { "path", NTPROF_BY_PATH },
 	};
 	const char *end;
 	size_t i, len;
@@ -205,7 +206,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu, ccpu or pid, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu, pid or path, or a list of them, not '%s'",
 						   optarg);
 			break;
 		case 'T':
@@ -279,6 +280,7 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	struct report_views *v = arg;
 	const struct report_opts *o = v->o;
 
+	recording_run_json_apart(js, v->run);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
 	if (o->hist && !v->err)

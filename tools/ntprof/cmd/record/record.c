@@ -229,6 +229,9 @@ static int record_open_file(struct recorder *rec)
 
 	rec->devs.ntab = devs_gather(o->cfg.role, &rec->devs.tab);
 	rec->nr_ctrls = ctrls_gather(o->cfg.role, &rec->ctrls);
+	free(rec->ctrl_moved);
+	rec->ctrl_moved = rec->nr_ctrls ? calloc(rec->nr_ctrls, sizeof(bool)) :
+					  NULL;
 	if (rec->prom && rec->nr_ctrls) {
 		rec->hostnqns = ctrls_hostnqns(o->cfg.role, rec->ctrls,
 					       rec->nr_ctrls);
@@ -288,6 +291,7 @@ static void recorder_free(struct recorder *rec)
 	if (rec->spdk)
 		record_spdk_close(rec->spdk);
 	free(rec->ctrls);
+	free(rec->ctrl_moved);
 	free(rec->hostnqns);
 	record_rotation_free(&rec->rot);
 	nl_close(rec->quiet_sock);

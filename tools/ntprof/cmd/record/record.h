@@ -168,6 +168,12 @@ struct recorder {
 	/* The controller table of the header; the last dev looked up. */
 	struct ntp_ctrl *ctrls;
 	size_t nr_ctrls;
+	/*
+	 * Per entry of @ctrls: its controller came back with another id
+	 * (a reset, a reconnect: nvmet gives a new controller a new id),
+	 * so its records' cntlid is unknown from then on.
+	 */
+	bool *ctrl_moved;
 	prom_nqn *hostnqns;	/* --prom: of each entry, "" unknown */
 	uint32_t last_dev;
 	uint16_t last_cntlid;
@@ -269,6 +275,8 @@ const char *devs_find(const struct ntp_dev *tab, size_t n, uint32_t dev);
 void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size);
 /* The header's controller table of @role; its length. */
 size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab);
+/* Whether a host's controller has now an id other than @c's. */
+bool ctrl_id_moved(const struct ntp_ctrl *c);
 /*
  * --prom's host NQN of each of the @n entries of @tab: on a host its own
  * (a controller's hostnqn), on a target the host its subsystem allows

@@ -91,7 +91,8 @@ int record_signals_set(void)
 /*
  * The cntlid of a host record: the host's kernel does not know it at the
  * hooks (it lies deep in a private struct), the path disk of the record
- * does (it belongs to one controller).
+ * does (it belongs to one controller). Unknown (0) once the controller
+ * came back with another id.
  */
 static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
 {
@@ -103,10 +104,35 @@ static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
 	rec->last_cntlid = 0;
 	for (i = 0; dev && i < rec->nr_ctrls; i++)
 		if (rec->ctrls[i].dev == dev) {
-			rec->last_cntlid = rec->ctrls[i].cntlid;
+			if (!rec->ctrl_moved || !rec->ctrl_moved[i])
+				rec->last_cntlid = rec->ctrls[i].cntlid;
 			break;
 		}
 	return rec->last_cntlid;
+}
+
+/*
+ * Whether a controller got another id, read after the records it could
+ * concern: a reset or a reconnect makes a new controller on the target,
+ * and nvmet gives it the lowest id free, which is the old one only when
+ * the old controller went first. A record the kernel gave us completed
+ * before this read; if it went through the new controller, the id had
+ * changed before it was sent, and so is seen here. From then on the
+ * controller's records have no cntlid, and the join does without it
+ * (join.h): which records went through the old controller and which
+ * through the new one, the host cannot tell.
+ */
+static void ctrls_recheck(struct recorder *rec)
+{
+	size_t i;
+
+	for (i = 0; rec->ctrl_moved && i < rec->nr_ctrls; i++) {
+		if (rec->ctrl_moved[i] || !ctrl_id_moved(&rec->ctrls[i]))
+			continue;
+		rec->ctrl_moved[i] = true;
+		rec->last_dev = 0;
+		rec->last_cntlid = 0;
+	}
 }
 
 /*
@@ -122,6 +148,8 @@ static int record_append(struct recorder *rec,
 	size_t i, j, k;
 	int err;
 
+	if (fill)
+		ctrls_recheck(rec);
 	for (i = 0; i < n; i += k) {
 		k = n - i < 64 ? n - i : 64;
 		if (fill) {

@@ -171,6 +171,16 @@ static int read_attr(const char *path, char *buf, size_t size)
 	return 0;
 }
 
+bool ctrl_id_moved(const struct ntp_ctrl *c)
+{
+	char path[PATH_MAX], buf[16];
+
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/cntlid", c->name);
+	/* Gone (a controller deleted) or unknown: nothing newer to say. */
+	return !read_attr(path, buf, sizeof(buf)) && *buf &&
+	       strtoul(buf, NULL, 10) != c->cntlid;
+}
+
 /* A controller's transport as sysfs names it: tcp, rdma, or another. */
 static uint8_t transport_of(const char *s)
 {

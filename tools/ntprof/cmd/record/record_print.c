@@ -188,7 +188,7 @@ void print_warnings(const struct recorder *rec,
 			rec->garbled);
 	if (rec->unsampled)
 		fprintf(stderr,
-			"ntprof: %" PRIu64 " failed %s commands outside the sample are in the file, not in the numbers\n",
+			"ntprof: %" PRIu64 " failed %s commands outside the sample, or aborted, are in the file, not in the numbers\n",
 			rec->unsampled, role);
 	if (rec->all_lost)
 		fprintf(stderr,

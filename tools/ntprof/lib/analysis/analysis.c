@@ -488,6 +488,8 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 	int a, b;
 
 	*start = *end = 0;
+	if (ntprof_record_aborted(r))
+		return -EINVAL;
 	if (r->role == NTPROF_ROLE_HOST) {
 		host_points(p, r);
 		a = find_present(p, ch_host, 2, 0, -1);

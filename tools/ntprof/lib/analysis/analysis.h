@@ -125,15 +125,33 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		     struct ntprof_breakdown *bd);
 
 /*
+ * Whether @r is a host's attempt that did not complete: nvme_core sent
+ * its request back for another try (requeued: a retry, a multipath
+ * failover), or the host ended it without a response (a status it made
+ * up, command aborted by host, host path error: a reset, a lost
+ * connection). Its points stop where the attempt did, and the target's
+ * part is not inside them: such a record is counted apart, never in the
+ * stages, and joined to no target record.
+ */
+static inline bool ntprof_record_aborted(const struct ntprof_record *r)
+{
+	return r->role == NTPROF_ROLE_HOST &&
+	       ((r->flags & NTPROF_REC_F_REQUEUED) ||
+		ntprof_status_host_made(r->status));
+}
+
+/*
  * Whether @r counts in the numbers of @role's recording, which stand for
- * 1 command in N: of that role, and picked by the sampling. A failed
- * command is recorded even when sampling passed it over; such a record
- * is counted apart (failed commands), never in the stages.
+ * 1 command in N: of that role, picked by the sampling, and completed. A
+ * failed command is recorded even when sampling passed it over; such a
+ * record is counted apart (failed commands), never in the stages, as an
+ * aborted one is (ntprof_record_aborted()).
  */
 static inline bool ntprof_record_in_sample(const struct ntprof_record *r,
 					   uint32_t role)
 {
-	return r->role == role && (r->flags & NTPROF_REC_F_SAMPLED);
+	return r->role == role && (r->flags & NTPROF_REC_F_SAMPLED) &&
+	       !ntprof_record_aborted(r);
 }
 
 /*
@@ -142,7 +160,8 @@ static inline bool ntprof_record_in_sample(const struct ntprof_record *r,
  * the receive (HOST_SEND to HOST_RECV when both are there); for a target
  * record, from TARGET_INIT (else its first point) to its last
  * (TARGET_END). The join matches records by these. 0, or -EINVAL if the
- * record has none.
+ * record has none, as an aborted host record has (ntprof_record_aborted():
+ * the target's part, if any, is not inside its points).
  */
 int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 			 uint64_t *end);
@@ -153,6 +172,17 @@ struct ntprof_devname {
 	const char *name;
 };
 
+/*
+ * A host's path to a namespace: the controller a record's dev (its path
+ * disk, nvmeXcYnZ, under native multipath) goes through, from the
+ * recording's controller table.
+ */
+struct ntprof_pathname {
+	uint32_t dev;		/* as ntprof_record.dev */
+	const char *ctrl;	/* "nvme1" */
+	const char *address;	/* "traddr=10.0.0.1,trsvcid=4420" */
+};
+
 /* What groups are made by (ntprof_analysis_opts.by), beside the side. */
 #define NTPROF_BY_OP		(1U << 0)	/* read, write, other */
 #define NTPROF_BY_SIZE		(1U << 1)	/* the length in bytes */
@@ -161,6 +191,7 @@ struct ntprof_devname {
 #define NTPROF_BY_CPU		(1U << 4)	/* the submitting CPU */
 #define NTPROF_BY_CCPU		(1U << 5)	/* the completing CPU */
 #define NTPROF_BY_PID		(1U << 6)	/* the process, of userspace sites */
+#define NTPROF_BY_PATH		(1U << 7)	/* host: the controller; target: cntlid */
 #define NTPROF_BY_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
 
 struct ntprof_analysis_opts {
@@ -175,6 +206,9 @@ struct ntprof_analysis_opts {
 	size_t nr_host_devs;
 	const struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
+	/* The host's paths, for NTPROF_BY_PATH's labels. */
+	const struct ntprof_pathname *host_paths;
+	size_t nr_host_paths;
 	/* Recordings of both transports: groups are labelled with theirs. */
 	bool transports;
 	/*
@@ -213,10 +247,14 @@ struct ntprof_group {
 	uint16_t cpu;		/* with NTPROF_BY_CPU, else 0 */
 	uint16_t ccpu;		/* with NTPROF_BY_CCPU, else 0 */
 	uint32_t pid;		/* with NTPROF_BY_PID, else 0 */
+	/* With NTPROF_BY_PATH: host, the path disk's dev; target, cntlid. */
+	uint32_t path;
+	const char *path_ctrl;	/* host: its controller, or NULL: unknown */
+	const char *path_address;
 	uint8_t transport;	/* enum ntprof_transport; NONE when unknown */
 	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
 	char devname[64];
-	char label[96];		/* "read 4KiB nvme0n1" */
+	char label[160];	/* "read 4KiB nvme0n1" */
 
 	uint64_t n;		/* sampled commands of the group */
 	uint64_t n_joined;	/* of those, with the target's side */

@@ -29,6 +29,7 @@ struct group_key {
 	uint16_t cpu;
 	uint16_t ccpu;
 	uint32_t pid;
+	uint32_t path;
 	uint8_t transport;	/* always: its stages are named for it */
 };
 
@@ -46,6 +47,28 @@ static unsigned int group_by(const struct ntprof_analysis *an)
 	return an->opts.by ? an->opts.by : NTPROF_BY_DEFAULT;
 }
 
+/*
+ * A host's device as a group knows it: the first of the numbers that
+ * have its name. Under native multipath a namespace's records carry the
+ * path disk they went through, which the device table names after the
+ * namespace (ntp-format.rst, Device entries): its paths are one device.
+ */
+static uint32_t group_host_dev(const struct ntprof_analysis *an, uint32_t dev)
+{
+	const struct ntprof_devname *map = an->opts.host_devs;
+	size_t nr = an->opts.nr_host_devs, i, k;
+
+	for (i = 0; i < nr; i++) {
+		if (map[i].dev != dev)
+			continue;
+		for (k = 0; k < i; k++)
+			if (!strcmp(map[k].name, map[i].name))
+				return map[k].dev;
+		break;
+	}
+	return dev;
+}
+
 static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 			 const struct ntprof_record *r, struct group_key *k)
 {
@@ -60,10 +83,13 @@ static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 		k->length = r->length;
 	if (by & NTPROF_BY_DEV) {
 		k->spdk_ns = group_spdk_ns(r);
-		k->dev = k->spdk_ns ? r->nsid : r->dev;
+		k->dev = k->spdk_ns ? r->nsid :
+			 target_side ? r->dev : group_host_dev(an, r->dev);
 		/* The disk's, but through its char device: apart. */
 		k->passthru = !target_side && (r->flags & NTPROF_REC_F_PASSTHRU);
 	}
+	if (by & NTPROF_BY_PATH)
+		k->path = target_side ? r->cntlid : r->dev;
 	if (by & NTPROF_BY_QUEUE)
 		k->qid = r->qid;
 	if (by & NTPROF_BY_CPU)
@@ -84,7 +110,7 @@ static uint64_t group_hash(const struct group_key *k)
 					   (uint64_t)k->transport << 2 |
 					   (uint64_t)k->passthru << 8 |
 					   k->spdk_ns << 1 | k->target_side) ^
-			     k->pid);
+			     ((uint64_t)k->path << 32 | k->pid));
 }
 
 static bool group_is(const struct ntprof_group *g, const struct group_key *k)
@@ -93,7 +119,7 @@ static bool group_is(const struct ntprof_group *g, const struct group_key *k)
 	       g->passthru == k->passthru && g->transport == k->transport &&
 	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
 	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu &&
-	       g->pid == k->pid;
+	       g->pid == k->pid && g->path == k->path;
 }
 
 static void group_key_get(const struct ntprof_group *g, struct group_key *k)
@@ -103,6 +129,7 @@ static void group_key_get(const struct ntprof_group *g, struct group_key *k)
 		.passthru = g->passthru, .transport = g->transport, .op = g->op, .length = g->length,
 		.dev = g->dev,
 		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu, .pid = g->pid,
+		.path = g->path,
 	};
 }
 
@@ -148,13 +175,61 @@ static int slots_grow(struct ntprof_analysis *an)
 	return 0;
 }
 
+/*
+ * "path nvme1 10.0.0.1:4420": a host's controller and the target's
+ * address and port (traddr and trsvcid of its address); "path cntlid 2"
+ * on a target, whose records name their controller by its id.
+ */
+static void group_label_path(const struct ntprof_group *g, char *buf,
+			     size_t size)
+{
+	const char *a = g->path_address, *addr, *svc;
+	int na = 0, ns = 0;
+
+	if (g->target_side) {
+		snprintf(buf, size, "path cntlid %u", g->path);
+		return;
+	}
+	if (!g->path_ctrl) {
+		snprintf(buf, size, "path dev %u:%u", g->path >> 8 & 0xfff,
+			 (g->path & 0xff) | (g->path >> 12 & 0xfff00));
+		return;
+	}
+	addr = a ? strstr(a, "traddr=") : NULL;
+	svc = a ? strstr(a, "trsvcid=") : NULL;
+	if (addr)
+		na = (int)strcspn(addr += 7, ",");
+	if (svc)
+		ns = (int)strcspn(svc += 8, ",");
+	if (addr && svc)
+		snprintf(buf, size, "path %s %.*s:%.*s", g->path_ctrl, na, addr,
+			 ns, svc);
+	else
+		snprintf(buf, size, "path %s", g->path_ctrl);
+}
+
+/* The controller and address of a host's path, from the opts' map. */
+static void group_path_names(const struct ntprof_analysis *an,
+			     struct ntprof_group *g)
+{
+	size_t i;
+
+	for (i = 0; !g->target_side && i < an->opts.nr_host_paths; i++) {
+		if (an->opts.host_paths[i].dev != g->path)
+			continue;
+		g->path_ctrl = an->opts.host_paths[i].ctrl;
+		g->path_address = an->opts.host_paths[i].address;
+		return;
+	}
+}
+
 /* "read 4KiB nvme1n1", "write queue 3", "cpu 2": the parts grouped by. */
 static void group_label(const struct ntprof_analysis *an,
 			struct ntprof_group *g)
 {
 	unsigned int by = group_by(an);
 	size_t n = 0, size = sizeof(g->label);
-	char buf[16];
+	char buf[16], path[96];
 
 	g->label[0] = '\0';
 #define LABEL_ADD(...) \
@@ -181,6 +256,10 @@ static void group_label(const struct ntprof_analysis *an,
 	if (by & NTPROF_BY_PID) {
 		snprintf(buf, sizeof(buf), "pid %u", g->pid);
 		LABEL_ADD(buf);
+	}
+	if (by & NTPROF_BY_PATH) {
+		group_label_path(g, path, sizeof(path));
+		LABEL_ADD(path);
 	}
 	if (an->opts.transports && g->transport)
 		LABEL_ADD(ntprof_transport_name(g->transport));
@@ -247,6 +326,8 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	g->cpu = k.cpu;
 	g->ccpu = k.ccpu;
 	g->pid = k.pid;
+	g->path = k.path;
+	group_path_names(an, g);
 	g->transport = r->transport;
 	g->largest = -1;
 	group_devname(an, g);
@@ -291,7 +372,9 @@ int ntprof_group_cmp(const void *a, const void *b)
 		return (int)x->qid - (int)y->qid;
 	if (x->cpu != y->cpu)
 		return (int)x->cpu - (int)y->cpu;
-	return (int)x->ccpu - (int)y->ccpu;
+	if (x->ccpu != y->ccpu)
+		return (int)x->ccpu - (int)y->ccpu;
+	return (x->path > y->path) - (x->path < y->path);
 }
 
 int ntprof_group_merged_into(const struct ntprof_group *g, int comp)

@@ -398,6 +398,47 @@ static int devs_collect(struct recording_run *run, bool host,
 	return 0;
 }
 
+/*
+ * The host files' paths: each controller entry with a disk, first entry
+ * of a number wins. 0 or -ENOMEM.
+ */
+static int paths_collect(struct recording_run *run)
+{
+	struct ntprof_pathname *v = NULL, *nv;
+	const struct ntp_header *hdr;
+	size_t n = 0, cap = 0, i, c, k;
+
+	for (i = 0; i < run->nr_files; i++) {
+		if (!is_host(&run->files[i]))
+			continue;
+		hdr = run->files[i].hdr;
+		for (c = 0; c < hdr->nr_ctrls; c++) {
+			for (k = 0; k < n && v[k].dev != hdr->ctrls[c].dev; k++)
+				;
+			if (!hdr->ctrls[c].dev || k < n)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				nv = realloc(v, cap * sizeof(*v));
+				if (!nv) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = nv;
+			}
+			v[n++] = (struct ntprof_pathname){
+				.dev = hdr->ctrls[c].dev,
+				.ctrl = hdr->ctrls[c].name,
+				.address = hdr->ctrls[c].address,
+			};
+		}
+	}
+	free(run->host_paths);
+	run->host_paths = v;
+	run->nr_host_paths = n;
+	return 0;
+}
+
 /* A failed command outside the sample: counted, not analysed. */
 static void failed_add(struct recording_failed *fl,
 		       const struct ntprof_record *host,
@@ -434,8 +475,14 @@ int recording_run_add(struct recording_run *run, uint8_t role,
 	if (ntprof_record_in_sample(r, role))
 		return ntprof_analysis_add(run->an, hosts ? r : NULL,
 					   hosts ? t : r);
-	if (r->role == role)
+	if (ntprof_record_aborted(r)) {
+		/* Not joined: its points are the host's alone. */
+		failed_add(&run->aborted, r, NULL);
+		run->aborted.n_requeued += !!(r->flags & NTPROF_REC_F_REQUEUED);
+		run->aborted.n_sampled += !!(r->flags & NTPROF_REC_F_SAMPLED);
+	} else if (r->role == role) {
 		failed_add(&run->failed, hosts ? r : NULL, hosts ? t : r);
+	}
 	return 0;
 }
 
@@ -453,8 +500,11 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	free(run->target_devs);
 	run->host_devs = run->target_devs = NULL;
 	if (devs_collect(run, true, &run->host_devs, &run->nr_host_devs) ||
-	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs))
+	    devs_collect(run, false, &run->target_devs, &run->nr_target_devs) ||
+	    paths_collect(run))
 		return -ENOMEM;
+	opts.host_paths = run->host_paths;
+	opts.nr_host_paths = run->nr_host_paths;
 	opts.transports = several_transports(run);
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
@@ -586,6 +636,7 @@ void recording_run_free(struct recording_run *run)
 	free(run->files);
 	free(run->host_devs);
 	free(run->target_devs);
+	free(run->host_paths);
 	ntprof_analysis_free(run->an);
 	recording_paths_free(&run->paths);
 	memset(run, 0, sizeof(*run));

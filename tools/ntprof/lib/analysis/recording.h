@@ -74,6 +74,9 @@ struct recording_failed {
 	uint16_t status[RECORDING_STATUSES];	/* the first distinct ones */
 	uint64_t status_n[RECORDING_STATUSES];
 	uint64_t other_status_n;
+	/* Aborted commands (ntprof_record_aborted()) only: */
+	uint64_t n_requeued;		/* sent again in another command */
+	uint64_t n_sampled;		/* of the sample */
 };
 
 /* The paths given, each directory replaced by its .ntp files. */
@@ -113,10 +116,14 @@ struct recording_run {
 	uint64_t matched;
 	struct ntprof_devname *host_devs;
 	size_t nr_host_devs;
+	struct ntprof_pathname *host_paths;
+	size_t nr_host_paths;
 	struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
 	struct ntprof_analysis *an;
 	struct recording_failed failed;
+	/* The host's attempts that did not complete, sampled or not. */
+	struct recording_failed aborted;
 };
 
 /*

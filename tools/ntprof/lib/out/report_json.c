@@ -128,6 +128,17 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 		ntprof_json_u64(js, "completion_cpu", g->ccpu);
 	if (g->by & NTPROF_BY_PID)
 		ntprof_json_u64(js, "pid", g->pid);
+	if (g->by & NTPROF_BY_PATH) {
+		ntprof_json_obj_start(js, "path");
+		if (g->target_side) {
+			ntprof_json_u64(js, "cntlid", g->path);
+		} else {
+			ntprof_json_u64(js, "dev", g->path);
+			ntprof_json_str(js, "controller", g->path_ctrl);
+			ntprof_json_str(js, "address", g->path_address);
+		}
+		ntprof_json_obj_end(js);
+	}
 	ntprof_json_str(js, "side", g->target_side ? "target" : "host");
 	ntprof_json_str(js, "kind", kind_id(g->kind));
 	ntprof_json_str(js, "transport", ntprof_transport_id(g->transport));

@@ -5,6 +5,7 @@
  * at the end (cut-short files, drops, failed commands, the clocks).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -192,6 +193,23 @@ static void print_parts(FILE *f, const struct recording *rec)
 			rec->path, rec->missing_parts, first, last);
 }
 
+/* " status 0x371 (12), 0x370 (2); mean latency 1.50 us" and a newline. */
+static void print_statuses(FILE *f, const struct recording_failed *fl)
+{
+	size_t i;
+
+	fputs(" status", f);
+	for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++)
+		fprintf(f, "%s %#x (%" PRIu64 ")", i ? "," : "",
+			fl->status[i], fl->status_n[i]);
+	if (fl->other_status_n)
+		fprintf(f, ", others (%" PRIu64 ")", fl->other_status_n);
+	if (fl->n_latency)
+		fprintf(f, "; mean latency %.2f us",
+			fl->latency_sum_ns / (double)fl->n_latency / 1e3);
+	fputc('\n', f);
+}
+
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			       bool detail)
 {
@@ -220,26 +238,59 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 				rec->path, rec->evictions);
 	}
 	if (run->failed.n) {
-		const struct recording_failed *fl = &run->failed;
-
-		fprintf(f, "failed: %" PRIu64 " %s commands outside the sample, kept out of the numbers above: status",
-			fl->n, run->nr_host_files ? "host" : "target");
-		for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++)
-			fprintf(f, "%s %#x (%" PRIu64 ")", i ? "," : "",
-				fl->status[i], fl->status_n[i]);
-		if (fl->other_status_n)
-			fprintf(f, ", others (%" PRIu64 ")", fl->other_status_n);
-		if (fl->n_latency)
-			fprintf(f, "; mean latency %.2f us",
-				fl->latency_sum_ns / (double)fl->n_latency / 1e3);
-		fputc('\n', f);
+		fprintf(f, "failed: %" PRIu64 " %s commands outside the sample, kept out of the numbers above:",
+			run->failed.n, run->nr_host_files ? "host" : "target");
+		print_statuses(f, &run->failed);
 	}
-	/* A target need not record a host's failure it did not sample. */
-	unmatched = run->nr_host - run->matched - run->failed.n_unmatched;
+	if (run->aborted.n) {
+		fprintf(f, "aborted: %" PRIu64 " host commands without a response or sent again (%" PRIu64 " requeued: retried or failed over; %" PRIu64 " of the sample), kept out of the numbers above:",
+			run->aborted.n, run->aborted.n_requeued,
+			run->aborted.n_sampled);
+		print_statuses(f, &run->aborted);
+	}
+	/*
+	 * A target need not record a host's failure it did not sample, and
+	 * an aborted command is joined to nothing.
+	 */
+	unmatched = run->nr_host - run->matched - run->failed.n_unmatched -
+		    run->aborted.n;
 	if (run->nr_host_files && run->nr_target_files && unmatched)
 		fprintf(f,
 			"note: %" PRIu64 " host records have no target record: the target's recording started later, ended earlier or dropped them, or they went to a target not given here\n",
 			unmatched);
 	for (i = 0; detail && i < run->nr_pairs; i++)
 		print_clocks(f, run, &run->pairs[i]);
+}
+
+static void json_apart(struct ntprof_json *js, const char *key,
+		       const struct recording_failed *fl, bool aborted)
+{
+	size_t i;
+
+	ntprof_json_obj_start(js, key);
+	ntprof_json_u64(js, "n", fl->n);
+	if (aborted) {
+		ntprof_json_u64(js, "requeued", fl->n_requeued);
+		ntprof_json_u64(js, "sampled", fl->n_sampled);
+	}
+	ntprof_json_num(js, "mean_us", fl->n_latency ?
+			fl->latency_sum_ns / (double)fl->n_latency / 1e3 : NAN,
+			3);
+	ntprof_json_arr_start(js, "statuses");
+	for (i = 0; i < RECORDING_STATUSES && fl->status_n[i]; i++) {
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_u64(js, "status", fl->status[i]);
+		ntprof_json_u64(js, "n", fl->status_n[i]);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_u64(js, "other_statuses", fl->other_status_n);
+	ntprof_json_obj_end(js);
+}
+
+void recording_run_json_apart(struct ntprof_json *js,
+			      const struct recording_run *run)
+{
+	json_apart(js, "failed", &run->failed, false);
+	json_apart(js, "aborted", &run->aborted, true);
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/recording.h"
+#include "out/json.h"
 
 /*
  * "recorded on HOST (kernel K) and TARGET (kernel K2), one command in 100
@@ -23,5 +24,13 @@ void recording_run_print_records(FILE *f, const struct recording_run *run);
 /* Notes for the end of a report: cut-short files, drops, the clocks. */
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			       bool detail);
+
+/*
+ * report --json's "failed" and "aborted": the commands the notes count
+ * apart, as objects {n, requeued, sampled, mean_us, statuses [{status,
+ * n}]} (requeued and sampled in "aborted" only).
+ */
+void recording_run_json_apart(struct ntprof_json *js,
+			      const struct recording_run *run);
 
 #endif /* NTPROF_RUN_NOTES_H */

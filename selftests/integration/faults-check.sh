@@ -1,0 +1,260 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The checks of scenarios/configs_faults.sh, on the machine that ran the
+# lab, after the guests: sourced by lab_check with the run's share as
+# its argument. Per step (guest/faults-lib.sh), ntprof report --json and
+# --csv of the host's and the target's recordings:
+#   - every completed host record is joined (matched = host records,
+#     none unusable), and neither side dropped or evicted a record;
+#   - in each group the stage means add up to the end to end mean;
+#   - at -s 1, the completed records are fio's commands, and their
+#     bytes fio's;
+#   - the aborted attempts are counted apart with statuses the host
+#     made up (a reset's, a lost connection's: 0x370 to 0x37f) or a
+#     failover's, each requeued (fio saw no error); at -s 1 a reset
+#     and a path taken away over TCP abort one at least (nvme-tcp stops
+#     its queues by shutting their sockets; nvme-rdma drains its queue
+#     pairs first, and the responses of a 20 ms drive may all come in),
+#     a reconnect leaves a gap of a second or more in the host's sends
+#     (the outage);
+#   - the recording went on after the fault: completed, joined commands
+#     sent after the last aborted one ended and after the outage; at
+#     -s 1 each aborted attempt's retry is one of them, a command of
+#     its own (same op, LBA and length) that started after it ended;
+#   - no command was left in the host's in-flight table at a stop, and
+#     in the target's no more than the step's aborted ones (the kernel
+#     logs, a level up);
+#   - multipath: the default groups are the head's, one per op and
+#     size; --by path splits them in two controllers, and the requeued
+#     attempts went through the path taken away.
+# Then, at -s 1, each step's stage means against the step without a
+# fault of its transport, for the same op and size: the moves above 5 %,
+# as diagnostics (timings are shown, not asserted), and in
+# faults-moved.txt in the share.
+
+ntprof=$TOP_DIR/tools/ntprof/ntprof
+share=$1
+work=$(mktemp -d)
+
+. "$(dirname "${BASH_SOURCE[0]}")/guest/faults-lib.sh"
+
+num() {
+	jq -er "$2 | numbers" "$1" 2>/dev/null
+}
+
+HOST_GROUPS='[.groups[] | select(.side == "host")]'
+
+# csv_col FILE NAME...: the columns' numbers in FILE's header line.
+csv_cols() {
+	local f=$1
+
+	shift
+	head -n 1 "$f" | awk -F, -v want="$*" '{
+		n = split(want, w, " ")
+		for (k = 1; k <= n; k++)
+			for (i = 1; i <= NF; i++) if ($i == w[k]) printf "%d ", i
+	}'
+}
+
+# check_step STEP
+check_step() {
+	local step=$1 f s host target fio json csv n m bad total got ab rq
+	local after cols
+
+	f=$(step_fault "$step")
+	s=$(step_sample "$step")
+	host=$share/$step-host.ntp target=$share/$step-target.ntp fio=$share/$step-fio.json
+	json=$work/$step.json csv=$work/$step.csv
+	if [ ! -f "$host" ] || [ ! -f "$target" ] || [ ! -f "$fio" ]; then
+		ktap_fail "$step: the guests left the recordings and fio's output"
+		return
+	fi
+	if ! "$ntprof" report --json "$host" "$target" > "$json" 2> "$work/err" ||
+	   ! "$ntprof" report --csv "$csv" "$host" "$target" > /dev/null 2>> "$work/err"; then
+		ktap_fail "$step: report --json, --csv"
+		sed 's/^/# /' "$work/err"
+		return
+	fi
+	n=$(num "$json" .records.host)
+	m=$(num "$json" .records.matched)
+	bad=$(num "$json" "(.records.unusable) + ($HOST_GROUPS | map(.n_unusable) | add // 0)")
+	if [ "${n:-0}" -gt 0 ] && [ "$m" = "$n" ] && [ "$bad" = 0 ]; then
+		ktap_pass "$step: every completed host record joined ($m of $n), none unusable"
+	elif [ "$s" != 1 ] && [ "${n:-0}" = 0 ]; then
+		ktap_pass "$step: every completed host record joined (none sampled at -s $s)"
+	else
+		ktap_fail "$step: every completed host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
+	fi
+	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
+	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ]; then
+		ktap_pass "$step: no drop, no eviction on either side"
+	else
+		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
+	fi
+	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
+		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
+			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
+		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
+	[ -z "$bad" ] && ktap_pass "$step: in each group the stage means add up to the end to end mean" ||
+		{ ktap_fail "$step: in each group the stage means add up to the end to end mean"; echo "$bad" | sed 's/^/# /'; }
+
+	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
+	if [ "$s" = 1 ]; then
+		got=$(num "$json" "$HOST_GROUPS | map(.n) | add // 0")
+		[ "$got" = "$total" ] &&
+		[ "$(num "$json" "$HOST_GROUPS | map(.n * .size) | add // 0")" = \
+		  "$(num "$fio" '[.jobs[] | .read.io_bytes, .write.io_bytes] | add')" ] &&
+			ktap_pass "$step: $got completed records for fio's $total commands, and their bytes" ||
+			ktap_fail "$step: ${got:-?} completed records for fio's ${total:-?} commands, and their bytes"
+	fi
+
+	# The aborted attempts: apart, requeued, with a reset's statuses.
+	ab=$(num "$json" .aborted.n)
+	rq=$(num "$json" .aborted.requeued)
+	got=$(jq -r '[.aborted.statuses[] | "\(.status) \(.n)"] | join(", ")' "$json")
+	bad=$(jq -r '[.aborted.statuses[] | select(
+		(.status % 2048 < 880 or .status % 2048 > 895) and
+		(.status % 2048 < 769 or .status % 2048 > 771)) | .status] | join(" ")' "$json")
+	if [ "$f" = none ]; then
+		[ "${ab:-0}" = 0 ] && ktap_pass "$step: no aborted command without a fault" ||
+			ktap_fail "$step: no aborted command without a fault (${ab:-?}: $got)"
+	elif [ "$s" = 1 ] && [ "${ab:-0}" = 0 ] && [ "$f" != reconnect ] &&
+	     [ "$(step_transport "$step")" = tcp ]; then
+		ktap_fail "$step: the $f aborted commands, counted apart (none)"
+	elif [ -z "$bad" ] && [ "$rq" = "$ab" ] && [ "$(num "$json" .aborted.other_statuses)" = 0 ]; then
+		ktap_pass "$step: the $f aborted $ab commands, counted apart, each requeued; status (decimal) and count: ${got:-none}"
+	else
+		ktap_fail "$step: the $f aborted ${ab:-?} commands, each requeued (${rq:-?}), with a host's or a path's status (${got:-none})"
+	fi
+	# The outage and after it, on the host's clock: the longest time
+	# without a send of a completed command, the end of the last
+	# aborted attempt, and the joined commands sent after both.
+	[ "$f" = none ] && return 0
+	cols=$(csv_cols "$csv" role flags status target_file host_send_ns host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)
+	set -- $(awk -F, -v c="$cols" 'BEGIN { split(c, k, " ") }
+		NR == 1 || $k[1] != "host" { next }
+		int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
+			e = $k[7] ? $k[7] : $k[8]; if (e > last) last = e; next }
+		{ n++; send[n] = $k[5] ? $k[5] : $k[6]; joined[n] = $k[4] != "" }
+		END {
+			m = asort(send, s)
+			for (i = 2; i <= m; i++) if (s[i] - s[i - 1] > gap) { gap = s[i] - s[i - 1]; gend = s[i] }
+			from = last > gend ? last : gend
+			for (i = 1; i <= n; i++) if (joined[i] && send[i] >= from) after++
+			printf "%.3f %d\n", gap / 1e9, after + 0
+		}' "$csv")
+	# Each aborted attempt's I/O went on in a command of its own (a new
+	# cid; its record starts after the attempt ended), which completed
+	# and joined: the same op, LBA and length, sent later.
+	if [ "$s" = 1 ] && [ "${ab:-0}" -gt 0 ]; then
+		got=$(awk -F, -v c="$(csv_cols "$csv" role flags status target_file opcode slba length host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)" '
+			BEGIN { split(c, k, " ") }
+			NR == 1 || $k[1] != "host" { next }
+			{ id = $k[5] " " $k[6] " " $k[7] }
+			int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
+				a++; aid[a] = id; aend[a] = $k[9] ? $k[9] : $k[10]; next }
+			$k[4] != "" { n++; cid[n] = id; cstart[n] = $k[8] }
+			END {
+				for (i = 1; i <= a; i++)
+					for (j = 1; j <= n; j++)
+						if (cid[j] == aid[i] && cstart[j] >= aend[i]) { found++; break }
+				printf "%d %d", found + 0, a + 0
+			}' "$csv")
+		set -- $got
+		[ "$1" = "$2" ] &&
+			ktap_pass "$step: each of the $2 aborted attempts has its retry, joined, started after it ended" ||
+			ktap_fail "$step: each aborted attempt has its retry, joined, started after it ended ($1 of $2)"
+	fi
+	if [ "$f" = reconnect ] && [ "$s" = 1 ]; then
+		awk -v g="${1:-0}" 'BEGIN { exit !(g >= 1) }' &&
+			ktap_pass "$step: the outage: no command sent for $1 s" ||
+			ktap_fail "$step: the outage: no command sent for a second or more (${1:-?} s at most)"
+	fi
+	[ "${2:-0}" -gt 0 ] &&
+		ktap_pass "$step: the recording went on after the $f: $2 joined commands sent after it (the longest pause: $1 s)" ||
+		ktap_fail "$step: the recording went on after the $f (${2:-?} joined commands sent after it)"
+
+	[ "$f" = mpath ] || return 0
+	bad=$(jq -r "$HOST_GROUPS | (map(.device) | unique | join(\" \")),
+		(map(\"\\(.op) \\(.size)\") | length == (unique | length))" "$json" | tr '\n' ' ')
+	case $bad in
+	"nvme"*"n"[0-9]*" true ") ktap_pass "$step: the default groups are the head's, one per op and size ($bad)" ;;
+	*) ktap_fail "$step: the default groups are the head's, one per op and size ($bad)" ;;
+	esac
+	"$ntprof" report --json --by op,size,path "$host" "$target" > "$work/$step-path.json"
+	got=$(jq -r "$HOST_GROUPS | map(\"\\(.label): \\(.n)\") | join(\"; \")" "$work/$step-path.json")
+	if [ "$(jq "$HOST_GROUPS | map(.path.controller) | unique | length" "$work/$step-path.json")" = 2 ] &&
+	   [ "$(jq "$HOST_GROUPS | map(.n) | add" "$work/$step-path.json")" = "$(jq "$HOST_GROUPS | map(.n) | add" "$json")" ]; then
+		ktap_pass "$step: --by path splits them in two controllers ($got)"
+	elif [ "$s" != 1 ] && [ "${n:-0}" -lt 20 ]; then
+		ktap_pass "$step: --by path: $got (too few records at -s $s to need both paths)"
+	else
+		ktap_fail "$step: --by path splits them in two controllers ($got)"
+	fi
+	# The failover: every requeued attempt went through the path taken
+	# away, the second listener's (its path disk, as the host saw it).
+	got=$(awk -v s="$step" '$1 == s && $2 == "gone" { print $3 }' "$share/faults-host.txt")
+	bad=$(awk -F, -v c="$(csv_cols "$csv" role flags dev)" -v d="${got:-none}" '
+		BEGIN { split(c, k, " ") }
+		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {
+			n++; if ($k[3] != d) m++ }
+		END { printf "%d %d", n, m }' "$csv")
+	set -- $bad
+	[ -n "$got" ] && [ "$2" = 0 ] &&
+		ktap_pass "$step: the $1 requeued attempts all went through the path taken away (dev $got)" ||
+		ktap_fail "$step: the requeued attempts all went through the path taken away (dev ${got:-?}: $2 of $1 not)"
+}
+
+# moved STEP BASE: the stages of STEP's groups that moved by more than
+# 5 % against BASE's group of the same op and size.
+moved() {
+	local step=$1 base=$2
+
+	[ -f "$work/$base.json" ] && [ -f "$work/$step.json" ] || return
+	jq -rn --slurpfile b "$work/$base.json" --slurpfile l "$work/$step.json" --arg step "$step" --arg base "$base" "
+		(\$b[0] | $HOST_GROUPS) as \$bg |
+		\$l[0] | $HOST_GROUPS[] | . as \$g |
+		(\$bg[] | select(.op == \$g.op and .size == \$g.size)) as \$o |
+		(\"\\(\$step) against \\(\$base), \\(\$g.op) \\(\$g.size): end to end \\(\$o.latency_us.mean) -> \\(\$g.latency_us.mean) us\"),
+		(\$g.stages[] | . as \$s | (\$o.stages[] | select(.id == \$s.id)) as \$os |
+		 select(\$os.mean_us > 0) |
+		 ((\$s.mean_us - \$os.mean_us) / \$os.mean_us * 100) as \$p |
+		 select(\$p > 5 or \$p < -5) |
+		 \"  \\(\$s.id) \\(\$os.mean_us) -> \\(\$s.mean_us) us (\\(\$p | . * 10 | round / 10) %)\")"
+}
+
+if ! command -v jq > /dev/null; then
+	ktap_fail "jq is installed (selftests/lab/install-deps.sh)"
+else
+	ktap_diag "$(cat "$share/faults-host.txt" 2>/dev/null | tr '\n' ';')"
+	for step in $(faults_steps); do
+		check_step "$step"
+	done
+	# The in-flight tables at each stop (the kernel logs, a session a
+	# step): the host's empty, the aborted commands' records having left
+	# them; the target's holding at most the step's aborted commands, the
+	# ones whose response nvmet-tcp had not sent when their queue went.
+	got=$(sed -nE "s/.*ntprof: host session stopped, ([0-9]+) commands in flight discarded/\1/p" \
+		"$share/../dmesg-host.log" 2>/dev/null | tr '\n' ' ')
+	[ -n "$got" ] && [ -z "$(echo "$got" | tr -d '0 ')" ] &&
+		ktap_pass "host: no command left in flight at any stop ($(echo $got | wc -w) sessions)" ||
+		ktap_fail "host: no command left in flight at any stop (discarded: ${got:-no session})"
+	set -- $(sed -nE "s/.*ntprof: target session stopped, ([0-9]+) commands in flight discarded/\1/p" \
+		"$share/../dmesg-target.log" 2>/dev/null)
+	bad= got=
+	for step in $(faults_steps); do
+		ab=$(num "$work/$step.json" .aborted.n)
+		[ "${1:-x}" != x ] && [ "$1" -le "${ab:-0}" ] || bad="$bad $step:${1:-none}/${ab:-?}"
+		[ "${1:-0}" = 0 ] || got="$got $step:$1"
+		shift
+	done
+	[ -z "$bad" ] &&
+		ktap_pass "target: left in flight at each stop, at most the step's aborted commands (${got:-none left})" ||
+		ktap_fail "target: left in flight at each stop, at most the step's aborted commands (left/aborted:$bad)"
+	for step in $(faults_steps); do
+		case $step in none-*|*-s100) continue ;; esac
+		moved "$step" "none-$(step_transport "$step")-s1"
+	done > "$share/faults-moved.txt"
+	sed 's/^/# /' "$share/faults-moved.txt"
+fi
+rm -rf "$work"
