@@ -433,6 +433,8 @@ t_passthru() {
 		 $hb.nvme1n1 > 3.9 and $hb.nvme1n1 < 4.1)' "$JSON" > /dev/null ||
 		{ echo "# host_passthru $np; groups:"
 		  jq -r '.groups[] | "# \(.side) \(.label) \(.n)"' "$JSON"; return 1; }
+}
+
 # Aborted attempts (a reset's: status 0x371, requeued, each followed by
 # the command's retry, which both sides record): a line of their own
 # with their count and status, out of the groups and the join, and
