@@ -149,12 +149,19 @@ void ntprof_buffer_emit(const struct ntprof_record *rec)
 		return;
 
 	points = ntprof_crec_scan(rec, &t0);
-	event = ring_buffer_lock_reserve(rb, ntprof_crec_bytes(points));
-	if (!event) {
-		this_cpu_inc(b->stats->drops);
-		return;
+	for (;;) {
+		event = ring_buffer_lock_reserve(rb, ntprof_crec_bytes(points));
+		if (!event) {
+			this_cpu_inc(b->stats->drops);
+			return;
+		}
+		if (ntprof_crec_encode(ring_buffer_event_data(event), rec,
+				       points, t0))
+			break;
+		/* An offset past 32 bits: the reader skips the event. */
+		ring_buffer_discard_commit(rb, event);
+		points |= NTPROF_CREC_WIDE;
 	}
-	ntprof_crec_encode(ring_buffer_event_data(event), rec, points, t0);
 	ntprof_ring_buffer_commit(rb, event);
 
 	this_cpu_inc(b->stats->records);
