@@ -43,31 +43,30 @@ static_assert(offsetof(struct ntprof_crec, cpu_complete) ==
 static_assert(offsetof(struct ntprof_record, pid) == NTPROF_CREC_IDENT);
 
 /*
- * The points word of @rec's compact form, and in @t0 the time of its
- * lowest point, in one pass: the mask, the first time, and whether an
- * offset from it needs more than 32 bits (d fits an s32 when d + 2^31
- * fits 32 bits unsigned).
+ * The points word of @rec's compact form, without NTPROF_CREC_WIDE, and
+ * in @t0 the time of its lowest point. A record holds only its role's
+ * points (enum ntprof_point): only those are looked at, 11 or 13 of 24,
+ * as this runs for every record. Whether an offset needs 64 bits comes
+ * out of ntprof_crec_encode(), which reads each time once.
  */
 static __always_inline u32 ntprof_crec_scan(const struct ntprof_record *rec,
 					    u64 *t0)
 {
-	u64 first = 0, far = 0, ts;
-	u32 points = 0;
-	unsigned int p;
+	const __u64 *ts = rec->ts + NTPROF_PT_TARGET_RECV;
+	const __u64 *end = rec->ts + NTPROF_RECORD_POINTS;
+	u32 points = 0, bit = BIT(NTPROF_PT_TARGET_RECV);
 
-	for (p = 0; p < NTPROF_RECORD_POINTS; p++) {
-		ts = READ_ONCE(rec->ts[p]);
-		if (!ts)
-			continue;
-		if (!points)
-			first = ts;
-		far |= (ts - first + BIT_ULL(31)) >> 32;
-		points |= BIT(p);
+	if (rec->role == NTPROF_ROLE_HOST) {
+		ts = rec->ts;
+		end = rec->ts + NTPROF_PT_TARGET_RECV;
+		bit = 1;
 	}
+	for (; ts < end; ts++, bit <<= 1)
+		if (READ_ONCE(*ts))
+			points |= bit;
 
-	*t0 = first;
-	return points | (far ? NTPROF_CREC_WIDE : 0) |
-	       (rec->pid ? NTPROF_CREC_PID : 0);
+	*t0 = points ? READ_ONCE(rec->ts[__ffs(points)]) : 0;
+	return points | (rec->pid ? NTPROF_CREC_PID : 0);
 }
 
 /*
@@ -75,14 +74,20 @@ static __always_inline u32 ntprof_crec_scan(const struct ntprof_record *rec,
  * bytes. The points are those of @points, read again: a stale stamp
  * (ntprof_entry_stamp()) may change a time between the two reads, never
  * which points there are, so the record keeps the size it was given.
+ * Return: false, the record unfinished, when @points lacks
+ * NTPROF_CREC_WIDE and an offset does not fit an s32 (d does when
+ * d + 2^31 fits 32 bits unsigned): rare, as a command takes microseconds;
+ * the caller encodes it again, wide, in room for that.
  */
-static __always_inline void ntprof_crec_encode(struct ntprof_crec *c,
+static __always_inline bool ntprof_crec_encode(struct ntprof_crec *c,
 					       const struct ntprof_record *rec,
 					       u32 points, u64 t0)
 {
 	unsigned long rest = points & NTPROF_CREC_POINTS;
 	unsigned int p;
 	void *tail;
+	u64 far = 0;
+	s64 d;
 
 	memcpy(c, rec, NTPROF_CREC_IDENT);
 	c->points = points;
@@ -103,13 +108,18 @@ static __always_inline void ntprof_crec_encode(struct ntprof_crec *c,
 
 		for (; rest; rest &= rest - 1) {
 			p = __ffs(rest);
-			*off++ = (s32)(READ_ONCE(rec->ts[p]) - t0);
+			d = READ_ONCE(rec->ts[p]) - t0;
+			far |= (u64)d + BIT_ULL(31);
+			*off++ = (s32)d;
 		}
+		if (unlikely(far >> 32))
+			return false;
 		tail = off;
 	}
 
 	if (points & NTPROF_CREC_PID)
 		*(u32 *)tail = rec->pid;
+	return true;
 }
 
 #endif /* _NTPROF_CREC_H */

@@ -26,7 +26,13 @@ static uint32_t encode(const struct ntprof_record *rec, void *buf)
 
 	points = ntprof_crec_scan(rec, &t0);
 	memset(buf, 0xa5, NTPROF_CREC_MAX + 16);
-	ntprof_crec_encode(buf, rec, points, t0);
+	if (!ntprof_crec_encode(buf, rec, points, t0)) {
+		/* The event discarded, a wide one reserved. */
+		points |= NTPROF_CREC_WIDE;
+		memset(buf, 0xa5, NTPROF_CREC_MAX + 16);
+		if (!ntprof_crec_encode(buf, rec, points, t0))
+			return 0;
+	}
 	return ntprof_crec_bytes(points);
 }
 
@@ -151,6 +157,7 @@ static void test_empty_and_pid(void)
 	   "a record without a point: 48 bytes, no points, t0 0");
 	ok(roundtrip(&rec, buf, size), "and decodes back");
 
+	rec.role = NTPROF_ROLE_TARGET;
 	rec.flags |= NTPROF_REC_F_USER;
 	rec.pid = 4242;
 	rec.ts[NTPROF_PT_TARGET_RECV] = BASE;
@@ -195,13 +202,42 @@ static void test_wide(void)
 		   cases[i].d, cases[i].wide ? "wide" : "an s32");
 	}
 
-	ident(&rec, NTPROF_ROLE_HOST);
+	/* The target's points run to the end of the array. */
+	ident(&rec, NTPROF_ROLE_TARGET);
 	rec.pid = 1;
-	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
+	for (i = NTPROF_PT_TARGET_RECV; i < NTPROF_RECORD_POINTS; i++)
 		rec.ts[i] = BASE + (uint64_t)i * 1000000000ULL;
 	size = encode(&rec, buf);
-	ok(size == NTPROF_CREC_MAX && roundtrip(&rec, buf, size),
-	   "every point, wide, with a pid: NTPROF_CREC_MAX bytes (%u)", size);
+	ok(size == NTPROF_CREC_MAX - 8 * NTPROF_PT_TARGET_RECV &&
+	   roundtrip(&rec, buf, size),
+	   "every point of a target's, wide, with a pid: %u bytes", size);
+}
+
+/* A record holds its role's points: the scan looks at no other. */
+static void test_role(void)
+{
+	unsigned char buf[NTPROF_CREC_MAX + 16];
+	struct ntprof_record rec, own;
+	uint32_t size;
+
+	ident(&rec, NTPROF_ROLE_HOST);
+	rec.ts[NTPROF_PT_HOST_SETUP] = BASE;
+	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = BASE + 500;
+	own = rec;
+	rec.ts[NTPROF_PT_TARGET_RECV] = BASE + 100;
+	rec.ts[NTPROF_RECORD_POINTS - 1] = BASE + 200;
+	size = encode(&rec, buf);
+	ok(size == 52 && roundtrip(&own, buf, size),
+	   "a host record keeps its own points, not a target's");
+
+	ident(&rec, NTPROF_ROLE_TARGET);
+	rec.ts[NTPROF_PT_TARGET_RECV] = BASE;
+	rec.ts[NTPROF_RECORD_POINTS - 1] = BASE + 500;
+	own = rec;
+	rec.ts[NTPROF_PT_HOST_SETUP] = BASE + 100;
+	size = encode(&rec, buf);
+	ok(size == 52 && roundtrip(&own, buf, size),
+	   "a target record keeps its own points, the last one too, not a host's");
 }
 
 /* xorshift64*: the same records every run. */
@@ -228,7 +264,11 @@ static void test_random(void)
 	for (n = 0; n < 4096; n++) {
 		ident(&recs[n], 1 + rnd(&s) % 2);
 		recs[n].cid = (uint16_t)n;
-		for (p = 0; p < NTPROF_RECORD_POINTS; p++) {
+		/* A record holds the points of its role. */
+		for (p = recs[n].role == NTPROF_ROLE_HOST ? 0 :
+			 NTPROF_PT_TARGET_RECV;
+		     p < (recs[n].role == NTPROF_ROLE_HOST ?
+			  NTPROF_PT_TARGET_RECV : NTPROF_RECORD_POINTS); p++) {
 			r = rnd(&s);
 			if (r % 3)
 				continue;
@@ -263,6 +303,7 @@ int main(void)
 	test_order();
 	test_empty_and_pid();
 	test_wide();
+	test_role();
 	test_random();
 	return tap_done("test_kcrec");
 }

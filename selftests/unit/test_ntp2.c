@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "ntp/crec.h"
 #include "ntp/ntp.h"
 #include "ntp_test.h"
 #include "tap.h"
@@ -166,6 +167,58 @@ static void test_layout(void)
 	free(r.recs);
 	free(want.p);
 	free(buf);
+}
+
+/*
+ * The records as the module sends them (compact, host order), taken as
+ * they are: the file is the one ntp_writer_append() writes, but for the
+ * cntlid put in.
+ */
+static void test_crec_append(void)
+{
+	const char *enc = tpath("crec-enc.ntp"), *raw = tpath("crec-raw.ntp");
+	uint8_t crec[3][NTPROF_CREC_MAX];
+	struct ntprof_record recs[3];
+	struct ntp_header h;
+	struct ntp_writer *w;
+	uint8_t *a, *b;
+	size_t alen, blen;
+	struct result r;
+	int ret, i;
+	bool takes;
+
+	three_records(recs);
+	recs[0].cntlid = 0;
+	for (i = 0; i < 3; i++)
+		crec_encode(crec[i], &recs[i], CREC_HOST);
+	hdr_make(&h);
+	ret = ntp_writer_open(raw, &h, &w);
+	takes = !ret && ntp_writer_takes_crec(w);
+	for (i = 0; takes && i < 3 && !ret; i++)
+		ret = ntp_writer_append_crec(w, crec[i], i == 2 ? 9 : 0);
+	if (!ret)
+		ret = ntp_writer_close(w, &trailer_in);
+	recs[2].cntlid = 9;
+	if (!ret)
+		ret = ntp_writer_open(enc, &h, &w);
+	if (!ret)
+		ret = ntp_writer_append(w, recs, 3);
+	if (!ret)
+		ret = ntp_writer_close(w, &trailer_in);
+	ok(ret == 0 && takes,
+	   "a 2.0 writer takes compact records as sent (%d)", ret);
+	a = slurp(enc, &alen);
+	b = slurp(raw, &blen);
+	ok(alen == blen && !memcmp(a, b, alen),
+	   "the file is the encoded records' to the byte, the cntlid put in");
+	read_file(raw, true, &r);
+	ok(r.ret == 0 && r.n == 3 && same_records(r.recs, recs, 3) &&
+	   r.recs[2].cntlid == 9 && !r.recs[0].cntlid,
+	   "read back: the same three, one with its cntlid (%d %s)", r.ret,
+	   r.msg);
+	free(r.recs);
+	free(a);
+	free(b);
 }
 
 /* Every version the writer writes, read back both ways. */
@@ -484,6 +537,7 @@ int main(int argc, char *argv[])
 	if (ntp_test_start(argc, argv, "test_ntp2"))
 		return 1;
 	test_layout();
+	test_crec_append();
 	test_versions();
 	test_newer_minor();
 	test_writer();

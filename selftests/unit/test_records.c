@@ -32,17 +32,26 @@ static size_t at[NRECS + 1];
 struct taken {
 	struct ntprof_record got[NRECS];
 	size_t n, calls;
+	size_t crecs_off;	/* records whose compact bytes were not sent's */
 	int fail_with;		/* returned by the first call, if not 0 */
 };
 
-static int take(const struct ntprof_record *recs, size_t n, void *data)
+static int take(const struct ntprof_record *recs, const void *const *crecs,
+		size_t n, void *data)
 {
 	struct taken *t = data;
+	size_t i, k;
 
 	if (t->fail_with)
 		return t->fail_with;
 	if (t->n + n > NRECS)
 		return -E2BIG;
+	/* Each record's compact bytes, as the writer would take them. */
+	for (i = 0; i < n; i++) {
+		k = t->n + i;
+		if (!crecs || memcmp(crecs[i], wire + at[k], at[k + 1] - at[k]))
+			t->crecs_off++;
+	}
 	memcpy(&t->got[t->n], recs, n * sizeof(*recs));
 	t->n += n;
 	t->calls++;
@@ -142,6 +151,7 @@ static void t_whole(const char *name, char *buf, int attrs)
 	   "%s: all %d records, counted", name, NRECS);
 	ok(!memcmp(t.got, sent, sizeof(sent)),
 	   "%s: the same records, in order, every field", name);
+	ok(!t.crecs_off, "%s: each with its compact bytes as sent", name);
 	/* 150 records in one: 64 + 64 + 22; in two: 50, then 64 + 36. */
 	ok(t.calls == 3,
 	   "%s: in batches of %d, %zu calls", name, SESSION_RECORDS_BATCH,

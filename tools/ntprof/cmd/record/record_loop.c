@@ -138,20 +138,38 @@ static void ctrls_recheck(struct recorder *rec)
 /*
  * Appends @n records of our role, a host's with their cntlid filled in,
  * 64 at a time: with --rotate, a part ends at the block boundary after
- * it reached its size, at most 64 records later.
+ * it reached its size, at most 64 records later. With the kernel's
+ * compact bytes @crecs, a file of format 2.0 takes those as they are: no
+ * copy of each 232-byte record, no second encoding.
  */
 static int record_append(struct recorder *rec,
-			 const struct ntprof_record *recs, size_t n)
+			 const struct ntprof_record *recs,
+			 const void *const *crecs, size_t n)
 {
 	bool fill = rec->o->cfg.role == NTPROF_ROLE_HOST && rec->nr_ctrls;
+	bool raw = crecs && ntp_writer_takes_crec(rec->w);
 	struct ntprof_record buf[64];
+	uint16_t cntlid;
 	size_t i, j, k;
-	int err;
+	int err = 0;
 
 	if (fill)
 		ctrls_recheck(rec);
 	for (i = 0; i < n; i += k) {
 		k = n - i < 64 ? n - i : 64;
+		if (raw) {
+			for (j = i; j < i + k && !err; j++) {
+				cntlid = fill && !recs[j].cntlid ?
+					 ctrl_cntlid(rec, recs[j].dev) : 0;
+				err = ntp_writer_append_crec(rec->w, crecs[j],
+							     cntlid);
+			}
+			if (!err)
+				err = record_rotate_maybe(rec);
+			if (err)
+				return err;
+			continue;
+		}
 		if (fill) {
 			memcpy(buf, &recs[i], k * sizeof(*buf));
 			for (j = 0; j < k; j++)
@@ -314,12 +332,15 @@ static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
  * times the file's compact form holds (an agent's record garbled in its
  * process's memory may have times 2^63 ns apart).
  */
-static bool record_ok(const struct recorder *rec, const struct ntprof_record *r)
+static bool record_ok(const struct recorder *rec, const struct ntprof_record *r,
+		      bool compact)
 {
-	return r->role == rec->o->cfg.role && crec_size(r);
+	return r->role == rec->o->cfg.role && (compact || crec_size(r));
 }
 
-static int record_take(const struct ntprof_record *recs, size_t n, void *data)
+/* @crecs: the kernel's records came in compact form, which the file holds. */
+static int record_take(const struct ntprof_record *recs,
+		       const void *const *crecs, size_t n, void *data)
 {
 	struct recorder *rec = data;
 	uint32_t role = rec->o->cfg.role;
@@ -328,10 +349,12 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 
 	/* The runs of records to keep, each appended at once. */
 	for (i = 0; i < n; i = end + 1) {
-		for (end = i; end < n && record_ok(rec, &recs[end]); end++)
+		for (end = i; end < n && record_ok(rec, &recs[end], crecs);
+		     end++)
 			;
 		if (end > i) {
-			err = record_append(rec, &recs[i], end - i);
+			err = record_append(rec, &recs[i],
+					    crecs ? &crecs[i] : NULL, end - i);
 			if (err) {
 				rec->write_err = err;
 				return err;
@@ -347,7 +370,7 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 	}
 	/* In the file, but only the sample in numbers that stand for 1 in N. */
 	for (i = 0; i < n; i++) {
-		if (!record_ok(rec, &recs[i]))
+		if (!record_ok(rec, &recs[i], crecs))
 			continue;
 		if (ntprof_record_in_sample(&recs[i], role))
 			record_analyse(rec, &recs[i]);
@@ -355,6 +378,13 @@ static int record_take(const struct ntprof_record *recs, size_t n, void *data)
 			rec->unsampled++;
 	}
 	return 0;
+}
+
+/* The agents' records: no compact form, each is checked and encoded. */
+static int record_take_spdk(const struct ntprof_record *recs, size_t n,
+			    void *data)
+{
+	return record_take(recs, NULL, n, data);
 }
 
 int record_drain(struct recorder *rec, uint64_t *count)
@@ -365,8 +395,8 @@ int record_drain(struct recorder *rec, uint64_t *count)
 
 	*count = 0;
 	if (rec->spdk) {
-		err = record_spdk_take(rec->spdk, rec->cmd, record_take, rec,
-				       count);
+		err = record_spdk_take(rec->spdk, rec->cmd, record_take_spdk,
+				       rec, count);
 		if (err)
 			return err;
 	}

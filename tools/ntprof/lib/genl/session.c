@@ -509,7 +509,7 @@ static int records_pass(struct session_records_ctx *ctx,
 	int err;
 
 	ctx->count += n;
-	err = ctx->fn(recs, n, ctx->data);
+	err = ctx->fn(recs, ctx->crecs, n, ctx->data);
 	if (err) {
 		errno = -err;
 		return -1;
@@ -553,6 +553,7 @@ int session_records_reply(const struct nlmsghdr *nlh, void *data)
 			if (size < 0)
 				return records_malformed(ctx, ctx->count + n,
 							 why);
+			ctx->crecs[n] = p;
 			p += size;
 			len -= size;
 		}

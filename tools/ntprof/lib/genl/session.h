@@ -197,9 +197,13 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 /*
  * Gets the records in batches. Returns 0 or -errno; an error of @fn
  * (returned as -errno) ends the request, and the records the kernel had
- * already put in its reply are lost.
+ * already put in its reply are lost. @crecs, when not NULL, has each
+ * record's compact bytes as the kernel sent them (host byte order, already
+ * checked by the decoder), valid during the call: a writer of format 2.0
+ * takes them as they are instead of encoding @recs again.
  */
-typedef int (*session_records_fn)(const struct ntprof_record *recs, size_t n,
+typedef int (*session_records_fn)(const struct ntprof_record *recs,
+				  const void *const *crecs, size_t n,
 				  void *data);
 
 /*
@@ -228,6 +232,7 @@ struct session_records_ctx {
 	uint64_t count;
 	char why[192];
 	struct ntprof_record batch[SESSION_RECORDS_BATCH];
+	const void *crecs[SESSION_RECORDS_BATCH];
 };
 
 int session_records_reply(const struct nlmsghdr *nlh, void *data);

@@ -220,6 +220,21 @@ uint64_t ntp_writer_records(const struct ntp_writer *w);
  */
 int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 		      size_t n);
+
+/*
+ * Whether @w takes records as the module sends them, compact and in host
+ * byte order: a file of format 2.0 on a little-endian host, where those
+ * are the file's bytes.
+ */
+bool ntp_writer_takes_crec(const struct ntp_writer *w);
+
+/*
+ * Appends the compact record at @crec (crec_decode() read it from the
+ * module's reply without complaint), with @cntlid in place of its own if
+ * not 0, as ntp_writer_append(): only if ntp_writer_takes_crec().
+ */
+int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
+			   uint16_t cntlid);
 /* Writes the records buffered so far as a (short) block. No fsync. */
 int ntp_writer_flush(struct ntp_writer *w);
 /*

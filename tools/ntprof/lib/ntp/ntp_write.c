@@ -457,6 +457,31 @@ int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 	return w->err;
 }
 
+bool ntp_writer_takes_crec(const struct ntp_writer *w)
+{
+	return w->major >= 2 && HOST_IS_LE;
+}
+
+int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
+			   uint16_t cntlid)
+{
+	uint8_t *p = w->buf + UNIT_HDR + w->nbytes;
+	struct ntprof_crec c;
+	uint32_t len;
+
+	if (w->err)
+		return w->err;
+	memcpy(&c, crec, sizeof(c));
+	len = ntprof_crec_size(&c);
+	memcpy(p, crec, len);
+	if (cntlid)
+		put16(p + NTP_REC_OFF_CNTLID, cntlid);
+	w->nbytes += len;
+	if (++w->nbuf == NTP_BLOCK_RECORDS)
+		return ntp_writer_flush(w);
+	return 0;
+}
+
 /*
  * The trailer's device table (since 1.2) at @p, of the @t->late_devs that
  * fit in @room bytes; returns its length.
