@@ -148,24 +148,10 @@ INLINE uint32_t encode(uint8_t *p, const struct ntprof_record *rec,
 	if (!points_of(rec, &points, &t0))
 		return 0;
 	bits = points & NTPROF_CREC_POINTS;
-	if (o == CREC_HOST || HOST_IS_LE) {
+	if (o == CREC_HOST || HOST_IS_LE)
 		memcpy(p, rec, NTP_CREC_OFF_POINTS);
-	} else {
-		p[NTP_REC_OFF_ROLE] = rec->role;
-		p[NTP_REC_OFF_TRANSPORT] = rec->transport;
-		p[NTP_REC_OFF_OPCODE] = rec->opcode;
-		p[NTP_REC_OFF_FLAGS] = rec->flags;
-		put16(p + NTP_REC_OFF_QID, rec->qid);
-		put16(p + NTP_REC_OFF_CID, rec->cid);
-		put32(p + NTP_REC_OFF_NSID, rec->nsid);
-		put32(p + NTP_REC_OFF_LENGTH, rec->length);
-		put64(p + NTP_REC_OFF_SLBA, rec->slba);
-		put16(p + NTP_REC_OFF_STATUS, rec->status);
-		put16(p + NTP_REC_OFF_CNTLID, rec->cntlid);
-		put16(p + NTP_REC_OFF_CPU_SUBMIT, rec->cpu_submit);
-		put16(p + NTP_REC_OFF_CPU_COMPLETE, rec->cpu_complete);
-		put32(p + NTP_REC_OFF_DEV, rec->dev);
-	}
+	else
+		ident_put(p, rec);
 	st32(p + NTP_CREC_OFF_POINTS, points, o);
 	st64(p + NTP_CREC_OFF_T0, t0, o);
 	step = points & NTPROF_CREC_WIDE ? 8 : 4;
@@ -273,24 +259,10 @@ INLINE int decode(struct ntprof_record *rec, const uint8_t *p, size_t len,
 	if ((points & NTPROF_CREC_POINTS) && !t0)
 		return bad(why, whylen, "point %u at time 0",
 			   __builtin_ctz(points));
-	if (o == CREC_HOST || HOST_IS_LE) {
+	if (o == CREC_HOST || HOST_IS_LE)
 		memcpy(rec, p, NTP_CREC_OFF_POINTS);
-	} else {
-		rec->role = p[NTP_REC_OFF_ROLE];
-		rec->transport = p[NTP_REC_OFF_TRANSPORT];
-		rec->opcode = p[NTP_REC_OFF_OPCODE];
-		rec->flags = p[NTP_REC_OFF_FLAGS];
-		rec->qid = get16(p + NTP_REC_OFF_QID);
-		rec->cid = get16(p + NTP_REC_OFF_CID);
-		rec->nsid = get32(p + NTP_REC_OFF_NSID);
-		rec->length = get32(p + NTP_REC_OFF_LENGTH);
-		rec->slba = get64(p + NTP_REC_OFF_SLBA);
-		rec->status = get16(p + NTP_REC_OFF_STATUS);
-		rec->cntlid = get16(p + NTP_REC_OFF_CNTLID);
-		rec->cpu_submit = get16(p + NTP_REC_OFF_CPU_SUBMIT);
-		rec->cpu_complete = get16(p + NTP_REC_OFF_CPU_COMPLETE);
-		rec->dev = get32(p + NTP_REC_OFF_DEV);
-	}
+	else
+		ident_get(rec, p);
 	memset(rec->ts, 0, sizeof(rec->ts));
 	if ((points & NTPROF_CREC_POINTS) &&
 	    decode_points(rec, p, points, t0, o, why, whylen))

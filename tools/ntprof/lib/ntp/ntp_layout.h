@@ -223,4 +223,44 @@ static inline uint32_t crc(const void *p, size_t len)
 	return crc32_gzip_refl(0, p, len);
 }
 
+/*
+ * A record's identity, role to dev, little-endian: the first bytes of a
+ * record in every format, the 1.x struct's and the compact one's alike.
+ */
+static inline void ident_put(uint8_t *p, const struct ntprof_record *rec)
+{
+	p[NTP_REC_OFF_ROLE] = rec->role;
+	p[NTP_REC_OFF_TRANSPORT] = rec->transport;
+	p[NTP_REC_OFF_OPCODE] = rec->opcode;
+	p[NTP_REC_OFF_FLAGS] = rec->flags;
+	put16(p + NTP_REC_OFF_QID, rec->qid);
+	put16(p + NTP_REC_OFF_CID, rec->cid);
+	put32(p + NTP_REC_OFF_NSID, rec->nsid);
+	put32(p + NTP_REC_OFF_LENGTH, rec->length);
+	put64(p + NTP_REC_OFF_SLBA, rec->slba);
+	put16(p + NTP_REC_OFF_STATUS, rec->status);
+	put16(p + NTP_REC_OFF_CNTLID, rec->cntlid);
+	put16(p + NTP_REC_OFF_CPU_SUBMIT, rec->cpu_submit);
+	put16(p + NTP_REC_OFF_CPU_COMPLETE, rec->cpu_complete);
+	put32(p + NTP_REC_OFF_DEV, rec->dev);
+}
+
+static inline void ident_get(struct ntprof_record *rec, const uint8_t *p)
+{
+	rec->role = p[NTP_REC_OFF_ROLE];
+	rec->transport = p[NTP_REC_OFF_TRANSPORT];
+	rec->opcode = p[NTP_REC_OFF_OPCODE];
+	rec->flags = p[NTP_REC_OFF_FLAGS];
+	rec->qid = get16(p + NTP_REC_OFF_QID);
+	rec->cid = get16(p + NTP_REC_OFF_CID);
+	rec->nsid = get32(p + NTP_REC_OFF_NSID);
+	rec->length = get32(p + NTP_REC_OFF_LENGTH);
+	rec->slba = get64(p + NTP_REC_OFF_SLBA);
+	rec->status = get16(p + NTP_REC_OFF_STATUS);
+	rec->cntlid = get16(p + NTP_REC_OFF_CNTLID);
+	rec->cpu_submit = get16(p + NTP_REC_OFF_CPU_SUBMIT);
+	rec->cpu_complete = get16(p + NTP_REC_OFF_CPU_COMPLETE);
+	rec->dev = get32(p + NTP_REC_OFF_DEV);
+}
+
 #endif /* NTPROF_NTP_LAYOUT_H */

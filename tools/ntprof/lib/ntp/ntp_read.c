@@ -29,20 +29,7 @@ void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 	const uint8_t *p = buf;
 	int i;
 
-	rec->role = p[NTP_REC_OFF_ROLE];
-	rec->transport = p[NTP_REC_OFF_TRANSPORT];
-	rec->opcode = p[NTP_REC_OFF_OPCODE];
-	rec->flags = p[NTP_REC_OFF_FLAGS];
-	rec->qid = get16(p + NTP_REC_OFF_QID);
-	rec->cid = get16(p + NTP_REC_OFF_CID);
-	rec->nsid = get32(p + NTP_REC_OFF_NSID);
-	rec->length = get32(p + NTP_REC_OFF_LENGTH);
-	rec->slba = get64(p + NTP_REC_OFF_SLBA);
-	rec->status = get16(p + NTP_REC_OFF_STATUS);
-	rec->cntlid = get16(p + NTP_REC_OFF_CNTLID);
-	rec->cpu_submit = get16(p + NTP_REC_OFF_CPU_SUBMIT);
-	rec->cpu_complete = get16(p + NTP_REC_OFF_CPU_COMPLETE);
-	rec->dev = get32(p + NTP_REC_OFF_DEV);
+	ident_get(rec, p);
 	rec->pid = get32(p + NTP_REC_OFF_PID);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		rec->ts[i] = get64(p + NTP_REC_OFF_TS + 8 * i);

@@ -50,20 +50,7 @@ void ntp_record_encode(void *buf, const struct ntprof_record *rec)
 	uint8_t *p = buf;
 	int i;
 
-	p[NTP_REC_OFF_ROLE] = rec->role;
-	p[NTP_REC_OFF_TRANSPORT] = rec->transport;
-	p[NTP_REC_OFF_OPCODE] = rec->opcode;
-	p[NTP_REC_OFF_FLAGS] = rec->flags;
-	put16(p + NTP_REC_OFF_QID, rec->qid);
-	put16(p + NTP_REC_OFF_CID, rec->cid);
-	put32(p + NTP_REC_OFF_NSID, rec->nsid);
-	put32(p + NTP_REC_OFF_LENGTH, rec->length);
-	put64(p + NTP_REC_OFF_SLBA, rec->slba);
-	put16(p + NTP_REC_OFF_STATUS, rec->status);
-	put16(p + NTP_REC_OFF_CNTLID, rec->cntlid);
-	put16(p + NTP_REC_OFF_CPU_SUBMIT, rec->cpu_submit);
-	put16(p + NTP_REC_OFF_CPU_COMPLETE, rec->cpu_complete);
-	put32(p + NTP_REC_OFF_DEV, rec->dev);
+	ident_put(p, rec);
 	put32(p + NTP_REC_OFF_PID, rec->pid);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		put64(p + NTP_REC_OFF_TS + 8 * i, rec->ts[i]);
