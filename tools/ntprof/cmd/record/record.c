@@ -228,10 +228,23 @@ static int record_open_file(struct recorder *rec)
 	int err;
 
 	rec->devs.ntab = devs_gather(o->cfg.role, &rec->devs.tab);
+	ctrl_id_fds_free(rec->ctrl_id_fd, rec->nr_ctrls);
+	rec->ctrl_id_fd = NULL;
 	rec->nr_ctrls = ctrls_gather(o->cfg.role, &rec->ctrls);
 	free(rec->ctrl_moved);
 	rec->ctrl_moved = rec->nr_ctrls ? calloc(rec->nr_ctrls, sizeof(bool)) :
 					  NULL;
+	if (rec->ctrl_moved) {
+		/* All bits set: -1, no file open yet. */
+		rec->ctrl_id_fd = malloc(rec->nr_ctrls * sizeof(int));
+		if (rec->ctrl_id_fd) {
+			memset(rec->ctrl_id_fd, 0xff,
+			       rec->nr_ctrls * sizeof(int));
+		} else {
+			free(rec->ctrl_moved);
+			rec->ctrl_moved = NULL;
+		}
+	}
 	if (rec->prom && rec->nr_ctrls) {
 		rec->hostnqns = ctrls_hostnqns(o->cfg.role, rec->ctrls,
 					       rec->nr_ctrls);
@@ -290,6 +303,7 @@ static void recorder_free(struct recorder *rec)
 	free(rec->devs.tab);
 	if (rec->spdk)
 		record_spdk_close(rec->spdk);
+	ctrl_id_fds_free(rec->ctrl_id_fd, rec->nr_ctrls);
 	free(rec->ctrls);
 	free(rec->ctrl_moved);
 	free(rec->hostnqns);

@@ -174,6 +174,11 @@ struct recorder {
 	 * so its records' cntlid is unknown from then on.
 	 */
 	bool *ctrl_moved;
+	/*
+	 * Per entry of @ctrls: its sysfs cntlid kept open, -1 until read,
+	 * so that a check is one pread() (it runs every batch of records).
+	 */
+	int *ctrl_id_fd;
 	prom_nqn *hostnqns;	/* --prom: of each entry, "" unknown */
 	uint32_t last_dev;
 	uint16_t last_cntlid;
@@ -276,7 +281,8 @@ void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size);
 /* The header's controller table of @role; its length. */
 size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab);
 /* Whether a host's controller has now an id other than @c's. */
-bool ctrl_id_moved(const struct ntp_ctrl *c);
+bool ctrl_id_moved(const struct ntp_ctrl *c, int *fd);
+void ctrl_id_fds_free(int *fds, size_t n);
 /*
  * --prom's host NQN of each of the @n entries of @tab: on a host its own
  * (a controller's hostnqn), on a target the host its subsystem allows

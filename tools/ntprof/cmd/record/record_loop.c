@@ -127,7 +127,8 @@ static void ctrls_recheck(struct recorder *rec)
 	size_t i;
 
 	for (i = 0; rec->ctrl_moved && i < rec->nr_ctrls; i++) {
-		if (rec->ctrl_moved[i] || !ctrl_id_moved(&rec->ctrls[i]))
+		if (rec->ctrl_moved[i] ||
+		    !ctrl_id_moved(&rec->ctrls[i], &rec->ctrl_id_fd[i]))
 			continue;
 		rec->ctrl_moved[i] = true;
 		rec->last_dev = 0;

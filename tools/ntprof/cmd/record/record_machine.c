@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -171,14 +172,55 @@ static int read_attr(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-bool ctrl_id_moved(const struct ntp_ctrl *c)
+/*
+ * A sysfs attribute read again from offset 0 is shown anew: the file is
+ * opened once and each check is one pread(). A controller deleted makes
+ * the read fail: the file is opened again, for a controller of the same
+ * name that came in its place.
+ */
+static ssize_t ctrl_id_read(const struct ntp_ctrl *c, int *fd, char *buf,
+			    size_t size)
 {
-	char path[PATH_MAX], buf[16];
+	char path[PATH_MAX];
+	ssize_t n;
+	int tries;
 
-	snprintf(path, sizeof(path), "/sys/class/nvme/%s/cntlid", c->name);
+	for (tries = 0; tries < 2; tries++) {
+		if (*fd < 0) {
+			snprintf(path, sizeof(path), "/sys/class/nvme/%s/cntlid",
+				 c->name);
+			*fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (*fd < 0)
+				return -1;
+		}
+		n = pread(*fd, buf, size - 1, 0);
+		if (n > 0) {
+			buf[n] = '\0';
+			return n;
+		}
+		close(*fd);
+		*fd = -1;
+	}
+	return -1;
+}
+
+bool ctrl_id_moved(const struct ntp_ctrl *c, int *fd)
+{
+	char buf[16];
+
 	/* Gone (a controller deleted) or unknown: nothing newer to say. */
-	return !read_attr(path, buf, sizeof(buf)) && *buf &&
+	return ctrl_id_read(c, fd, buf, sizeof(buf)) > 0 &&
 	       strtoul(buf, NULL, 10) != c->cntlid;
+}
+
+void ctrl_id_fds_free(int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; fds && i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
 }
 
 /* A controller's transport as sysfs names it: tcp, rdma, or another. */

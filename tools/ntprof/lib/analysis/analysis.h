@@ -280,8 +280,18 @@ struct ntprof_group {
 	struct ntprof_acc acc[2];
 };
 
+/* The last host device a group was keyed by (analysis_groups.c). */
+struct ntprof_host_dev_cache {
+	const struct ntprof_devname *map;
+	size_t nr;
+	uint32_t dev;
+	uint32_t head;
+	bool valid;
+};
+
 struct ntprof_analysis {
 	struct ntprof_analysis_opts opts;
+	struct ntprof_host_dev_cache host_dev_cache;
 	struct ntprof_group *groups;
 	size_t nr_groups;
 	size_t cap_groups;

@@ -69,8 +69,32 @@ static uint32_t group_host_dev(const struct ntprof_analysis *an, uint32_t dev)
 	return dev;
 }
 
+/*
+ * group_host_dev() of the last device asked, kept: a recording's records
+ * come from a few devices, mostly many of one in a row, and the lookup
+ * compares names. A device map that grew (record names devices as their
+ * first records come) makes it ask again.
+ */
+static uint32_t group_host_dev_cached(struct ntprof_analysis *an,
+				      uint32_t dev)
+{
+	struct ntprof_host_dev_cache *c = &an->host_dev_cache;
+
+	if (!c->valid || c->dev != dev || c->map != an->opts.host_devs ||
+	    c->nr != an->opts.nr_host_devs) {
+		c->dev = dev;
+		c->head = group_host_dev(an, dev);
+		c->map = an->opts.host_devs;
+		c->nr = an->opts.nr_host_devs;
+		c->valid = true;
+	}
+	return c->head;
+}
+
+/* @host_dev: the record's dev as group_host_dev() gives it, on a host. */
 static void group_key_of(const struct ntprof_analysis *an, bool target_side,
-			 const struct ntprof_record *r, struct group_key *k)
+			 const struct ntprof_record *r, uint32_t host_dev,
+			 struct group_key *k)
 {
 	unsigned int by = group_by(an);
 
@@ -83,8 +107,7 @@ static void group_key_of(const struct ntprof_analysis *an, bool target_side,
 		k->length = r->length;
 	if (by & NTPROF_BY_DEV) {
 		k->spdk_ns = group_spdk_ns(r);
-		k->dev = k->spdk_ns ? r->nsid :
-			 target_side ? r->dev : group_host_dev(an, r->dev);
+		k->dev = k->spdk_ns ? r->nsid : target_side ? r->dev : host_dev;
 		/* The disk's, but through its char device: apart. */
 		k->passthru = !target_side && (r->flags & NTPROF_REC_F_PASSTHRU);
 	}
@@ -144,7 +167,7 @@ ntprof_analysis_group_of(const struct ntprof_analysis *an,
 
 	if (!r)
 		return NULL;
-	group_key_of(an, !host, r, &k);
+	group_key_of(an, !host, r, host ? group_host_dev(an, r->dev) : 0, &k);
 	for (i = 0; i < an->nr_groups; i++)
 		if (group_is(&an->groups[i], &k))
 			return &an->groups[i];
@@ -297,7 +320,8 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	/* Kept at most half full, so that probing stays short. */
 	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
 		return NULL;
-	group_key_of(an, target_side, r, &k);
+	group_key_of(an, target_side, r,
+		     target_side ? 0 : group_host_dev_cached(an, r->dev), &k);
 	j = group_hash(&k) & (an->nr_slots - 1);
 	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
 		g = &an->groups[an->slots[j] - 1];
