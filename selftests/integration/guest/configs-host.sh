@@ -25,21 +25,6 @@ subsys_entry() {
 	ls "$(dirname "$s")" | grep -E "^$2\$" | head -n 1
 }
 
-# settle DEV: until the block layer's counts of DEV stop changing (the
-# partition scan after a connect is no step's I/O).
-settle() {
-	local a b i=0
-
-	b=$(cat "/sys/block/$1/stat")
-	while [ $i -lt 50 ]; do
-		sleep 0.5
-		a=$b
-		b=$(cat "/sys/block/$1/stat")
-		[ "$a" = "$b" ] && return 0
-		i=$((i + 1))
-	done
-}
-
 # find_ns TRANSPORT: sets dev (TRANSPORT's namespace) and ctrl (its
 # controller), once they are there (10 s at most).
 find_ns() {

@@ -47,20 +47,6 @@ find_ns() {
 	return 1
 }
 
-# settle DEV: until the block layer's counts of DEV stop changing.
-settle() {
-	local a b i=0
-
-	b=$(cat "/sys/block/$1/stat")
-	while [ $i -lt 50 ]; do
-		sleep 0.5
-		a=$b
-		b=$(cat "/sys/block/$1/stat")
-		[ "$a" = "$b" ] && return 0
-		i=$((i + 1))
-	done
-}
-
 # connect TRANSPORT [PORT]: a controller of TRANSPORT's subsystem with
 # FAULTS_CONNECT_OPTS, on its port or PORT.
 connect() {

@@ -216,3 +216,18 @@ record_stop() {
 		sed 's/^/# /' "$3"
 	fi
 }
+
+# settle DEV: until the block layer's counts of DEV stop changing (the
+# partition scan after a connect is no step's I/O), 25 s at most.
+settle() {
+	local a b i=0
+
+	b=$(cat "/sys/block/$1/stat")
+	while [ $i -lt 50 ]; do
+		sleep 0.5
+		a=$b
+		b=$(cat "/sys/block/$1/stat")
+		[ "$a" = "$b" ] && return 0
+		i=$((i + 1))
+	done
+}
