@@ -134,13 +134,12 @@ void put_str(struct bytes *b, const char *s)
 	put(b, s, strlen(s));
 }
 
-/* A record as the format's table lays it out, padded to @size bytes. */
-void put_record(struct bytes *b, const struct ntprof_record *r,
-		       size_t size)
+/*
+ * A record's identity as the format's tables lay it out, role to dev:
+ * the same bytes in the 1.x record and the compact one.
+ */
+void put_ident(struct bytes *b, const struct ntprof_record *r)
 {
-	size_t start = b->len;
-	int i;
-
 	put_le(b, r->role, 1);
 	put_le(b, r->transport, 1);
 	put_le(b, r->opcode, 1);
@@ -155,6 +154,16 @@ void put_record(struct bytes *b, const struct ntprof_record *r,
 	put_le(b, r->cpu_submit, 2);
 	put_le(b, r->cpu_complete, 2);
 	put_le(b, r->dev, 4);
+}
+
+/* A record as the format's table lays it out, padded to @size bytes. */
+void put_record(struct bytes *b, const struct ntprof_record *r,
+		       size_t size)
+{
+	size_t start = b->len;
+	int i;
+
+	put_ident(b, r);
 	put_le(b, r->pid, 4);
 	for (i = 0; i < NTPROF_RECORD_POINTS; i++)
 		put_le(b, r->ts[i], 8);

@@ -52,6 +52,7 @@ struct bytes {
 
 void put(struct bytes *b, const void *data, size_t len);
 void put_le(struct bytes *b, uint64_t v, int size);
+void put_ident(struct bytes *b, const struct ntprof_record *r);
 void put_str(struct bytes *b, const char *s);
 /* A 1.x record as the format's table lays it out, padded to @size bytes. */
 void put_record(struct bytes *b, const struct ntprof_record *r, size_t size);

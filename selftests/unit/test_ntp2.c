@@ -46,20 +46,7 @@ static void put_crec(struct bytes *b, const struct ntprof_record *r)
 		if (off > INT32_MAX || off < INT32_MIN)
 			wide = NTPROF_CREC_WIDE;
 	}
-	put_le(b, r->role, 1);
-	put_le(b, r->transport, 1);
-	put_le(b, r->opcode, 1);
-	put_le(b, r->flags, 1);
-	put_le(b, r->qid, 2);
-	put_le(b, r->cid, 2);
-	put_le(b, r->nsid, 4);
-	put_le(b, r->length, 4);
-	put_le(b, r->slba, 8);
-	put_le(b, r->status, 2);
-	put_le(b, r->cntlid, 2);
-	put_le(b, r->cpu_submit, 2);
-	put_le(b, r->cpu_complete, 2);
-	put_le(b, r->dev, 4);
+	put_ident(b, r);
 	put_le(b, points | wide | (r->pid ? NTPROF_CREC_PID : 0), 4);
 	put_le(b, t0, 8);
 	for (i = __builtin_ffs(points); points && i < NTPROF_RECORD_POINTS; i++)
