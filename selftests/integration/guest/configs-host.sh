@@ -15,14 +15,9 @@
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
 
-# subsys_entry NQN PATTERN: the first entry of NQN's subsystem in sysfs
-# whose name matches PATTERN (an extended regular expression).
+# subsys_entry NQN PATTERN: the first of subsys_entries (records.sh).
 subsys_entry() {
-	local s
-
-	s=$(grep -lx "$1" /sys/class/nvme-subsystem/*/subsysnqn 2>/dev/null | head -n 1)
-	[ -n "$s" ] || return 1
-	ls "$(dirname "$s")" | grep -E "^$2\$" | head -n 1
+	subsys_entries "$1" "$2" | head -n 1
 }
 
 # find_ns TRANSPORT: sets dev (TRANSPORT's namespace) and ctrl (its

@@ -13,16 +13,6 @@
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
 
-# subsys_entries NQN PATTERN: the entries of NQN's subsystem in sysfs
-# whose names match PATTERN (an extended regular expression).
-subsys_entries() {
-	local s
-
-	s=$(grep -lx "$1" /sys/class/nvme-subsystem/*/subsysnqn 2>/dev/null | head -n 1)
-	[ -n "$s" ] || return 1
-	ls "$(dirname "$s")" | grep -E "^$2\$"
-}
-
 # find_ns NQN [N]: sets dev (the namespace: the head under multipath,
 # which the subsystem lists, else the controller's disk), ctrl (the
 # first controller) and sub (the subsystem), once N controllers (1) are

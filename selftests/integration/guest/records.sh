@@ -231,3 +231,13 @@ settle() {
 		i=$((i + 1))
 	done
 }
+
+# subsys_entries NQN PATTERN: the entries of NQN's subsystem in sysfs
+# whose names match PATTERN (an extended regular expression).
+subsys_entries() {
+	local s
+
+	s=$(grep -lx "$1" /sys/class/nvme-subsystem/*/subsysnqn 2>/dev/null | head -n 1)
+	[ -n "$s" ] || return 1
+	ls "$(dirname "$s")" | grep -E "^$2\$"
+}
