@@ -39,6 +39,7 @@ work=$(mktemp -d)
 TGT_DRV_MAX_PCT=30
 
 . "$(dirname "${BASH_SOURCE[0]}")/guest/configs-lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/stages-moved.sh"
 
 # num FILE FILTER: a number out of a JSON file, or nothing.
 num() {
@@ -330,16 +331,7 @@ moved() {
 
 	base=default-$(step_transport "$step")-s1
 	[ -f "$work/$base.json" ] && [ -f "$work/$step.json" ] || return
-	jq -rn --slurpfile b "$work/$base.json" --slurpfile l "$work/$step.json" --arg step "$step" "
-		(\$b[0] | $HOST_GROUPS) as \$bg |
-		\$l[0] | $HOST_GROUPS[] | . as \$g |
-		(\$bg[] | select(.op == \$g.op and .size == \$g.size)) as \$o |
-		(\"\\(\$step) \\(\$g.op) \\(\$g.size): end to end \\(\$o.latency_us.mean) -> \\(\$g.latency_us.mean) us\"),
-		(\$g.stages[] | . as \$s | (\$o.stages[] | select(.id == \$s.id)) as \$os |
-		 select(\$os.mean_us > 0) |
-		 ((\$s.mean_us - \$os.mean_us) / \$os.mean_us * 100) as \$p |
-		 select(\$p > 5 or \$p < -5) |
-		 \"  \\(\$s.id) \\(\$os.mean_us) -> \\(\$s.mean_us) us (\\(\$p | . * 10 | round / 10) %)\")"
+	stages_moved "$step" "$work/$base.json" "$work/$step.json"
 }
 
 if ! command -v jq > /dev/null; then

@@ -37,6 +37,7 @@ share=$1
 work=$(mktemp -d)
 
 . "$(dirname "${BASH_SOURCE[0]}")/guest/faults-lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/stages-moved.sh"
 
 num() {
 	jq -er "$2 | numbers" "$1" 2>/dev/null
@@ -211,16 +212,7 @@ moved() {
 	local step=$1 base=$2
 
 	[ -f "$work/$base.json" ] && [ -f "$work/$step.json" ] || return
-	jq -rn --slurpfile b "$work/$base.json" --slurpfile l "$work/$step.json" --arg step "$step" --arg base "$base" "
-		(\$b[0] | $HOST_GROUPS) as \$bg |
-		\$l[0] | $HOST_GROUPS[] | . as \$g |
-		(\$bg[] | select(.op == \$g.op and .size == \$g.size)) as \$o |
-		(\"\\(\$step) against \\(\$base), \\(\$g.op) \\(\$g.size): end to end \\(\$o.latency_us.mean) -> \\(\$g.latency_us.mean) us\"),
-		(\$g.stages[] | . as \$s | (\$o.stages[] | select(.id == \$s.id)) as \$os |
-		 select(\$os.mean_us > 0) |
-		 ((\$s.mean_us - \$os.mean_us) / \$os.mean_us * 100) as \$p |
-		 select(\$p > 5 or \$p < -5) |
-		 \"  \\(\$s.id) \\(\$os.mean_us) -> \\(\$s.mean_us) us (\\(\$p | . * 10 | round / 10) %)\")"
+	stages_moved "$step against $base," "$work/$base.json" "$work/$step.json"
 }
 
 if ! command -v jq > /dev/null; then
