@@ -612,7 +612,12 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 	queued->rq = bd->rq;
 	queued->ts = ntprof_early_now();
 	queued->transport = hook->transport;
-	queued->again = READ_ONCE(bd->rq->rq_flags) & RQF_DONTPREP;
+	/*
+	 * A passthrough request has RQF_DONTPREP from its allocation
+	 * (nvme_clear_nvme_request()): its first dispatch is no retry.
+	 */
+	queued->again = (READ_ONCE(bd->rq->rq_flags) & RQF_DONTPREP) &&
+			!blk_rq_is_passthrough(bd->rq);
 }
 
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)
