@@ -16,6 +16,8 @@
 # LAB_HOOK_COST=1: ntprof.ko as a cost build (tools/bench/hookcost.sh).
 # LAB_DRAIN_GEN=1: ntprof.ko with the drain benchmark's load generator
 # (tools/bench/drain.sh).
+# LAB_TLS=1: trixie's nvme-cli and tlshd in /lab/tls (fetch-tls-tools.sh),
+# where the kernel has NVMe/TCP TLS (CONFIG_NVME_TCP_TLS, since 6.7).
 # SPDK=DIR: the SPDK build in DIR (its build/bin/nvmf_tgt and spdk_nvme_perf)
 # in /lab/spdk, for the lab-spdk-target helper (Documentation/lab.rst).
 set -euo pipefail
@@ -35,6 +37,12 @@ stage="$out/stage"
 GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
 	nvme_tcp nvme_rdma nvmet_tcp nvmet_rdma rdma_rxe rdma_ucm ib_uverbs
 	crc32_generic crc32c_generic sch_netem veth overlay"
+# LAB_TLS's too: the kernel's TLS, and the AEADs a TLS 1.3 session of
+# NVMe/TCP may negotiate, which tls.ko asks for by name at run time
+# (crypto-gcm(aes)), so no dependency brings them.
+TLS_MODULES="tls gcm ghash_generic ghash_clmulni_intel aesni_intel
+	chacha20poly1305"
+[ "${LAB_TLS:-0}" != 1 ] || GUEST_MODULES="$GUEST_MODULES $TLS_MODULES"
 # Programs copied with their shared libraries; busybox supplies the rest.
 GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv"
 
@@ -126,6 +134,35 @@ stage_spdk() {
 	mkdir -p "$stage/var/tmp" "$stage/var/run/dpdk"
 }
 
+# Trixie's nvme-cli and tlshd (fetch-tls-tools.sh) in /lab/tls: each
+# with the libraries it loads, trixie's glibc among them, which bookworm's
+# userland beside them cannot share. So each runs through trixie's
+# dynamic loader, named in its wrapper in /lab/tls/bin, with the library
+# path /lab/tls/lib. A kernel without NVMe/TCP TLS gets none of them: the
+# guests see /lab/tls missing and say why (guest/configs-lib.sh).
+stage_tls() {
+	local troot prog lib libdir=/usr/lib/x86_64-linux-gnu
+	local loader=usr/lib64/ld-linux-x86-64.so.2
+
+	grep -q '^CONFIG_NVME_TCP_TLS=y' "$kroot/boot/config-$release" || {
+		lab_log "kernel $release has no NVMe/TCP TLS: no TLS tools in its guests"
+		return 0
+	}
+	troot=$(bash "$LAB_DIR/fetch-tls-tools.sh")
+	mkdir -p "$stage/lab/tls/bin" "$stage/lab/tls/lib" "$stage/lab/tls/libexec"
+	cp "$troot/$loader" "$stage/lab/tls/lib/"
+	for prog in nvme tlshd; do
+		cp "$troot/usr/sbin/$prog" "$stage/lab/tls/libexec/"
+		for lib in $("$troot/$loader" --library-path "$troot$libdir" --list \
+				"$troot/usr/sbin/$prog" | sed -n "s|.* => \($troot$libdir/[^ ]*\) .*|\1|p"); do
+			cp -L "$lib" "$stage/lab/tls/lib/"
+		done
+		printf '#!/bin/sh\nexec /lab/tls/lib/ld-linux-x86-64.so.2 --library-path /lab/tls/lib /lab/tls/libexec/%s "$@"\n' \
+			"$prog" > "$stage/lab/tls/bin/$prog"
+		chmod +x "$stage/lab/tls/bin/$prog"
+	done
+}
+
 stage_userland() {
 	local p
 
@@ -154,6 +191,7 @@ stage_userland() {
 	copy_program "$TOP_DIR/selftests/tools/nlfuzz" /lab/bin/nlfuzz
 	cp "$TOP_DIR/Documentation/netlink/specs/ntprof.yaml" "$stage/lab/ntprof.yaml"
 	[ -z "${SPDK:-}" ] || stage_spdk
+	[ "${LAB_TLS:-0}" != 1 ] || stage_tls
 	# busybox's applets come last on PATH, so iproute2, kmod and the rest
 	# are never shadowed; dash is /bin/sh for the same reason.
 	cp /bin/busybox "$stage/lib/busybox/busybox"

@@ -10,6 +10,8 @@
 #           LAB_RUN_DIR=DIR (where the share, consoles and logs go)
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
+#           LAB_TLS=1 (trixie's nvme-cli and tlshd in the guests, for
+#           NVMe/TCP over TLS: build-guest.sh)
 #           LAB_GUEST_MEM=MiB (each guest's memory; default 1024, one: 2048)
 #           LAB_ONE_SMP=N (the one guest's vCPUs; default 2)
 #           LAB_HOST_SMP=N (the host guest's vCPUs, two guests; default 1)
