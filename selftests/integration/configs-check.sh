@@ -39,6 +39,9 @@ work=$(mktemp -d)
 TGT_DRV_MAX_PCT=30
 
 . "$(dirname "${BASH_SOURCE[0]}")/guest/configs-lib.sh"
+# The TLS steps ran unless the host said why not (configs-host.sh).
+CONFIGS_TLS=1
+[ ! -e "$share/tls-skip" ] || CONFIGS_TLS=0
 . "$(dirname "${BASH_SOURCE[0]}")/stages-moved.sh"
 
 # num FILE FILTER: a number out of a JSON file, or nothing.
@@ -60,7 +63,7 @@ HOST_GROUPS='[.groups[] | select(.side == "host")]'
 nvme_reads() {
 	local ok=
 
-	read -r _ ok < "$share/$1-nvme" 2>/dev/null
+	[ ! -f "$share/$1-nvme" ] || read -r _ ok < "$share/$1-nvme"
 	echo "${ok:-0}"
 }
 

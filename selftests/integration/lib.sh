@@ -78,7 +78,7 @@ lab_check() {
 # lab_scenario NAME HOST_SCRIPT TARGET_SCRIPT [CHECK_SCRIPT] (KERNEL and
 # TOPOLOGY from the env): boot the lab, report on the run, then run
 # CHECK_SCRIPT on its share (see lab_check). The run directory is kept
-# when anything failed.
+# when anything failed, and with LAB_KEEP=1.
 lab_scenario() {
 	local name=$1 host=$2 target=$3 check=${4:-} run_dir rc
 
@@ -88,8 +88,9 @@ lab_scenario() {
 	rc=$?
 	if [ -n "$check" ]; then
 		lab_check "$name" "$check" "$run_dir/share/xfer" || rc=1
-		[ $rc -eq 0 ] || ktap_diag "the run's files are in $run_dir"
+		[ $rc -eq 0 ] && [ "${LAB_KEEP:-0}" != 1 ] ||
+			ktap_diag "the run's files are in $run_dir"
 	fi
-	[ $rc -ne 0 ] || rm -rf "$run_dir"
+	[ $rc -ne 0 ] || [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$run_dir"
 	ktap_finished
 }

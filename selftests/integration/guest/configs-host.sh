@@ -37,19 +37,60 @@ find_ns() {
 }
 
 # reconnect TRANSPORT CONFIG: TRANSPORT's controller connected anew with
-# CONFIG's options; sets dev and ctrl.
+# CONFIG's options; sets dev and ctrl. TLS connects to the target's TLS
+# port with trixie's nvme-cli (bookworm's has no --tls).
 reconnect() {
-	local t=$1 nqn addr port
+	local t=$1 nqn addr port nvme=nvme
 
 	nqn=$NTPROF_LAB_TCP_NQN addr=$NTPROF_LAB_TCP_ADDR port=$NTPROF_LAB_TCP_PORT
 	[ "$t" = tcp ] || nqn=$NTPROF_LAB_RDMA_NQN addr=$NTPROF_LAB_RDMA_ADDR \
 		port=$NTPROF_LAB_RDMA_PORT
+	[ "$2" != tls ] || port=$CONFIGS_TLS_PORT nvme=$CONFIGS_TLS_BIN/nvme
 	nvme disconnect -n "$nqn" > /dev/null 2>&1
 	# shellcheck disable=SC2046
-	nvme connect -t "$t" -a "$addr" -s "$port" -n "$nqn" \
+	"$nvme" connect -t "$t" -a "$addr" -s "$port" -n "$nqn" \
 		$(config_connect_opts "$2") > /tmp/connect.out 2>&1 ||
 		{ sed 's/^/# /' /tmp/connect.out; return 1; }
 	find_ns "$t" && settle "$dev"
+}
+
+# tls_host: tlshd, and a PSK for this host and the TCP subsystem, made
+# and put in the .nvme keyring as a user does (nvme gen-tls-key --insert);
+# its interchange form goes to the target, which inserts it too
+# (configs-target.sh).
+tls_host() {
+	local hostnqn key
+
+	tls_start || { ktap_fail "tls: tlshd runs"; return 1; }
+	ktap_pass "tls: tlshd runs"
+	hostnqn=$(cat /etc/nvme/hostnqn)
+	key=$("$CONFIGS_TLS_BIN/nvme" gen-tls-key --hostnqn="$hostnqn" \
+		--subsysnqn="$NTPROF_LAB_TCP_NQN" --insert 2> /tmp/tlskey.err |
+		grep -o '^NVMeTLSkey-1:[^ ]*')
+	if [ -z "$key" ] || ! grep -q " psk *NVMe0R0[12] $hostnqn $NTPROF_LAB_TCP_NQN" /proc/keys; then
+		ktap_fail "tls: nvme gen-tls-key --insert: a retained PSK in the keyring"
+		sed 's/^/# /' /tmp/tlskey.err /proc/keys
+		return 1
+	fi
+	ktap_pass "tls: nvme gen-tls-key --insert: a retained PSK in the keyring"
+	echo "$hostnqn $key" > "$share/tls.key"
+	wait_flag tls.keyed || { ktap_fail "tls: the target has the PSK"; return 1; }
+}
+
+# tls_connected: the controller $ctrl negotiated TLS with a PSK of the
+# keyring (its tls_key, the PSK's serial, is set once a handshake
+# succeeded), and tlshd did the handshakes.
+tls_connected() {
+	local key
+
+	key=$(cat "/sys/class/nvme/$ctrl/tls_key" 2> /dev/null)
+	if [ -n "$key" ] && grep -q "^$key .* psk *NVMe0R0" /proc/keys; then
+		ktap_pass "tls: $ctrl's TLS key $key, the retained PSK $(grep "^$key " /proc/keys | grep -o 'NVMe0R0[12]')"
+	else
+		ktap_fail "tls: $ctrl has a TLS key from the keyring (tls_key '${key}')"
+		sed 's/^/# keys: /' /proc/keys
+		sed 's/^/# tlshd: /' /tmp/tlshd.log
+	fi
 }
 
 # resets: how many times a controller started its error recovery.
@@ -148,6 +189,14 @@ passthru_dev() {
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 ktap_diag "$(nproc) CPUs"
+# TLS where this kernel and image can; else the check is told why.
+why=$(configs_tls_why_not)
+CONFIGS_TLS=1
+if [ -n "$why" ]; then
+	CONFIGS_TLS=0
+	ktap_skip "tls: NVMe/TCP over TLS" "$why"
+	echo "$why" > "$share/tls-skip"
+fi
 # The options each transport's controller was connected with: the lab's
 # connection first, which has none.
 opts_tcp= opts_rdma=
@@ -158,12 +207,20 @@ for step in $(configs_steps); do
 	opts=$(config_connect_opts "$c")
 	now=$opts_tcp
 	[ "$t" = tcp ] || now=$opts_rdma
+	# Without its namespace no step runs: the rest are left out, and
+	# the check says so (their files are missing).
 	if [ "$opts" = "$now" ]; then
-		find_ns "$t" || ktap_fail "$step: $t's namespace is there"
+		find_ns "$t" || { ktap_fail "$step: $t's namespace is there"; break; }
+	elif [ "$c" = tls ] && [ ! -e "$share/tls.key" ] && ! tls_host; then
+		ktap_fail "$c-$t: TLS set up"
+		break
 	elif reconnect "$t" "$c"; then
 		ktap_pass "$c-$t: nvme connect $opts ($dev)"
+		[ "$c" != tls ] || tls_connected
 	else
 		ktap_fail "$c-$t: nvme connect $opts"
+		[ "$c" != tls ] || sed 's/^/# tlshd: /' /tmp/tlshd.log
+		break
 	fi
 	[ "$t" = tcp ] && opts_tcp=$opts || opts_rdma=$opts
 	[ "$step" != passthru-tcp-s1 ] || passthru_dev
@@ -184,4 +241,5 @@ for step in $(configs_steps); do
 	done
 done
 rmmod ntprof
+[ -z "${TLSHD_PID:-}" ] || kill "$TLSHD_PID"
 ktap_finished

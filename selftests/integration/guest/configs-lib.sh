@@ -22,6 +22,10 @@
 #   passthru the lab's connection, NVMe passthrough: CONFIGS_NVME_READS
 #            times nvme read of 4 KiB on the namespace, then fio's
 #            io_uring_cmd engine on its char device, default's job
+#   tls      NVMe/TCP over TLS 1.3 with a retained PSK (nvme gen-tls-key,
+#            connect --tls) to the target's TLS port, tlshd on both
+#            sides, default's job: only where CONFIGS_TLS is 1
+#            (configs_tls_why_not)
 
 CONFIGS_POLL_QUEUES=2
 # fio's seconds per step: at -s 100 a dozen commands or so at queue depth
@@ -29,6 +33,37 @@ CONFIGS_POLL_QUEUES=2
 CONFIGS_SECONDS=${CONFIGS_SECONDS:-2}
 # nvme read's per passthrough step: a few at -s 100, its sample.
 CONFIGS_NVME_READS=200
+
+# The target's NVMe/TCP port that requires TLS (addr_tsas tls1.3), beside
+# the lab's 4420 and 4421.
+CONFIGS_TLS_PORT=4422
+CONFIGS_TLS_PORTID=3
+# Trixie's nvme-cli and tlshd, in the guest where the image has them
+# (build-guest.sh, LAB_TLS=1).
+CONFIGS_TLS_BIN=/lab/tls/bin
+
+# configs_tls_why_not: in a guest, why it cannot run the TLS steps, or
+# nothing when it can.
+configs_tls_why_not() {
+	if ! modinfo -F depends nvme_tcp 2>/dev/null | grep -Eq "nvme[-_]keyring"; then
+		echo "kernel $(uname -r) has no NVMe/TCP TLS (CONFIG_NVME_TCP_TLS, Linux 6.7 and later)"
+	elif [ ! -x "$CONFIGS_TLS_BIN/tlshd" ]; then
+		echo "the guest has no tlshd and no nvme-cli with TLS (build-guest.sh's LAB_TLS=1)"
+	fi
+}
+
+# tls_start: tlshd, which does the TLS handshakes the kernel asks for,
+# with the kernel's TLS (tls.ko) that it hands each socket to; its log in
+# /tmp/tlshd.log. tlshd links the .nvme keyring by itself since
+# ktls-utils 0.12; the configuration names it anyway.
+tls_start() {
+	modprobe tls || return 1
+	printf '[main]\ndebug=0\n\n[authenticate]\nkeyrings=.nvme\n' > /tmp/tlshd.conf
+	"$CONFIGS_TLS_BIN/tlshd" -s -c /tmp/tlshd.conf > /tmp/tlshd.log 2>&1 &
+	TLSHD_PID=$!
+	sleep 0.5
+	kill -0 "$TLSHD_PID" 2> /dev/null || { sed 's/^/# tlshd: /' /tmp/tlshd.log; return 1; }
+}
 
 # configs_steps: the steps, in the order the host runs them.
 configs_steps() {
@@ -43,6 +78,16 @@ configs_steps() {
 		done
 	done
 	passthru_steps
+	[ "${CONFIGS_TLS:-0}" != 1 ] || tls_steps
+}
+
+# tls_steps: configuration 2 of issue 24, NVMe/TCP over TLS, its steps.
+tls_steps() {
+	local s
+
+	for s in 1 100; do
+		echo "tls-tcp-s$s"
+	done
 }
 
 # passthru_steps: configuration 9 of issue 24, passthrough, its steps.
@@ -91,6 +136,7 @@ config_connect_opts() {
 	digest) echo "--hdr-digest --data-digest" ;;
 	polluring|pollsync) echo "--nr-poll-queues=$CONFIGS_POLL_QUEUES" ;;
 	deep) echo "--nr-io-queues=4" ;;
+	tls) echo "--tls" ;;
 	esac
 }
 
