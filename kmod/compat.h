@@ -179,6 +179,19 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 #endif
 
 /*
+ * The argument of blk_execute_rq() and blk_execute_rq_nowait() that is
+ * the request: (q, disk, rq, ...) up to 5.11, (disk, rq, ...) up to
+ * 5.18, (rq, at_head) since.
+ */
+#if NTPROF_KERNEL_BEFORE(5, 12, 0)
+#define NTPROF_EXECUTE_RQ_ARG	2
+#elif NTPROF_KERNEL_BEFORE(5, 19, 0)
+#define NTPROF_EXECUTE_RQ_ARG	1
+#else
+#define NTPROF_EXECUTE_RQ_ARG	0
+#endif
+
+/*
  * Userspace probes. Up to 6.11, a uprobe is named by its inode and
  * offset: uprobe_register() returns an errno, uprobe_unregister() takes
  * the same triple and returns once no handler of the consumer runs (it

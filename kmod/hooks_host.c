@@ -257,8 +257,13 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 	rec = &entry->rec;
 	ntprof_host_rec_init(rec, s, &id, rq);
 	rec->flags |= NTPROF_REC_F_SAMPLED;
-	/* 0 if the kernel stamps none: passthrough on 6.12, not 6.1. */
 	rec->ts[NTPROF_PT_HOST_BLK_START] = rq->start_time_ns;
+	/*
+	 * The kernel stamps passthrough no start on 6.12 (6.1 does, at
+	 * allocation): when it went to the block layer, then.
+	 */
+	if (!rec->ts[NTPROF_PT_HOST_BLK_START] && blk_rq_is_passthrough(rq))
+		rec->ts[NTPROF_PT_HOST_BLK_START] = ntprof_host_start_find(rq);
 	rec->ts[NTPROF_PT_HOST_SETUP] = now;
 	rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = ntprof_early_to_ns(queued_ts, now);
 	/* Converted: never before the block layer's start it follows. */
@@ -623,6 +628,26 @@ static void ntprof_host_queue_rq(struct ntprof_hook *hook, struct ftrace_regs *f
 NTPROF_FTRACE_CALLBACK(ntprof_host_queue_rq)
 
 /*
+ * blk_execute_rq{,_nowait}(rq, ...): a passthrough request goes to the
+ * block layer, mapped. Kept for nvme_setup_cmd(), where the kernel
+ * stamped the request no start: the sampling decision comes later.
+ */
+static void ntprof_host_execute(struct ntprof_hook *hook,
+				struct ftrace_regs *fregs)
+{
+	struct request *rq;
+
+	if (!ntprof_host_enter(hook))
+		return;
+
+	rq = (void *)ntprof_fn_arg(fregs, NTPROF_EXECUTE_RQ_ARG);
+	if (!READ_ONCE(rq->start_time_ns))
+		ntprof_host_start_keep(rq, ktime_get_ns());
+}
+
+NTPROF_FTRACE_CALLBACK(ntprof_host_execute)
+
+/*
  * nvme_tcp_recv_skb(): data from the target. Only while the session
  * follows a command can a receive be the response of one: a sampled
  * command is in flight from its nvme_setup_cmd, long before its response
@@ -839,4 +864,15 @@ struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS] = {
 				NTPROF_TRANSPORT_RDMA, NTPROF_PT_HOST_RECV, false,
 				NTPROF_MOD_NVME_RDMA, ntprof_host_rdma_recv,
 				NTPROF_LF(NTPROF_LF_NVME_RDMA_QE_DATA)),
+	/* Passthrough only: none of a bio's I/O comes by them. */
+	[NTPROF_HH_EXECUTE_RQ] =
+		NTPROF_FUNCTION(blk_execute_rq, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_HOST_BLK_START,
+				false, NTPROF_MOD_VMLINUX, ntprof_host_execute,
+				0),
+	[NTPROF_HH_EXECUTE_RQ_NOWAIT] =
+		NTPROF_FUNCTION(blk_execute_rq_nowait, NTPROF_ROLE_HOST,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_HOST_BLK_START,
+				false, NTPROF_MOD_VMLINUX, ntprof_host_execute,
+				0),
 };

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The host hooks' two small tables of lock-free slots, for what a later
- * hook cannot find on its own: RDMA responses by queue and command id,
- * and on kernels before 5.13 the command of a sampled request.
+ * The host hooks' small tables of lock-free slots, for what a later hook
+ * cannot find on its own: RDMA responses by queue and command id, when a
+ * passthrough request went to the block layer where the kernel stamps no
+ * start, and on kernels before 5.13 the command of a sampled request.
  */
 #include <linux/atomic.h>
 #include <linux/blk-mq.h>
@@ -24,7 +25,7 @@
  * slot that another CPU is writing, and a reader a slot being written,
  * falling back on the per-CPU time.
  */
-struct ntprof_host_rx_slot {
+struct ntprof_host_ts_slot {
 	u32 seq;		/* odd while being written */
 	u16 cid;
 	const void *queue;
@@ -33,7 +34,18 @@ struct ntprof_host_rx_slot {
 
 #define NTPROF_HOST_RX_BITS	9
 
-static struct ntprof_host_rx_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
+static struct ntprof_host_ts_slot ntprof_host_rx_slots[1 << NTPROF_HOST_RX_BITS];
+
+/*
+ * blk_execute_rq{,_nowait}() to nvme_setup_cmd(), for passthrough
+ * requests on kernels that stamp them no start (6.12: see
+ * blk_mq_need_time_stamp()), by request: the same slots, the request as
+ * the queue and no command id. Passthrough commands are few; the table
+ * is small.
+ */
+#define NTPROF_HOST_START_BITS	6
+
+static struct ntprof_host_ts_slot ntprof_host_start_slots[1 << NTPROF_HOST_START_BITS];
 
 /*
  * Before 5.13 (Debian's 5.10) the transports point nvme_req(rq)->cmd at
@@ -76,18 +88,10 @@ struct nvme_command *ntprof_host_cmd_find(struct request *rq)
 	return READ_ONCE(slot->cmd);
 }
 
-static struct ntprof_host_rx_slot *ntprof_host_rx_slot(const void *queue,
-						       u16 cid)
+/* Keep @ts in @slot for @queue's command @cid, unless another CPU writes it. */
+static void ntprof_host_ts_keep(struct ntprof_host_ts_slot *slot,
+				const void *queue, u16 cid, u64 ts)
 {
-	u32 h = hash_ptr(queue, 32) ^ cid;
-
-	return &ntprof_host_rx_slots[hash_32(h, NTPROF_HOST_RX_BITS)];
-}
-
-/* Keep @ts as when the response of command @cid of @queue arrived. */
-void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
-{
-	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
 	u32 seq = READ_ONCE(slot->seq);
 
 	/* A full barrier: the odd count is seen before the members. */
@@ -100,10 +104,10 @@ void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
 	smp_store_release(&slot->seq, seq + 2);
 }
 
-/* When the response of command @cid of @queue arrived, or 0. */
-u64 ntprof_host_rx_find(const void *queue, u16 cid)
+/* The time @slot keeps for @queue's command @cid, or 0. */
+static u64 ntprof_host_ts_find(struct ntprof_host_ts_slot *slot,
+			       const void *queue, u16 cid)
 {
-	struct ntprof_host_rx_slot *slot = ntprof_host_rx_slot(queue, cid);
 	bool match;
 	u32 seq;
 	u64 ts;
@@ -119,4 +123,45 @@ u64 ntprof_host_rx_find(const void *queue, u16 cid)
 	if (!match || READ_ONCE(slot->seq) != seq)
 		return 0;
 	return ts;
+}
+
+static struct ntprof_host_ts_slot *ntprof_host_rx_slot(const void *queue,
+						       u16 cid)
+{
+	u32 h = hash_ptr(queue, 32) ^ cid;
+
+	return &ntprof_host_rx_slots[hash_32(h, NTPROF_HOST_RX_BITS)];
+}
+
+/* Keep @ts as when the response of command @cid of @queue arrived. */
+void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
+{
+	ntprof_host_ts_keep(ntprof_host_rx_slot(queue, cid), queue, cid, ts);
+}
+
+/* When the response of command @cid of @queue arrived, or 0. */
+u64 ntprof_host_rx_find(const void *queue, u16 cid)
+{
+	return ntprof_host_ts_find(ntprof_host_rx_slot(queue, cid), queue, cid);
+}
+
+static struct ntprof_host_ts_slot *ntprof_host_start_slot(struct request *rq)
+{
+	return &ntprof_host_start_slots[hash_ptr(rq, NTPROF_HOST_START_BITS)];
+}
+
+/*
+ * Keep @ts as when passthrough request @rq went to the block layer. A
+ * request's slot is written at each of its executions: one found is its
+ * last, unless a write skipped, when another request took the slot.
+ */
+void ntprof_host_start_keep(struct request *rq, u64 ts)
+{
+	ntprof_host_ts_keep(ntprof_host_start_slot(rq), rq, 0, ts);
+}
+
+/* When passthrough request @rq went to the block layer, or 0. */
+u64 ntprof_host_start_find(struct request *rq)
+{
+	return ntprof_host_ts_find(ntprof_host_start_slot(rq), rq, 0);
 }

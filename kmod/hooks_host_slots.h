@@ -12,5 +12,7 @@ void ntprof_host_cmd_keep(struct request *rq, struct nvme_command *cmd);
 struct nvme_command *ntprof_host_cmd_find(struct request *rq);
 void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts);
 u64 ntprof_host_rx_find(const void *queue, u16 cid);
+void ntprof_host_start_keep(struct request *rq, u64 ts);
+u64 ntprof_host_start_find(struct request *rq);
 
 #endif /* _NTPROF_HOOKS_HOST_SLOTS_H */
