@@ -57,6 +57,8 @@ static const struct hook_def hook_defs[] = {
 	{ "nvme_rdma_post_send", KP, H, RDMA, NTPROF_PT_HOST_SEND, 0 },
 	{ "nvme_rdma_send_done", KP, H, RDMA, NTPROF_PT_HOST_SEND_DONE, 0 },
 	{ "nvme_rdma_recv_done", KP, H, RDMA, NTPROF_PT_HOST_RECV, 0 },
+	{ "blk_execute_rq", KP, H, ANY, NTPROF_PT_HOST_BLK_START, 0 },
+	{ "blk_execute_rq_nowait", KP, H, ANY, NTPROF_PT_HOST_BLK_START, 0 },
 	{ "nvmet_req_init", TP, T, ANY, NTPROF_PT_TARGET_INIT, 1 },
 	{ "nvmet_bdev_execute_rw", KP, T, ANY, NTPROF_PT_TARGET_EXEC, 0 },
 	{ "block_rq_issue", TP, T, ANY, NTPROF_PT_TARGET_BLK_ISSUE, 0 },
