@@ -101,8 +101,8 @@ kmod_layer() {
 	case ${1%.[ch]} in
 	main | netlink | netlink_status | netlink_ops | usite_parse | session | \
 	debugfs) echo 3 ;;
-	hooks | hooks_host | hooks_host_slots | hooks_target | uprobes | \
-	draingen | hookcost) echo 2 ;;
+	hooks | hooks_host | hooks_host_req | hooks_host_slots | hooks_target | \
+	uprobes | draingen | hookcost) echo 2 ;;
 	*) echo 1 ;;
 	esac
 }
