@@ -48,7 +48,7 @@ linux_closure() {
 }
 
 main() {
-	local release kdir pkgs deb
+	local release kdir pkgs
 
 	# Not a Debian package: built from Debian's linux-source.
 	[ "$KERNEL" != debug ] || exec bash "$LAB_DIR/debug-kernel.sh"
@@ -72,14 +72,10 @@ main() {
 		lab_log "fetching kernel $release"
 		pkgs=$( (linux_closure "linux-image-$release"
 			 linux_closure "linux-headers-$release") | sort -u)
-		(cd "$LAB_CACHE/debs" && apt-get "${apt_opts[@]}" -qq download $pkgs) ||
-			lab_die "cannot download the packages of kernel $release"
 		rm -rf "$kdir"
-		mkdir -p "$kdir/root"
-		for p in $pkgs; do
-			deb=$(ls -t "$LAB_CACHE/debs/${p}_"*.deb | head -n1)
-			dpkg-deb -x "$deb" "$kdir/root"
-		done
+		# shellcheck disable=SC2086
+		lab_apt_unpack "$LAB_CACHE/debs" "$kdir/root" $pkgs ||
+			lab_die "cannot download the packages of kernel $release"
 		merged_usr "$release" "$kdir/root"
 		fix_headers "$release" "$kdir"
 		/sbin/depmod -b "$kdir/root" "$release"

@@ -46,7 +46,7 @@ closure() {
 }
 
 main() {
-	local pkgs p deb
+	local pkgs p
 
 	if [ "$(cat "$stamp" 2>/dev/null)" = "$TLS_STAMP" ]; then
 		echo "$root"
@@ -56,16 +56,9 @@ main() {
 	lab_apt_update
 	pkgs=$(closure $TLS_PACKAGES | sort -u)
 	lab_log "fetching trixie's $TLS_PACKAGES and their libraries for the TLS guests"
-	mkdir -p "$LAB_CACHE/tls/debs"
 	# shellcheck disable=SC2086
-	(cd "$LAB_CACHE/tls/debs" && apt-get "${LAB_APT_OPTS[@]}" -qq download $pkgs) ||
+	lab_apt_unpack "$LAB_CACHE/tls/debs" "$root" $pkgs ||
 		lab_die "cannot download trixie's packages: $(tr '\n' ' ' <<< "$pkgs")"
-	rm -rf "$root"
-	mkdir -p "$root"
-	for p in $pkgs; do
-		deb=$(ls -t "$LAB_CACHE/tls/debs/${p}_"*.deb | head -n1)
-		dpkg-deb -x "$deb" "$root"
-	done
 	for p in usr/sbin/nvme usr/sbin/tlshd usr/lib64/ld-linux-x86-64.so.2; do
 		[ -e "$root/$p" ] || lab_die "trixie's packages have no /$p"
 	done

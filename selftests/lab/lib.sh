@@ -88,6 +88,23 @@ lab_apt_update() {
 	fi
 }
 
+# lab_apt_unpack DEBDIR ROOT PACKAGE...: download the packages with
+# lab_apt_init's configuration into DEBDIR (kept there) and unpack the
+# newest of each into ROOT, which is made anew. Fails if the download does.
+lab_apt_unpack() {
+	local debs=$1 root=$2 p deb
+
+	shift 2
+	mkdir -p "$debs"
+	(cd "$debs" && apt-get "${LAB_APT_OPTS[@]}" -qq download "$@") || return 1
+	rm -rf "$root"
+	mkdir -p "$root"
+	for p in "$@"; do
+		deb=$(ls -t "$debs/${p}_"*.deb | head -n1)
+		dpkg-deb -x "$deb" "$root"
+	done
+}
+
 # The file holding the resolved release of $KERNEL, written by fetch-kernel.sh.
 lab_kernel_release() {
 	local f="$LAB_CACHE/kernels/by-name/$KERNEL"
