@@ -21,9 +21,7 @@ tls_port() {
 
 	tls_start || { ktap_fail "tls: tlshd runs"; return 1; }
 	ktap_pass "tls: tlshd runs"
-	if mkdir "$p" && echo tcp > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
-	   echo "$NTPROF_LAB_TCP_ADDR" > "$p/addr_traddr" &&
-	   echo "$CONFIGS_TLS_PORT" > "$p/addr_trsvcid" &&
+	if tcp_port "$CONFIGS_TLS_PORTID" "$CONFIGS_TLS_PORT" &&
 	   echo tls1.3 > "$p/addr_tsas" &&
 	   ln -s "$cfg/subsystems/$NTPROF_LAB_TCP_NQN" "$p/subsystems/$NTPROF_LAB_TCP_NQN"; then
 		ktap_pass "tls: port $CONFIGS_TLS_PORT, tsas $(cat "$p/addr_tsas"), treq $(cat "$p/addr_treq")"

@@ -26,10 +26,7 @@ unlink_port() {
 ktap_header
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 # The second NVMe/TCP port, without a subsystem until a multipath step.
-p=$cfg/ports/$FAULTS_MPATH_PORTID
-mkdir "$p" && echo tcp > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
-	echo "$NTPROF_LAB_TCP_ADDR" > "$p/addr_traddr" &&
-	echo "$FAULTS_MPATH_PORT" > "$p/addr_trsvcid" ||
+tcp_port "$FAULTS_MPATH_PORTID" "$FAULTS_MPATH_PORT" ||
 	ktap_fail "a second NVMe/TCP port, $FAULTS_MPATH_PORT"
 lab-ready
 for step in $(faults_steps); do

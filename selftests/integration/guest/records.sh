@@ -241,3 +241,13 @@ subsys_entries() {
 	[ -n "$s" ] || return 1
 	ls "$(dirname "$s")" | grep -E "^$2\$"
 }
+
+# tcp_port PORTID PORT: a new nvmet NVMe/TCP port on the lab's TCP address,
+# with no subsystem yet (a target's second or third port).
+tcp_port() {
+	local p=/sys/kernel/config/nvmet/ports/$1
+
+	mkdir "$p" && echo tcp > "$p/addr_trtype" && echo ipv4 > "$p/addr_adrfam" &&
+		echo "$NTPROF_LAB_TCP_ADDR" > "$p/addr_traddr" &&
+		echo "$2" > "$p/addr_trsvcid"
+}
