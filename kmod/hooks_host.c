@@ -2,7 +2,8 @@
 /*
  * The host's hooks: nvme_core's tracepoints, the block layer's, and
  * kprobes in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
- * nvme_tcp function that 6.1 inlined).
+ * nvme_tcp function that 6.1 inlined, and in blk_execute_rq{,_nowait},
+ * for a passthrough request's start where the kernel stamps none).
  *
  * A command is keyed by its struct nvme_command, which the transport
  * owns for the request's lifetime; the block layer's hooks only have the

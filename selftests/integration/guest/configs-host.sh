@@ -77,9 +77,9 @@ tls_host() {
 	wait_flag tls.keyed || { ktap_fail "tls: the target has the PSK"; return 1; }
 }
 
-# tls_connected: the controller $ctrl negotiated TLS with a PSK of the
-# keyring (its tls_key, the PSK's serial, is set once a handshake
-# succeeded), and tlshd did the handshakes.
+# tls_connected: the controller $ctrl negotiated TLS with the retained
+# PSK of the keyring (its tls_key, the PSK's serial, is set once a
+# handshake succeeded).
 tls_connected() {
 	local key
 
