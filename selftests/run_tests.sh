@@ -7,6 +7,8 @@
 #
 # CHECK_ONLY="unit build" runs a subset of the groups unit, fuzz, build,
 # integration; CHECK_ONLY=debug the debug kernel's (make check-debug).
+# Each program's wall time follows its output, and the summary lists the
+# ten slowest: what to look at when the run nears CI's 90 minutes.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,15 +17,18 @@ passed=0
 failed=0
 skipped=0
 failures=()
+durations=()
 
 run_program() {
-	local name=$1 out rc p f s
+	local name=$1 out rc p f s start=$SECONDS
 
 	shift
 	echo "# ---- $name"
 	out=$(mktemp)
 	"$@" 2>&1 | tee "$out"
 	rc=${PIPESTATUS[0]}
+	echo "# $name: $((SECONDS - start)) s"
+	durations+=("$((SECONDS - start)) $name")
 	# Guest output carries a "[guest] " prefix.
 	p=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+' || true)
 	s=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)
@@ -57,6 +62,9 @@ for group in $CHECK_ONLY; do
 done
 
 echo "# ---- summary"
+echo "# $SECONDS s in all; the slowest:"
+[ ${#durations[@]} -eq 0 ] || printf '%s\n' "${durations[@]}" | sort -rn |
+	head -n 10 | awk '{ printf "#   %5d s  %s\n", $1, $2 }'
 for f in "${failures[@]}"; do
 	echo "# FAILED $f"
 done
