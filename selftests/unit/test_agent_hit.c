@@ -199,7 +199,7 @@ int main(void)
 		return tap_done("test_agent_hit");
 	ctl = shm;
 	agent_tramp_ctl(fd);
-	ok(!agent_hit_setup(shm, sites, 3, getpid()), "the sites are taken");
+	ok(!agent_hit_setup(shm, fd, sites, 3, getpid()), "the sites are taken");
 	for (i = 0; i < 3; i++) {
 		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
 				(sites[i].flags & NTPROF_USITE_F_FIRST) ?
