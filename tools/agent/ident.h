@@ -99,7 +99,9 @@ agent_ident_read(const struct agent_ident *p, const uint64_t *regs,
 			return 0;
 	}
 	base[p->nr_chains] = (uintptr_t)&agent_ident_zeros;
+#ifndef __clang__	/* clang does not unroll a loop of asm goto */
 #pragma GCC unroll 6
+#endif
 	for (i = 0; i < AGENT_IDENT_FIELDS; i++) {
 		if (!agent_load8(base[p->chain[i]] + p->offset[i], &x))
 			return -1;
