@@ -11,13 +11,17 @@
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
  * list, with a bad one, or with one of another build of it (its build
  * ID not the same: every site refused as such), runs as without the
- * agent and exits 0.
+ * agent and exits 0; a program the agent's process starts (its list
+ * passed as an inherited descriptor, as ntprof run passes it) inherits
+ * no NTPROF_AGENT_* variable, no LD_PRELOAD entry of the agent and no
+ * descriptor of the agent's.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -222,6 +226,7 @@ int main(int argc, char **argv)
 	char err[256];
 	size_t n, k, bad = 0, outside = 0;
 	struct tcmd cmd;
+	int tmp_fd;
 	FILE *f;
 
 	if (argc != 3) {
@@ -232,7 +237,9 @@ int main(int argc, char **argv)
 	target = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	if (mkstemp(sites_path) < 0 || write_sites(false)) {
+	/* Its descriptor closed: the children inherit only what is tested. */
+	tmp_fd = mkstemp(sites_path);
+	if (tmp_fd < 0 || close(tmp_fd) || write_sites(false)) {
 		printf("Bail out! cannot write the site list\n");
 		return 1;
 	}
@@ -291,6 +298,30 @@ int main(int argc, char **argv)
 	ok(finish(&c, err, sizeof(err)) == 0 &&
 	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
 	   "the program exits 0; the agent said one line: %s", err);
+
+	/*
+	 * The list passed as ntprof run passes it, an inherited descriptor:
+	 * a program the agent's process starts inherits none of the agent.
+	 */
+	{
+		char fdpath[64], line[4096], leaks[512] = "";
+		int fd = open(sites_path, O_RDONLY);
+
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		if (fd < 0 || start(&c, fdpath))
+			return printf("Bail out! the target does not start with its list's descriptor\n"), 1;
+		close(fd);
+		fputs("spawn\n", c.in);
+		while (fgets(line, sizeof(line), c.out) && strcmp(line, "done 0\n"))
+			if ((strstr(line, "NTPROF_AGENT_") || strstr(line, "LD_PRELOAD") ||
+			     strstr(line, "ntprof-agent") || strstr(line, sites_path)) &&
+			    strlen(leaks) + strlen(line) < sizeof(leaks))
+				strcat(leaks, line);
+		if (!ok(finish(&c, err, sizeof(err)) == 0 &&
+			!strcmp(err, "ntprof-agent: 3 of 3 sites patched") && !*leaks,
+			"a child of the agent's process: no NTPROF_AGENT_*, no LD_PRELOAD, no descriptor of the agent's"))
+			diag("%s: %s", err, leaks);
+	}
 
 	if (write_sites(true) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;
