@@ -5,10 +5,15 @@
  * site list NTPROF_AGENT_SITES names, makes the shared memory and
  * patches each site's function, before main, while the process has one
  * thread. Each site's outcome is in the control page, where probe and
- * the recorder read it. Without NTPROF_AGENT_SITES it does nothing: a
- * process with the agent and no recorder runs as without it. Nothing
- * here may stop the program: a site that cannot be patched is left as
- * it was, and any failure leaves the agent off with one line on stderr.
+ * the recorder read it. Without NTPROF_AGENT_SITES (or in a setuid
+ * program, which ignores it) it does nothing: a process with the agent
+ * and no recorder runs as without it. Then it takes itself out of the
+ * environment the program's children inherit. What it does cannot stop
+ * the program: a site that cannot be patched is left as it was, any
+ * failure at start-up leaves the agent off with one line on stderr, and
+ * the handler's loads of the program's memory fault into a dropped
+ * record, not a signal (fault.c), while the program's own faults stay
+ * the program's (selftests/unit/test_agent_fault.c).
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr() */
 #include <dlfcn.h>

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The handler. Built with -mgeneral-regs-only: the stub saved the
- * general registers only. No lock, no system call, no allocation, never
- * a wait: a thread's in-flight table and ring are its own (the ring is
- * claimed once, with one atomic add), a full ring or table is a count.
+ * general registers only; and it calls nothing outside this file (no
+ * libc: selftests/unit/test_agent_nocall.sh). No lock, no system call,
+ * no allocation, never a wait: a thread's in-flight table and ring are
+ * its own, each claimed once with one atomic add from what the set-up
+ * (hitsetup.c) mapped; a full ring or table, or none left, is a count.
+ * Its loads from the program's memory cannot fault the program: a
+ * stale pointer is a dropped record, counted (load.h, fault.c).
  *
  * A first site reads the command's identity and decides with the
  * kernel's sampling hash (the uapi header's ntprof_sample_hash()), so
@@ -12,7 +16,8 @@
  * the thread's table, later sites stamp it, and a last site writes its
  * record to the ring. SPDK completes a request on the thread of its poll
  * group, where it started: one thread's table sees all its sites.
- * Stamps are the TSC, read with rdtscp, which also tells the CPU.
+ * Stamps are the TSC, read with rdtscp, which also tells the CPU, or
+ * where the CPU has no rdtscp with lfence and rdtsc (tsc_cpu()).
  */
 #include <stdbool.h>
 #include <stddef.h>
