@@ -184,9 +184,15 @@ static void sitelist_cloexec(const char *path)
 		fcntl((int)n, F_SETFD, flags | FD_CLOEXEC);
 }
 
-/* Whether @entry of LD_PRELOAD names the file @lib is. */
-static bool is_lib(const char *entry, size_t len, const struct stat *lib)
+/*
+ * Whether @entry of LD_PRELOAD names the library, file @lib loaded as
+ * @name: a path to the same file, or, as a name the loader searched
+ * for (no slash), the same name as the loaded file's.
+ */
+static bool is_lib(const char *entry, size_t len, const struct stat *lib,
+		   const char *name)
 {
+	const char *base = strrchr(name, '/');
 	char path[4096];
 	struct stat st;
 
@@ -194,6 +200,8 @@ static bool is_lib(const char *entry, size_t len, const struct stat *lib)
 		return false;
 	memcpy(path, entry, len);
 	path[len] = '\0';
+	if (!strchr(path, '/'))
+		return !strcmp(path, base ? base + 1 : name);
 	return !stat(path, &st) && st.st_dev == lib->st_dev &&
 	       st.st_ino == lib->st_ino;
 }
@@ -201,9 +209,9 @@ static bool is_lib(const char *entry, size_t len, const struct stat *lib)
 /*
  * The agent's variables out of the program's environment, and its
  * library out of LD_PRELOAD (the entries, separated by spaces or colons,
- * that are its file), so that the programs it starts (SPDK's scripts,
- * a shell) run without the agent. Before main, with one thread: setenv
- * and unsetenv are safe.
+ * that are its file, or its file's name; the others kept), so that the
+ * programs it starts (SPDK's scripts, a shell) run without the agent.
+ * Before main, with one thread: setenv and unsetenv are safe.
  */
 static void scrub_env(void)
 {
@@ -241,7 +249,7 @@ static void scrub_env(void)
 	for (p = pre; *p; p = q) {
 		p += strspn(p, " :");
 		q = p + strcspn(p, " :");
-		if (q == p || is_lib(p, q - p, &lib))
+		if (q == p || is_lib(p, q - p, &lib, info.dli_fname))
 			continue;
 		if (*out)
 			strcat(out, " ");
