@@ -13,10 +13,12 @@
  * request comes back.
  * Prints TAP; exits 1 if any test failed.
  */
-#define _GNU_SOURCE	/* dladdr1() */
+#define _GNU_SOURCE	/* dladdr1(), sched_getcpu() */
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
+#include <sys/wait.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +26,7 @@
 
 #include "agent-cmd.h"
 #include "hit.h"
+#include "hitstate.h"
 #include "patch.h"
 #include "tap.h"
 #include "tramp.h"
@@ -180,6 +183,77 @@ static void *thread_run(void *arg)
 	return NULL;
 }
 
+/* A thread that begins one command and leaves it in flight. */
+static void *thread_begin(void *arg)
+{
+	static struct tcmd c[AGENT_TABLES_MAX + 1];
+	uintptr_t i = (uintptr_t)arg;
+
+	tcmd_make(&c[i], i);
+	tcmd_begin(&c[i]);
+	return NULL;
+}
+
+/*
+ * Without rdtscp (as on a CPU whose CPUID says it has none): every
+ * command recorded, its stamps in order, its CPU the one the thread is
+ * pinned to (the last, so that a CPU of 0 is not right by chance).
+ */
+static void stamps_without_rdtscp(struct ntprof_record *recs)
+{
+	bool had = agent_hs.rdtscp;
+	cpu_set_t set, old;
+	size_t n, k, wrong = 0;
+	int cpu;
+
+	sched_getaffinity(0, sizeof(old), &old);
+	for (cpu = CPU_SETSIZE - 1; cpu > 0 && !CPU_ISSET(cpu, &old); cpu--)
+		;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	agent_hs.rdtscp = false;
+	set_on(1);
+	run(0, 500);
+	agent_hs.rdtscp = had;
+	sched_setaffinity(0, sizeof(old), &old);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	for (k = 0; k < n; k++)
+		wrong += recs[k].cpu_submit != cpu || recs[k].cpu_complete != cpu;
+	diag("this CPU's CPUID: %s rdtscp", had ? "has" : "has no");
+	ok(records_are(recs, n, 0, 500, 1) && !wrong,
+	   "without rdtscp: 500 whole records, stamps in order, each on CPU %d (%zu not)",
+	   cpu, wrong);
+}
+
+/*
+ * A child forked while the parent is recorded runs its own commands at
+ * the same time as the parent's: nothing of the child's reaches the
+ * parent's ring (two producers on one ring would mix them), the child
+ * does not fail, and the parent's records are whole.
+ */
+static void forked_child_writes_nothing(struct ntprof_record *recs)
+{
+	int status = -1;
+	size_t n;
+	pid_t pid;
+
+	set_on(1);
+	fflush(stdout);
+	pid = fork();
+	if (!pid) {
+		run(500, 4000);
+		_exit(0);
+	}
+	run(0, 500);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	n = drain(0, recs, AGENT_RING_RECORDS);
+	ok(pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
+	   records_are(recs, n, 0, 500, 1),
+	   "a forked child's 3500 commands while 500 of the parent's are recorded: its none, the parent's whole");
+}
+
 int main(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
@@ -199,7 +273,7 @@ int main(void)
 		return tap_done("test_agent_hit");
 	ctl = shm;
 	agent_tramp_ctl(fd);
-	ok(!agent_hit_setup(shm, sites, 3, getpid()), "the sites are taken");
+	ok(!agent_hit_setup(shm, fd, sites, 3, getpid()), "the sites are taken");
 	for (i = 0; i < 3; i++) {
 		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
 				(sites[i].flags & NTPROF_USITE_F_FIRST) ?
@@ -335,6 +409,26 @@ int main(void)
 	run(0, 100);
 	ok(!drain(0, recs, AGENT_RING_RECORDS) && ctl->expired == 1,
 	   "then 100 commands: no record, off once");
+
+	stamps_without_rdtscp(recs);
+	forked_child_writes_nothing(recs);
+
+	/* Every thread's table taken: a thread past them counts evictions. */
+	{
+		uint64_t evicted = ctl->evicted;
+		pthread_t t;
+		uintptr_t k;
+
+		set_on(1);
+		for (k = agent_hs.tables_claimed; k <= AGENT_TABLES_MAX; k++) {
+			pthread_create(&t, NULL, thread_begin, (void *)k);
+			pthread_join(t, NULL);
+		}
+		ok(agent_hs.tables_claimed == AGENT_TABLES_MAX + 1 &&
+		   ctl->evicted == evicted + 1,
+		   "%d threads' tables taken: the next thread's command counted as evicted",
+		   AGENT_TABLES_MAX);
+	}
 
 	set_on(0);
 	run(0, 100);

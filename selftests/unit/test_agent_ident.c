@@ -62,7 +62,7 @@ static bool read_at(const struct agent_ident *plan, struct cmd *c,
 
 	regs[agent_reg_slot[1]] = (uintptr_t)c;
 	memset(v, 0xa5, AGENT_IDENT_FIELDS * sizeof(v[0]));
-	return agent_ident_read(plan, regs, v);
+	return agent_ident_read(plan, regs, v) == 1;
 }
 
 int main(void)

@@ -11,13 +11,17 @@
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
  * list, with a bad one, or with one of another build of it (its build
  * ID not the same: every site refused as such), runs as without the
- * agent and exits 0.
+ * agent and exits 0; a program the agent's process starts (its list
+ * passed as an inherited descriptor, as ntprof run passes it) inherits
+ * no NTPROF_AGENT_* variable, no LD_PRELOAD entry of the agent and no
+ * descriptor of the agent's.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -43,6 +47,8 @@ struct child {
 };
 
 static const char *lib, *target;
+/* Another library for LD_PRELOAD after the agent's, or NULL. */
+static const char *preload_too;
 static char sites_path[] = "/tmp/test_agent_run.XXXXXX";
 
 /* @name's "VADDR SIZE" from nm -S, or -1. */
@@ -142,7 +148,14 @@ static int start(struct child *c, const char *sites)
 		dup2(in[0], 0);
 		dup2(out[1], 1);
 		dup2(err[1], 2);
-		setenv("LD_PRELOAD", lib, 1);
+		if (preload_too) {
+			char both[4096];
+
+			snprintf(both, sizeof(both), "%s:%s", lib, preload_too);
+			setenv("LD_PRELOAD", both, 1);
+		} else {
+			setenv("LD_PRELOAD", lib, 1);
+		}
 		if (sites)
 			setenv("NTPROF_AGENT_SITES", sites, 1);
 		else
@@ -222,6 +235,7 @@ int main(int argc, char **argv)
 	char err[256];
 	size_t n, k, bad = 0, outside = 0;
 	struct tcmd cmd;
+	int tmp_fd;
 	FILE *f;
 
 	if (argc != 3) {
@@ -232,7 +246,9 @@ int main(int argc, char **argv)
 	target = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	if (mkstemp(sites_path) < 0 || write_sites(false)) {
+	/* Its descriptor closed: the children inherit only what is tested. */
+	tmp_fd = mkstemp(sites_path);
+	if (tmp_fd < 0 || close(tmp_fd) || write_sites(false)) {
 		printf("Bail out! cannot write the site list\n");
 		return 1;
 	}
@@ -291,6 +307,40 @@ int main(int argc, char **argv)
 	ok(finish(&c, err, sizeof(err)) == 0 &&
 	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
 	   "the program exits 0; the agent said one line: %s", err);
+
+	/*
+	 * The list passed as ntprof run passes it, an inherited descriptor:
+	 * a program the agent's process starts inherits none of the agent.
+	 */
+	{
+		char fdpath[64], line[4096], leaks[512] = "";
+		int fd = open(sites_path, O_RDONLY);
+
+		bool other = false;
+
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		preload_too = "libm.so.6";
+		if (fd < 0 || start(&c, fdpath))
+			return printf("Bail out! the target does not start with its list's descriptor\n"), 1;
+		preload_too = NULL;
+		close(fd);
+		fputs("spawn\n", c.in);
+		while (fgets(line, sizeof(line), c.out) && strcmp(line, "done 0\n")) {
+			if (!strcmp(line, "LD_PRELOAD=libm.so.6\n")) {
+				other = true;
+				continue;
+			}
+			if ((strstr(line, "NTPROF_AGENT_") || strstr(line, "LD_PRELOAD") ||
+			     strstr(line, "ntprof-agent") || strstr(line, sites_path)) &&
+			    strlen(leaks) + strlen(line) < sizeof(leaks))
+				strcat(leaks, line);
+		}
+		if (!ok(finish(&c, err, sizeof(err)) == 0 &&
+			!strcmp(err, "ntprof-agent: 3 of 3 sites patched") &&
+			!*leaks && other,
+			"a child of the agent's process: no NTPROF_AGENT_*, LD_PRELOAD without the agent (the other library kept), no descriptor of the agent's"))
+			diag("%s: %s%s", err, leaks, other ? "" : "(libm.so.6 not kept)");
+	}
 
 	if (write_sites(true) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;

@@ -5,13 +5,20 @@
  * site list NTPROF_AGENT_SITES names, makes the shared memory and
  * patches each site's function, before main, while the process has one
  * thread. Each site's outcome is in the control page, where probe and
- * the recorder read it. Without NTPROF_AGENT_SITES it does nothing: a
- * process with the agent and no recorder runs as without it. Nothing
- * here may stop the program: a site that cannot be patched is left as
- * it was, and any failure leaves the agent off with one line on stderr.
+ * the recorder read it. Without NTPROF_AGENT_SITES (or in a setuid
+ * program, which ignores it) it does nothing: a process with the agent
+ * and no recorder runs as without it. Then it takes itself out of the
+ * environment the program's children inherit. What it does cannot stop
+ * the program: a site that cannot be patched is left as it was, any
+ * failure at start-up leaves the agent off with one line on stderr, and
+ * the handler's loads of the program's memory fault into a dropped
+ * record, not a signal (fault.c), while the program's own faults stay
+ * the program's (selftests/unit/test_agent_fault.c).
  */
 #define _GNU_SOURCE	/* dl_iterate_phdr() */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fault.h"
 #include "hit.h"
 #include "patch.h"
 #include "sitelist.h"
@@ -129,7 +137,7 @@ static enum agent_refusal site_address(const struct agent_listed *l,
  */
 static void wait_recorder(const struct agent_shm_ctl *ctl)
 {
-	const char *s = getenv("NTPROF_AGENT_WAIT");
+	const char *s = secure_getenv("NTPROF_AGENT_WAIT");
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	unsigned long secs, i;
 	char *end;
@@ -154,13 +162,129 @@ static void wait_recorder(const struct agent_shm_ctl *ctl)
 		secs);
 }
 
+/*
+ * The site list's descriptor that ntprof run passed
+ * (NTPROF_AGENT_SITES=/proc/self/fd/N), made close-on-exec: the
+ * program's children do not inherit it.
+ */
+static void sitelist_cloexec(const char *path)
+{
+	const char *prefix = "/proc/self/fd/";
+	unsigned long n;
+	char *end;
+	int flags;
+
+	if (strncmp(path, prefix, strlen(prefix)))
+		return;
+	n = strtoul(path + strlen(prefix), &end, 10);
+	if (*end || end == path + strlen(prefix) || n > 65535)
+		return;
+	flags = fcntl((int)n, F_GETFD);
+	if (flags >= 0)
+		fcntl((int)n, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/*
+ * Whether @entry of LD_PRELOAD names the library, file @lib loaded as
+ * @name: a path to the same file, or, as a name the loader searched
+ * for (no slash), the same name as the loaded file's.
+ */
+static bool is_lib(const char *entry, size_t len, const struct stat *lib,
+		   const char *name)
+{
+	const char *base = strrchr(name, '/');
+	char path[4096];
+	struct stat st;
+
+	if (!len || len >= sizeof(path))
+		return false;
+	memcpy(path, entry, len);
+	path[len] = '\0';
+	if (!strchr(path, '/'))
+		return !strcmp(path, base ? base + 1 : name);
+	return !stat(path, &st) && st.st_dev == lib->st_dev &&
+	       st.st_ino == lib->st_ino;
+}
+
+/*
+ * The agent's variables out of the program's environment, and its
+ * library out of LD_PRELOAD (the entries, separated by spaces or colons,
+ * that are its file, or its file's name; the others kept), so that the
+ * programs it starts (SPDK's scripts, a shell) run without the agent.
+ * Before main, with one thread: setenv and unsetenv are safe.
+ */
+static void scrub_env(void)
+{
+	extern char **environ;
+	const char *pre, *p, *q;
+	char name[256], *out;
+	struct stat lib;
+	Dl_info info;
+	size_t i, len;
+	bool again = true;
+
+	while (again) {
+		again = false;
+		for (i = 0; environ && environ[i]; i++) {
+			if (strncmp(environ[i], "NTPROF_AGENT_", 13))
+				continue;
+			len = strcspn(environ[i], "=");
+			if (len >= sizeof(name))
+				continue;
+			memcpy(name, environ[i], len);
+			name[len] = '\0';
+			unsetenv(name);
+			again = true;
+			break;
+		}
+	}
+	pre = getenv("LD_PRELOAD");
+	if (!pre || !dladdr((void *)scrub_env, &info) || !info.dli_fname ||
+	    stat(info.dli_fname, &lib))
+		return;
+	out = malloc(strlen(pre) + 1);
+	if (!out)
+		return;
+	*out = '\0';
+	for (p = pre; *p; p = q) {
+		p += strspn(p, " :");
+		q = p + strcspn(p, " :");
+		if (q == p || is_lib(p, q - p, &lib, info.dli_fname))
+			continue;
+		if (*out)
+			strcat(out, " ");
+		strncat(out, p, q - p);
+	}
+	if (*out)
+		setenv("LD_PRELOAD", out, 1);
+	else
+		unsetenv("LD_PRELOAD");
+	free(out);
+}
+
 static struct agent_listed listed[AGENT_SITES_MAX];
 static struct agent_site sites[AGENT_SITES_MAX];
 static struct agent_patch patches[AGENT_SITES_MAX];
 
+static void agent_setup(const char *path);
+
+/*
+ * The variables are read with secure_getenv: a setuid or setcap program
+ * (AT_SECURE) ignores them, and the agent stays off in it.
+ */
 __attribute__((constructor)) static void agent_start(void)
 {
-	const char *path = getenv("NTPROF_AGENT_SITES");
+	const char *path = secure_getenv("NTPROF_AGENT_SITES");
+
+	if (path && *path) {
+		sitelist_cloexec(path);
+		agent_setup(path);
+	}
+	scrub_env();
+}
+
+static void agent_setup(const char *path)
+{
 	unsigned int i, n, bad, patched = 0;
 	struct agent_shm_ctl *ctl;
 	enum agent_refusal r;
@@ -168,8 +292,6 @@ __attribute__((constructor)) static void agent_start(void)
 	void *shm;
 	int fd, err;
 
-	if (!path || !*path)
-		return;
 	err = agent_sitelist_read(path, listed, AGENT_SITES_MAX, &n, &bad);
 	if (err == -EINVAL) {
 		fprintf(stderr, "ntprof-agent: %s, line %u: not a site: the agent stays off\n",
@@ -184,7 +306,7 @@ __attribute__((constructor)) static void agent_start(void)
 	for (i = 0; i < n; i++)
 		sites[i] = listed[i].site;
 	fd = agent_shm_create(&shm);
-	if (fd < 0 || agent_hit_setup(shm, sites, n, getpid())) {
+	if (fd < 0 || agent_hit_setup(shm, fd, sites, n, getpid())) {
 		fprintf(stderr, "ntprof-agent: cannot set up (%s): the agent stays off\n",
 			fd < 0 ? strerror(-fd) : "a site out of range");
 		/* No memfd left for a recorder to wait on. */
@@ -205,6 +327,17 @@ __attribute__((constructor)) static void agent_start(void)
 		ctl->site_state[i] = AGENT_STATE(r);
 		ctl->site_vaddr[i] = listed[i].vaddr;
 		patched += r == AGENT_PATCHED;
+	}
+	/*
+	 * The handler's loads from the program's memory are safe only with
+	 * the fault handler in place: without it, no recorder can attach
+	 * (the control page is never published), and the sites stay off.
+	 */
+	if (patched && (err = agent_fault_install())) {
+		fprintf(stderr, "ntprof-agent: cannot handle faults (%s): the agent stays off\n",
+			strerror(-err));
+		close(fd);
+		return;
 	}
 	agent_shm_publish(shm);
 	fprintf(stderr, "ntprof-agent: %u of %u sites patched\n", patched, n);

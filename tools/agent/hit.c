@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The handler. Built with -mgeneral-regs-only: the stub saved the
- * general registers only. No lock, no system call, no allocation, never
- * a wait: a thread's in-flight table and ring are its own (the ring is
- * claimed once, with one atomic add), a full ring or table is a count.
+ * general registers only; and it calls nothing outside this file (no
+ * libc: selftests/unit/test_agent_nocall.sh). No lock, no system call,
+ * no allocation, never a wait: a thread's in-flight table and ring are
+ * its own, each claimed once with one atomic add from what the set-up
+ * (hitsetup.c) mapped; a full ring or table, or none left, is a count.
+ * Its loads from the program's memory cannot fault the program: a
+ * stale pointer is a dropped record, counted (load.h, fault.c).
  *
  * A first site reads the command's identity and decides with the
  * kernel's sampling hash (the uapi header's ntprof_sample_hash()), so
@@ -12,82 +16,60 @@
  * the thread's table, later sites stamp it, and a last site writes its
  * record to the ring. SPDK completes a request on the thread of its poll
  * group, where it started: one thread's table sees all its sites.
- * Stamps are the TSC, read with rdtscp, which also tells the CPU.
+ * Stamps are the TSC, read with rdtscp, which also tells the CPU, or
+ * where the CPU has no rdtscp with lfence and rdtsc (tsc_cpu()).
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <string.h>
 
 #include "hit.h"
-#include "ident.h"
+#include "hitstate.h"
+#include "load.h"
 #include "regs.h"
 
-/* Sampled commands in flight on one thread: a power of two. */
-#define INFLIGHT	256
 #define PROBES		8
-
-struct slot {
-	uint64_t key;		/* 0: free */
-	uint32_t session;	/* the control page's when it was taken */
-	struct ntprof_record rec;
-};
 
 /* Hits between two looks at the recorder's heartbeat: a power of two. */
 #define BEAT_HITS	16
 
+/*
+ * The thread's own, a few words of initial-exec TLS: its ring and table
+ * are claimed at its first sampled command, never allocated here.
+ */
 struct thread_state {
 	struct agent_shm_ring *ring;
+	struct agent_table *table;
 	unsigned int hits;
 	bool no_ring;		/* every ring was taken: records are drops */
-	struct slot slots[INFLIGHT];
+	bool no_table;		/* every table was taken: commands evicted */
 };
 
 static __thread struct thread_state self __attribute__((tls_model("initial-exec")));
 
-static struct agent_shm_ctl *ctl;
-static void *shm_base;
-static struct agent_site sites[AGENT_SITES_MAX];
-/* The identity plans of first sites, by site id. */
-static struct agent_ident idents[AGENT_SITES_MAX];
-static unsigned int nr_sites;
-static uint32_t agent_pid;
-
-/* What the handler indexes or reads with, within bounds. */
-static bool site_valid(const struct agent_site *s)
+/*
+ * The handler calls nothing it was not built with: a call into libc
+ * (memcpy, memset) may use the vector registers, which the stub does
+ * not save. Records are copied and cleared by rep movsq and rep stosq,
+ * which the compiler cannot make into such calls, whatever its level
+ * (selftests/unit/test_agent_nocall.sh checks the object).
+ */
+static inline __attribute__((always_inline)) void
+rec_copy(struct ntprof_record *dst, const struct ntprof_record *src)
 {
-	const struct agent_fetch *f;
-	unsigned int i;
+	unsigned long n = sizeof(*dst) / 8;
 
-	if (s->point >= NTPROF_RECORD_POINTS || !s->f[AGENT_F_KEY].set)
-		return false;
-	for (i = 0; i < AGENT_F_COUNT; i++) {
-		f = &s->f[i];
-		if (f->set && (f->reg > 5 || f->nr_derefs > AGENT_DEREFS_MAX ||
-			       (f->width & (f->width - 1)) || f->width > 8))
-			return false;
-	}
-	return true;
+	_Static_assert(sizeof(*dst) % 8 == 0, "a record is whole words");
+	__asm__ volatile("rep movsq"
+			 : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
 
-int agent_hit_setup(void *shm, const struct agent_site *s, unsigned int n,
-		    uint32_t pid)
+static inline __attribute__((always_inline)) void
+rec_clear(struct ntprof_record *rec)
 {
-	unsigned int i;
+	unsigned long n = sizeof(*rec) / 8;
 
-	if (n > AGENT_SITES_MAX)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (!site_valid(&s[i]))
-			return -EINVAL;
-	shm_base = shm;
-	ctl = shm;
-	memcpy(sites, s, n * sizeof(*s));
-	for (i = 0; i < n; i++)
-		agent_ident_plan(&s[i], &idents[i]);
-	nr_sites = n;
-	agent_pid = pid;
-	return 0;
+	__asm__ volatile("rep stosq"
+			 : "+D"(rec), "+c"(n) : "a"(0UL) : "memory");
 }
 
 static inline uint64_t tsc(void)
@@ -98,31 +80,59 @@ static inline uint64_t tsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
+/*
+ * A stamp and the CPU it was taken on. With rdtscp, which waits for the
+ * instructions before it, the CPU is TSC_AUX's low 12 bits, where Linux
+ * keeps it. Without (agent_hs.rdtscp, CPUID's word at start-up), lfence
+ * then rdtsc, and the CPU as the vDSO's getcpu reads it on a CPU without
+ * RDPID: the limit of the per-CPU segment (GDT entry 15, selector 0x7b)
+ * is node << 12 | CPU; where lsl cannot read it, the CPU is 0.
+ */
 static inline uint64_t tsc_cpu(uint16_t *cpu)
 {
-	uint32_t lo, hi, aux;
+	uint32_t lo, hi, aux = 0;
 
-	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
-	/* Linux keeps the CPU number in TSC_AUX's low 12 bits. */
+	if (__builtin_expect(agent_hs.rdtscp, 1)) {
+		__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	} else {
+		__asm__ volatile("lfence\n\trdtsc" : "=a"(lo), "=d"(hi));
+		__asm__ volatile("lsl %[sel], %[aux]"
+				 : [aux] "+r"(aux) : [sel] "r"(0x7bu) : "cc");
+	}
 	*cpu = aux & 0xfff;
 	return (uint64_t)hi << 32 | lo;
 }
 
 /*
+ * A load that faulted (load.h): the command's record is dropped, and
+ * counted in the control page's faults. Out of line: never taken but
+ * for a stale pointer.
+ */
+static __attribute__((noinline, cold)) bool faulted(void)
+{
+	__atomic_fetch_add(&agent_hs.ctl->faults, 1, __ATOMIC_RELAXED);
+	return false;
+}
+
+/*
  * A fetch's value. Its offsets are the program's own DWARF's; a null
- * pointer on the way (a request not set up yet) is a failed read. The
- * identity's are agent_ident_read()'s; these come after the sampling.
+ * pointer on the way (a request not set up yet) is a failed read, and so
+ * is a pointer to memory that is not there (a load that faults: counted).
+ * The identity's are agent_ident_read()'s; these come after the sampling.
  */
 static bool fetch(const struct agent_fetch *f, const struct agent_regs *r,
 		  uint64_t *v)
 {
 	uintptr_t addr = ((const uint64_t *)r)[agent_reg_slot[f->reg]];
 	unsigned int i;
+	uint64_t x;
 
 	for (i = 0; i < f->nr_derefs; i++) {
 		if (addr < 4096)
 			return false;
-		addr = *(const uintptr_t *)(addr + f->derefs[i]);
+		if (!agent_load8(addr + f->derefs[i], &x))
+			return faulted();
+		addr = x;
 	}
 	addr += f->offset;
 	if (!f->width) {
@@ -132,12 +142,26 @@ static bool fetch(const struct agent_fetch *f, const struct agent_regs *r,
 	if (addr < 4096)
 		return false;
 	switch (f->width) {
-	case 1: *v = *(const uint8_t *)addr; return true;
-	case 2: *v = *(const uint16_t *)addr; return true;
-	case 4: *v = *(const uint32_t *)addr; return true;
-	case 8: *v = *(const uint64_t *)addr; return true;
+	case 1:
+		if (agent_load1(addr, v))
+			return true;
+		break;
+	case 2:
+		if (agent_load2(addr, v))
+			return true;
+		break;
+	case 4:
+		if (agent_load4(addr, v))
+			return true;
+		break;
+	case 8:
+		if (agent_load8(addr, v))
+			return true;
+		break;
+	default:
+		return false;
 	}
-	return false;
+	return faulted();
 }
 
 /* The thread's ring, claimed at its first record; NULL if none is left. */
@@ -147,12 +171,12 @@ static struct agent_shm_ring *ring_of_thread(void)
 
 	if (self.ring || self.no_ring)
 		return self.ring;
-	i = __atomic_fetch_add(&ctl->rings_claimed, 1, __ATOMIC_RELAXED);
+	i = __atomic_fetch_add(&agent_hs.ctl->rings_claimed, 1, __ATOMIC_RELAXED);
 	if (i >= AGENT_RINGS_MAX) {
 		self.no_ring = true;
 		return NULL;
 	}
-	self.ring = agent_shm_ring(shm_base, i);
+	self.ring = agent_shm_ring(agent_hs.shm_base, i);
 	return self.ring;
 }
 
@@ -162,7 +186,7 @@ static void emit(const struct ntprof_record *rec)
 	uint64_t head, tail;
 
 	if (!ring) {
-		__atomic_fetch_add(&ctl->ringless, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&agent_hs.ctl->ringless, 1, __ATOMIC_RELAXED);
 		return;
 	}
 	head = ring->head;
@@ -172,18 +196,38 @@ static void emit(const struct ntprof_record *rec)
 		ring->drops++;
 		return;
 	}
-	ring->recs[head & (AGENT_RING_RECORDS - 1)] = *rec;
+	rec_copy(&ring->recs[head & (AGENT_RING_RECORDS - 1)], rec);
 	__atomic_store_n(&ring->head, head + 1, __ATOMIC_RELEASE);
 }
 
-static struct slot *slot_find(uint64_t key, bool claim)
+/*
+ * The thread's table, claimed at its first sampled command that has
+ * sites to go through; NULL if every table was taken.
+ */
+static struct agent_table *table_of_thread(void)
+{
+	unsigned int i;
+
+	if (self.table || self.no_table)
+		return self.table;
+	i = __atomic_fetch_add(&agent_hs.tables_claimed, 1, __ATOMIC_RELAXED);
+	if (i >= AGENT_TABLES_MAX) {
+		self.no_table = true;
+		return NULL;
+	}
+	self.table = &agent_hs.tables[i];
+	return self.table;
+}
+
+/* A slot of the thread's table (which the caller has). */
+static struct agent_slot *slot_find(uint64_t key, bool claim)
 {
 	uint64_t h = ntprof_fmix64(key);
-	struct slot *s;
+	struct agent_slot *s;
 	unsigned int i;
 
 	for (i = 0; i < PROBES; i++) {
-		s = &self.slots[(h + i) & (INFLIGHT - 1)];
+		s = &self.table->slots[(h + i) & (AGENT_INFLIGHT - 1)];
 		if (s->key == key)
 			return s;
 		if (claim && !s->key) {
@@ -195,7 +239,7 @@ static struct slot *slot_find(uint64_t key, bool claim)
 	return NULL;
 }
 
-static void slot_free(struct slot *s)
+static void slot_free(struct agent_slot *s)
 {
 	s->key = 0;
 	agent_inflight--;
@@ -207,7 +251,7 @@ static bool wanted(uint8_t opcode)
 	uint32_t op = opcode == 0x02 ? NTPROF_OP_READ :
 		      opcode == 0x01 ? NTPROF_OP_WRITE : NTPROF_OP_OTHER;
 
-	return __atomic_load_n(&ctl->ops, __ATOMIC_RELAXED) & op;
+	return __atomic_load_n(&agent_hs.ctl->ops, __ATOMIC_RELAXED) & op;
 }
 
 /*
@@ -218,27 +262,34 @@ static void expire(void)
 {
 	unsigned int i;
 
-	if (!__atomic_exchange_n(&ctl->sample, 0, __ATOMIC_RELAXED))
+	if (!__atomic_exchange_n(&agent_hs.ctl->sample, 0, __ATOMIC_RELAXED))
 		return;
-	for (i = 0; i < nr_sites; i++)
-		__atomic_store_n(&ctl->site_on[i], 0, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&ctl->expired, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < agent_hs.nr_sites; i++)
+		__atomic_store_n(&agent_hs.ctl->site_on[i], 0, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&agent_hs.ctl->expired, 1, __ATOMIC_RELAXED);
 }
 
 /*
  * A first site's identity into @v: by its plan, or field by field where
  * the plan cannot (a field at the end of its page, an address as a
- * field, a null pointer on the way, which fails here too).
+ * field, a null pointer on the way, which fails here too). A load that
+ * faulted fails it, counted.
  */
 static inline __attribute__((always_inline)) bool
 identity(uint32_t id, const struct agent_regs *r, uint64_t *v)
 {
-	const struct agent_site *site = &sites[id];
+	const struct agent_site *site = &agent_hs.sites[id];
 	unsigned int i;
+	int got;
 
-	if (idents[id].fast &&
-	    agent_ident_read(&idents[id], (const uint64_t *)r, &v[AGENT_F_QID]))
-		return true;
+	if (agent_hs.idents[id].fast) {
+		got = agent_ident_read(&agent_hs.idents[id], (const uint64_t *)r,
+				       &v[AGENT_F_QID]);
+		if (got > 0)
+			return true;
+		if (got < 0)
+			return faulted();
+	}
 	for (i = AGENT_F_QID; i <= AGENT_F_NLB; i++) {
 		v[i] = 0;
 		if (site->f[i].set && !fetch(&site->f[i], r, &v[i]))
@@ -254,10 +305,10 @@ identity(uint32_t id, const struct agent_regs *r, uint64_t *v)
 static __attribute__((noinline)) void
 first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 {
-	const struct agent_site *site = &sites[id];
+	const struct agent_site *site = &agent_hs.sites[id];
 	uint32_t transport, want, session;
 	struct ntprof_record rec;
-	struct slot *s;
+	struct agent_slot *s;
 	uint16_t cpu;
 
 	v[AGENT_F_LENGTH] = 0;
@@ -266,8 +317,8 @@ first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 	     !fetch(&site->f[AGENT_F_LENGTH], r, &v[AGENT_F_LENGTH])) ||
 	    !fetch(&site->f[AGENT_F_KEY], r, &v[AGENT_F_KEY]))
 		return;
-	if (v[AGENT_F_LENGTH] < __atomic_load_n(&ctl->min_len, __ATOMIC_RELAXED) ||
-	    v[AGENT_F_LENGTH] > __atomic_load_n(&ctl->max_len, __ATOMIC_RELAXED))
+	if (v[AGENT_F_LENGTH] < __atomic_load_n(&agent_hs.ctl->min_len, __ATOMIC_RELAXED) ||
+	    v[AGENT_F_LENGTH] > __atomic_load_n(&agent_hs.ctl->max_len, __ATOMIC_RELAXED))
 		return;
 	transport = site->transport;
 	if (!transport && site->f[AGENT_F_TRTYPE].set) {
@@ -285,11 +336,11 @@ first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 			return;
 		}
 	}
-	want = __atomic_load_n(&ctl->transport, __ATOMIC_RELAXED);
+	want = __atomic_load_n(&agent_hs.ctl->transport, __ATOMIC_RELAXED);
 	if (want && transport && want != transport)
 		return;
 
-	memset(&rec, 0, sizeof(rec));
+	rec_clear(&rec);
 	rec.role = site->role;
 	rec.transport = transport;
 	rec.flags = NTPROF_REC_F_SAMPLED | NTPROF_REC_F_USER;
@@ -299,7 +350,7 @@ first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 	rec.nsid = v[AGENT_F_NSID];
 	rec.slba = v[AGENT_F_SLBA];
 	rec.length = v[AGENT_F_LENGTH];
-	rec.pid = agent_pid;
+	rec.pid = agent_hs.pid;
 	rec.ts[site->point] = tsc_cpu(&cpu);
 	rec.cpu_submit = cpu;
 	if (site->flags & NTPROF_USITE_F_LAST) {
@@ -308,7 +359,11 @@ first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 		return;
 	}
 
-	session = __atomic_load_n(&ctl->session, __ATOMIC_RELAXED);
+	if (!table_of_thread()) {
+		__atomic_fetch_add(&agent_hs.ctl->evicted, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	session = __atomic_load_n(&agent_hs.ctl->session, __ATOMIC_RELAXED);
 	s = slot_find(v[AGENT_F_KEY], false);
 	if (s && s->session == session) {
 		/* The key of a command lost on the way: it ends partial. */
@@ -319,9 +374,9 @@ first_sampled(uint32_t id, const struct agent_regs *r, uint64_t *v)
 	}
 	if (s) {
 		s->session = session;
-		s->rec = rec;
+		rec_copy(&s->rec, &rec);
 	} else
-		__atomic_fetch_add(&ctl->evicted, 1, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&agent_hs.ctl->evicted, 1, __ATOMIC_RELAXED);
 }
 
 /* A first site: the command's identity, and the sampling's verdict. */
@@ -346,18 +401,19 @@ first(uint32_t id, const struct agent_regs *r, uint32_t sample)
 
 static void next(const struct agent_site *site, const struct agent_regs *r)
 {
-	struct slot *s;
+	struct agent_slot *s;
 	uint64_t key;
 	uint16_t cpu;
 
 	/* Most hits are of commands not sampled: no read, no lookup. */
-	if (!agent_inflight || !fetch(&site->f[AGENT_F_KEY], r, &key))
+	if (!agent_inflight || !self.table ||
+	    !fetch(&site->f[AGENT_F_KEY], r, &key))
 		return;
 	s = slot_find(key, false);
 	if (!s)
 		return;
 	/* Followed for a recorder that is gone: not this one's. */
-	if (s->session != __atomic_load_n(&ctl->session, __ATOMIC_RELAXED)) {
+	if (s->session != __atomic_load_n(&agent_hs.ctl->session, __ATOMIC_RELAXED)) {
 		slot_free(s);
 		return;
 	}
@@ -376,15 +432,15 @@ void agent_hit(uint32_t id, const struct agent_regs *r)
 	const struct agent_site *site;
 	uint32_t sample;
 
-	if (id >= nr_sites || !ctl)
+	if (id >= agent_hs.nr_sites || !agent_hs.ctl)
 		return;
-	site = &sites[id];
+	site = &agent_hs.sites[id];
 	/* The recorder's, bounded: 0 or past the uapi's range is off. */
-	sample = __atomic_load_n(&ctl->sample, __ATOMIC_RELAXED);
+	sample = __atomic_load_n(&agent_hs.ctl->sample, __ATOMIC_RELAXED);
 	if (!sample || sample > 1000000)
 		return;
 	if (!(++self.hits & (BEAT_HITS - 1)) &&
-	    tsc() > __atomic_load_n(&ctl->deadline, __ATOMIC_RELAXED)) {
+	    tsc() > __atomic_load_n(&agent_hs.ctl->deadline, __ATOMIC_RELAXED)) {
 		expire();
 		return;
 	}

@@ -13,10 +13,12 @@
 #include "site.h"
 
 /*
- * The shared memory's mapping, and the sites by id; called once, before
- * any site is on. -EINVAL for more than AGENT_SITES_MAX sites.
+ * The shared memory's mapping and descriptor (closed in a forked child),
+ * and the sites by id; called once, before any site is on. -EINVAL for
+ * more than AGENT_SITES_MAX sites or one out of range, -errno if the
+ * in-flight tables cannot be mapped.
  */
-int agent_hit_setup(void *shm, const struct agent_site *sites,
+int agent_hit_setup(void *shm, int fd, const struct agent_site *sites,
 		    unsigned int nr_sites, uint32_t pid);
 
 #endif /* NTPROF_AGENT_HIT_H */

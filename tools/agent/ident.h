@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "load.h"
 #include "site.h"
 
 #define AGENT_IDENT_FIELDS	(AGENT_F_NLB - AGENT_F_QID + 1)
@@ -59,40 +60,54 @@ extern const uint64_t agent_ident_zeros;
 
 /*
  * The identity into @v (AGENT_F_QID first), from the stub's saved
- * registers as an array; false if a pointer on the way is null (a
+ * registers as an array: 1; 0 if a pointer on the way is null (a
  * request not set up yet), or a chain's fields are not in one page (the
- * caller reads them with the generic fetches). A field is read as the 8
- * bytes at its address, masked to its width: the bytes past it are in
- * the page of its chain's other fields, so the load cannot fault where
- * the fields' own would not. One check of the page a chain, not a field.
+ * caller reads them with the generic fetches); -1 if a load faulted (a
+ * stale pointer: load.h). A field is read as the 8 bytes at its
+ * address, masked to its width: the bytes past it are in the page of its
+ * chain's other fields, so the load cannot fault where the fields' own
+ * would not. One check of the page a chain, not a field.
  */
-static inline __attribute__((always_inline)) bool
+static inline __attribute__((always_inline)) int
 agent_ident_read(const struct agent_ident *p, const uint64_t *regs,
 		 uint64_t v[AGENT_IDENT_FIELDS])
 {
 	uintptr_t base[AGENT_IDENT_BASES], addr;
 	const struct agent_ident_chain *c;
 	unsigned int i, k;
+	uint64_t x;
 
+	/*
+	 * The plan's address, opaque: each load ends a basic block (its
+	 * fixup is a branch), and the compiler would compute the address
+	 * again in each rather than keep it in a register.
+	 */
+	__asm__("" : "+r"(p));
 	for (i = 0; i < p->nr_chains; i++) {
 		c = &p->chains[i];
 		addr = regs[c->slot];
 		for (k = 0; k < c->nr_derefs; k++) {
 			if (addr < 4096)
-				return false;
-			addr = *(const uintptr_t *)(addr + c->derefs[k]);
+				return 0;
+			if (!agent_load8(addr + c->derefs[k], &x))
+				return -1;
+			addr = x;
 		}
 		base[i] = addr;
 		addr += c->lo;
 		if (addr < 4096 || ((addr ^ (addr + c->span - 1)) & ~AGENT_PAGE_MASK))
-			return false;
+			return 0;
 	}
 	base[p->nr_chains] = (uintptr_t)&agent_ident_zeros;
+#ifndef __clang__	/* clang does not unroll a loop of asm goto */
 #pragma GCC unroll 6
-	for (i = 0; i < AGENT_IDENT_FIELDS; i++)
-		v[i] = *(const uint64_t *)(base[p->chain[i]] + p->offset[i]) &
-		       p->mask[i];
-	return true;
+#endif
+	for (i = 0; i < AGENT_IDENT_FIELDS; i++) {
+		if (!agent_load8(base[p->chain[i]] + p->offset[i], &x))
+			return -1;
+		v[i] = x & p->mask[i];
+	}
+	return 1;
 }
 
 #endif /* NTPROF_AGENT_IDENT_H */

@@ -46,6 +46,8 @@
  *	sets them all to turn the agent on, clears them to turn it off
  * @site_state: AGENT_STATE() of how each listed site's patch went
  * @site_vaddr: each listed site's address as linked, which names it
+ * @faults: commands dropped because a load of the handler's faulted (a
+ *	stale pointer of the program's: tools/agent/load.h)
  */
 struct agent_shm_ctl {
 	uint64_t magic;
@@ -66,6 +68,7 @@ struct agent_shm_ctl {
 	uint8_t site_on[AGENT_SITES_MAX];
 	uint8_t site_state[AGENT_SITES_MAX];
 	uint64_t site_vaddr[AGENT_SITES_MAX];
+	uint64_t faults;
 };
 
 /* A site's state: 0 not listed, else 1 + its enum agent_refusal (patch.h). */

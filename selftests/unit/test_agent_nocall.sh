@@ -1,0 +1,77 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The SPDK agent's handler as compilers build it: tools/agent/hit.c, the
+# object the stub calls into, built with the agent's own handler flags
+# (make -C tools/agent handler-flags) by gcc and clang, at -O2 and -O0,
+# calls nothing outside itself. A call into libc (memcpy, memset, a
+# stack protector's failure) may use the vector registers, which the
+# stub does not save: objdump -dr must show no call or jump to a symbol
+# the object does not define, and no indirect call (an indirect jump is
+# a switch's table, within the object), and nm -u only the
+# data the handler reads (agent_hs, agent_reg_slot, agent_ident_zeros,
+# agent_inflight; _GLOBAL_OFFSET_TABLE_ for -O0's PIC addressing). Then
+# libntprof-agent.so's thread-local storage (PT_TLS) is small: under 256
+# bytes a thread, the in-flight tables being a pool, not TLS.
+# Prints its TAP; exits 1 if any test failed.
+set -u
+cd "$(dirname "$0")" || exit 1
+. ../ktap.sh
+
+TOP=$(cd ../.. && pwd)
+AGENT=$TOP/tools/agent
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ALLOWED=" agent_hs agent_reg_slot agent_ident_zeros agent_inflight _GLOBAL_OFFSET_TABLE_ "
+
+# nocall CC LEVEL: hit.o built so calls nothing outside itself.
+nocall() {
+	local cc=$1 level=$2 flags undef bad sym
+
+	flags=$(make -s -C "$AGENT" handler-flags CC="$cc") || return 1
+	# shellcheck disable=SC2086 # the flags are words
+	"$cc" $flags "$level" -g -c -o "$TMP/hit.o" "$AGENT/hit.c" || return 1
+	undef=" $(nm -u "$TMP/hit.o" | awk '{ print $NF }' | tr '\n' ' ') "
+	bad=
+	for sym in $undef; do
+		case $ALLOWED in
+		*" $sym "*) ;;
+		*) bad="$bad $sym" ;;
+		esac
+	done
+	# A call or jump whose relocation names an undefined symbol.
+	bad="$bad $(objdump -dr --no-show-raw-insn "$TMP/hit.o" | awk -v undef="$undef" '
+		/^[ \t]+[0-9a-f]+:\t(call|jmp)/ { branch = 1
+			if ($0 ~ /call.*\*/) print "indirect:" $0
+			next }
+		branch && /R_X86_64_/ { s = $NF; sub(/[-+].*/, "", s)
+			if (index(undef, " " s " ")) print "call:" s }
+		{ branch = 0 }' | tr '\n' ' ')"
+	bad=$(echo $bad)
+	[ -z "$bad" ] && return 0
+	echo "$cc $level: $bad"
+	return 1
+}
+
+ktap_header
+for cc in gcc clang; do
+	if ! command -v "$cc" > /dev/null; then
+		ktap_skip "$cc: the handler calls nothing outside itself" "no $cc"
+		continue
+	fi
+	for level in -O2 -O0; do
+		ktap_check "$cc $level: the handler calls nothing outside itself" \
+			nocall "$cc" "$level"
+	done
+done
+
+make -s -C "$AGENT" libntprof-agent.so >&2 ||
+	{ echo "Bail out! cannot build the agent"; exit 1; }
+tls=$(readelf -lW "$AGENT/libntprof-agent.so" | awk '$1 == "TLS" { print strtonum($6) }')
+if [ -n "$tls" ] && [ "$tls" -lt 256 ]; then
+	ktap_pass "the library's TLS is $tls bytes a thread (under 256)"
+else
+	ktap_fail "the library's TLS is ${tls:-?} bytes a thread (not under 256)"
+fi
+ktap_finished
