@@ -111,6 +111,27 @@ asm_jrcxz_first:
 	ret
 	.size	asm_jrcxz_first, . - asm_jrcxz_first
 
+/*
+ * A call into another function's first bytes, past a 3-byte nop: once
+ * asm_calls_into is patched, the call lives on in its trampoline, and
+ * asm_called_inside must still be refused.
+ */
+	.globl	asm_calls_into
+	.type	asm_calls_into, @function
+asm_calls_into:
+	call	asm_called_inside + 3
+	addq	$1, %rax
+	ret
+	.size	asm_calls_into, . - asm_calls_into
+
+	.globl	asm_called_inside
+	.type	asm_called_inside, @function
+asm_called_inside:
+	nopl	(%rax)
+	leaq	1(%rdi), %rax
+	ret
+	.size	asm_called_inside, . - asm_called_inside
+
 	.data
 	.align	8
 asm_data:

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "agent-hit-test.h"
 #include "patch.h"
@@ -50,6 +52,17 @@ uint64_t asm_branch_inside(uint64_t);
 uint64_t asm_short(uint64_t);
 uint64_t asm_jrcxz_first(uint64_t);
 uint64_t asm_breakpoint(uint64_t);
+uint64_t asm_calls_into(uint64_t);
+uint64_t asm_called_inside(uint64_t);
+
+/* agent-shapes-cold.c: spin() and its piece spin.cold. */
+struct shape_lock {
+	uint64_t spins;
+	uint64_t held;
+	uint64_t backoffs;
+};
+uint64_t cf_spin(struct shape_lock *);
+uint64_t nocf_spin(struct shape_lock *);
 
 /* Hits a call: exactly one, or at least one (loops, recursion). */
 enum hits { ONE, SOME };
@@ -224,6 +237,108 @@ static void test_shape(const struct shape *s, uint32_t site)
 	test_follow(s, site, size, want);
 }
 
+/*
+ * The check of branches from elsewhere in the object, wrapped
+ * (-Wl,--wrap=agent_xref_check): off in a child, to show what it keeps
+ * from happening.
+ */
+enum agent_refusal __real_agent_xref_check(uintptr_t at, size_t len);
+enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len);
+static bool xref_off;
+
+enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len)
+{
+	return xref_off ? AGENT_PATCHED : __real_agent_xref_check(at, len);
+}
+
+/* spin(@spins), its cold path taken @spins times: 3 * spins + 1? */
+static bool spin_right(uint64_t (*spin)(struct shape_lock *), uint64_t spins)
+{
+	struct shape_lock l = { .spins = spins };
+
+	return spin(&l) == 3 * spins + 1 && l.backoffs == spins;
+}
+
+/*
+ * gcc's split function: spin.cold jumps back into spin's first bytes.
+ * Without the check, patched, the cold path lands in the middle of the
+ * jump (run in a child, which it kills or misleads); with it, the site
+ * is refused with its reason, and spin runs as it did.
+ */
+static void test_split(const char *name, uint64_t (*spin)(struct shape_lock *),
+		       uint32_t site)
+{
+	size_t size = size_of((void *)spin);
+	uint8_t before[128];
+	struct agent_patch p;
+	enum agent_refusal r;
+	int status;
+	pid_t pid;
+
+	if (!ok(size > 0 && size <= sizeof(before) && spin_right(spin, 0) &&
+		spin_right(spin, 3), "%s: its results unpatched, the cold path too",
+		name))
+		return;
+	memcpy(before, (void *)spin, size);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		xref_off = true;
+		if (agent_patch((uintptr_t)spin, size, site, AGENT_STUB_ALL,
+				&p) != AGENT_PATCHED)
+			_exit(3);
+		alarm(10);
+		_exit(spin_right(spin, 0) && spin_right(spin, 3) ? 0 : 4);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = 0;
+	if (!ok(!WIFEXITED(status) || WEXITSTATUS(status) == 4,
+		"%s: without the check, patched, the cold path breaks it", name))
+		diag("the child exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		diag("the child was killed by signal %d", WTERMSIG(status));
+	else
+		diag("the child's results were wrong");
+
+	r = agent_patch((uintptr_t)spin, size, site, AGENT_STUB_ALL, &p);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT, "%s (%zu bytes): %s", name,
+		size, agent_refusal_str(AGENT_BRANCH_FROM_OBJECT)))
+		diag("got: %s", agent_refusal_str(r));
+	ok(!memcmp(before, (void *)spin, size) && spin_right(spin, 0) &&
+	   spin_right(spin, 3),
+	   "%s: refused, its bytes and results as they were, the cold path too",
+	   name);
+}
+
+/*
+ * A branch into a site's first bytes from code a patch moved to a
+ * trampoline: asm_calls_into's call asm_called_inside + 3.
+ */
+static void test_moved_branch(uint32_t site)
+{
+	size_t size = size_of((void *)asm_calls_into);
+	size_t inside = size_of((void *)asm_called_inside);
+	struct agent_patch p, q;
+	enum agent_refusal r;
+
+	if (!ok(agent_patch((uintptr_t)asm_calls_into, size, site,
+			    AGENT_STUB_ALL, &p) == AGENT_PATCHED &&
+		asm_calls_into(5) == 7,
+		"asm_calls_into: patched, its call into asm_called_inside moved to its trampoline"))
+		return;
+	r = agent_patch((uintptr_t)asm_called_inside, inside, site + 1,
+			AGENT_STUB_ALL, &q);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT && asm_calls_into(5) == 7 &&
+		asm_called_inside(5) == 6,
+		"asm_called_inside: refused for the call in the trampoline, both run"))
+		diag("got: %s", agent_refusal_str(r));
+	ok(!agent_unpatch(&p) &&
+	   agent_patch((uintptr_t)asm_called_inside, inside, site + 1,
+		       AGENT_STUB_ALL, &q) == AGENT_BRANCH_FROM_OBJECT &&
+	   asm_calls_into(5) == 7,
+	   "asm_calls_into unpatched: asm_called_inside refused for its call");
+}
+
 int main(void)
 {
 	size_t i;
@@ -232,5 +347,8 @@ int main(void)
 	printf("TAP version 13\n");
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		test_shape(&shapes[i], i);
+	test_split("cf_spin", cf_spin, i++);
+	test_split("nocf_spin", nocf_spin, i++);
+	test_moved_branch(i);
 	return tap_done("test_agent_patch");
 }

@@ -22,8 +22,9 @@
  * symbol's size) lands inside the displaced bytes, where it would find
  * the middle of the jump, or when a displaced instruction cannot be
  * re-encoded at the trampoline (a jrcxz or loop out of reach of rel8).
- * Indirect branches cannot be checked; compilers do not aim them into a
- * function's first bytes.
+ * Branches from outside the body, a split function's f.cold above all,
+ * are xref.c's to find. Indirect branches cannot be checked; compilers
+ * do not aim them into a function's first bytes.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -32,6 +33,7 @@
 
 #include "patch.h"
 #include "tramp.h"
+#include "xref.h"
 
 #define JMP_LEN		5
 /* cmp 7, je 6, push 5, call 6, lea 5, displaced (each may grow), jmp 5 */
@@ -231,6 +233,7 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 {
 	uint8_t tramp[TRAMP_MAX], jump[AGENT_DISPLACED_MAX];
 	uintptr_t end = entry + size;
+	enum agent_refusal r;
 	struct agent_tramp t;
 	struct insn in;
 	size_t len;
@@ -263,6 +266,9 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 	ret = branch_into(entry, end, p->at, p->len);
 	if (ret)
 		return ret < 0 ? AGENT_UNDECODABLE : AGENT_BRANCH_INTO_PATCH;
+	r = agent_xref_check(p->at, p->len);
+	if (r != AGENT_PATCHED)
+		return r;
 
 	if (agent_tramp_get(entry, TRAMP_MAX, site, stub, &t))
 		return AGENT_NO_TRAMPOLINE;

@@ -26,6 +26,8 @@ enum agent_refusal {
 	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
 	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
 	AGENT_OTHER_BUILD,	/* the list is of another build of its object */
+	AGENT_BRANCH_FROM_OBJECT,/* a branch from outside the body lands in it */
+	AGENT_NOT_IN_TEXT,	/* the listed address is not its object's code */
 };
 
 const char *agent_refusal_str(enum agent_refusal r);

@@ -28,6 +28,10 @@ const char *agent_refusal_str(enum agent_refusal r)
 		return "a breakpoint is in its first bytes (a uprobe or a debugger's)";
 	case AGENT_OTHER_BUILD:
 		return "the site list was made from another build of its program or library";
+	case AGENT_BRANCH_FROM_OBJECT:
+		return "a branch from elsewhere in the object lands in the patched bytes";
+	case AGENT_NOT_IN_TEXT:
+		return "its address and size in the site list are not in its object's executable code";
 	}
 	return "unknown";
 }

@@ -19,6 +19,7 @@
 
 #include "shm.h"
 #include "tramp.h"
+#include "xref.h"
 
 #define AREA_SIZE	(64 * 1024)
 #define AREA_CODE	(AREA_SIZE - 2 * AGENT_PAGE)
@@ -122,6 +123,16 @@ int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
 	t->on = &ctl->site_on[site];
 	a->code_used += len;
 	return 0;
+}
+
+bool agent_tramp_branch_into(uintptr_t at, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < nr_areas; i++)
+		if (agent_rel32_into(areas[i].base, areas[i].code_used, at, len))
+			return true;
+	return false;
 }
 
 /* The protections of the mapping that holds @addr, from /proc/self/maps. */

@@ -7,6 +7,7 @@
 #ifndef NTPROF_AGENT_TRAMP_H
 #define NTPROF_AGENT_TRAMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -55,5 +56,11 @@ void agent_tramp_ctl(int fd);
  * then given back the protections they had. 0 or -errno.
  */
 int agent_code_write(void *dst, const void *src, size_t len);
+
+/*
+ * Whether a rel32 branch of the trampolines written so far (code
+ * displaced from other sites, with its targets) lands in (@at, @at + @len).
+ */
+bool agent_tramp_branch_into(uintptr_t at, size_t len);
 
 #endif /* NTPROF_AGENT_TRAMP_H */
