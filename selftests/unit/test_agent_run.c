@@ -9,9 +9,10 @@
  * program's results the same off, on and without the agent; on, a
  * record a command with the process's pid, its TSC stamps made
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
- * list, with a bad one, or with one of another build of it (its build
- * ID not the same: every site refused as such), runs as without the
- * agent and exits 0.
+ * list, with a bad one, with one whose addresses are not its code (each
+ * such site refused as such), or with one of another build of it (its
+ * build ID not the same: every site refused as such), runs as without
+ * the agent and exits 0.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
@@ -88,11 +89,16 @@ static int build_id(char *id, size_t len)
 	return ret;
 }
 
+/* The site list as it is, of another build, or with bad addresses. */
+enum list_kind { LIST_RIGHT, LIST_OTHER_BUILD, LIST_NOT_CODE };
+
 /*
  * The site list: begin (first, the identity), work, end (last), of the
- * target's build, or of another one if @other.
+ * target's build, or of another one (LIST_OTHER_BUILD), or with work at
+ * the ELF header (offset 16, in the read-only segment) and end's size
+ * 1 GiB (LIST_NOT_CODE).
  */
-static int write_sites(bool other)
+static int write_sites(enum list_kind kind)
 {
 	static const char *const names[] = { "tcmd_begin", "tcmd_work", "tcmd_end" };
 	static const unsigned int points[] = {
@@ -109,12 +115,16 @@ static int write_sites(bool other)
 	if (!f || !realpath(target, exe) || build_id(id, sizeof(id)))
 		return -1;
 	/* Another build: the same ID but its first byte. */
-	if (other)
+	if (kind == LIST_OTHER_BUILD)
 		id[0] = id[0] == '0' ? '1' : '0';
 	fprintf(f, "# test_agent_run's sites\nobject %s build-id %s\n", exe, id);
 	for (i = 0; i < 3; i++) {
 		if (symbol(names[i], &vaddr, &size))
 			return -1;
+		if (kind == LIST_NOT_CODE && i == 1)
+			vaddr = 16;
+		if (kind == LIST_NOT_CODE && i == 2)
+			size = 1ULL << 30;
 		fprintf(f, "site %s %#llx %llu %u %s %u %u key=0", exe, vaddr,
 			size, points[i], flags[i], NTPROF_ROLE_TARGET,
 			NTPROF_TRANSPORT_TCP);
@@ -232,7 +242,7 @@ int main(int argc, char **argv)
 	target = argv[2];
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	if (mkstemp(sites_path) < 0 || write_sites(false)) {
+	if (mkstemp(sites_path) < 0 || write_sites(LIST_RIGHT)) {
 		printf("Bail out! cannot write the site list\n");
 		return 1;
 	}
@@ -292,7 +302,27 @@ int main(int argc, char **argv)
 	   !strcmp(err, "ntprof-agent: 3 of 3 sites patched"),
 	   "the program exits 0; the agent said one line: %s", err);
 
-	if (write_sites(true) || start(&c, sites_path))
+	if (write_sites(LIST_NOT_CODE) || start(&c, sites_path))
+		return printf("Bail out! the target does not start with a list of bad addresses\n"), 1;
+	sum = run(&c, 0, 500);
+	ctl = NULL;
+	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+		ctl = a.shm;
+	if (!ok(ctl && a.nr_sites == 3 &&
+		ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
+		ctl->site_state[1] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
+		ctl->site_state[2] == AGENT_STATE(AGENT_NOT_IN_TEXT),
+		"a site at the ELF header and one of 1 GiB: refused, %s",
+		agent_refusal_str(AGENT_NOT_IN_TEXT)))
+		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
+		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
+	if (ctl)
+		agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
+
+	if (write_sites(LIST_OTHER_BUILD) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;
 	sum = run(&c, 0, 500);
 	ok(!agent_attach(c.pid, &a, err, sizeof(err)) && a.nr_sites == 3 &&

@@ -32,6 +32,8 @@ struct object_find {
 	uintptr_t base;
 	const uint8_t *id;	/* its GNU build ID as loaded, or NULL */
 	size_t id_len;
+	const ElfW(Phdr) *phdr;	/* its program headers, as loaded */
+	size_t phnum;
 	int found;
 };
 
@@ -86,6 +88,8 @@ static int object_cb(struct dl_phdr_info *info, size_t size, void *data)
 	if (stat(name, &st) || st.st_dev != f->dev || st.st_ino != f->ino)
 		return 0;
 	f->base = info->dlpi_addr;
+	f->phdr = info->dlpi_phdr;
+	f->phnum = info->dlpi_phnum;
 	build_id_of(info, f);
 	f->found = 1;
 	return 1;
@@ -103,6 +107,33 @@ static bool same_build(const struct agent_build *b, const struct object_find *f,
 	       st->st_mtim.tv_nsec == b->mtime_nsec;
 }
 
+/*
+ * Whether [@vaddr, @vaddr + @size) lies in one readable, executable
+ * PT_LOAD segment of @f: the list names code of its object, never its
+ * data, its headers or past its end, however it was made.
+ */
+static bool in_text(const struct object_find *f, uint64_t vaddr, uint64_t size)
+{
+	const ElfW(Phdr) *ph;
+	size_t i;
+
+	if (!size)
+		size = 1;
+	for (i = 0; i < f->phnum; i++) {
+		ph = &f->phdr[i];
+		if (ph->p_type == PT_LOAD &&
+		    (ph->p_flags & (PF_R | PF_X)) == (PF_R | PF_X) &&
+		    vaddr >= ph->p_vaddr && size <= ph->p_memsz &&
+		    vaddr - ph->p_vaddr <= ph->p_memsz - size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Where a listed site's function is: its object loaded, of the list's
+ * build, and the listed bytes in that object's code; else the refusal.
+ */
 static enum agent_refusal site_address(const struct agent_listed *l,
 				       uintptr_t *addr)
 {
@@ -118,6 +149,8 @@ static enum agent_refusal site_address(const struct agent_listed *l,
 		return AGENT_NOT_LOADED;
 	if (!same_build(&l->build, &f, &st))
 		return AGENT_OTHER_BUILD;
+	if (!in_text(&f, l->vaddr, l->size))
+		return AGENT_NOT_IN_TEXT;
 	*addr = f.base + l->vaddr;
 	return AGENT_PATCHED;
 }
