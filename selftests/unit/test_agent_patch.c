@@ -18,13 +18,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent-hit-test.h"
 #include "patch.h"
 #include "tap.h"
+#include "tramp.h"
 
 #define CALLS	1000000
 
@@ -251,6 +254,138 @@ enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len)
 	return xref_off ? AGENT_PATCHED : __real_agent_xref_check(at, len);
 }
 
+/*
+ * Every mmap and mprotect of the agent's, wrapped (-Wl,--wrap): asking
+ * for a page writable and executable at once is counted. Every pwrite
+ * (the agent writes code through /proc/self/mem), wrapped: the
+ * pwrite_fail'th from now fails, having written pwrite_part bytes.
+ */
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off);
+int __real_mprotect(void *addr, size_t len, int prot);
+int __wrap_mprotect(void *addr, size_t len, int prot);
+ssize_t __real_pwrite(int fd, const void *buf, size_t n, off_t off);
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
+static unsigned int wx_asked, pwrite_fail;
+static size_t pwrite_part;
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off)
+{
+	wx_asked += (prot & (PROT_WRITE | PROT_EXEC)) == (PROT_WRITE | PROT_EXEC);
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+int __wrap_mprotect(void *addr, size_t len, int prot)
+{
+	wx_asked += (prot & (PROT_WRITE | PROT_EXEC)) == (PROT_WRITE | PROT_EXEC);
+	return __real_mprotect(addr, len, prot);
+}
+
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	if (!pwrite_fail || --pwrite_fail)
+		return __real_pwrite(fd, buf, n, off);
+	if (!pwrite_part) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_pwrite(fd, buf, pwrite_part < n ? pwrite_part : n, off);
+}
+
+/* The permissions ("r-xp") of the mapping that holds @addr, or "". */
+static void perms_of(const void *addr, char perms[8])
+{
+	unsigned long start, end;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	perms[0] = '\0';
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 &&
+		    (uintptr_t)addr >= start && (uintptr_t)addr < end)
+			break;
+		else
+			perms[0] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* How many mappings of this process are writable and executable. */
+static unsigned int wx_mappings(void)
+{
+	char line[512], perms[8];
+	unsigned int n = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*x-%*x %7s", perms) == 1 &&
+		     perms[1] == 'w' && perms[2] == 'x';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A write of code that fails: the trampoline's (the first pwrite), or
+ * the jump's (the second), whole or after two bytes. The site is
+ * refused, and the function's bytes, protections and results are as
+ * they were.
+ */
+static void test_write_fails(const struct shape *s, uint32_t site)
+{
+	static const struct { unsigned int at; size_t part; const char *what; } f[] = {
+		{ 1, 0, "the trampoline's write fails" },
+		{ 2, 0, "the jump's write fails" },
+		{ 2, 2, "the jump's write stops after 2 bytes" },
+	};
+	size_t size = size_of(s->fn), k;
+	char perms[8], perms_after[8];
+	uint64_t want, last[6];
+	uint8_t before[32];
+	struct agent_patch p;
+	enum agent_refusal r;
+
+	want = run(s, last);
+	memcpy(before, s->fn, sizeof(before));
+	perms_of(s->fn, perms);
+	for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		pwrite_fail = f[k].at;
+		pwrite_part = f[k].part;
+		r = agent_patch((uintptr_t)s->fn, size, site, AGENT_STUB_ALL, &p);
+		pwrite_fail = 0;
+		perms_of(s->fn, perms_after);
+		if (!ok(r == AGENT_NO_WRITE && !memcmp(before, s->fn, sizeof(before)) &&
+			!strcmp(perms, perms_after) && run(s, last) == want,
+			"%s: %s: refused, its bytes, protections (%s) and results as they were",
+			s->name, f[k].what, perms))
+			diag("got: %s, %s", agent_refusal_str(r), perms_after);
+	}
+}
+
+/*
+ * No page writable and executable: none asked for (mmap, mprotect), none
+ * in /proc/self/maps with every shape patched; the stubs' pointers
+ * read-only.
+ */
+static void test_wx(void)
+{
+	struct agent_tramp t;
+	char perms[8];
+
+	ok(!wx_asked, "no mmap or mprotect of the agent's asked for a page writable and executable (%u did)",
+	   wx_asked);
+	ok(!wx_mappings(), "no mapping is writable and executable");
+	if (!ok(!agent_tramp_get((uintptr_t)test_wx, 16, 0, AGENT_STUB_ALL, &t),
+		"a trampoline's room"))
+		return;
+	perms_of(t.stub_slot, perms);
+	ok(!strcmp(perms, "r--p") && *t.stub_slot,
+	   "the stubs' pointers are read-only (%s)", perms);
+}
+
 /* spin(@spins), its cold path taken @spins times: 3 * spins + 1? */
 static bool spin_right(uint64_t (*spin)(struct shape_lock *), uint64_t spins)
 {
@@ -350,5 +485,8 @@ int main(void)
 	test_split("cf_spin", cf_spin, i++);
 	test_split("nocf_spin", nocf_spin, i++);
 	test_moved_branch(i);
+	test_write_fails(&shapes[0], i + 2);
+	test_write_fails(&shapes[8], i + 2);
+	test_wx();
 	return tap_done("test_agent_patch");
 }

@@ -209,6 +209,23 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* How many of process @pid's mappings are writable and executable. */
+static unsigned int wx_mappings(pid_t pid)
+{
+	char path[64], line[512], perms[8];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*x-%*x %7s", perms) == 1 &&
+		     perms[1] == 'w' && perms[2] == 'x';
+	if (f)
+		fclose(f);
+	return f ? n : 1;
+}
+
 /* Whether process @pid runs an agent that can be attached to. */
 static bool has_agent(pid_t pid)
 {
@@ -266,6 +283,8 @@ int main(int argc, char **argv)
 	   ctl->site_state[1] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
 	   "the control page says the three sites are patched");
+	ok(!wx_mappings(c.pid),
+	   "no mapping of the process is writable and executable");
 	sum = run(&c, 0, 500);
 	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off: the program's results as without the agent, no record");

@@ -22,7 +22,7 @@ enum agent_refusal {
 	AGENT_BRANCH_INTO_PATCH,/* a branch of the body lands in the patch */
 	AGENT_UNRELOCATABLE,	/* a displaced instruction cannot move */
 	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
-	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
+	AGENT_NO_WRITE,		/* the code cannot be written */
 	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
 	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
 	AGENT_OTHER_BUILD,	/* the list is of another build of its object */

@@ -21,7 +21,7 @@ const char *agent_refusal_str(enum agent_refusal r)
 	case AGENT_NO_TRAMPOLINE:
 		return "no memory for a trampoline within 2 GiB of it";
 	case AGENT_NO_WRITE:
-		return "its code cannot be made writable";
+		return "its code cannot be written (through /proc/self/mem)";
 	case AGENT_NOT_LOADED:
 		return "its executable or library is not loaded in the process";
 	case AGENT_BREAKPOINT:
