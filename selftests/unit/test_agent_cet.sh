@@ -15,36 +15,33 @@ set -u
 UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 AGENT_DIR=$(cd "$UNIT_DIR/../../tools/agent" && pwd)
 LIB=$AGENT_DIR/libntprof-agent.so
+. "$UNIT_DIR/../ktap.sh"
 
 make -s -C "$AGENT_DIR" libntprof-agent.so >&2 ||
 	{ echo "Bail out! cannot build the agent"; exit 1; }
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=$((failed + 1))
-	fi
+
+# marked FILE: whether readelf finds the x86 feature IBT, SHSTK in its notes.
+marked() {
+	readelf -n "$1" | grep -q 'x86 feature: IBT, SHSTK'
 }
 
-echo "TAP version 13"
+# starts_endbr STUB: whether the library's STUB begins with endbr64.
+starts_endbr() {
+	objdump -d --no-show-raw-insn --disassemble="$1" "$LIB" |
+		grep -A1 "<$1>:" | tail -1 | grep -q 'endbr64'
+}
+
+ktap_header
 # The objects the library is linked from, as its Makefile names them.
+# shellcheck disable=SC2016 # $(OBJS) is make's, not the shell's.
 objs=$(make -s -C "$AGENT_DIR" --no-print-directory -f Makefile -f - \
 	print-objs <<< 'print-objs: ; @echo $(OBJS) $(HANDLER) agent.o sitelist.o')
+[ -n "$objs" ] || { echo "Bail out! no objects in the agent's Makefile"; exit 1; }
 for o in $objs; do
-	readelf -n "$AGENT_DIR/$o" 2>/dev/null | grep -q 'x86 feature: IBT, SHSTK'
-	ok $? "$o is marked IBT and SHSTK"
+	ktap_check "$o is marked IBT and SHSTK" marked "$AGENT_DIR/$o"
 done
-readelf -n "$LIB" | grep -q 'x86 feature: IBT, SHSTK'
-ok $? "libntprof-agent.so is marked IBT and SHSTK"
+ktap_check "libntprof-agent.so is marked IBT and SHSTK" marked "$LIB"
 for stub in agent_stub agent_stub_follow; do
-	objdump -d --no-show-raw-insn --disassemble="$stub" "$LIB" |
-		grep -A1 "<$stub>:" | tail -1 | grep -q 'endbr64'
-	ok $? "$stub starts with endbr64"
+	ktap_check "$stub starts with endbr64" starts_endbr "$stub"
 done
-echo "1..$n"
-echo "test_agent_cet: $((n - failed)) passed, $failed failed" >&2
-[ "$failed" -eq 0 ]
+ktap_finished
