@@ -57,6 +57,8 @@ uint64_t asm_jrcxz_first(uint64_t);
 uint64_t asm_breakpoint(uint64_t);
 uint64_t asm_calls_into(uint64_t);
 uint64_t asm_called_inside(uint64_t);
+uint64_t asm_near_piece(uint64_t);
+uint64_t asm_near_target(uint64_t);
 
 /* agent-shapes-cold.c: spin() and its piece spin.cold. */
 struct shape_lock {
@@ -252,6 +254,50 @@ static bool xref_off;
 enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len)
 {
 	return xref_off ? AGENT_PATCHED : __real_agent_xref_check(at, len);
+}
+
+/*
+ * A rel8 branch from beside a function into its first bytes, which
+ * only decoding the code beside it finds: asm_near_piece's jmp into
+ * asm_near_target. Patched without that (in a child), the piece breaks.
+ */
+static void test_near(uint32_t site)
+{
+	size_t size = size_of((void *)asm_near_target);
+	struct agent_code piece = {
+		(uintptr_t)asm_near_piece, size_of((void *)asm_near_piece),
+	};
+	struct agent_patch p;
+	enum agent_refusal r;
+	int status;
+	pid_t pid;
+
+	if (!ok(size && piece.size && asm_near_piece(5) == 7 &&
+		asm_near_target(5) == 7, "asm_near_target and its piece run"))
+		return;
+	r = agent_patch_near((uintptr_t)asm_near_target, size, &piece, 1);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT,
+		"asm_near_target, its piece named near it: %s",
+		agent_refusal_str(AGENT_BRANCH_FROM_OBJECT)))
+		diag("got: %s", agent_refusal_str(r));
+	ok(agent_patch_near((uintptr_t)asm_near_target, size, NULL, 0) ==
+	   AGENT_PATCHED, "asm_near_target, nothing named near it: no objection");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (agent_patch((uintptr_t)asm_near_target, size, site,
+				AGENT_STUB_ALL, &p) != AGENT_PATCHED)
+			_exit(3);
+		alarm(10);
+		_exit(asm_near_target(5) == 7 && asm_near_piece(5) == 7 ? 0 : 4);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = 0;
+	if (!ok(!WIFEXITED(status) || WEXITSTATUS(status) == 4,
+		"asm_near_target patched without it: its piece breaks"))
+		diag("the child exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		diag("the child was killed by signal %d", WTERMSIG(status));
 }
 
 /*
@@ -485,6 +531,7 @@ int main(void)
 	test_split("cf_spin", cf_spin, i++);
 	test_split("nocf_spin", nocf_spin, i++);
 	test_moved_branch(i);
+	test_near(i + 2);
 	test_write_fails(&shapes[0], i + 2);
 	test_write_fails(&shapes[8], i + 2);
 	test_wx();

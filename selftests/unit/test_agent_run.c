@@ -10,7 +10,9 @@
  * record a command with the process's pid, its TSC stamps made
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
  * list, with a bad one, with one whose addresses are not its code (each
- * such site refused as such), or with one of another build of it (its
+ * such site refused as such), with bad near lines (a site's near code
+ * not its object's, or more of it than the agent holds: refused), or
+ * with one of another build of it (its
  * build ID not the same: every site refused as such), runs as without
  * the agent and exits 0.
  * Prints TAP; exits 1 if any test failed.
@@ -45,6 +47,8 @@ struct child {
 
 static const char *lib, *target;
 static char sites_path[] = "/tmp/test_agent_run.XXXXXX";
+/* The near lines of the last list written. */
+static unsigned int nr_near;
 
 /* @name's "VADDR SIZE" from nm -S, or -1. */
 static int symbol(const char *name, unsigned long long *vaddr,
@@ -69,6 +73,32 @@ static int symbol(const char *name, unsigned long long *vaddr,
 	return ret;
 }
 
+/*
+ * Near lines for the function at @vaddr: the target's functions within
+ * a rel8's reach of its first bytes, from nm, as ntprof run writes them.
+ * How many.
+ */
+static unsigned int near_lines(FILE *out, unsigned long long vaddr)
+{
+	char cmd[512], line[256], sym[128], type;
+	unsigned long long v, n;
+	unsigned int k = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", target);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %c %127s", &v, &n, &type, sym) == 4 &&
+		    strchr("Tt", type) && n && v != vaddr &&
+		    v < vaddr + 149 && v + n > vaddr - 128) {
+			fprintf(out, "near %#llx %llu\n", v, n);
+			k++;
+		}
+	if (f)
+		pclose(f);
+	return k;
+}
+
 /* The target's GNU build ID from readelf -n, as hex, or -1. */
 static int build_id(char *id, size_t len)
 {
@@ -90,13 +120,14 @@ static int build_id(char *id, size_t len)
 }
 
 /* The site list as it is, of another build, or with bad addresses. */
-enum list_kind { LIST_RIGHT, LIST_OTHER_BUILD, LIST_NOT_CODE };
+enum list_kind { LIST_RIGHT, LIST_OTHER_BUILD, LIST_NOT_CODE, LIST_BAD_NEAR };
 
 /*
  * The site list: begin (first, the identity), work, end (last), of the
  * target's build, or of another one (LIST_OTHER_BUILD), or with work at
  * the ELF header (offset 16, in the read-only segment) and end's size
- * 1 GiB (LIST_NOT_CODE).
+ * 1 GiB (LIST_NOT_CODE), or with begin's near line at the ELF header and
+ * work's 17 near lines (LIST_BAD_NEAR).
  */
 static int write_sites(enum list_kind kind)
 {
@@ -108,9 +139,10 @@ static int write_sites(enum list_kind kind)
 	static const char *const flags[] = { "first", "mid", "last" };
 	unsigned long long vaddr, size;
 	char exe[4096], id[129];
-	unsigned int i;
+	unsigned int i, k;
 	FILE *f;
 
+	nr_near = 0;
 	f = fopen(sites_path, "w");
 	if (!f || !realpath(target, exe) || build_id(id, sizeof(id)))
 		return -1;
@@ -135,6 +167,11 @@ static int write_sites(enum list_kind kind)
 				offsetof(struct tcmd_ns, id), offsetof(struct tcmd, slba),
 				offsetof(struct tcmd, nlb), offsetof(struct tcmd, length));
 		fputc('\n', f);
+		nr_near += near_lines(f, vaddr);
+		if (kind == LIST_BAD_NEAR && i == 0)
+			fputs("near 0x10 16\n", f);
+		for (k = 0; kind == LIST_BAD_NEAR && i == 1 && k < 17; k++)
+			fprintf(f, "near %#llx %llu\n", vaddr, size);
 	}
 	return fclose(f);
 }
@@ -282,7 +319,8 @@ int main(int argc, char **argv)
 	   ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[1] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
-	   "the control page says the three sites are patched");
+	   "the control page says the three sites are patched, %u functions near them decoded",
+	   nr_near);
 	ok(!wx_mappings(c.pid),
 	   "no mapping of the process is writable and executable");
 	sum = run(&c, 0, 500);
@@ -333,6 +371,25 @@ int main(int argc, char **argv)
 		ctl->site_state[2] == AGENT_STATE(AGENT_NOT_IN_TEXT),
 		"a site at the ELF header and one of 1 GiB: refused, %s",
 		agent_refusal_str(AGENT_NOT_IN_TEXT)))
+		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
+		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
+	if (ctl)
+		agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
+
+	if (write_sites(LIST_BAD_NEAR) || start(&c, sites_path))
+		return printf("Bail out! the target does not start with a list of bad near lines\n"), 1;
+	sum = run(&c, 0, 500);
+	ctl = NULL;
+	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+		ctl = a.shm;
+	if (!ok(ctl && a.nr_sites == 3 &&
+		ctl->site_state[0] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
+		ctl->site_state[1] == AGENT_STATE(AGENT_BRANCH_FROM_OBJECT) &&
+		ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
+		"a near line at the ELF header, and 17 near lines: both sites refused"))
 		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
 		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
 	if (ctl)

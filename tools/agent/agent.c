@@ -132,13 +132,17 @@ static bool in_text(const struct object_find *f, uint64_t vaddr, uint64_t size)
 
 /*
  * Where a listed site's function is: its object loaded, of the list's
- * build, and the listed bytes in that object's code; else the refusal.
+ * build, the listed bytes (and the functions near it) in that object's
+ * code, and no rel8 branch of those functions into its patch (xref.c
+ * finds the rel32 ones, from anywhere, as it patches); else the refusal.
  */
 static enum agent_refusal site_address(const struct agent_listed *l,
 				       uintptr_t *addr)
 {
+	struct agent_code near[AGENT_NEAR_MAX];
 	struct object_find f = { 0 };
 	struct stat st;
+	unsigned int i;
 
 	if (stat(l->object, &st))
 		return AGENT_NOT_LOADED;
@@ -151,8 +155,17 @@ static enum agent_refusal site_address(const struct agent_listed *l,
 		return AGENT_OTHER_BUILD;
 	if (!in_text(&f, l->vaddr, l->size))
 		return AGENT_NOT_IN_TEXT;
+	for (i = 0; i < l->nr_near; i++) {
+		if (!in_text(&f, l->near[i].vaddr, l->near[i].size))
+			return AGENT_NOT_IN_TEXT;
+		near[i].start = f.base + l->near[i].vaddr;
+		near[i].size = l->near[i].size;
+	}
+	/* More functions near it than the list could name: no telling. */
+	if (l->near_over)
+		return AGENT_BRANCH_FROM_OBJECT;
 	*addr = f.base + l->vaddr;
-	return AGENT_PATCHED;
+	return agent_patch_near(*addr, l->size, near, l->nr_near);
 }
 
 /*

@@ -18,8 +18,9 @@
  * byte) cost a site, never the program. The trampolines are read too:
  * a site patched earlier moved its first instructions there, with
  * their branch targets. What this cannot see: indirect branches, and a
- * rel8 branch (reaching 128 bytes) from outside the body, which only
- * hand-written assembly aims into another function's first bytes.
+ * rel8 branch (reaching 128 bytes) from outside the body, which can only
+ * come from code beside the function: agent_patch_near() decodes the
+ * functions the site list names near it for those.
  *
  * The cost is one pass over the object's code a site, before main: some
  * milliseconds for several megabytes of text (Documentation/agent.rst).
