@@ -111,6 +111,51 @@ asm_jrcxz_first:
 	ret
 	.size	asm_jrcxz_first, . - asm_jrcxz_first
 
+/*
+ * A call into another function's first bytes, past a 3-byte nop: once
+ * asm_calls_into is patched, the call lives on in its trampoline, and
+ * asm_called_inside must still be refused.
+ */
+	.globl	asm_calls_into
+	.type	asm_calls_into, @function
+asm_calls_into:
+	call	asm_called_inside + 3
+	addq	$1, %rax
+	ret
+	.size	asm_calls_into, . - asm_calls_into
+
+	.globl	asm_called_inside
+	.type	asm_called_inside, @function
+asm_called_inside:
+	nopl	(%rax)
+	leaq	1(%rdi), %rax
+	ret
+	.size	asm_called_inside, . - asm_called_inside
+
+/*
+ * A piece beside a function, in its section, that jumps into its first
+ * bytes with a rel8 (as hand-written code may; a compiler's pieces are
+ * in another section, and jump with a rel32): only decoding the piece
+ * finds the branch, so asm_near_target is refused when the piece is
+ * named near it. Both return rdi + 2.
+ */
+	.globl	asm_near_piece
+	.type	asm_near_piece, @function
+asm_near_piece:
+	movq	%rdi, %rax
+	jmp	.Lnear_head
+	.size	asm_near_piece, . - asm_near_piece
+
+	.globl	asm_near_target
+	.type	asm_near_target, @function
+asm_near_target:
+	movq	%rdi, %rax
+.Lnear_head:
+	addq	$1, %rax
+	addq	$1, %rax
+	ret
+	.size	asm_near_target, . - asm_near_target
+
 	.data
 	.align	8
 asm_data:

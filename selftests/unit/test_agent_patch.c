@@ -18,11 +18,16 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "agent-hit-test.h"
 #include "patch.h"
 #include "tap.h"
+#include "tramp.h"
 
 #define CALLS	1000000
 
@@ -50,6 +55,19 @@ uint64_t asm_branch_inside(uint64_t);
 uint64_t asm_short(uint64_t);
 uint64_t asm_jrcxz_first(uint64_t);
 uint64_t asm_breakpoint(uint64_t);
+uint64_t asm_calls_into(uint64_t);
+uint64_t asm_called_inside(uint64_t);
+uint64_t asm_near_piece(uint64_t);
+uint64_t asm_near_target(uint64_t);
+
+/* agent-shapes-cold.c: spin() and its piece spin.cold. */
+struct shape_lock {
+	uint64_t spins;
+	uint64_t held;
+	uint64_t backoffs;
+};
+uint64_t cf_spin(struct shape_lock *);
+uint64_t nocf_spin(struct shape_lock *);
 
 /* Hits a call: exactly one, or at least one (loops, recursion). */
 enum hits { ONE, SOME };
@@ -224,6 +242,284 @@ static void test_shape(const struct shape *s, uint32_t site)
 	test_follow(s, site, size, want);
 }
 
+/*
+ * The check of branches from elsewhere in the object, wrapped
+ * (-Wl,--wrap=agent_xref_check): off in a child, to show what it keeps
+ * from happening.
+ */
+enum agent_refusal __real_agent_xref_check(uintptr_t at, size_t len);
+enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len);
+static bool xref_off;
+
+enum agent_refusal __wrap_agent_xref_check(uintptr_t at, size_t len)
+{
+	return xref_off ? AGENT_PATCHED : __real_agent_xref_check(at, len);
+}
+
+/*
+ * A rel8 branch from beside a function into its first bytes, which
+ * only decoding the code beside it finds: asm_near_piece's jmp into
+ * asm_near_target. Patched without that (in a child), the piece breaks.
+ */
+static void test_near(uint32_t site)
+{
+	size_t size = size_of((void *)asm_near_target);
+	struct agent_code piece = {
+		(uintptr_t)asm_near_piece, size_of((void *)asm_near_piece),
+	};
+	struct agent_patch p;
+	enum agent_refusal r;
+	int status;
+	pid_t pid;
+
+	if (!ok(size && piece.size && asm_near_piece(5) == 7 &&
+		asm_near_target(5) == 7, "asm_near_target and its piece run"))
+		return;
+	r = agent_patch_near((uintptr_t)asm_near_target, size, &piece, 1);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT,
+		"asm_near_target, its piece named near it: %s",
+		agent_refusal_str(AGENT_BRANCH_FROM_OBJECT)))
+		diag("got: %s", agent_refusal_str(r));
+	ok(agent_patch_near((uintptr_t)asm_near_target, size, NULL, 0) ==
+	   AGENT_PATCHED, "asm_near_target, nothing named near it: no objection");
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		if (agent_patch((uintptr_t)asm_near_target, size, site,
+				AGENT_STUB_ALL, &p) != AGENT_PATCHED)
+			_exit(3);
+		alarm(10);
+		_exit(asm_near_target(5) == 7 && asm_near_piece(5) == 7 ? 0 : 4);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = 0;
+	if (!ok(!WIFEXITED(status) || WEXITSTATUS(status) == 4,
+		"asm_near_target patched without it: its piece breaks"))
+		diag("the child exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		diag("the child was killed by signal %d", WTERMSIG(status));
+}
+
+/*
+ * Every mmap and mprotect of the agent's, wrapped (-Wl,--wrap): asking
+ * for a page writable and executable at once is counted. Every pwrite
+ * (the agent writes code through /proc/self/mem), wrapped: the
+ * pwrite_fail'th from now fails, having written pwrite_part bytes.
+ */
+void *__real_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off);
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off);
+int __real_mprotect(void *addr, size_t len, int prot);
+int __wrap_mprotect(void *addr, size_t len, int prot);
+ssize_t __real_pwrite(int fd, const void *buf, size_t n, off_t off);
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off);
+static unsigned int wx_asked, pwrite_fail;
+static size_t pwrite_part;
+
+void *__wrap_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		  off_t off)
+{
+	wx_asked += (prot & (PROT_WRITE | PROT_EXEC)) == (PROT_WRITE | PROT_EXEC);
+	return __real_mmap(addr, len, prot, flags, fd, off);
+}
+
+int __wrap_mprotect(void *addr, size_t len, int prot)
+{
+	wx_asked += (prot & (PROT_WRITE | PROT_EXEC)) == (PROT_WRITE | PROT_EXEC);
+	return __real_mprotect(addr, len, prot);
+}
+
+ssize_t __wrap_pwrite(int fd, const void *buf, size_t n, off_t off)
+{
+	if (!pwrite_fail || --pwrite_fail)
+		return __real_pwrite(fd, buf, n, off);
+	if (!pwrite_part) {
+		errno = EIO;
+		return -1;
+	}
+	return __real_pwrite(fd, buf, pwrite_part < n ? pwrite_part : n, off);
+}
+
+/* The permissions ("r-xp") of the mapping that holds @addr, or "". */
+static void perms_of(const void *addr, char perms[8])
+{
+	unsigned long start, end;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	perms[0] = '\0';
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) == 3 &&
+		    (uintptr_t)addr >= start && (uintptr_t)addr < end)
+			break;
+		else
+			perms[0] = '\0';
+	if (f)
+		fclose(f);
+}
+
+/* How many mappings of this process are writable and executable. */
+static unsigned int wx_mappings(void)
+{
+	char line[512], perms[8];
+	unsigned int n = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*x-%*x %7s", perms) == 1 &&
+		     perms[1] == 'w' && perms[2] == 'x';
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * A write of code that fails: the trampoline's (the first pwrite), or
+ * the jump's (the second), whole or after two bytes. The site is
+ * refused, and the function's bytes, protections and results are as
+ * they were.
+ */
+static void test_write_fails(const struct shape *s, uint32_t site)
+{
+	static const struct { unsigned int at; size_t part; const char *what; } f[] = {
+		{ 1, 0, "the trampoline's write fails" },
+		{ 2, 0, "the jump's write fails" },
+		{ 2, 2, "the jump's write stops after 2 bytes" },
+	};
+	size_t size = size_of(s->fn), k;
+	char perms[8], perms_after[8];
+	uint64_t want, last[6];
+	uint8_t before[32];
+	struct agent_patch p;
+	enum agent_refusal r;
+
+	want = run(s, last);
+	memcpy(before, s->fn, sizeof(before));
+	perms_of(s->fn, perms);
+	for (k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		pwrite_fail = f[k].at;
+		pwrite_part = f[k].part;
+		r = agent_patch((uintptr_t)s->fn, size, site, AGENT_STUB_ALL, &p);
+		pwrite_fail = 0;
+		perms_of(s->fn, perms_after);
+		if (!ok(r == AGENT_NO_WRITE && !memcmp(before, s->fn, sizeof(before)) &&
+			!strcmp(perms, perms_after) && run(s, last) == want,
+			"%s: %s: refused, its bytes, protections (%s) and results as they were",
+			s->name, f[k].what, perms))
+			diag("got: %s, %s", agent_refusal_str(r), perms_after);
+	}
+}
+
+/*
+ * No page writable and executable: none asked for (mmap, mprotect), none
+ * in /proc/self/maps with every shape patched; the stubs' pointers
+ * read-only.
+ */
+static void test_wx(void)
+{
+	struct agent_tramp t;
+	char perms[8];
+
+	ok(!wx_asked, "no mmap or mprotect of the agent's asked for a page writable and executable (%u did)",
+	   wx_asked);
+	ok(!wx_mappings(), "no mapping is writable and executable");
+	if (!ok(!agent_tramp_get((uintptr_t)test_wx, 16, 0, AGENT_STUB_ALL, &t),
+		"a trampoline's room"))
+		return;
+	perms_of(t.stub_slot, perms);
+	ok(!strcmp(perms, "r--p") && *t.stub_slot,
+	   "the stubs' pointers are read-only (%s)", perms);
+}
+
+/* spin(@spins), its cold path taken @spins times: 3 * spins + 1? */
+static bool spin_right(uint64_t (*spin)(struct shape_lock *), uint64_t spins)
+{
+	struct shape_lock l = { .spins = spins };
+
+	return spin(&l) == 3 * spins + 1 && l.backoffs == spins;
+}
+
+/*
+ * gcc's split function: spin.cold jumps back into spin's first bytes.
+ * Without the check, patched, the cold path lands in the middle of the
+ * jump (run in a child, which it kills or misleads); with it, the site
+ * is refused with its reason, and spin runs as it did.
+ */
+static void test_split(const char *name, uint64_t (*spin)(struct shape_lock *),
+		       uint32_t site)
+{
+	size_t size = size_of((void *)spin);
+	uint8_t before[128];
+	struct agent_patch p;
+	enum agent_refusal r;
+	int status;
+	pid_t pid;
+
+	if (!ok(size > 0 && size <= sizeof(before) && spin_right(spin, 0) &&
+		spin_right(spin, 3), "%s: its results unpatched, the cold path too",
+		name))
+		return;
+	memcpy(before, (void *)spin, size);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		xref_off = true;
+		if (agent_patch((uintptr_t)spin, size, site, AGENT_STUB_ALL,
+				&p) != AGENT_PATCHED)
+			_exit(3);
+		alarm(10);
+		_exit(spin_right(spin, 0) && spin_right(spin, 3) ? 0 : 4);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		status = 0;
+	if (!ok(!WIFEXITED(status) || WEXITSTATUS(status) == 4,
+		"%s: without the check, patched, the cold path breaks it", name))
+		diag("the child exited %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		diag("the child was killed by signal %d", WTERMSIG(status));
+	else
+		diag("the child's results were wrong");
+
+	r = agent_patch((uintptr_t)spin, size, site, AGENT_STUB_ALL, &p);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT, "%s (%zu bytes): %s", name,
+		size, agent_refusal_str(AGENT_BRANCH_FROM_OBJECT)))
+		diag("got: %s", agent_refusal_str(r));
+	ok(!memcmp(before, (void *)spin, size) && spin_right(spin, 0) &&
+	   spin_right(spin, 3),
+	   "%s: refused, its bytes and results as they were, the cold path too",
+	   name);
+}
+
+/*
+ * A branch into a site's first bytes from code a patch moved to a
+ * trampoline: asm_calls_into's call asm_called_inside + 3.
+ */
+static void test_moved_branch(uint32_t site)
+{
+	size_t size = size_of((void *)asm_calls_into);
+	size_t inside = size_of((void *)asm_called_inside);
+	struct agent_patch p, q;
+	enum agent_refusal r;
+
+	if (!ok(agent_patch((uintptr_t)asm_calls_into, size, site,
+			    AGENT_STUB_ALL, &p) == AGENT_PATCHED &&
+		asm_calls_into(5) == 7,
+		"asm_calls_into: patched, its call into asm_called_inside moved to its trampoline"))
+		return;
+	r = agent_patch((uintptr_t)asm_called_inside, inside, site + 1,
+			AGENT_STUB_ALL, &q);
+	if (!ok(r == AGENT_BRANCH_FROM_OBJECT && asm_calls_into(5) == 7 &&
+		asm_called_inside(5) == 6,
+		"asm_called_inside: refused for the call in the trampoline, both run"))
+		diag("got: %s", agent_refusal_str(r));
+	ok(!agent_unpatch(&p) &&
+	   agent_patch((uintptr_t)asm_called_inside, inside, site + 1,
+		       AGENT_STUB_ALL, &q) == AGENT_BRANCH_FROM_OBJECT &&
+	   asm_calls_into(5) == 7,
+	   "asm_calls_into unpatched: asm_called_inside refused for its call");
+}
+
 int main(void)
 {
 	size_t i;
@@ -232,5 +528,12 @@ int main(void)
 	printf("TAP version 13\n");
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		test_shape(&shapes[i], i);
+	test_split("cf_spin", cf_spin, i++);
+	test_split("nocf_spin", nocf_spin, i++);
+	test_moved_branch(i);
+	test_near(i + 2);
+	test_write_fails(&shapes[0], i + 2);
+	test_write_fails(&shapes[8], i + 2);
+	test_wx();
 	return tap_done("test_agent_patch");
 }

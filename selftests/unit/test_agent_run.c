@@ -9,12 +9,15 @@
  * program's results the same off, on and without the agent; on, a
  * record a command with the process's pid, its TSC stamps made
  * CLOCK_MONOTONIC within the run; off, none; a program without a site
- * list, with a bad one, or with one of another build of it (its build
- * ID not the same: every site refused as such), runs as without the
- * agent and exits 0; a program the agent's process starts (its list
- * passed as an inherited descriptor, as ntprof run passes it) inherits
- * no NTPROF_AGENT_* variable, no LD_PRELOAD entry of the agent and no
- * descriptor of the agent's.
+ * list, with a bad one, with one whose addresses are not its code (each
+ * such site refused as such), with bad near lines (a site's near code
+ * not its object's, or more of it than the agent holds: refused), or
+ * with one of another build of it (its build ID not the same: every
+ * site refused as such), runs as without the agent and exits 0; a
+ * program the agent's process starts (its list passed as an inherited
+ * descriptor, as ntprof run passes it) inherits no NTPROF_AGENT_*
+ * variable, no LD_PRELOAD entry of the agent and no descriptor of the
+ * agent's.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_agent_run LIBRARY TARGET
@@ -50,6 +53,8 @@ static const char *lib, *target;
 /* Another library for LD_PRELOAD after the agent's, or NULL. */
 static const char *preload_too;
 static char sites_path[] = "/tmp/test_agent_run.XXXXXX";
+/* The near lines of the last list written. */
+static unsigned int nr_near;
 
 /* @name's "VADDR SIZE" from nm -S, or -1. */
 static int symbol(const char *name, unsigned long long *vaddr,
@@ -74,6 +79,32 @@ static int symbol(const char *name, unsigned long long *vaddr,
 	return ret;
 }
 
+/*
+ * Near lines for the function at @vaddr: the target's functions within
+ * a rel8's reach of its first bytes, from nm, as ntprof run writes them.
+ * How many.
+ */
+static unsigned int near_lines(FILE *out, unsigned long long vaddr)
+{
+	char cmd[512], line[256], sym[128], type;
+	unsigned long long v, n;
+	unsigned int k = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", target);
+	f = popen(cmd, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %c %127s", &v, &n, &type, sym) == 4 &&
+		    strchr("Tt", type) && n && v != vaddr &&
+		    v < vaddr + 149 && v + n > vaddr - 128) {
+			fprintf(out, "near %#llx %llu\n", v, n);
+			k++;
+		}
+	if (f)
+		pclose(f);
+	return k;
+}
+
 /* The target's GNU build ID from readelf -n, as hex, or -1. */
 static int build_id(char *id, size_t len)
 {
@@ -94,11 +125,17 @@ static int build_id(char *id, size_t len)
 	return ret;
 }
 
+/* The site list as it is, of another build, or with bad addresses. */
+enum list_kind { LIST_RIGHT, LIST_OTHER_BUILD, LIST_NOT_CODE, LIST_BAD_NEAR };
+
 /*
  * The site list: begin (first, the identity), work, end (last), of the
- * target's build, or of another one if @other.
+ * target's build, or of another one (LIST_OTHER_BUILD), or with work at
+ * the ELF header (offset 16, in the read-only segment) and end's size
+ * 1 GiB (LIST_NOT_CODE), or with begin's near line at the ELF header and
+ * work's 17 near lines (LIST_BAD_NEAR).
  */
-static int write_sites(bool other)
+static int write_sites(enum list_kind kind)
 {
 	static const char *const names[] = { "tcmd_begin", "tcmd_work", "tcmd_end" };
 	static const unsigned int points[] = {
@@ -108,19 +145,24 @@ static int write_sites(bool other)
 	static const char *const flags[] = { "first", "mid", "last" };
 	unsigned long long vaddr, size;
 	char exe[4096], id[129];
-	unsigned int i;
+	unsigned int i, k;
 	FILE *f;
 
+	nr_near = 0;
 	f = fopen(sites_path, "w");
 	if (!f || !realpath(target, exe) || build_id(id, sizeof(id)))
 		return -1;
 	/* Another build: the same ID but its first byte. */
-	if (other)
+	if (kind == LIST_OTHER_BUILD)
 		id[0] = id[0] == '0' ? '1' : '0';
 	fprintf(f, "# test_agent_run's sites\nobject %s build-id %s\n", exe, id);
 	for (i = 0; i < 3; i++) {
 		if (symbol(names[i], &vaddr, &size))
 			return -1;
+		if (kind == LIST_NOT_CODE && i == 1)
+			vaddr = 16;
+		if (kind == LIST_NOT_CODE && i == 2)
+			size = 1ULL << 30;
 		fprintf(f, "site %s %#llx %llu %u %s %u %u key=0", exe, vaddr,
 			size, points[i], flags[i], NTPROF_ROLE_TARGET,
 			NTPROF_TRANSPORT_TCP);
@@ -131,6 +173,11 @@ static int write_sites(bool other)
 				offsetof(struct tcmd_ns, id), offsetof(struct tcmd, slba),
 				offsetof(struct tcmd, nlb), offsetof(struct tcmd, length));
 		fputc('\n', f);
+		nr_near += near_lines(f, vaddr);
+		if (kind == LIST_BAD_NEAR && i == 0)
+			fputs("near 0x10 16\n", f);
+		for (k = 0; kind == LIST_BAD_NEAR && i == 1 && k < 17; k++)
+			fprintf(f, "near %#llx %llu\n", vaddr, size);
 	}
 	return fclose(f);
 }
@@ -212,6 +259,23 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+/* How many of process @pid's mappings are writable and executable. */
+static unsigned int wx_mappings(pid_t pid)
+{
+	char path[64], line[512], perms[8];
+	unsigned int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		n += sscanf(line, "%*x-%*x %7s", perms) == 1 &&
+		     perms[1] == 'w' && perms[2] == 'x';
+	if (f)
+		fclose(f);
+	return f ? n : 1;
+}
+
 /* Whether process @pid runs an agent that can be attached to. */
 static bool has_agent(pid_t pid)
 {
@@ -248,7 +312,7 @@ int main(int argc, char **argv)
 	printf("TAP version 13\n");
 	/* Its descriptor closed: the children inherit only what is tested. */
 	tmp_fd = mkstemp(sites_path);
-	if (tmp_fd < 0 || close(tmp_fd) || write_sites(false)) {
+	if (tmp_fd < 0 || close(tmp_fd) || write_sites(LIST_RIGHT)) {
 		printf("Bail out! cannot write the site list\n");
 		return 1;
 	}
@@ -271,7 +335,10 @@ int main(int argc, char **argv)
 	   ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[1] == AGENT_STATE(AGENT_PATCHED) &&
 	   ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
-	   "the control page says the three sites are patched");
+	   "the control page says the three sites are patched, %u functions near them decoded",
+	   nr_near);
+	ok(!wx_mappings(c.pid),
+	   "no mapping of the process is writable and executable");
 	sum = run(&c, 0, 500);
 	ok(sum == plain && !agent_attach_take(&a, recs, AGENT_RING_RECORDS),
 	   "off: the program's results as without the agent, no record");
@@ -342,7 +409,46 @@ int main(int argc, char **argv)
 			diag("%s: %s%s", err, leaks, other ? "" : "(libm.so.6 not kept)");
 	}
 
-	if (write_sites(true) || start(&c, sites_path))
+	if (write_sites(LIST_NOT_CODE) || start(&c, sites_path))
+		return printf("Bail out! the target does not start with a list of bad addresses\n"), 1;
+	sum = run(&c, 0, 500);
+	ctl = NULL;
+	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+		ctl = a.shm;
+	if (!ok(ctl && a.nr_sites == 3 &&
+		ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
+		ctl->site_state[1] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
+		ctl->site_state[2] == AGENT_STATE(AGENT_NOT_IN_TEXT),
+		"a site at the ELF header and one of 1 GiB: refused, %s",
+		agent_refusal_str(AGENT_NOT_IN_TEXT)))
+		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
+		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
+	if (ctl)
+		agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
+
+	if (write_sites(LIST_BAD_NEAR) || start(&c, sites_path))
+		return printf("Bail out! the target does not start with a list of bad near lines\n"), 1;
+	sum = run(&c, 0, 500);
+	ctl = NULL;
+	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+		ctl = a.shm;
+	if (!ok(ctl && a.nr_sites == 3 &&
+		ctl->site_state[0] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
+		ctl->site_state[1] == AGENT_STATE(AGENT_BRANCH_FROM_OBJECT) &&
+		ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
+		"a near line at the ELF header, and 17 near lines: both sites refused"))
+		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
+		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
+	if (ctl)
+		agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
+
+	if (write_sites(LIST_OTHER_BUILD) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;
 	sum = run(&c, 0, 500);
 	ok(!agent_attach(c.pid, &a, err, sizeof(err)) && a.nr_sites == 3 &&

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "sites/agent_sites.h"
+#include "sites/elfsite.h"
 #include "sitelist.h"
 #include "tap.h"
 
@@ -36,6 +37,7 @@ static void fetch(struct session_fetch *f, uint32_t reg, int32_t d0,
 	}
 }
 
+__attribute__((noinline))
 static bool same(const struct session_fetch *s, const struct agent_fetch *a)
 {
 	unsigned int i;
@@ -49,6 +51,111 @@ static bool same(const struct session_fetch *s, const struct agent_fetch *a)
 		if (a->derefs[i] != s->derefs[i])
 			return false;
 	return true;
+}
+
+/*
+ * The functions beside this program's same() within a rel8's reach of
+ * its patch ([vaddr - 128, vaddr + 149)), from nm: how many, each once,
+ * in @near (at most @max), and same()'s own symbol in @self.
+ */
+static size_t nm_near(struct agent_sym *self, struct agent_sym *near,
+		      size_t max)
+{
+	char line[PATH_MAX + 64], sym[256], type, exe[PATH_MAX];
+	static struct agent_sym all[16384];
+	unsigned long long v, sz;
+	size_t n = 0, i, k = 0;
+	FILE *f;
+
+	if (!realpath("/proc/self/exe", exe))
+		return 0;
+	snprintf(line, sizeof(line), "nm -S --defined-only '%s'", exe);
+	f = popen(line, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %llx %c %255s", &v, &sz, &type, sym) == 4 &&
+		    strchr("TtWwi", type) && sz && n < 16384) {
+			all[n++] = (struct agent_sym){ v, sz };
+			if (!strcmp(sym, "same"))
+				*self = all[n - 1];
+		}
+	if (f)
+		pclose(f);
+	for (i = 0; i < n; i++) {
+		if (all[i].vaddr == self->vaddr ||
+		    all[i].vaddr >= self->vaddr + 149 ||
+		    all[i].vaddr + all[i].size <= self->vaddr - 128)
+			continue;
+		if (k < max)
+			near[k] = all[i];
+		k++;
+	}
+	return k;
+}
+
+/*
+ * The near lines: written from a real program's symbols (this one's),
+ * read back as nm sees them; too many, one too few room, or out of place.
+ */
+static void test_near(const char *path)
+{
+	static struct agent_listed got[2];
+	struct agent_sym self = { 0 }, want[AGENT_NEAR_MAX];
+	unsigned int n, bad_line, i, k, found = 0;
+	size_t nr_want;
+	char err[256];
+	FILE *f;
+
+	memset(&prog, 0, sizeof(prog));
+	prog.role = NTPROF_ROLE_TARGET;
+	strcpy(prog.path, "/proc/self/exe");
+	prog.build_id = "00";
+	nr_want = nm_near(&self, want, AGENT_NEAR_MAX);
+	if (!ok(self.vaddr && nr_want && nr_want <= AGENT_NEAR_MAX &&
+		!elfsite_open(prog.path, &prog.es, err, sizeof(err)),
+		"this program's symbols, and same()'s %zu neighbours from nm",
+		nr_want))
+		return;
+	prog.nr_usites = 1;
+	prog.usites[0] = (struct session_usite){
+		.vaddr = self.vaddr, .size = self.size,
+		.point = NTPROF_PT_TARGET_INIT, .flags = NTPROF_USITE_F_FIRST,
+	};
+	fetch(&prog.usites[0].f[SESSION_F_KEY], 0, 0, 0, 0);
+	f = fopen(path, "w");
+	ok(f && !agent_sites_write(f, &prog, prog.path) && !fclose(f) &&
+	   !agent_sitelist_read(path, got, 2, &n, &bad_line) && n == 1,
+	   "a site written with its program's symbols is read");
+	for (i = 0; i < nr_want; i++)
+		for (k = 0; k < got[0].nr_near; k++)
+			found += want[i].vaddr == got[0].near[k].vaddr &&
+				 want[i].size == got[0].near[k].size;
+	if (!ok(got[0].nr_near == nr_want && found == nr_want &&
+		!got[0].near_over,
+		"its near lines are the %zu functions nm finds within a rel8's reach",
+		nr_want))
+		diag("%u near lines, %u of them nm's", got[0].nr_near, found);
+	elfsite_close(prog.es);
+	prog.es = NULL;
+
+	f = fopen(path, "w");
+	fprintf(f, "object /bin/a build-id 00ff\nsite /bin/a 0x1000 20 1 first 2 3 key=0\n");
+	for (i = 0; i <= AGENT_NEAR_MAX; i++)
+		fprintf(f, "near %#x 16\n", 0x800 + 16 * i);
+	fclose(f);
+	ok(!agent_sitelist_read(path, got, 2, &n, &bad_line) && n == 1 &&
+	   got[0].nr_near == AGENT_NEAR_MAX && got[0].near_over &&
+	   got[0].near[1].vaddr == 0x810 && got[0].near[1].size == 16,
+	   "more near lines than the agent holds: the site says so");
+	f = fopen(path, "w");
+	fprintf(f, "object /bin/a build-id 00ff\nnear 0x800 16\n");
+	fclose(f);
+	ok(agent_sitelist_read(path, got, 2, &n, &bad_line) == -EINVAL &&
+	   bad_line == 2, "a near line before any site is no line of the list");
+	f = fopen(path, "w");
+	fprintf(f, "object /bin/a build-id 00ff\nsite /bin/a 0x1000 20 1 first 2 3 key=0\nnear 0x800 0\n");
+	fclose(f);
+	ok(agent_sitelist_read(path, got, 2, &n, &bad_line) == -EINVAL &&
+	   bad_line == 3, "a near line of no size is refused");
 }
 
 int main(void)
@@ -146,6 +253,7 @@ int main(void)
 	ok(agent_sites_write(f, &prog, prog.path) == -EINVAL,
 	   "a site without a symbol size is refused");
 	fclose(f);
+	test_near(path);
 	unlink(path);
 	return tap_done("test_agent_sites");
 }

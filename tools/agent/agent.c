@@ -40,6 +40,8 @@ struct object_find {
 	uintptr_t base;
 	const uint8_t *id;	/* its GNU build ID as loaded, or NULL */
 	size_t id_len;
+	const ElfW(Phdr) *phdr;	/* its program headers, as loaded */
+	size_t phnum;
 	int found;
 };
 
@@ -94,6 +96,8 @@ static int object_cb(struct dl_phdr_info *info, size_t size, void *data)
 	if (stat(name, &st) || st.st_dev != f->dev || st.st_ino != f->ino)
 		return 0;
 	f->base = info->dlpi_addr;
+	f->phdr = info->dlpi_phdr;
+	f->phnum = info->dlpi_phnum;
 	build_id_of(info, f);
 	f->found = 1;
 	return 1;
@@ -111,11 +115,42 @@ static bool same_build(const struct agent_build *b, const struct object_find *f,
 	       st->st_mtim.tv_nsec == b->mtime_nsec;
 }
 
+/*
+ * Whether [@vaddr, @vaddr + @size) lies in one readable, executable
+ * PT_LOAD segment of @f: the list names code of its object, never its
+ * data, its headers or past its end, however it was made.
+ */
+static bool in_text(const struct object_find *f, uint64_t vaddr, uint64_t size)
+{
+	const ElfW(Phdr) *ph;
+	size_t i;
+
+	if (!size)
+		size = 1;
+	for (i = 0; i < f->phnum; i++) {
+		ph = &f->phdr[i];
+		if (ph->p_type == PT_LOAD &&
+		    (ph->p_flags & (PF_R | PF_X)) == (PF_R | PF_X) &&
+		    vaddr >= ph->p_vaddr && size <= ph->p_memsz &&
+		    vaddr - ph->p_vaddr <= ph->p_memsz - size)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Where a listed site's function is: its object loaded, of the list's
+ * build, the listed bytes (and the functions near it) in that object's
+ * code, and no rel8 branch of those functions into its patch (xref.c
+ * finds the rel32 ones, from anywhere, as it patches); else the refusal.
+ */
 static enum agent_refusal site_address(const struct agent_listed *l,
 				       uintptr_t *addr)
 {
+	struct agent_code near[AGENT_NEAR_MAX];
 	struct object_find f = { 0 };
 	struct stat st;
+	unsigned int i;
 
 	if (stat(l->object, &st))
 		return AGENT_NOT_LOADED;
@@ -126,8 +161,19 @@ static enum agent_refusal site_address(const struct agent_listed *l,
 		return AGENT_NOT_LOADED;
 	if (!same_build(&l->build, &f, &st))
 		return AGENT_OTHER_BUILD;
+	if (!in_text(&f, l->vaddr, l->size))
+		return AGENT_NOT_IN_TEXT;
+	for (i = 0; i < l->nr_near; i++) {
+		if (!in_text(&f, l->near[i].vaddr, l->near[i].size))
+			return AGENT_NOT_IN_TEXT;
+		near[i].start = f.base + l->near[i].vaddr;
+		near[i].size = l->near[i].size;
+	}
+	/* More functions near it than the list could name: no telling. */
+	if (l->near_over)
+		return AGENT_BRANCH_FROM_OBJECT;
 	*addr = f.base + l->vaddr;
-	return AGENT_PATCHED;
+	return agent_patch_near(*addr, l->size, near, l->nr_near);
 }
 
 /*

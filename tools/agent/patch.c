@@ -22,8 +22,9 @@
  * symbol's size) lands inside the displaced bytes, where it would find
  * the middle of the jump, or when a displaced instruction cannot be
  * re-encoded at the trampoline (a jrcxz or loop out of reach of rel8).
- * Indirect branches cannot be checked; compilers do not aim them into a
- * function's first bytes.
+ * Branches from outside the body, a split function's f.cold above all,
+ * are xref.c's to find. Indirect branches cannot be checked; compilers
+ * do not aim them into a function's first bytes.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -32,6 +33,7 @@
 
 #include "patch.h"
 #include "tramp.h"
+#include "xref.h"
 
 #define JMP_LEN		5
 /* cmp 7, je 6, push 5, call 6, lea 5, displaced (each may grow), jmp 5 */
@@ -226,22 +228,21 @@ static size_t tramp_build(const struct agent_patch *p,
 	return n ? len + n : 0;
 }
 
-enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
-			       enum agent_stub_kind stub, struct agent_patch *p)
+/*
+ * Where the jump goes in the function at @entry, @size bytes long: @p's
+ * entry, at and len, or why it cannot go anywhere.
+ */
+static enum agent_refusal plan(uintptr_t entry, size_t size,
+			       struct agent_patch *p)
 {
-	uint8_t tramp[TRAMP_MAX], jump[AGENT_DISPLACED_MAX];
 	uintptr_t end = entry + size;
-	struct agent_tramp t;
 	struct insn in;
-	size_t len;
-	int ret;
 
 	ZydisDecoderInit(&decoder, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
 	memset(p, 0, sizeof(*p));
 	p->entry = entry;
 	p->at = entry;
-	p->site = site;
 	if (size && !decode(entry, size, &in) &&
 	    in.i.mnemonic == ZYDIS_MNEMONIC_ENDBR64)
 		p->at += in.i.length;
@@ -260,9 +261,46 @@ enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 			return AGENT_BREAKPOINT;
 		p->len += in.i.length;
 	}
+	return AGENT_PATCHED;
+}
+
+enum agent_refusal agent_patch_near(uintptr_t entry, size_t size,
+				    const struct agent_code *near, size_t n)
+{
+	struct agent_patch p;
+	size_t i;
+
+	/* A function that cannot be patched is agent_patch()'s to say. */
+	if (plan(entry, size, &p) != AGENT_PATCHED)
+		return AGENT_PATCHED;
+	/* Code that does not decode whole cannot be cleared either. */
+	for (i = 0; i < n; i++)
+		if (branch_into(near[i].start, near[i].start + near[i].size,
+				p.at, p.len))
+			return AGENT_BRANCH_FROM_OBJECT;
+	return AGENT_PATCHED;
+}
+
+enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
+			       enum agent_stub_kind stub, struct agent_patch *p)
+{
+	uint8_t tramp[TRAMP_MAX], jump[AGENT_DISPLACED_MAX];
+	uintptr_t end = entry + size;
+	enum agent_refusal r;
+	struct agent_tramp t;
+	size_t len;
+	int ret;
+
+	r = plan(entry, size, p);
+	p->site = site;
+	if (r != AGENT_PATCHED)
+		return r;
 	ret = branch_into(entry, end, p->at, p->len);
 	if (ret)
 		return ret < 0 ? AGENT_UNDECODABLE : AGENT_BRANCH_INTO_PATCH;
+	r = agent_xref_check(p->at, p->len);
+	if (r != AGENT_PATCHED)
+		return r;
 
 	if (agent_tramp_get(entry, TRAMP_MAX, site, stub, &t))
 		return AGENT_NO_TRAMPOLINE;

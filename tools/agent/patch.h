@@ -22,10 +22,12 @@ enum agent_refusal {
 	AGENT_BRANCH_INTO_PATCH,/* a branch of the body lands in the patch */
 	AGENT_UNRELOCATABLE,	/* a displaced instruction cannot move */
 	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
-	AGENT_NO_WRITE,		/* the code's pages cannot be made writable */
+	AGENT_NO_WRITE,		/* the code cannot be written */
 	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
 	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
 	AGENT_OTHER_BUILD,	/* the list is of another build of its object */
+	AGENT_BRANCH_FROM_OBJECT,/* a branch from outside the body lands in it */
+	AGENT_NOT_IN_TEXT,	/* the listed address is not its object's code */
 };
 
 const char *agent_refusal_str(enum agent_refusal r);
@@ -62,6 +64,24 @@ struct agent_patch {
  */
 enum agent_refusal agent_patch(uintptr_t entry, size_t size, uint32_t site,
 			       enum agent_stub_kind stub, struct agent_patch *p);
+
+/* Code near a function: another function's whole body, as loaded. */
+struct agent_code {
+	uintptr_t start;
+	size_t size;
+};
+
+/*
+ * Whether a relative branch of the code @near (@n functions within a
+ * rel8's reach of the function at @entry, @size bytes long), decoded
+ * whole, lands in the bytes agent_patch() would displace:
+ * AGENT_BRANCH_FROM_OBJECT if one does or if some of that code does not
+ * decode, else AGENT_PATCHED (also for a function agent_patch() refuses
+ * anyway). xref.c finds the rel32 branches from anywhere; this, the
+ * rel8 ones from beside the function, which only decoding finds.
+ */
+enum agent_refusal agent_patch_near(uintptr_t entry, size_t size,
+				    const struct agent_code *near, size_t n);
 
 /* Puts the displaced bytes back; the trampoline stays, unused. 0 or -errno. */
 int agent_unpatch(const struct agent_patch *p);

@@ -5,13 +5,17 @@
  *
  *   object OBJECT build-id HEX | object OBJECT file SIZE SEC.NSEC
  *   site OBJECT VADDR SIZE POINT FLAGS ROLE TRANSPORT key=FETCH [F=FETCH]...
+ *   near VADDR SIZE
  *
  * An object line says which build of OBJECT (the executable or a shared
  * library) the sites that follow were found in. A site's OBJECT is the
  * file whose function it is, VADDR and SIZE the function's symbol as linked, POINT,
  * ROLE and TRANSPORT the uapi's numbers, FLAGS first, mid, last or
  * first,last, each F one of qid cid opcode nsid slba nlb length trtype, and a
- * FETCH REG[>DEREF]...[+OFF|-OFF][:WIDTH]. Read once, at start-up.
+ * FETCH REG[>DEREF]...[+OFF|-OFF][:WIDTH]. A near line, after a site's,
+ * names a function of the same object whose code is within 128 bytes
+ * of the site's function (VADDR and SIZE its symbol's), which the agent
+ * decodes for rel8 branches into the patch. Read once, at start-up.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -152,6 +156,23 @@ static int parse_site(char *line, struct agent_listed *l,
 	return l->site.f[AGENT_F_KEY].set ? 0 : -1;
 }
 
+/* "near VADDR SIZE", for the site before it. */
+static int parse_near(const char *line, struct agent_listed *l)
+{
+	unsigned long long vaddr, size;
+	int end = 0;
+
+	if (sscanf(line, "near %llx %llu %n", &vaddr, &size, &end) != 2 ||
+	    line[end] || !size)
+		return -1;
+	if (l->nr_near == AGENT_NEAR_MAX) {
+		l->near_over = true;
+		return 0;
+	}
+	l->near[l->nr_near++] = (struct agent_sym){ vaddr, size };
+	return 0;
+}
+
 int agent_sitelist_read(const char *path, struct agent_listed *sites,
 			unsigned int max, unsigned int *nr, unsigned int *bad_line)
 {
@@ -175,6 +196,8 @@ int agent_sitelist_read(const char *path, struct agent_listed *sites,
 			bad = nr_objects == OBJECTS_MAX ||
 			      parse_object(p, &objects[nr_objects]);
 			nr_objects += !bad;
+		} else if (!strncmp(p, "near", 4) && isspace((unsigned char)p[4])) {
+			bad = !*nr || parse_near(p, &sites[*nr - 1]);
 		} else {
 			bad = *nr == max ||
 			      parse_site(p, &sites[*nr], objects, nr_objects);

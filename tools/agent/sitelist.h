@@ -4,6 +4,7 @@
 #define NTPROF_AGENT_SITELIST_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "site.h"
@@ -23,12 +24,29 @@ struct agent_build {
 	int64_t mtime_nsec;
 };
 
-/* A site as listed: where its function is, and what it stamps. */
+/* Functions beside a site's that the list names, at most. */
+#define AGENT_NEAR_MAX		16
+
+/* A function's symbol as linked: [vaddr, vaddr + size). */
+struct agent_sym {
+	uint64_t vaddr;
+	uint64_t size;
+};
+
+/*
+ * A site as listed: where its function is, the functions whose code is
+ * within a rel8's reach of its first bytes (the agent decodes them for
+ * branches into the patch; near_over if the list named more than it
+ * holds), and what it stamps.
+ */
 struct agent_listed {
 	char object[PATH_MAX];
 	struct agent_build build;
 	uint64_t vaddr;
 	uint64_t size;
+	struct agent_sym near[AGENT_NEAR_MAX];
+	unsigned int nr_near;
+	bool near_over;
 	struct agent_site site;
 };
 

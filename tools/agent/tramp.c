@@ -6,19 +6,21 @@
  * farther away, in the agent's own library; stub.S), then a view
  * of the control page that the agent shares with its recorder, which
  * holds each site's on/off byte (shm.h). Code pages are read and
- * execute only, writable for the moment of a write.
+ * execute only, from the start (agent_code_write() writes them), and the
+ * stubs' page read-only once its pointers are in: no page of an area is
+ * ever writable and executable.
  */
 #define _GNU_SOURCE	/* MAP_FIXED_NOREPLACE */
 #include <errno.h>
-#include <inttypes.h>
+#include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "shm.h"
 #include "tramp.h"
+#include "xref.h"
 
 #define AREA_SIZE	(64 * 1024)
 #define AREA_CODE	(AREA_SIZE - 2 * AGENT_PAGE)
@@ -84,12 +86,17 @@ static struct area *area_new(uintptr_t near)
 				munmap(p, AREA_SIZE);
 				continue;
 			}
+			/* The pointers the code calls through: read-only. */
+			slots = (void **)((uint8_t *)p + AREA_SLOTS);
+			slots[AGENT_STUB_ALL] = (void *)agent_stub;
+			slots[AGENT_STUB_FOLLOW] = (void *)agent_stub_follow;
+			if (mprotect(slots, AGENT_PAGE, PROT_READ)) {
+				munmap(p, AREA_SIZE);
+				continue;
+			}
 			a = &areas[nr_areas++];
 			a->base = p;
 			a->code_used = 0;
-			slots = (void **)(a->base + AREA_SLOTS);
-			slots[AGENT_STUB_ALL] = (void *)agent_stub;
-			slots[AGENT_STUB_FOLLOW] = (void *)agent_stub_follow;
 			return a;
 		}
 	}
@@ -124,47 +131,61 @@ int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
 	return 0;
 }
 
-/* The protections of the mapping that holds @addr, from /proc/self/maps. */
-static int prot_of(uintptr_t addr)
+bool agent_tramp_branch_into(uintptr_t at, size_t len)
 {
-	unsigned long start, end;
-	char perms[8], line[512];
-	int prot = -1;
-	FILE *f;
+	size_t i;
 
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return -1;
-	while (prot < 0 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3 ||
-		    addr < start || addr >= end)
-			continue;
-		prot = (perms[0] == 'r' ? PROT_READ : 0) |
-		       (perms[1] == 'w' ? PROT_WRITE : 0) |
-		       (perms[2] == 'x' ? PROT_EXEC : 0);
-	}
-	fclose(f);
-	return prot;
+	for (i = 0; i < nr_areas; i++)
+		if (agent_rel32_into(areas[i].base, areas[i].code_used, at, len))
+			return true;
+	return false;
+}
+
+/*
+ * Writes code through /proc/self/mem, as a debugger does: the kernel
+ * copies the bytes into the page (a private copy of a file's page, as a
+ * write after mprotect would make) whatever its protections, which stay
+ * as they are. So no page is ever writable and executable at once, and
+ * no page of code is ever without execute either: mprotect to
+ * read-write, then back to read-execute, would leave a function's page
+ * unexecutable for the moment of the write (safe before main, with one
+ * thread, but only if the writer's own code is on another page), and
+ * under SELinux without the execmod permission the way back to execute
+ * of a written file page is refused, leaving the page unexecutable for
+ * good: the program would die at its next call into it.
+ */
+static ssize_t mem_write(int fd, const void *src, size_t len, uintptr_t dst)
+{
+	ssize_t n;
+
+	do
+		n = pwrite(fd, src, len, (off_t)dst);
+	while (n < 0 && errno == EINTR);
+	return n;
 }
 
 int agent_code_write(void *dst, const void *src, size_t len)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = (uintptr_t)dst & ~(page - 1);
-	uintptr_t end = ((uintptr_t)dst + len + page - 1) & ~(page - 1);
-	int prot = prot_of((uintptr_t)dst), prot_end = prot_of(end - 1);
+	uint8_t old[256];
+	ssize_t n;
+	int fd, err = 0;
 
-	/* One mapping's protections to give back, or no write. */
-	if (prot < 0 || prot != prot_end)
-		return -EFAULT;
-	/* Executable meanwhile: the writer may run from the same page. */
-	if (mprotect((void *)start, end - start,
-		     PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (len > sizeof(old))
+		return -E2BIG;
+	memcpy(old, dst, len);
+	fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	memcpy(dst, src, len);
+	n = mem_write(fd, src, len, (uintptr_t)dst);
+	if (n != (ssize_t)len) {
+		err = n < 0 ? -errno : -EIO;
+		/* A part written (the first page of two): put it back. */
+		if (n > 0 && mem_write(fd, old, n, (uintptr_t)dst) != n)
+			err = -EIO;
+	}
+	close(fd);
 	/* Nothing on x86, whose caches are coherent: the intent, written. */
-	__builtin___clear_cache((char *)dst, (char *)dst + len);
-	if (mprotect((void *)start, end - start, prot))
-		return -errno;
-	return 0;
+	if (!err)
+		__builtin___clear_cache((char *)dst, (char *)dst + len);
+	return err;
 }

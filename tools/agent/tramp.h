@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Memory for trampolines, within reach of a rel32 from the functions
- * they serve, and writes to code: pages made writable for the write and
- * given their protections back after it.
+ * they serve, and writes to code, through /proc/self/mem.
  */
 #ifndef NTPROF_AGENT_TRAMP_H
 #define NTPROF_AGENT_TRAMP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,9 +51,16 @@ int agent_tramp_get(uintptr_t near, size_t len, uint32_t site,
 void agent_tramp_ctl(int fd);
 
 /*
- * Copies @len bytes to code at @dst, its pages writable meanwhile and
- * then given back the protections they had. 0 or -errno.
+ * Copies @len bytes (256 at most) to code at @dst through /proc/self/mem,
+ * its pages' protections untouched: 0, or -errno with the code as it
+ * was.
  */
 int agent_code_write(void *dst, const void *src, size_t len);
+
+/*
+ * Whether a rel32 branch of the trampolines written so far (code
+ * displaced from other sites, with its targets) lands in (@at, @at + @len).
+ */
+bool agent_tramp_branch_into(uintptr_t at, size_t len);
 
 #endif /* NTPROF_AGENT_TRAMP_H */

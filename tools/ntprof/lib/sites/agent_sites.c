@@ -9,7 +9,39 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 
+#include "agent/patch.h"
+#include "agent/sitelist.h"
 #include "sites/agent_sites.h"
+#include "sites/elfsite.h"
+
+/*
+ * The code a rel8 branch into a site's patch can come from: a branch
+ * at q reaches q + 2 - 128 to q + 2 + 127, and the patch's bytes are at
+ * most the entry's endbr64 (4) and 19 displaced bytes past the entry.
+ */
+#define NEAR_BEFORE	128
+#define NEAR_AFTER	(4 + AGENT_DISPLACED_MAX + 126)
+
+/*
+ * The functions beside @u's within a rel8's reach of its patch, a near
+ * line each: one more than the agent holds if there are more (it
+ * refuses such a site), none without the program's symbols.
+ */
+static void near_write(FILE *f, const struct spdk_prog *p,
+		       const struct session_usite *u)
+{
+	struct elfsite_code near[AGENT_NEAR_MAX + 1];
+	uint64_t lo = u->vaddr > NEAR_BEFORE ? u->vaddr - NEAR_BEFORE : 0;
+	size_t i, n;
+
+	if (!p->es)
+		return;
+	n = elfsite_code_near(p->es, lo, u->vaddr + NEAR_AFTER, u->vaddr,
+			      near, AGENT_NEAR_MAX + 1);
+	for (i = 0; i < n && i <= AGENT_NEAR_MAX; i++)
+		fprintf(f, "near %#" PRIx64 " %" PRIu64 "\n", near[i].vaddr,
+			near[i].size);
+}
 
 /* The agent's names of the fetches, in session_usite_field order. */
 static const char *const field_names[SESSION_F_COUNT] = {
@@ -65,6 +97,7 @@ int agent_sites_write(FILE *f, const struct spdk_prog *p, const char *object)
 		if (u->trtype.set)
 			fetch_write(f, "trtype", &u->trtype);
 		fputc('\n', f);
+		near_write(f, p, u);
 	}
 	return ferror(f) ? -EIO : 0;
 }

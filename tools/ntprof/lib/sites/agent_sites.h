@@ -14,7 +14,8 @@
 /*
  * Writes @p's sites to @f, each with its function's symbol (vaddr and
  * size) in the file @object names, the executable as the agent will
- * see it. 0, or -EINVAL for a site without a symbol size (the agent
+ * see it, and, while @p's ELF is open, the functions within a rel8's
+ * reach of its first bytes (near lines), which the agent decodes. 0, or -EINVAL for a site without a symbol size (the agent
  * decodes the body whole), -EIO if @f failed.
  */
 int agent_sites_write(FILE *f, const struct spdk_prog *p, const char *object);

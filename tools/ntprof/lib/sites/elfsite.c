@@ -226,6 +226,55 @@ int elfsite_open(const char *path, struct elfsite **esp, char *err,
 	return ret;
 }
 
+/* Whether @c is among the first @n of @out (an alias of one of them). */
+static bool code_seen(const struct elfsite_code *out, size_t n,
+		      const struct elfsite_code *c)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (out[i].vaddr == c->vaddr && out[i].size == c->size)
+			return true;
+	return false;
+}
+
+size_t elfsite_code_near(const struct elfsite *es, uint64_t lo, uint64_t hi,
+			 uint64_t self, struct elfsite_code *out, size_t max)
+{
+	Elf_Data *data = elf_getdata(es->symtab, NULL);
+	size_t i, k, m, n = 0, nsyms;
+	struct elfsite_code c;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	int type;
+
+	if (!data || !gelf_getshdr(es->symtab, &sh) || !sh.sh_entsize)
+		return 0;
+	nsyms = sh.sh_size / sh.sh_entsize;
+	for (i = 0; i < nsyms; i++) {
+		if (!gelf_getsym(data, i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		c = (struct elfsite_code){ sym.st_value, sym.st_size };
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) ||
+		    sym.st_shndx == SHN_UNDEF || !c.size || c.vaddr == self ||
+		    c.vaddr >= hi || c.vaddr + c.size <= lo ||
+		    code_seen(out, n < max ? n : max, &c))
+			continue;
+		/* Kept by address: the first @max are the lowest. */
+		m = n < max ? n : max;
+		for (k = m; k > 0 && out[k - 1].vaddr > c.vaddr; k--)
+			;
+		if (k < max) {
+			memmove(&out[k + 1], &out[k],
+				(m - k - (m == max)) * sizeof(*out));
+			out[k] = c;
+		}
+		n++;
+	}
+	return n;
+}
+
 static void free_func(struct es_func *f)
 {
 	free((char *)f->pub.name);

@@ -105,6 +105,22 @@ int elfsite_resolve(struct elfsite *es, const char *const funcs[],
 const struct elfsite_func *elfsite_func(const struct elfsite *es,
 					const char *name);
 
+/* A function's code as linked: its symbol's [vaddr, vaddr + size). */
+struct elfsite_code {
+	uint64_t vaddr;
+	uint64_t size;
+};
+
+/*
+ * The functions (code symbols with a size: f.cold pieces, clones and
+ * others alike) whose code overlaps [@lo, @hi), but those at @self (the
+ * function itself and its aliases): how many there are, each once (an
+ * alias of one past the first @max may count again), the first @max of
+ * them by address in @out.
+ */
+size_t elfsite_code_near(const struct elfsite *es, uint64_t lo, uint64_t hi,
+			 uint64_t self, struct elfsite_code *out, size_t max);
+
 /* "ok", "inlined", "missing". */
 const char *elfsite_state_name(enum elfsite_state state);
 
