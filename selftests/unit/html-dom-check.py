@@ -5,12 +5,17 @@
 usage: html-dom-check.py wellformed PAGE
        html-dom-check.py report DOM REPORT.json
        html-dom-check.py compare DOM
+       html-dom-check.py compare-answer DOM COMPARE.json
 
 wellformed: ntprof's own output, before any browser repairs it: every
 element closed in the order it was opened, no script, nothing fetched.
 report, compare: the DOM that chromium --dump-dom printed; each chart's
-axes, ticks in units, legends, marks and hover titles. Prints a line per
-problem; exits 1 if there was any.
+axes, ticks in units, legends, marks and hover titles. compare-answer:
+the page of a compare --json (one transport per group) names the stage
+that changed the most as the JSON does: outlined in both bars, its legend,
+its row, its line, and each group's answer line the JSON's, word for word;
+with --detail, the largest component's row. Prints a line per problem;
+exits 1 if there was any.
 """
 
 import json
@@ -204,6 +209,55 @@ def check_compare(dom):
     return problems
 
 
+def check_compare_answer(dom, js):
+    """Each group's largest change and answer, as compare --json has them."""
+    problems = []
+    answers = [p.all_text() for p in dom.find("p", "answer")]
+    want = [g["answer"] for g in js["groups"]]
+    if answers != want:
+        problems.append(f"answers {answers}, not {want}")
+    sections = dom.find("section", "group")
+    if len(sections) != len(js["groups"]):
+        return problems + [f"{len(sections)} sections for {len(js['groups'])} groups"]
+    for sec, g in zip(sections, js["groups"]):
+        top = g["largest"]
+        what = g["label"]
+        if top is None:
+            if sec.find("rect", "largest") or sec.find("tr", "largest"):
+                problems.append(f"{what}: a largest outlined, none in the JSON")
+            continue
+        name = top["name"]
+        rects = sec.find("rect", "largest")
+        if len(rects) != 2 or not all((r.title() or "").split(": ")[1] == name
+                                      for r in rects):
+            problems.append(f"{what}: outlined {[r.title() for r in rects]}, not {name}")
+        if top["largest_lad"]:
+            label = f"{name}: largest LAD {top['lad']:.2f}"
+            line = f"largest LAD: {name}, {top['lad']:.2f}"
+        else:
+            lad = "n/a" if top["lad"] is None else f"{top['lad']:.2f}"
+            label = f"{name}: largest change {top['delta_us']:+.2f} µs"
+            line = f"largest change: {name}, {top['delta_us']:+.2f} µs (LAD {lad})"
+        legend = [i.all_text() for i in sec.find("g", "largest")]
+        if legend != [label]:
+            problems.append(f"{what}: legend {legend}, not {label!r}")
+        rows = [r.all_text() for r in sec.find("table", "lad")[0].find("tr", "largest")]
+        if len(rows) != 1 or name not in rows[0]:
+            problems.append(f"{what}: largest row {rows}, not {name}")
+        lines = [p.all_text() for p in sec.find("p", "largest")]
+        if lines != [line]:
+            problems.append(f"{what}: {lines}, not {line!r}")
+        if "components" not in g:
+            continue
+        comps = sec.find("table", "components")
+        comp = g["largest_component"]
+        rows = [r.all_text() for t in comps for r in t.find("tr", "largest")]
+        if len(comps) != 1 or comp is None or len(rows) != 1 or \
+           comp["name"] not in rows[0]:
+            problems.append(f"{what}: components' largest row {rows}, not {comp}")
+    return problems
+
+
 def check_wellformed(path):
     tree = parse(path)
     problems = tree.errors[:5]
@@ -225,6 +279,9 @@ def main():
     elif mode == "report":
         with open(sys.argv[3], encoding="utf-8") as f:
             problems = check_report(parse(path).root, json.load(f))
+    elif mode == "compare-answer":
+        with open(sys.argv[3], encoding="utf-8") as f:
+            problems = check_compare_answer(parse(path).root, json.load(f))
     else:
         problems = check_compare(parse(path).root)
     for p in problems[:20]:

@@ -7,7 +7,10 @@
 # hover title with a value and unit on every bar and point; the CDFs have
 # the end to end's p50, p99 and p99.9 marked with the values of report
 # --json; compare's figure has a base and a load bar per transport, the
-# storage stage outlined as the largest LAD, the LAD tables. The pages
+# storage stage outlined as the largest LAD, the LAD tables; where a stage
+# too small for a LAD made the largest change, the page names it as
+# compare --json does (outlined, legend, row, line) and carries the same
+# answer, and --detail's table marks the component that changed. The pages
 # are well formed and fetch nothing, Chromium logs no console message
 # about them (it logs an SVG attribute it cannot read, such as a NaN
 # width, as a console error), and their screenshots are not blank. The
@@ -72,6 +75,31 @@ t_compare() {
 }
 ktap_check "compare: base and load bars per transport, storage outlined as largest LAD, LAD tables" t_compare
 
+# A host block layer of 0.4 us (n/a) that grew by 40 us, storage by 10
+# us: the page names the block layer, as compare --json does, and carries
+# its answer; --detail's table marks the submission or completion. The
+# check must reject the page with another stage's row marked.
+t_compare_answer() {
+	gen -n 4000 --read-pct 100 --large-pct 0 --host-blk-us 0.4 --seed 46 \
+		"$TMP/nb-h.ntp" "$TMP/nb-t.ntp" &&
+	gen -n 4000 --read-pct 100 --large-pct 0 --host-blk-us 40 --storage-us 90 \
+		--seed 47 "$TMP/nl-h.ntp" "$TMP/nl-t.ntp" &&
+	"$NTPROF" compare --detail --json "$TMP/nb-h.ntp,$TMP/nb-t.ntp" \
+		"$TMP/nl-h.ntp,$TMP/nl-t.ntp" > "$TMP/n.json" &&
+	"$NTPROF" compare --detail --html "$TMP/n.html" "$TMP/nb-h.ntp,$TMP/nb-t.ntp" \
+		"$TMP/nl-h.ntp,$TMP/nl-t.ntp" > /dev/null &&
+	jq -e '.groups[0].largest.id == "host_block_layer"' "$TMP/n.json" > /dev/null &&
+	$CHECK wellformed "$TMP/n.html" &&
+	chrome n --dump-dom > "$TMP/n.dom" &&
+	$CHECK compare-answer "$TMP/n.dom" "$TMP/n.json" || return 1
+	perl -pe 's{<tr class="largest">}{<tr>}; s{(<tr)(><td><span[^>]*>[^<]*</span> storage \(target)}{$1 class="largest"$2}' \
+		"$TMP/n.dom" > "$TMP/moved.dom" &&
+	! $CHECK compare-answer "$TMP/moved.dom" "$TMP/n.json" > /dev/null &&
+	sed 's/of the growth/of the change/' "$TMP/n.dom" > "$TMP/moved.dom" &&
+	! $CHECK compare-answer "$TMP/moved.dom" "$TMP/n.json" > /dev/null
+}
+ktap_check "compare: a stage too small for a LAD that grew most is outlined and named, the answer line the JSON's" t_compare_answer
+
 # The checks are worth something only if a page without axes fails them.
 t_no_axes() {
 	perl -0pe 's{<g class="axis axis-[xy]">.*?</g>}{}gs' "$TMP/r.dom" > "$TMP/bare.dom" &&
@@ -84,12 +112,12 @@ ktap_check "the checks reject the pages with their axes taken out" t_no_axes
 t_console() {
 	local name
 
-	for name in r c; do
+	for name in r c n; do
 		! grep -E ':CONSOLE|Uncaught' "$TMP/$name.log" | sed 's/^/# /' | grep . ||
 			return 1
 	done
 }
-ktap_check "Chromium logs no console message for either page" t_console
+ktap_check "Chromium logs no console message for any page" t_console
 
 # screenshot NAME: a 1280x2000 PNG with some ink and many colours (the
 # stages' and the text's anti-aliasing), not a blank or a one-colour page.

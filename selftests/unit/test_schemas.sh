@@ -72,7 +72,7 @@ t_valid() {
 			"$TMP/l-h.ntp" "$TMP/l-t.ntp" > /dev/null || return 1
 	"$NTPROF" report --json --tail --hist --timeline 0.001 --by op,queue \
 		"$TMP/b-h.ntp" "$TMP/b-t.ntp" > "$TMP/report.json" &&
-		"$NTPROF" compare --json "$TMP/b-h.ntp,$TMP/b-t.ntp" \
+		"$NTPROF" compare --json --detail "$TMP/b-h.ntp,$TMP/b-t.ntp" \
 			"$TMP/l-h.ntp,$TMP/l-t.ntp" > "$TMP/compare.json" &&
 		python3 "$CHECK" "$REPORT" "$TMP/report.json" &&
 		python3 "$CHECK" "$COMPARE" "$TMP/compare.json" &&
@@ -140,8 +140,12 @@ if ktap_check "report and compare --json are valid, each against its own alone" 
 		drift "$REPORT" "$R" '$.tail.groups[0].threshold_us' '.tail.groups[0].threshold_us = null'
 	ktap_check "drift: --by's queue negative" \
 		drift "$REPORT" "$R" '$.groups[0].queue' '.groups[0].queue = -1'
-	ktap_check "drift: compare's largest LAD null" \
-		drift "$COMPARE" "$C" '$.groups[0].largest' '.groups[0].largest.lad = null'
+	ktap_check "drift: compare's largest change null" \
+		drift "$COMPARE" "$C" '$.groups[0].largest' '.groups[0].largest.delta_us = null'
+	ktap_check "drift: compare --detail's component in a stage that does not exist" \
+		drift "$COMPARE" "$C" '$.groups[0].components[0].stage' '.groups[0].components[0].stage = "wire"'
+	ktap_check "drift: an unknown member of a compare row" \
+		drift "$COMPARE" "$C" '$.groups[0].stages[0]' '.groups[0].stages[0].p42 = 1'
 	ktap_check "drift: compare without its end_to_end row" \
 		drift "$COMPARE" "$C" '$.groups[0].stages' '.groups[0].stages |= map(select(.id != "end_to_end"))'
 	ktap_check "drift: compare's side out of the enum" \

@@ -444,7 +444,7 @@ t_help_options() {
 		[[ $out == *"$o"* ]] || { echo "# report: $o"; return 1; }
 	done
 	run compare --help
-	for o in --json --html --help; do
+	for o in --detail --json --html --match --help; do
 		[[ $out == *"$o"* ]] || { echo "# compare: $o"; return 1; }
 	done
 }
@@ -455,7 +455,7 @@ t_man_options() {
 
 	for o in role transport output sample interval duration dev op \
 		 min-size max-size spdk-target spdk-host prom stages-only detail \
-		 json csv hist tail by timeline html; do
+		 json csv hist tail by timeline html match; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

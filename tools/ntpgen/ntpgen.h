@@ -56,6 +56,8 @@ struct opts {
 	double stage_us[ST_STORAGE + 1];
 	/* A large write's data transfer, in the network stage. */
 	double data_us;
+	/* --target-blk-us: storage's target block layer; < 0: a fifth of it. */
+	double target_blk_us;
 	double jitter;
 	/* --slow-queue Q:US: the drive takes US more on queue Q (0: none). */
 	uint64_t slow_qid;
@@ -83,6 +85,8 @@ struct opts {
 	unsigned int format_minor;
 	bool quiet;
 	const char *expect;
+	/* --host-dev: the name of the host's namespace in its device table. */
+	const char *host_dev;
 	const char *host_path;
 	const char *target_path;
 };

@@ -149,9 +149,12 @@ static void fill_devs(struct ntp_header *hdr, const struct opts *o,
 	bool host = role == NTPROF_ROLE_HOST;
 	uint32_t i, n = host ? o->paths : 1;
 
-	hdevs[0] = (struct ntp_dev){ HOST_DEV, "nvme1n1" };
-	for (i = 0; o->paths > 1 && i < o->paths; i++)
-		hdevs[1 + i] = (struct ntp_dev){ HOST_PATH_DEV(i), "nvme1n1" };
+	hdevs[0] = (struct ntp_dev){ .dev = HOST_DEV };
+	snprintf(hdevs[0].name, sizeof(hdevs[0].name), "%s", o->host_dev);
+	for (i = 0; o->paths > 1 && i < o->paths; i++) {
+		hdevs[1 + i] = hdevs[0];
+		hdevs[1 + i].dev = HOST_PATH_DEV(i);
+	}
 	hdr->nr_devs = host ? 1 + (o->paths > 1 ? o->paths : 0) : 1;
 	hdr->devs = host ? hdevs : &tdev;
 

@@ -167,7 +167,7 @@ static void draw_durations(struct gen *g, const struct slot *s,
 {
 	const struct opts *o = g->o;
 	const double *m = o->stage_us;
-	double j = o->jitter;
+	double j = o->jitter, blk, drive;
 	struct rng *r = &g->rng;
 
 	d->blk_sub = draw(r, 0.5 * m[ST_HOST_BLK] * 1e3, j);
@@ -179,14 +179,23 @@ static void draw_durations(struct gen *g, const struct slot *s,
 	d->host_recv = draw(r, 0.2 * m[ST_NETWORK] * 1e3, j);
 	d->tgt_sub = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
 	d->tgt_comp = draw(r, 0.5 * m[ST_TGT_DRV] * 1e3, j);
-	d->st_blk1 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
-	d->drive = draw(r, 0.8 * m[ST_STORAGE] * 1e3, j);
+	/*
+	 * The target block layer's half on either side of the drive: a
+	 * tenth of storage each, unless --target-blk-us gives their sum
+	 * (written so that the files of a seed stay what they were).
+	 */
+	blk = o->target_blk_us >= 0 ? 0.5 * o->target_blk_us :
+				      0.1 * m[ST_STORAGE];
+	drive = o->target_blk_us >= 0 ? m[ST_STORAGE] - o->target_blk_us :
+					0.8 * m[ST_STORAGE];
+	d->st_blk1 = draw(r, blk * 1e3, j);
+	d->drive = draw(r, drive * 1e3, j);
 	if (s->qid == o->slow_qid)
 		d->drive += (uint64_t)(o->slow_us * 1e3);
 	if (o->slow_from_us > 0 &&
 	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
 		d->drive += (uint64_t)(o->slow_from_us * 1e3);
-	d->st_blk2 = draw(r, 0.1 * m[ST_STORAGE] * 1e3, j);
+	d->st_blk2 = draw(r, blk * 1e3, j);
 	d->data = !c->is_read && c->large ? draw(r, o->data_us * 1e3, j) : 0;
 }
 

@@ -56,6 +56,8 @@ static void usage(FILE *f)
 "                          (default 20)\n"
 "      --target-drv-us US  target driver (default 10)\n"
 "      --storage-us US     storage: target block layer and drive (default 80)\n"
+"      --target-blk-us US  of storage, the target's block layer (the rest is\n"
+"                          the drive's; default a fifth of storage)\n"
 "      --data-us US        network: the transfer of a 128 KiB write's data,\n"
 "                          beyond the in-capsule size: R2T and H2C data, or\n"
 "                          the RDMA READ (default 30)\n"
@@ -89,6 +91,8 @@ static void usage(FILE *f)
 "                          requeued: one more host record, apart (default 0)\n"
 "\n"
 "paths:\n"
+"      --host-dev NAME     the host's name of the namespace (default nvme1n1):\n"
+"                          a run over another controller has another\n"
 "      --paths N           native multipath: the host reaches the namespace\n"
 "                          through N controllers (at most 8), queue Q's\n"
 "                          commands through the ((Q - 1) % N)-th, whose\n"
@@ -131,6 +135,7 @@ enum {
 	OPT_TGT_DRV,
 	OPT_STORAGE,
 	OPT_DATA,
+	OPT_TARGET_BLK,
 	OPT_JITTER,
 	OPT_SLOW_QUEUE,
 	OPT_FAILED_PCT,
@@ -142,6 +147,7 @@ enum {
 	OPT_STALE_RECV,
 	OPT_ABORTED_PCT,
 	OPT_PATHS,
+	OPT_HOST_DEV,
 	OPT_NO_HOST,
 	OPT_CPUS,
 	OPT_NO_HOOKS,
@@ -171,6 +177,7 @@ static const struct option long_opts[] = {
 	{ "target-drv-us", required_argument, NULL, OPT_TGT_DRV },
 	{ "storage-us", required_argument, NULL, OPT_STORAGE },
 	{ "data-us", required_argument, NULL, OPT_DATA },
+	{ "target-blk-us", required_argument, NULL, OPT_TARGET_BLK },
 	{ "jitter", required_argument, NULL, OPT_JITTER },
 	{ "slow-queue", required_argument, NULL, OPT_SLOW_QUEUE },
 	{ "failed-pct", required_argument, NULL, OPT_FAILED_PCT },
@@ -183,6 +190,7 @@ static const struct option long_opts[] = {
 	{ "stale-recv-pct", required_argument, NULL, OPT_STALE_RECV },
 	{ "aborted-pct", required_argument, NULL, OPT_ABORTED_PCT },
 	{ "paths", required_argument, NULL, OPT_PATHS },
+	{ "host-dev", required_argument, NULL, OPT_HOST_DEV },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
@@ -305,6 +313,9 @@ static int parse_stage_opt(int c, char *arg, struct opts *o)
 				    &o->stage_us[c - OPT_HOST_BLK]);
 	case OPT_DATA:
 		return parse_double(arg, "--data-us", 0.01, 1e7, &o->data_us);
+	case OPT_TARGET_BLK:
+		return parse_double(arg, "--target-blk-us", 0.01, 1e7,
+				    &o->target_blk_us);
 	case OPT_JITTER:
 		return parse_double(arg, "--jitter", 0, 0.9, &o->jitter);
 	case OPT_SLOW_QUEUE:
@@ -383,6 +394,15 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 	switch (c) {
 	case OPT_PATHS:
 		return parse_u32(arg, "--paths", 1, MAX_PATHS, &o->paths);
+	case OPT_HOST_DEV:
+		/* A name the device table holds (struct ntp_dev). */
+		if (!*arg || strlen(arg) > NTP_DEV_NAME_MAX) {
+			fprintf(stderr, "ntpgen: --host-dev: '%s' is not a device name\n",
+				arg);
+			return -1;
+		}
+		o->host_dev = arg;
+		return 0;
 	case OPT_CPUS:
 		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
 	case OPT_NO_HOOKS:
@@ -443,6 +463,7 @@ static const struct opts default_opts = {
 	.seed = 1,
 	.stage_us = { 4, 6, 20, 10, 80 },
 	.data_us = 30,
+	.target_blk_us = -1,
 	.jitter = 0.25,
 	.gap_us = 2,
 	.nr_cpus = 8,
@@ -450,6 +471,7 @@ static const struct opts default_opts = {
 	.format_major = NTP_VERSION_MAJOR,
 	.format_minor = NTP_VERSION_MINOR,
 	.paths = 1,
+	.host_dev = "nvme1n1",
 };
 
 /* The options into @o, then the two files: 0, or -1 once said why not. */
@@ -472,6 +494,10 @@ int parse_args(int argc, char *argv[], struct opts *o)
 	}
 	if (!o->target_sample)
 		o->target_sample = o->sample;
+	if (o->target_blk_us >= o->stage_us[ST_STORAGE]) {
+		fputs("ntpgen: --target-blk-us: less than --storage-us\n", stderr);
+		return -1;
+	}
 	if (o->span < 128 * 1024) {
 		fputs("ntpgen: --span: at least 128k\n", stderr);
 		return -1;

@@ -16,7 +16,9 @@
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "common/names.h"
 #include "common/util.h"
+#include "out/compare_detail.h"
 #include "out/compare_html.h"
 #include "out/json.h"
 #include "out/table.h"
@@ -25,6 +27,9 @@
 
 struct compare_opts {
 	bool json;
+	bool detail;		/* -D, --detail: the components too */
+	unsigned int match;	/* --match: NTPROF_BY_* */
+	bool match_given;
 	const char *html;	/* --html FILE, or NULL */
 	char *base_arg;
 	char *load_arg;
@@ -32,52 +37,78 @@ struct compare_opts {
 
 static void compare_usage(FILE *f)
 {
-	fputs("usage: ntprof compare [--json] [--html FILE] BASE LOAD\n"
+	fputs("usage: ntprof compare [--detail] [--json] [--html FILE] [--match PARTS]\n"
+	      "                     BASE LOAD\n"
 	      "\n"
 	      "Compare two runs of the same workload stage by stage: a baseline and\n"
 	      "a run under some load or change. BASE and LOAD are each a recording\n"
 	      "or a comma-separated list of them, typically HOST.ntp,TARGET.ntp.\n"
 	      "For every group of commands (op, size, device) in both runs, each\n"
 	      "stage's mean in both and its latency amplification degree, LAD =\n"
-	      "loaded mean / base mean; the stage with the largest LAD among those\n"
-	      "holding at least 5 % of the end to end's growth is named, and a line\n"
-	      "says in words what changed.\n"
+	      "loaded mean / base mean. The stages' changes add up to the end to\n"
+	      "end's: a line says in words how much slower or faster it became,\n"
+	      "each stage's share of that, the largest change first.\n"
 	      "\n"
 	      "options:\n"
+	      "  -D, --detail also each component of the stages in both runs, and\n"
+	      "               in the answer those of the stage that changed most\n"
+	      "               (storage: the target's block layer, the drive)\n"
 	      "  -j, --json   the same numbers as one JSON object (schema\n"
 	      "               ntprof-compare/1, Documentation/report.rst)\n"
 	      "      --html FILE  also write the comparison as one self-contained\n"
 	      "               page: each run's mean stage times as a stacked\n"
 	      "               bar (per transport when both runs hold both),\n"
-	      "               the largest LAD outlined, the LAD tables\n"
+	      "               the stage that changed the most outlined, the LAD\n"
+	      "               tables and the answer\n"
+	      "      --match PARTS  pair the runs' groups by these of op, size and\n"
+	      "               dev (default op,size,dev): op,size compares runs on\n"
+	      "               two devices, a TCP and an RDMA controller's\n"
 	      "  -h, --help   show this help and exit\n"
 	      "\n"
 	      "A stage under 0.5 us at the baseline gets no LAD (n/a): the ratio of\n"
-	      "two tiny numbers says nothing. Each run's files must share their -s;\n"
-	      "the two runs need not.\n"
+	      "two tiny numbers says nothing; its change in us still counts. A group\n"
+	      "without its device's pair pairs by op and size when each run holds one\n"
+	      "such group. When one run has the target's side and the other not, the\n"
+	      "runs are compared on their common ground, the network and the target\n"
+	      "as one stage. Each run's files must share their -s; the two runs need\n"
+	      "not.\n"
 	      "\n"
 	      "examples:\n"
 	      "  ntprof compare base/host.ntp,base/target.ntp busy/host.ntp,busy/target.ntp\n"
 	      "      Which stage made the busy run slower?\n"
 	      "  ntprof compare before.ntp after.ntp\n"
-	      "      Two host-only recordings: the host's stages and the rest.\n", f);
+	      "      Two host-only recordings: the host's stages and the rest.\n"
+	      "  ntprof compare --detail tcp/host.ntp,tcp/target.ntp rdma/host.ntp,rdma/target.ntp\n"
+	      "      Where does RDMA save time over TCP, component by component?\n", f);
 }
 
 static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 {
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "detail", no_argument, NULL, 'D' },
 		{ "html", required_argument, NULL, 'W' },
+		{ "match", required_argument, NULL, 'M' },
 		CLI_OPT_HELP,
 		CLI_OPT_END
 	};
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":jh", options, NULL)) != -1) {
+	o->match = CMP_MATCH_DEFAULT;
+	while ((c = getopt_long(argc, argv, ":jDh", options, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			o->json = true;
+			break;
+		case 'D':
+			o->detail = true;
+			break;
+		case 'M':
+			if (cmp_match_parse(optarg, &o->match))
+				return usage_error(argv[0], "--match takes op, size and dev, comma-separated, not '%s'",
+						   optarg);
+			o->match_given = true;
 			break;
 		case 'W':
 			o->html = optarg;
@@ -152,6 +183,30 @@ static void lad_str(double lad, char *buf, size_t size)
 		snprintf(buf, size, "%.2f", lad);
 }
 
+/* The line under the largest change: its LAD, or its change in us. */
+static void print_largest(const struct cmp_group *cg)
+{
+	const struct cmp_row *r;
+	char lad[32];
+
+	if (cg->largest < 0)
+		return;
+	r = &cg->rows[cg->largest];
+	if (cg->largest_lad) {
+		printf("  largest LAD: %s, %.2f\n", r->name, r->lad);
+		return;
+	}
+	lad_str(r->lad, lad, sizeof(lad));
+	printf("  largest change: %s, %+.2f us (LAD %s)\n", r->name,
+	       (r->load_ns - r->base_ns) / 1e3, lad);
+}
+
+static void print_note(const char *line, void *arg)
+{
+	(void)arg;
+	printf("  (%s)\n", line);
+}
+
 static void print_group(const struct cmp_group *cg, bool *had_na)
 {
 	const struct cmp_row *r;
@@ -160,9 +215,8 @@ static void print_group(const struct cmp_group *cg, bool *had_na)
 	int w;
 
 	printf("\n== %s: baseline %" PRIu64 " commands sampled, loaded %" PRIu64 "\n",
-	       cg->base->label, cg->base->n_table, cg->load->n_table);
-	if (cg->base->kind != cg->load->kind)
-		puts("  (one run has the target's side and the other not: the host's stages only)");
+	       cg->label, cg->base->n_table, cg->load->n_table);
+	cmp_group_notes(cg, print_note, NULL);
 	printf("  %-38s%10s%10s%8s\n", "stage", "base us", "load us", "LAD");
 	for (i = 0; i < cg->nr_rows; i++) {
 		r = &cg->rows[i];
@@ -174,9 +228,10 @@ static void print_group(const struct cmp_group *cg, bool *had_na)
 		printf("  %s%*.2f%10.2f%8s\n", r->name, w, r->base_ns / 1e3,
 		       r->load_ns / 1e3, lad);
 	}
-	if (cg->largest >= 0)
-		printf("  largest LAD: %s, %.2f\n", cg->rows[cg->largest].name,
-		       cg->rows[cg->largest].lad);
+	cmp_detail_print(stdout, cg);
+	for (i = 0; i < cg->nr_comps; i++)
+		*had_na |= isnan(cg->comps[i].lad);
+	print_largest(cg);
 	printf("  answer: %s\n", cg->answer);
 }
 
@@ -216,32 +271,42 @@ static void json_run(struct ntprof_json *js, const char *key,
 	ntprof_json_obj_end(js);
 }
 
+/* What the pair was matched by, and how its two groups differ. */
+static void json_pairing(struct ntprof_json *js, const struct cmp_group *cg)
+{
+	ntprof_json_arr_start(js, "matched_by");
+	if (cg->match & NTPROF_BY_OP)
+		ntprof_json_str(js, NULL, "op");
+	if (cg->match & NTPROF_BY_SIZE)
+		ntprof_json_str(js, NULL, "size");
+	if (cg->match & NTPROF_BY_DEV)
+		ntprof_json_str(js, NULL, "dev");
+	ntprof_json_arr_end(js);
+	ntprof_json_str(js, "load_device", cg->load->devname);
+	ntprof_json_str(js, "base_transport",
+			ntprof_transport_id(cg->base->transport));
+	ntprof_json_str(js, "load_transport",
+			ntprof_transport_id(cg->load->transport));
+	ntprof_json_bool(js, "common_ground", cg->common_ground);
+}
+
 static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 {
 	const struct cmp_row *r;
 	size_t i;
 
 	ntprof_json_obj_start(js, NULL);
-	ntprof_json_str(js, "label", cg->base->label);
+	ntprof_json_str(js, "label", cg->label);
 	ntprof_json_str(js, "op", ntprof_opclass_name(cg->base->op));
 	ntprof_json_u64(js, "size", cg->base->length);
 	ntprof_json_str(js, "device", cg->base->devname);
 	ntprof_json_str(js, "side", cg->base->target_side ? "target" : "host");
+	json_pairing(js, cg);
 	ntprof_json_u64(js, "base_n", cg->base->n_table);
 	ntprof_json_u64(js, "load_n", cg->load->n_table);
 	ntprof_json_arr_start(js, "stages");
-	for (i = 0; i < cg->nr_rows; i++) {
-		r = &cg->rows[i];
-		ntprof_json_obj_start(js, NULL);
-		ntprof_json_str(js, "id", r->id);
-		ntprof_json_str(js, "name", r->name);
-		ntprof_json_num(js, "base_us", r->base_ns / 1e3, 3);
-		ntprof_json_num(js, "load_us", r->load_ns / 1e3, 3);
-		ntprof_json_num(js, "delta_us",
-				(r->load_ns - r->base_ns) / 1e3, 3);
-		ntprof_json_num(js, "lad", r->lad, 4);
-		ntprof_json_obj_end(js);
-	}
+	for (i = 0; i < cg->nr_rows; i++)
+		cmp_row_json(js, &cg->rows[i]);
 	ntprof_json_arr_end(js);
 	if (cg->largest >= 0) {
 		r = &cg->rows[cg->largest];
@@ -249,17 +314,23 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 		ntprof_json_str(js, "id", r->id);
 		ntprof_json_str(js, "name", r->name);
 		ntprof_json_num(js, "lad", r->lad, 4);
+		ntprof_json_num(js, "delta_us", (r->load_ns - r->base_ns) / 1e3,
+				3);
+		ntprof_json_num(js, "share", r->share, 4);
+		ntprof_json_bool(js, "largest_lad", cg->largest_lad);
 		ntprof_json_obj_end(js);
 	} else {
 		ntprof_json_str(js, "largest", NULL);
 	}
+	cmp_detail_json(js, cg);
 	ntprof_json_str(js, "answer", cg->answer);
 	ntprof_json_obj_end(js);
 }
 
 static void compare_print(const struct recording_run *base,
 			  const struct recording_run *load,
-			  const struct cmp_group *groups, size_t nr, bool json)
+			  const struct cmp_group *groups, size_t nr, bool json,
+			  unsigned int match)
 {
 	const struct ntprof_analysis *ba = base->an, *la = load->an;
 	const struct cmp_group *top = cmp_main_group(groups, nr);
@@ -286,17 +357,21 @@ static void compare_print(const struct recording_run *base,
 	for (i = 0; i < nr; i++)
 		print_group(&groups[i], &had_na);
 	for (i = 0; i < ba->nr_groups; i++)
-		if (!cmp_group_find(la, ba, &ba->groups[i]))
+		if (!cmp_paired(groups, nr, &ba->groups[i], false))
 			print_only(&ba->groups[i], "base");
 	for (i = 0; i < la->nr_groups; i++)
-		if (!cmp_group_find(ba, la, &la->groups[i]))
+		if (!cmp_paired(groups, nr, &la->groups[i], true))
 			print_only(&la->groups[i], "loaded");
 	if (had_na)
-		puts("\n(n/a: a stage under 0.5 us at the baseline is too small for a ratio.)");
-	if (!nr)
-		puts("\nno group of commands (op, size, device) is in both runs: nothing to compare");
+		puts("\n(n/a: under 0.5 us at the baseline, too small for a ratio; its change in us\n"
+		     "still counts.)");
+	if (!nr && match == CMP_MATCH_DEFAULT)
+		puts("\nno group of commands (op, size, device) is in both runs: nothing to compare\n"
+		     "(--match op,size pairs the groups of two devices)");
+	else if (!nr)
+		puts("\nno group of commands is in both runs: nothing to compare");
 	else if (nr > 1)
-		printf("\nanswer (%s): %s\n", top->base->label, top->answer);
+		printf("\nanswer (%s): %s\n", top->label, top->answer);
 }
 
 /* --html: the page; 0, or 1 after a message. */
@@ -328,7 +403,6 @@ int cmd_compare(int argc, char *argv[])
 {
 	struct compare_opts o = { 0 };
 	struct recording_run base, load;
-	const struct ntprof_group *lg;
 	struct cmp_group *groups = NULL;
 	size_t i, nr = 0;
 	int ret = compare_parse(argc, argv, &o);
@@ -346,17 +420,13 @@ int cmd_compare(int argc, char *argv[])
 			ret = 1;
 		}
 	}
-	for (i = 0; !ret && i < base.an->nr_groups; i++) {
-		lg = cmp_group_find(load.an, base.an, &base.an->groups[i]);
-		if (!lg || !base.an->groups[i].n_table || !lg->n_table)
-			continue;
-		groups[nr].base = &base.an->groups[i];
-		groups[nr].load = lg;
-		cmp_group_compare(&groups[nr]);
-		nr++;
-	}
 	if (!ret)
-		compare_print(&base, &load, groups, nr, o.json);
+		ret = cmp_pair(argv[0], base.an, load.an, o.match, o.match_given,
+			       groups, &nr);
+	for (i = 0; !ret && i < nr; i++)
+		cmp_group_compare(&groups[i], o.detail);
+	if (!ret)
+		compare_print(&base, &load, groups, nr, o.json, o.match);
 	if (!ret && o.html)
 		ret = compare_html(argv[0], o.html, &base, &load, groups, nr);
 	/* Nothing in common is an answer, but not the one a script wants. */

@@ -49,7 +49,7 @@ _ntprof()
 			;;
 		report|compare)
 			if [[ $cur == -* ]]; then
-				words="-j -h --json --html --help"
+				words="-D -j -h --detail --json --html --match --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&
 					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --stream --load --help"
 			else

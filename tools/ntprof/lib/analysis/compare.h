@@ -1,32 +1,71 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ntprof compare's groups, as compare.c makes them, and cmd/compare.c
+ * ntprof compare's groups, as compare.c pairs and compares them
+ * (compare_pair.c, compare_rows.c, compare_answer.c), and cmd/compare.c
  * and out/compare_html.c show them.
  */
 #ifndef NTPROF_COMPARE_H
 #define NTPROF_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analysis/analysis.h"
 
-/* A row of a group's table: a stage, or the end to end (stage -1). */
+/* A stage or component below this at the base is too small for a ratio. */
+#define CMP_LAD_MIN_BASE_NS	500.0
+
+/*
+ * A row of a group's table: a stage, the end to end (stage -1), or with
+ * --detail a component (comp >= 0, stage the one it belongs to, -1 for a
+ * sub-row that is in no stage).
+ */
 struct cmp_row {
 	int stage;
+	int comp;		/* enum ntprof_comp, -1: a stage's row */
+	bool sub;		/* a part shown under another, in no sum */
 	const char *id;
-	const char *name;
+	/*
+	 * Both runs' names in one: each run's own where they differ, as
+	 * runs over two transports have them ("host driver (nvme-tcp ->
+	 * nvme-rdma)").
+	 */
+	char name[160];
+	const char *base_name;
+	const char *load_name;
 	double base_ns;
 	double load_ns;
 	double lad;		/* NAN: n/a */
+	double share;		/* of the end to end's change; NAN: none */
 };
 
 struct cmp_group {
 	const struct ntprof_group *base;
 	const struct ntprof_group *load;
+	/* NTPROF_BY_OP, _SIZE, _DEV: what the two groups were paired by. */
+	unsigned int match;
+	/* Both labels in one where they differ: "read 4KiB nvme1n1 -> nvme2n1". */
+	char label[2 * sizeof(((struct ntprof_group *)0)->label)];
+	/*
+	 * One run has the target's side and the other not: the rows are
+	 * the ground both share, the network and the target as one stage.
+	 */
+	bool common_ground;
 	struct cmp_row rows[NTPROF_STAGE_COUNT + 1];
 	size_t nr_rows;
-	int largest;		/* index into rows, -1: none */
-	char answer[512];
+	/* --detail: the components both runs hold, in path order. */
+	struct cmp_row comps[NTPROF_COMP_COUNT];
+	size_t nr_comps;
+	/*
+	 * The stage that changed the most in microseconds (index into
+	 * rows), -1: none; @largest_lad when it has the largest LAD too,
+	 * in a run that got slower. --detail: of its components, the one
+	 * that changed the most (index into comps), -1: none.
+	 */
+	int largest;
+	bool largest_lad;
+	int largest_comp;
+	char answer[1536];
 };
 
 /*
@@ -36,9 +75,54 @@ struct cmp_group {
 const struct ntprof_group *
 cmp_group_find(const struct ntprof_analysis *an,
 	       const struct ntprof_analysis *other, const struct ntprof_group *g);
-/* Fills @cg's rows, largest and answer from its base and load groups. */
-void cmp_group_compare(struct cmp_group *cg);
+/*
+ * Fills @cg's label, rows (and with @detail its components), shares,
+ * largest and answer from its base and load groups.
+ */
+void cmp_group_compare(struct cmp_group *cg, bool detail);
 /* The group the overall answer speaks of: the one with most commands. */
 const struct cmp_group *cmp_main_group(const struct cmp_group *v, size_t n);
+
+/* compare_rows.c */
+/*
+ * @a and @b as one name into @buf: @a when they are the same, else the
+ * part that differs as "A -> B" between what they share, cut at words
+ * ("network (TCP/IP -> RDMA, NICs, wire)").
+ */
+void cmp_merge_names(char *buf, size_t size, const char *a, const char *b);
+/* @cg's rows of stages and end to end, and with @detail its components. */
+void cmp_rows_fill(struct cmp_group *cg, bool detail);
+
+/* compare_answer.c: the shares, the largest change, the answer's words. */
+void cmp_group_answer(struct cmp_group *cg);
+
+/* compare_pair.c */
+#define CMP_MATCH_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
+/*
+ * --match PARTS: a comma-separated list of op, size and dev into
+ * NTPROF_BY_* bits. 0, or -EINVAL.
+ */
+int cmp_match_parse(const char *s, unsigned int *match);
+/*
+ * Pairs the groups of @ba (base) and @la (load) into @out, which has room
+ * for ba->nr_groups, and sets *@nr. By @match's parts; with @explicit
+ * (--match given), a run with two groups of one key is an error, and
+ * without, a base group left without its device's pair still pairs by op
+ * and size when each run holds just one group of them (runs over two
+ * controllers). Returns 0, or 1 after a one-line message for @cmd.
+ */
+int cmp_pair(const char *cmd, const struct ntprof_analysis *ba,
+	     const struct ntprof_analysis *la, unsigned int match,
+	     bool explicit, struct cmp_group *out, size_t *nr);
+/*
+ * What sets @cg's two groups apart beside their stages, a sentence each
+ * to @emit: devices paired by op and size, two transports, the common
+ * ground of a run with the target's side and one without.
+ */
+void cmp_group_notes(const struct cmp_group *cg,
+		     void (*emit)(const char *line, void *arg), void *arg);
+/* Whether @g is the base (@load false) or load group of one of @v. */
+bool cmp_paired(const struct cmp_group *v, size_t n,
+		const struct ntprof_group *g, bool load);
 
 #endif /* NTPROF_COMPARE_H */

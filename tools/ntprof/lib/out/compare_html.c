@@ -16,6 +16,7 @@
 
 #include "analysis/recording.h"
 #include "common/names.h"
+#include "out/compare_detail.h"
 #include "out/compare_html.h"
 #include "out/html.h"
 #include "out/svg_axes.h"
@@ -114,6 +115,11 @@ static void fig_bar(FILE *f, const struct cmp_group *cg, bool load,
 		if (top && load && !isnan(r->lad) && x1 - x0 >= LAD_LABEL_W)
 			fprintf(f, "<text class=\"lad-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#fff\" font-weight=\"bold\">LAD %.2f</text>\n",
 				(x0 + x1) / 2, y + 16, r->lad);
+		/* Without a LAD (n/a), the change it made. */
+		else if (top && load && x1 - x0 >= LAD_LABEL_W)
+			fprintf(f, "<text class=\"lad-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" fill=\"#fff\" font-weight=\"bold\">%+.1f µs</text>\n",
+				(x0 + x1) / 2, y + 16,
+				(r->load_ns - r->base_ns) / 1e3);
 	}
 	fprintf(f, "<text class=\"bar-total\" x=\"%.1f\" y=\"%.1f\">%.1f µs</text>\n",
 		svg_pos(xs, bar_us(cg, load)) + 6, y + 16,
@@ -131,11 +137,10 @@ static const struct cmp_row *stage_row(const struct cmp_group *cg, int s)
 	return NULL;
 }
 
-/* @cg's row of the largest LAD if it is stage @s's, else NULL. */
+/* @cg's row of the largest change if it is stage @s's, else NULL. */
 static const struct cmp_row *largest_of(const struct cmp_group *cg, int s)
 {
-	if (cg->largest < 0 || cg->rows[cg->largest].stage != s ||
-	    isnan(cg->rows[cg->largest].lad))
+	if (cg->largest < 0 || cg->rows[cg->largest].stage != s)
 		return NULL;
 	return &cg->rows[cg->largest];
 }
@@ -151,12 +156,15 @@ static bool fig_legend_item(FILE *f, const struct cmp_group *const *m,
 {
 	const struct cmp_row *r = NULL, *top;
 	const char *cut;
-	size_t k, nt = 0;
+	size_t k, nt = 0, nlad = 0;
+	bool all_lad;
 
 	for (k = 0; k < nm && !r; k++)
 		r = stage_row(m[k], s);
-	for (k = 0; k < nm; k++)
+	for (k = 0; k < nm; k++) {
 		nt += !!largest_of(m[k], s);
+		nlad += largest_of(m[k], s) && m[k]->largest_lad;
+	}
 	if (!r)
 		return false;
 	cut = nm > 1 ? strstr(r->name, " (") : NULL;
@@ -166,12 +174,23 @@ static bool fig_legend_item(FILE *f, const struct cmp_group *const *m,
 		nt ? " stroke=\"#000\" stroke-width=\"2\"" : "", FIG_L + 18, y,
 		nt ? " font-weight=\"bold\"" : "",
 		(int)(cut ? (size_t)(cut - r->name) : strlen(r->name)), r->name);
+	/*
+	 * Its LAD where it is the largest LAD as well, else the change it
+	 * made (a stage too small for a LAD, a run that got faster).
+	 */
+	all_lad = nlad == nt;
 	for (k = 0, nt = 0; k < nm; k++) {
 		top = largest_of(m[k], s);
-		if (top)
-			fprintf(f, "%s%s%s%.2f", nt++ ? ", " : ": largest LAD ",
-				nm > 1 ? ntprof_transport_name(m[k]->base->transport) : "",
-				nm > 1 ? " " : "", top->lad);
+		if (!top)
+			continue;
+		fprintf(f, "%s%s%s", nt++ ? ", " :
+			all_lad ? ": largest LAD " : ": largest change ",
+			nm > 1 ? ntprof_transport_name(m[k]->base->transport) : "",
+			nm > 1 ? " " : "");
+		if (all_lad)
+			fprintf(f, "%.2f", top->lad);
+		else
+			fprintf(f, "%+.2f µs", (top->load_ns - top->base_ns) / 1e3);
 	}
 	fputs("</text></g>\n", f);
 	return true;
@@ -206,7 +225,7 @@ static void figure(FILE *f, const struct cmp_group *const *m, size_t nm)
 	for (i = 0, k = 0; i < NTPROF_STAGE_COUNT; i++)
 		k += fig_legend_item(f, m, nm, ntprof_stage_order[i],
 				     axis + 60 + LEGEND_H * (double)k);
-	fputs("</g>\n</svg>\n<figcaption>Mean stage times of the sampled commands, base and load on one scale; outlined: the stage with the largest LAD.</figcaption>\n</figure>\n", f);
+	fputs("</g>\n</svg>\n<figcaption>Mean stage times of the sampled commands, base and load on one scale; outlined: the stage that changed the most.</figcaption>\n</figure>\n", f);
 }
 
 static void lad_table(FILE *f, const struct cmp_group *cg)
@@ -232,13 +251,32 @@ static void lad_table(FILE *f, const struct cmp_group *cg)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	cmp_detail_html(f, cg);
 	if (cg->largest >= 0) {
-		fputs("<p class=\"largest\">largest LAD: ", f);
-		html_escape(f, cg->rows[cg->largest].name);
-		fprintf(f, ", %.2f</p>\n", cg->rows[cg->largest].lad);
+		r = &cg->rows[cg->largest];
+		fprintf(f, "<p class=\"largest\">largest %s: ",
+			cg->largest_lad ? "LAD" : "change");
+		html_escape(f, r->name);
+		if (cg->largest_lad)
+			fprintf(f, ", %.2f</p>\n", r->lad);
+		else if (isnan(r->lad))
+			fprintf(f, ", %+.2f µs (LAD n/a)</p>\n",
+				(r->load_ns - r->base_ns) / 1e3);
+		else
+			fprintf(f, ", %+.2f µs (LAD %.2f)</p>\n",
+				(r->load_ns - r->base_ns) / 1e3, r->lad);
 	}
 	fputs("<p class=\"answer\">", f);
 	html_escape(f, cg->answer);
+	fputs("</p>\n", f);
+}
+
+static void html_note(const char *line, void *arg)
+{
+	FILE *f = arg;
+
+	fputs("<p class=\"note\">", f);
+	html_escape(f, line);
 	fputs("</p>\n", f);
 }
 
@@ -248,7 +286,7 @@ static void lad_table(FILE *f, const struct cmp_group *cg)
  */
 static void family(FILE *f, const struct cmp_group *v, size_t nr, size_t first)
 {
-	char label[sizeof(v[first].base->label)];
+	char label[sizeof(v[first].label)];
 	const struct cmp_group *m[8];
 	size_t nm = 0, i, k;
 
@@ -257,7 +295,7 @@ static void family(FILE *f, const struct cmp_group *v, size_t nr, size_t first)
 			m[nm++] = &v[i];
 	snprintf(label, sizeof(label), "%.*s",
 		 (int)(nm > 1 ? family_len(v[first].base) : sizeof(label)),
-		 v[first].base->label);
+		 nm > 1 ? v[first].base->label : v[first].label);
 	fputs("<section class=\"group\"><h2>", f);
 	html_escape(f, label);
 	fputs("</h2>\n", f);
@@ -265,9 +303,10 @@ static void family(FILE *f, const struct cmp_group *v, size_t nr, size_t first)
 	for (k = 0; k < nm; k++) {
 		if (nm > 1) {
 			fputs("<h3>", f);
-			html_escape(f, m[k]->base->label);
+			html_escape(f, m[k]->label);
 			fputs("</h3>\n", f);
 		}
+		cmp_group_notes(m[k], html_note, f);
 		fprintf(f, "<p>baseline %" PRIu64 " commands sampled, loaded %" PRIu64 "</p>\n",
 			m[k]->base->n_table, m[k]->load->n_table);
 		lad_table(f, m[k]);
