@@ -12,7 +12,9 @@
 # and ten more empty ones. 'record --spdk-target BIN' and '--spdk-target
 # PID' must not crash nor hang, must skip each fake with one line naming
 # it and why, must keep root's process in a table the strangers could
-# fill, and must record that process whole. Then the recorders among
+# fill, and must record that process whole, each record under the pid
+# the recorder knows it by (the model runs in a pid namespace of its
+# own, where its agent is pid 1). Then the recorders among
 # themselves: a recorder stopped (SIGSTOP) until the agent turned itself
 # off, whose records are left in the rings, and resumed while another
 # records: the new one reads none of the old one's records, and the old
@@ -67,15 +69,20 @@ for _ in $(seq 50); do
 	[ -s "$TMP/map.out" ] && break
 	sleep 0.1
 done
-"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > /dev/null \
-	2> "$TMP/model.err" &
-MODEL_PID=$!
-KILL+=($MODEL_PID)
+# Root's model in a pid namespace of its own, as in a container: its
+# agent knows itself as pid 1, the recorder knows it by this one's pid.
+unshare --pid --fork "$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 \
+	> /dev/null 2> "$TMP/model.err" &
+KILL+=($!)
 for _ in $(seq 50); do
 	grep -q "sites patched" "$TMP/model.err" && break
 	sleep 0.1
 done
-grep -q "4 of 4 sites patched" "$TMP/model.err" ||
+MODEL_PID=$(pgrep -P "${KILL[-1]}")
+KILL+=($MODEL_PID)
+# Killed by their pids (KILL), not as jobs: no word from the shell.
+disown -a
+grep -q "4 of 4 sites patched" "$TMP/model.err" && [ -n "$MODEL_PID" ] ||
 	{ echo "Bail out! the model's agent did not start"; exit 1; }
 
 # want_skip OUT KIND REASON: OUT says once that KIND's process is skipped, why.
@@ -130,7 +137,7 @@ bad=$(awk -F, 'NR == FNR { want[NR - 1] = $0; next }
 groups=$("$NTPROF" report --by pid "$TMP/path.ntp" 2>&1 | grep '^== ')
 if [ "$n" -gt 500 ] && [ -z "$bad" ] && [ -n "$groups" ] &&
    ! grep -qv " pid $MODEL_PID" <<< "$groups"; then
-	ktap_pass "root's process recorded whole: $n records, each a command it ran, each its pid's"
+	ktap_pass "root's process recorded whole: $n records, each a command it ran, each its pid's here (not its namespace's 1)"
 else
 	ktap_fail "root's process recorded whole ($n records)"
 	ktap_diag "$bad"
@@ -167,7 +174,6 @@ else
 	sed 's/^/# /' <<< "$out"
 fi
 kill -9 "${KILL[@]:0:18}" 2>/dev/null
-wait "${KILL[@]:0:18}" 2>/dev/null
 
 # A recorder of writes stopped until the agent turns itself off, its
 # records left in the rings; one of reads after it; the first resumed.
@@ -210,7 +216,6 @@ else
 	sed 's/^/# /' "$TMP/a.out"
 fi
 kill -9 $MODEL_PID 2>/dev/null
-wait $MODEL_PID 2>/dev/null
 
 # --print-env: never through a symbolic link; a file is replaced whole.
 ln -s "$TMP/victim" "$TMP/link"
