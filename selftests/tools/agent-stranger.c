@@ -18,8 +18,8 @@
  * as root, then the process drops to uid and gid 65534 before it runs
  * PROG); on (sealed, its header, on for a recorder forever); nomagic
  * (sealed, the right size, never published); mover (sealed, its header,
- * one ring claimed; a child of its own keeps that ring's head a whole
- * ring ahead of its tail as fast as it can, with empty records).
+ * every ring claimed; a child of its own keeps each ring's head a whole
+ * ring ahead of its tail, with empty records).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,28 +55,33 @@ static void header(struct agent_shm_ctl *ctl, int on)
 }
 
 /*
- * The mover's child: ring 0 always full of empty records. It spins
- * while a recorder takes them (the tail moved in the last 10 ms), so
- * that the ring is full again before the recorder looks again, and
- * sleeps a millisecond at a time otherwise.
+ * The mover's child: every ring always full of empty records. It spins
+ * while a recorder takes them (a tail moved in the last 10 ms), so that
+ * the rings are full again before the recorder looks again (it would
+ * have to find all 64 empty at once to stop), and sleeps a millisecond
+ * at a time otherwise.
  */
 static void move(void *base, pid_t parent)
 {
-	struct agent_shm_ring *ring = agent_shm_ring(base, 0);
 	struct timespec ms = { 0, 1000 * 1000 }, now, moved = { 0, 0 };
-	uint64_t tail, seen = 0;
+	struct agent_shm_ring *ring;
+	uint64_t tail, seen[AGENT_RINGS_MAX] = { 0 };
+	unsigned int r;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(0);
 	for (;;) {
-		tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
-		__atomic_store_n(&ring->head, tail + AGENT_RING_RECORDS,
-				 __ATOMIC_RELEASE);
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		if (tail != seen) {
-			seen = tail;
-			moved = now;
+		for (r = 0; r < AGENT_RINGS_MAX; r++) {
+			ring = agent_shm_ring(base, r);
+			tail = __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+			__atomic_store_n(&ring->head, tail + AGENT_RING_RECORDS,
+					 __ATOMIC_RELEASE);
+			if (tail != seen[r]) {
+				seen[r] = tail;
+				moved = now;
+			}
 		}
 		if ((now.tv_sec - moved.tv_sec) * 1000000000LL +
 		    now.tv_nsec - moved.tv_nsec > 10000000LL)
@@ -111,7 +116,7 @@ static int make(const char *kind)
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW))
 		return -1;
 	if (!strcmp(kind, "mover")) {
-		((struct agent_shm_ctl *)p)->rings_claimed = 1;
+		((struct agent_shm_ctl *)p)->rings_claimed = AGENT_RINGS_MAX;
 		if (fork() == 0)
 			move(p, parent);
 	}

@@ -96,7 +96,7 @@ out=$(timeout 60 "$NTPROF" record --spdk-target "$MODEL" -s 1 -d 2 \
 	-o "$TMP/path.ntp" 2>&1)
 rc=$?
 secs=$(( $(date +%s) - start ))
-if [ $rc = 0 ] && [ $secs -le 15 ]; then
+if [ $rc = 0 ] && [ $secs -le 10 ]; then
 	ktap_pass "record BIN beside 18 strangers: ends by itself, exit 0 ($secs s)"
 else
 	ktap_fail "record BIN beside 18 strangers: ends by itself, exit 0 (rc $rc, $secs s)"
@@ -167,7 +167,7 @@ out=$(timeout 30 "$NTPROF" record --spdk-target "${S[mover]}" -d 2 \
 	-o "$TMP/mover.ntp" 2>&1)
 rc=$?
 secs=$(( $(date +%s) - start ))
-if [ $rc = 0 ] && [ $secs -le 10 ]; then
+if [ $rc = 0 ] && [ $secs -le 8 ]; then
 	ktap_pass "record PID of a fake whose ring head keeps moving: ends after its 2 s ($secs s)"
 else
 	ktap_fail "record PID of a fake whose ring head keeps moving: ends after its 2 s (rc $rc, $secs s)"

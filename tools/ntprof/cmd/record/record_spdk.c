@@ -62,7 +62,7 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 	if ((rs->procs.nr_agents || !only) &&
 	    !agent_tsc_trusted(err, sizeof(err)))
 		fprintf(stderr,
-			"ntprof: %s: %s: the agents' stamps may drift or jump (the TSC's rate is not constant)\n",
+			"ntprof: %s: %s: the agents' stamps, read from it, may be off\n",
 			cmd, err);
 	rs->buf = malloc(TAKE_MAX * sizeof(*rs->buf));
 	if (!rs->buf) {

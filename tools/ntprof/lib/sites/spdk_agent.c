@@ -5,9 +5,11 @@
  * process's files (agent_attach.c); a process without one is left to the
  * uprobe sites. A process whose agent memory cannot be used (it fails
  * the checks of agent_memfd.c, another ntprof's version, no permission,
- * another recorder's) is skipped with one line: recorded neither way,
- * since an int3 over a patched entry would break it, and never the end
- * of the recording, since any user can make such a process.
+ * another recorder's) is skipped with one line, and never ends the
+ * recording, since any user can make such a process. It gets no uprobes
+ * either, whose int3 over a patched entry would break it: by PID nothing
+ * is recorded, by path the module keeps them out of every process that
+ * maps an agent's memfd (kmod/uprobes.c), as an agent does first.
  */
 #include <errno.h>
 #include <sys/stat.h>

@@ -47,11 +47,12 @@ struct spdk_procs {
  * with an agent, attached (still off), those without one, and those
  * skipped: an agent memory that is there but cannot be used (it fails
  * agent_memfd_map()'s checks, is of another version, no permission, or
- * another recorder has the agent on). A skipped process is recorded
- * neither through its agent nor through uprobes, whose int3 would break
- * a patched entry (the module's filter keeps them out of every process
- * that maps an agent's memfd). Waits a second at most in all for agents
- * still starting. Returns 0; with @only, -errno if that process is
+ * another recorder has the agent on). A skipped process is not
+ * recorded through its agent; nor through uprobes, whose int3 would
+ * break a patched entry: by PID the caller records nothing, by path the
+ * module's filter keeps them out of every process that maps an agent's
+ * memfd, as an agent does before it patches. Waits a second at most in
+ * all for agents still starting. Returns 0; with @only, -errno if that process is
  * skipped, its reason in @err.
  */
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
