@@ -8,7 +8,8 @@
  * and the recording's role, its flags and transport bounded, and none
  * without a stamp is passed on; the first turn-on gives up the records
  * an earlier recorder left; a recorder whose agent another one turned on
- * since neither takes its records, nor turns it back on, nor off.
+ * since neither takes its records, nor turns it back on, nor off; a TSC
+ * without constant_tsc or nonstop_tsc is not trusted, and said why.
  * Prints TAP; exits 1 if any test failed.
  */
 #define _GNU_SOURCE
@@ -99,6 +100,7 @@ int main(void)
 	const struct agent_filter f = { .sample = 1, .ops = 7,
 					.max_len = UINT32_MAX };
 	struct ntprof_record none = { .role = NTPROF_ROLE_TARGET };
+	char why[128] = "";
 	struct agent_shm_ctl *ctl;
 	struct spdk_procs ps, other;
 	struct seen s = { .refill = true };
@@ -174,5 +176,16 @@ int main(void)
 	   ctl->session == other.v[0].a.session &&
 	   agent_attach_beat(&other.v[0].a) == AGENT_BEAT_ON,
 	   "... and neither turns it off nor on again: the other still has it");
+
+	ok(agent_tsc_flags_ok("flags\t\t: fpu tsc constant_tsc rep_good nonstop_tsc cpuid\n",
+			      why, sizeof(why)),
+	   "a TSC with constant_tsc and nonstop_tsc: trusted");
+	ok(!agent_tsc_flags_ok("flags\t\t: fpu tsc constant_tsc_x nonstop_tsc\n",
+			       why, sizeof(why)) &&
+	   !strcmp(why, "the CPU's TSC has no constant_tsc"),
+	   "one without constant_tsc (a longer word is not it): said, %s", why);
+	ok(!agent_tsc_flags_ok("flags\t\t: fpu tsc\n", why, sizeof(why)) &&
+	   !strcmp(why, "the CPU's TSC has no constant_tsc nor nonstop_tsc"),
+	   "one with neither: said, %s", why);
 	return tap_done("test_agent_drain");
 }

@@ -137,12 +137,27 @@ static bool has_flag(const char *flags, const char *word)
 	return false;
 }
 
-bool agent_tsc_trusted(char *why, size_t len)
+bool agent_tsc_flags_ok(const char *flags, char *why, size_t len)
 {
 	static const char *const need[] = { "constant_tsc", "nonstop_tsc" };
-	char line[4096], missing[64];
-	bool found = false;
+	char missing[64];
 	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (has_flag(flags, need[i]))
+			continue;
+		n += snprintf(missing + n, sizeof(missing) - n, "%s%s",
+			      n ? " nor " : "", need[i]);
+	}
+	if (n)
+		snprintf(why, len, "the CPU's TSC has no %s", missing);
+	return !n;
+}
+
+bool agent_tsc_trusted(char *why, size_t len)
+{
+	char line[4096];
+	bool found = false;
 	FILE *f;
 
 	f = fopen("/proc/cpuinfo", "re");
@@ -158,15 +173,7 @@ bool agent_tsc_trusted(char *why, size_t len)
 		snprintf(why, len, "/proc/cpuinfo has no flags");
 		return false;
 	}
-	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
-		if (has_flag(line, need[i]))
-			continue;
-		n += snprintf(missing + n, sizeof(missing) - n, "%s%s",
-			      n ? " nor " : "", need[i]);
-	}
-	if (n)
-		snprintf(why, len, "the CPU's TSC has no %s", missing);
-	return !n;
+	return agent_tsc_flags_ok(line, why, len);
 }
 
 /* The TSC value @ns from now, on the line of the clocks. */

@@ -102,6 +102,8 @@ int agent_attach(pid_t pid, uint32_t role, struct agent_attach *a, char *err,
  * reason in @why.
  */
 bool agent_tsc_trusted(char *why, size_t len);
+/* The same of @flags, a cpuinfo "flags" line. */
+bool agent_tsc_flags_ok(const char *flags, char *why, size_t len);
 
 /*
  * Turns the agent on for the commands of @f, as a session of its own:
