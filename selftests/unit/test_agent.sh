@@ -6,8 +6,9 @@
 # libntprof-agent.so in a process of its own (test_agent_run.c), and the
 # site list as the tool writes it and the agent reads it
 # (test_agent_sites.c), and a first site's identity plan
-# (test_agent_ident.c), and the handler against the program's bad
-# pointers (test_agent_fault.c), for
+# (test_agent_ident.c), the handler against the program's bad
+# pointers (test_agent_fault.c), and the recorder's side against a
+# hostile agent's memory (test_agent_drain.c), for
 # selftests/run_tests.sh; 'make -C selftests/unit check-agent' runs it
 # directly.
 # Prints its TAP; exits 1 if any test failed.
@@ -26,4 +27,5 @@ ret=0
 "$UNIT_DIR/test_agent_sites" || ret=1
 "$UNIT_DIR/test_agent_ident" || ret=1
 "$UNIT_DIR/test_agent_fault" || ret=1
+"$UNIT_DIR/test_agent_drain" || ret=1
 exit $ret

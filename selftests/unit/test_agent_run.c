@@ -282,7 +282,7 @@ static bool has_agent(pid_t pid)
 	struct agent_attach a;
 	char err[256];
 
-	if (agent_attach(pid, &a, err, sizeof(err)))
+	if (agent_attach(pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
 		return false;
 	agent_detach(&a);
 	return true;
@@ -320,14 +320,14 @@ int main(int argc, char **argv)
 	if (start(&c, NULL))
 		return printf("Bail out! the target does not start\n"), 1;
 	plain = run(&c, 0, 500);
-	ok(agent_attach(c.pid, &a, err, sizeof(err)) == -ENOENT &&
+	ok(agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)) == -ENOENT &&
 	   strstr(err, "no ntprof agent") &&
 	   finish(&c, err, sizeof(err)) == 0 && !*err,
 	   "without a site list: no agent to attach to, no word, exit 0");
 
 	if (start(&c, sites_path))
 		return printf("Bail out! the target does not start with the agent\n"), 1;
-	if (!ok(!agent_attach(c.pid, &a, err, sizeof(err)),
+	if (!ok(!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)),
 		"the agent's memfd found in /proc/PID/fd and attached"))
 		return diag("%s", err), tap_done("test_agent_run");
 	ctl = a.shm;
@@ -451,7 +451,7 @@ int main(int argc, char **argv)
 	if (write_sites(LIST_OTHER_BUILD) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;
 	sum = run(&c, 0, 500);
-	ok(!agent_attach(c.pid, &a, err, sizeof(err)) && a.nr_sites == 3 &&
+	ok(!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)) && a.nr_sites == 3 &&
 	   ((struct agent_shm_ctl *)a.shm)->site_state[0] ==
 	   AGENT_STATE(AGENT_OTHER_BUILD) &&
 	   ((struct agent_shm_ctl *)a.shm)->site_state[2] ==

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The memory an agent shares with its recorder: a memfd of the SPDK
- * process's, mode 0600. Its first page is the control page, which the
+ * process's, mode 0600, sealed at its size (shm.c). Its first page is the control page, which the
  * agent also maps next to each trampoline area so that a trampoline
  * tests its site's byte with one rip-relative load; then one ring of
  * records per thread that stamps. The agent never trusts what the
@@ -124,8 +124,9 @@ static inline size_t agent_ring_take(struct agent_shm_ring *ring,
 
 /*
  * The agent's side (shm.c): a new memfd of AGENT_SHM_SIZE bytes, named
- * "ntprof-agent", mode 0600, mapped at *@base and off, not yet
- * published. Its descriptor, or -errno.
+ * "ntprof-agent", mode 0600, sealed against shrinking and growing (and
+ * further sealing), MFD_NOEXEC_SEAL where the kernel has it, mapped at
+ * *@base and off, not yet published. Its descriptor, or -errno.
  */
 int agent_shm_create(void **base);
 

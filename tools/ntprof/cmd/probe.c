@@ -457,7 +457,7 @@ static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
 	spdk_procs_print(&t, &ps, stdout);
 	if (ret || !t.ok) {
 		ret = 1;
-	} else if (ps.nr_agents == ps.n && ps.n) {
+	} else if (ps.nr_agents && ps.nr_agents == ps.n - ps.nr_skipped) {
 		/* Agents alone: no session of the module's is needed. */
 		printf("  load: ok, through the agent%s\n",
 		       ps.n > 1 ? "s" : "");

@@ -6,7 +6,8 @@
  * to a site list the program inherits (a memfd it reads as
  * /proc/self/fd/N), and libntprof-agent.so goes into LD_PRELOAD; then
  * the program replaces this process. --print-env writes the list to a
- * file instead and prints the two variables, for a container's spec.
+ * file instead (a new file renamed over it, never through a symbolic
+ * link) and prints the two variables, for a container's spec.
  * --wait-recorder holds the program before its main until a recorder
  * turns its agent on, so that a recording has its every command.
  */
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cli.h"
@@ -99,10 +101,17 @@ static int program_path(const char *name, char *path, size_t size)
 	return -ENOENT;
 }
 
-/* The agent's library: @given, or beside this tool, or the installed one. */
+/*
+ * The agent's library: @given; else, if this tool runs in its build
+ * tree (tools/ntprof/ntprof, its main.c beside it), the one built beside
+ * it in tools/agent/; else the installed one. An installed tool never
+ * takes a library from a directory near it that is not the one it was
+ * installed with: that library would be preloaded into the programs it
+ * starts, often as root.
+ */
 static int agent_lib(const char *given, char *path, size_t size)
 {
-	char self[PATH_MAX], beside[PATH_MAX + 32];
+	char self[PATH_MAX], dir[PATH_MAX], beside[PATH_MAX + 32];
 	ssize_t n;
 
 	if (size < PATH_MAX)
@@ -112,10 +121,14 @@ static int agent_lib(const char *given, char *path, size_t size)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {
 		self[n] = '\0';
-		snprintf(beside, sizeof(beside), "%s/../agent/libntprof-agent.so",
-			 dirname(self));
-		if (realpath(beside, path))
-			return 0;
+		snprintf(dir, sizeof(dir), "%s", dirname(self));
+		snprintf(beside, sizeof(beside), "%s/main.c", dir);
+		if (!access(beside, F_OK)) {
+			snprintf(beside, sizeof(beside),
+				 "%s/../agent/libntprof-agent.so", dir);
+			if (realpath(beside, path))
+				return 0;
+		}
 	}
 	snprintf(path, size, "%s", NTPROF_AGENT_LIB);
 	return access(path, R_OK) ? -errno : 0;
@@ -188,21 +201,62 @@ static int list_memfd(const struct spdk_prog *p, const char *program,
 	return 0;
 }
 
+/*
+ * The site list written to a new file beside @file, then renamed over
+ * it: nothing is written through a symbolic link at @file (often as
+ * root), and a reader never sees half a list. A symbolic link at @file
+ * is refused, not replaced. 0, or -errno.
+ */
+static int write_list(const struct spdk_prog *p, const char *program,
+		      const char *file)
+{
+	char tmp[PATH_MAX + 16], copy[PATH_MAX];
+	struct stat st;
+	FILE *f;
+	int fd, err;
+
+	if (!lstat(file, &st) && S_ISLNK(st.st_mode))
+		return -ELOOP;
+	snprintf(copy, sizeof(copy), "%s", file);
+	if (snprintf(tmp, sizeof(tmp), "%s/.ntprof-sites.XXXXXX",
+		     dirname(copy)) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	/* O_EXCL, mode 0600: a name of its own, that no one else opened. */
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		err = -errno;
+		close(fd);
+		unlink(tmp);
+		return err;
+	}
+	err = agent_sites_write(f, p, program);
+	/* The program may run as another user: the list is readable. */
+	if (!err && fchmod(fd, 0644))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -EIO;
+	if (!err && rename(tmp, file))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
 static int print_env(const char *cmd, const struct spdk_prog *p,
 		     const char *program, const char *lib, const char *file)
 {
 	char abs[PATH_MAX];
-	FILE *f = fopen(file, "w");
 	int err;
 
-	if (!f) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
-			strerror(errno));
+	err = write_list(p, program, file);
+	if (err == -ELOOP) {
+		fprintf(stderr, "ntprof: %s: %s is a symbolic link: not followed, nothing written (name the file itself)\n",
+			cmd, file);
 		return 1;
 	}
-	err = agent_sites_write(f, p, program);
-	if (fclose(f) && !err)
-		err = -EIO;
 	if (err || !realpath(file, abs)) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
 			strerror(err ? -err : errno));

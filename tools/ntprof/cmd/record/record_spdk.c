@@ -7,7 +7,10 @@
  * module's session. Which is which, the file's header says, and a line
  * at the start.
  *
- * With a PID, that process alone: the agent if it has one, else uprobes.
+ * With a PID, that process alone: the agent if it has one, else uprobes;
+ * none if its agent memory is there but cannot be used (it is skipped,
+ * and there is nothing else to record). With a path, such a process is
+ * skipped with a line, and the others are recorded.
  * With a program's path, uprobes cover its processes without an agent,
  * those that start later too; the processes that start later are looked
  * for every SCAN_MS, and those with an agent recorded through it (their
@@ -48,10 +51,19 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 	if (strspn(o->spdk, "0123456789") == strlen(o->spdk))
 		only = (pid_t)strtoul(o->spdk, NULL, 10);
 	rs->by_pid = only;
+	/* With a PID, that process skipped leaves nothing to record. */
 	if (spdk_procs_find(p, only, &rs->procs, err, sizeof(err))) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, err);
 		goto fail;
 	}
+	spdk_procs_say_skipped(&rs->procs, cmd);
+	if (p->nr_left_out)
+		spdk_prog_say_left_out(p, stderr, "ntprof: ");
+	if ((rs->procs.nr_agents || !only) &&
+	    !agent_tsc_trusted(err, sizeof(err)))
+		fprintf(stderr,
+			"ntprof: %s: %s: the agents' stamps, read from it, may be off\n",
+			cmd, err);
 	rs->buf = malloc(TAKE_MAX * sizeof(*rs->buf));
 	if (!rs->buf) {
 		fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(ENOMEM));
@@ -61,7 +73,8 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 	if (only) {
 		rs->uprobes = !rs->procs.nr_agents;
 	} else if (ntprof_module_loaded() ||
-		   (rs->procs.n && !rs->procs.nr_agents)) {
+		   (rs->procs.n > rs->procs.nr_skipped &&
+		    !rs->procs.nr_agents)) {
 		/* Without the module, that start says why nothing can be. */
 		rs->uprobes = true;
 	} else {

@@ -2,9 +2,13 @@
 /*
  * Attaching to an agent. Its memfd is found among the process's open
  * files (/proc/PID/fd, which the kernel lets only the process's user or
- * root open) and mapped shared. Nothing in it is trusted: the header is
- * checked, the counts bounded, and the rings read with
- * agent_ring_take(), which follows no head past a ring.
+ * root open), checked to be an agent's and mapped shared
+ * (agent_memfd.c). Nothing in it is trusted: the header is checked, the
+ * counts bounded, the rings read with agent_ring_take(), which follows
+ * no head past a ring, and each record's pid and role are the
+ * recorder's own. A session number the recorder sets tells it whether
+ * the agent is still its own: once another recorder has turned it on,
+ * this one leaves it alone.
  *
  * The agent stamps with the TSC; records carry CLOCK_MONOTONIC. The
  * kernel's clock on x86 is the TSC scaled (an invariant TSC, the same on
@@ -12,9 +16,7 @@
  * to the other: one pair at attach, a second 20 ms later, and the pair
  * of each take after that refining the rate over the whole recording.
  */
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -23,6 +25,11 @@
 
 #include "agent/shm.h"
 #include "sites/agent_attach.h"
+#include "sites/agent_memfd.h"
+
+/* The flags an agent's record may carry. */
+#define REC_FLAGS	(NTPROF_REC_F_SAMPLED | NTPROF_REC_F_FAILED | \
+			 NTPROF_REC_F_PARTIAL | NTPROF_REC_F_USER)
 
 static uint64_t mono_ns(void)
 {
@@ -59,84 +66,114 @@ static void clock_pair(uint64_t *t, uint64_t *m)
 	}
 }
 
-/* The agent's memfd among @pid's open files, opened; -ENOENT if none. */
-static int agent_fd(pid_t pid)
-{
-	char dir[64], path[600], link[256];
-	struct dirent *d;
-	int fd = -ENOENT;
-	ssize_t n;
-	DIR *dp;
-
-	snprintf(dir, sizeof(dir), "/proc/%d/fd", (int)pid);
-	dp = opendir(dir);
-	if (!dp)
-		return -errno;
-	while (fd == -ENOENT && (d = readdir(dp))) {
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = '\0';
-		if (strncmp(link, "/memfd:ntprof-agent ", 20))
-			continue;
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			fd = -errno;
-	}
-	closedir(dp);
-	return fd;
-}
-
-int agent_attach(pid_t pid, struct agent_attach *a, char *err, size_t len)
+int agent_attach(pid_t pid, uint32_t role, struct agent_attach *a, char *err,
+		 size_t len)
 {
 	const struct agent_shm_ctl *ctl;
 	struct timespec wait = { .tv_nsec = 20 * 1000 * 1000 };
+	const char *why = NULL;
+	char reason[200];
 	uint64_t t1, m1;
-	int fd;
+	int ret;
 
 	memset(a, 0, sizeof(*a));
-	fd = agent_fd(pid);
-	if (fd < 0) {
-		snprintf(err, len, "process %d: %s", (int)pid,
-			 fd == -ENOENT ? "no ntprof agent (start it with ntprof run)" :
-			 strerror(-fd));
-		return fd;
-	}
-	a->shm = mmap(NULL, AGENT_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      fd, 0);
-	close(fd);
-	if (a->shm == MAP_FAILED) {
+	ret = agent_memfd_map(pid, &a->shm, reason, sizeof(reason));
+	if (ret) {
 		a->shm = NULL;
-		snprintf(err, len, "process %d: its agent's memory: %s",
-			 (int)pid, strerror(errno));
-		return -EPROTO;
+		snprintf(err, len, "process %d: %s", (int)pid, reason);
+		return ret;
 	}
 	ctl = a->shm;
 	/* Published last, once its sites are patched: else still starting. */
 	if (!__atomic_load_n(&ctl->magic, __ATOMIC_ACQUIRE)) {
-		snprintf(err, len, "process %d: its agent is still starting",
-			 (int)pid);
+		why = "its agent is still starting";
+		ret = -EAGAIN;
+	} else if (ctl->magic != AGENT_SHM_MAGIC ||
+		   ctl->version != AGENT_SHM_VERSION) {
+		why = "its agent is not of this ntprof's version";
+		ret = -EPROTO;
+	} else if (ctl->nr_sites > AGENT_SITES_MAX) {
+		why = "its agent's header is not an agent's (too many sites)";
+		ret = -EPROTO;
+	}
+	if (ret) {
+		snprintf(err, len, "process %d: %s", (int)pid, why);
 		munmap(a->shm, AGENT_SHM_SIZE);
 		a->shm = NULL;
-		return -EAGAIN;
+		return ret;
 	}
-	if (ctl->magic != AGENT_SHM_MAGIC || ctl->version != AGENT_SHM_VERSION) {
-		snprintf(err, len, "process %d: its agent is not of this ntprof's version",
+	a->pid = pid;
+	a->role = role;
+	a->nr_sites = ctl->nr_sites;
+	clock_pair(&a->tsc0, &a->mono0);
+	nanosleep(&wait, NULL);
+	clock_pair(&t1, &m1);
+	if (t1 > a->tsc0) {
+		a->ns_per_tick = (double)(m1 - a->mono0) / (t1 - a->tsc0);
+	} else {
+		/* No stamp of its can be placed in time: said, not guessed. */
+		snprintf(err, len,
+			 "process %d: the TSC did not move in 20 ms: its agent's stamps cannot be made CLOCK_MONOTONIC",
 			 (int)pid);
 		munmap(a->shm, AGENT_SHM_SIZE);
 		a->shm = NULL;
 		return -EPROTO;
 	}
-	a->pid = pid;
-	a->nr_sites = ctl->nr_sites < AGENT_SITES_MAX ? ctl->nr_sites :
-						       AGENT_SITES_MAX;
-	clock_pair(&a->tsc0, &a->mono0);
-	nanosleep(&wait, NULL);
-	clock_pair(&t1, &m1);
-	a->ns_per_tick = t1 > a->tsc0 ? (double)(m1 - a->mono0) / (t1 - a->tsc0) :
-					1.0;
 	return 0;
+}
+
+/* Whether @flags, a cpuinfo "flags" line's words, has @word. */
+static bool has_flag(const char *flags, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = flags;
+
+	while ((p = strstr(p, word))) {
+		if ((p == flags || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == ' ' || p[n] == '\n' || p[n] == '\0'))
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+bool agent_tsc_flags_ok(const char *flags, char *why, size_t len)
+{
+	static const char *const need[] = { "constant_tsc", "nonstop_tsc" };
+	char missing[64];
+	size_t i, n = 0;
+
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		if (has_flag(flags, need[i]))
+			continue;
+		n += snprintf(missing + n, sizeof(missing) - n, "%s%s",
+			      n ? " nor " : "", need[i]);
+	}
+	if (n)
+		snprintf(why, len, "the CPU's TSC has no %s", missing);
+	return !n;
+}
+
+bool agent_tsc_trusted(char *why, size_t len)
+{
+	char line[4096];
+	bool found = false;
+	FILE *f;
+
+	f = fopen("/proc/cpuinfo", "re");
+	if (!f) {
+		snprintf(why, len, "/proc/cpuinfo: %s", strerror(errno));
+		return false;
+	}
+	/* The first CPU's flags: the kernel gives all CPUs the same. */
+	while (!found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, "flags", 5);
+	fclose(f);
+	if (!found) {
+		snprintf(why, len, "/proc/cpuinfo has no flags");
+		return false;
+	}
+	return agent_tsc_flags_ok(line, why, len);
 }
 
 /* The TSC value @ns from now, on the line of the clocks. */
@@ -145,11 +182,39 @@ static uint64_t tsc_in(const struct agent_attach *a, uint64_t ns)
 	return tsc() + (uint64_t)((double)ns / a->ns_per_tick);
 }
 
+/*
+ * Gives up the records an earlier recorder left in the rings: each
+ * ring's tail moved to its head. The agent is off (this recorder found
+ * it so), and a command it followed for that recorder is dropped once
+ * the session moves on: every record written after this one's session
+ * is this one's.
+ */
+static void rings_forget(struct agent_attach *a)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+	struct agent_shm_ring *ring;
+	unsigned int r, rings;
+
+	rings = __atomic_load_n(&ctl->rings_claimed, __ATOMIC_ACQUIRE);
+	if (rings > AGENT_RINGS_MAX)
+		rings = AGENT_RINGS_MAX;
+	for (r = 0; r < rings; r++) {
+		ring = agent_shm_ring(a->shm, r);
+		__atomic_store_n(&ring->tail,
+				 __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+	}
+}
+
 void agent_attach_on(struct agent_attach *a, const struct agent_filter *f)
 {
 	struct agent_shm_ctl *ctl = a->shm;
 	unsigned int i;
 
+	if (a->lost)
+		return;
+	if (!a->owner)
+		rings_forget(a);
 	a->filter = *f;
 	a->owner = true;
 	a->expired = __atomic_load_n(&ctl->expired, __ATOMIC_ACQUIRE);
@@ -160,11 +225,25 @@ void agent_attach_on(struct agent_attach *a, const struct agent_filter *f)
 	__atomic_store_n(&ctl->min_len, f->min_len, __ATOMIC_RELAXED);
 	__atomic_store_n(&ctl->max_len, f->max_len, __ATOMIC_RELAXED);
 	__atomic_store_n(&ctl->transport, f->transport, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&ctl->session, 1, __ATOMIC_RELAXED);
+	a->session = __atomic_add_fetch(&ctl->session, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&ctl->sample, f->sample, __ATOMIC_RELEASE);
 	for (i = 0; i < a->nr_sites; i++)
 		__atomic_store_n(&ctl->site_on[i], f->sample ? 1 : 0,
 				 __ATOMIC_RELEASE);
+}
+
+/*
+ * Whether the agent is still this recorder's: no other turned it on
+ * since (each does with a session of its own). Once not, never again.
+ */
+static bool still_ours(struct agent_attach *a)
+{
+	const struct agent_shm_ctl *ctl = a->shm;
+
+	if (!a->lost && a->owner &&
+	    __atomic_load_n(&ctl->session, __ATOMIC_ACQUIRE) != a->session)
+		a->lost = true;
+	return !a->lost;
 }
 
 void agent_attach_off(struct agent_attach *a)
@@ -172,22 +251,29 @@ void agent_attach_off(struct agent_attach *a)
 	struct agent_shm_ctl *ctl = a->shm;
 	unsigned int i;
 
+	if (!still_ours(a))
+		return;
 	for (i = 0; i < a->nr_sites; i++)
 		__atomic_store_n(&ctl->site_on[i], 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&ctl->sample, 0, __ATOMIC_RELEASE);
 }
 
-bool agent_attach_beat(struct agent_attach *a)
+enum agent_beat agent_attach_beat(struct agent_attach *a)
 {
 	struct agent_shm_ctl *ctl = a->shm;
 
+	if (a->lost)
+		return AGENT_BEAT_LOST;
+	/* Taken over while this recorder was stopped: that one's now. */
+	if (!still_ours(a))
+		return AGENT_BEAT_LOST;
 	if (__atomic_load_n(&ctl->expired, __ATOMIC_ACQUIRE) != a->expired) {
 		agent_attach_on(a, &a->filter);
-		return true;
+		return AGENT_BEAT_AGAIN;
 	}
 	__atomic_store_n(&ctl->deadline, tsc_in(a, AGENT_HEARTBEAT_NS),
 			 __ATOMIC_RELEASE);
-	return false;
+	return AGENT_BEAT_ON;
 }
 
 bool agent_attach_is_on(const struct agent_attach *a)
@@ -246,6 +332,7 @@ size_t agent_attach_take(struct agent_attach *a, struct ntprof_record *out,
 {
 	const struct agent_shm_ctl *ctl = a->shm;
 	unsigned int r, rings, i;
+	struct ntprof_record *rec;
 	uint64_t t1, m1;
 	size_t n = 0, k;
 
@@ -253,14 +340,25 @@ size_t agent_attach_take(struct agent_attach *a, struct ntprof_record *out,
 	clock_pair(&t1, &m1);
 	if (t1 > a->tsc0 && m1 > a->mono0 + 1000000)
 		a->ns_per_tick = (double)(m1 - a->mono0) / (t1 - a->tsc0);
+	if (!still_ours(a))
+		return 0;
 	rings = __atomic_load_n(&ctl->rings_claimed, __ATOMIC_ACQUIRE);
 	if (rings > AGENT_RINGS_MAX)
 		rings = AGENT_RINGS_MAX;
 	for (r = 0; r < rings && n < max; r++)
 		n += agent_ring_take(agent_shm_ring(a->shm, r), out + n, max - n);
-	for (k = 0; k < n; k++)
+	for (k = 0; k < n; k++) {
+		rec = &out[k];
 		for (i = 0; i < NTPROF_RECORD_POINTS; i++)
-			out[k].ts[i] = to_ns(a, out[k].ts[i]);
+			rec->ts[i] = to_ns(a, rec->ts[i]);
+		/* Who and what it is, the recorder's word, not the agent's. */
+		rec->pid = (uint32_t)a->pid;
+		rec->role = (uint8_t)a->role;
+		rec->flags = (rec->flags & REC_FLAGS) | NTPROF_REC_F_USER;
+		if (rec->transport != NTPROF_TRANSPORT_TCP &&
+		    rec->transport != NTPROF_TRANSPORT_RDMA)
+			rec->transport = NTPROF_TRANSPORT_NONE;
+	}
 	return n;
 }
 

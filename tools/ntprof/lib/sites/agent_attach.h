@@ -54,17 +54,23 @@ struct agent_counters {
 
 /**
  * struct agent_attach - an agent attached to
- * @pid: its process
+ * @pid: its process, as this recorder's pid namespace numbers it: each
+ *	record taken carries it, whatever the agent wrote
+ * @role: the recording's role (NTPROF_ROLE_*): each record carries it
  * @shm: the shared memory, mapped whole
  * @nr_sites: the sites it listed, bounded
  * @tsc0: a TSC reading taken with @mono0, CLOCK_MONOTONIC ns
  * @ns_per_tick: the TSC's rate, measured against CLOCK_MONOTONIC
  * @filter: what it was turned on with, to turn it back on
  * @expired: ctl's count when it was last turned on
+ * @session: the session this recorder set when it last turned it on
  * @owner: this recorder turned it on
+ * @lost: another recorder took it over since (ctl's session moved on):
+ *	this one neither turns it on or off again nor takes its records
  */
 struct agent_attach {
 	pid_t pid;
+	uint32_t role;
 	void *shm;
 	unsigned int nr_sites;
 	uint64_t tsc0;
@@ -72,31 +78,56 @@ struct agent_attach {
 	double ns_per_tick;
 	struct agent_filter filter;
 	uint64_t expired;
+	uint32_t session;
 	bool owner;
+	bool lost;
 };
 
 /*
- * Attaches to the agent of process @pid: 0, -ENOENT if it runs none,
- * -EAGAIN if it is still patching (not yet published), -EPROTO if its
- * shared memory is not an agent's of this version, or
- * another -errno (no permission: the process's user or root only); the
- * reason in @err. The agent stays off until agent_attach_set().
+ * Attaches to the agent of process @pid, for a recording of @role: 0,
+ * -ENOENT if it runs none, -EAGAIN if it is still patching (not yet
+ * published), -EPROTO if its shared memory is not an agent's of this
+ * version (agent_memfd_map()'s checks, then the header's), or another
+ * -errno (no permission: the process's user or root only); the reason
+ * in @err, "process PID: ...". The agent stays off until
+ * agent_attach_on().
  */
-int agent_attach(pid_t pid, struct agent_attach *a, char *err, size_t len);
+int agent_attach(pid_t pid, uint32_t role, struct agent_attach *a, char *err,
+		 size_t len);
+
+/*
+ * Whether this machine's TSC can be trusted for the agents' stamps: its
+ * rate constant (constant_tsc) and ticking in deep idle states
+ * (nonstop_tsc), as /proc/cpuinfo's flags say. If not, false with the
+ * reason in @why.
+ */
+bool agent_tsc_trusted(char *why, size_t len);
+/* The same of @flags, a cpuinfo "flags" line. */
+bool agent_tsc_flags_ok(const char *flags, char *why, size_t len);
 
 /*
  * Turns the agent on for the commands of @f, as a session of its own:
- * commands it followed for an earlier recorder are dropped.
+ * commands it followed for an earlier recorder are dropped. The first
+ * time, the records an earlier recorder left in the rings (one that was
+ * killed) are given up first: none is taken by this one.
  */
 void agent_attach_on(struct agent_attach *a, const struct agent_filter *f);
 void agent_attach_off(struct agent_attach *a);
 
+enum agent_beat {
+	AGENT_BEAT_ON,		/* on, for AGENT_HEARTBEAT_NS more */
+	AGENT_BEAT_AGAIN,	/* it had turned itself off: on again */
+	AGENT_BEAT_LOST,	/* another recorder has it now: left alone */
+};
+
 /*
- * The heartbeat: the agent stays on AGENT_HEARTBEAT_NS more. Returns
- * true if it had turned itself off meanwhile (the recorder was stopped
- * that long), and turns it back on.
+ * The heartbeat: the agent stays on AGENT_HEARTBEAT_NS more. If it had
+ * turned itself off meanwhile (the recorder was stopped that long), it
+ * is turned back on, unless another recorder took it over meanwhile
+ * (its session is not this recorder's): then it is left to that one,
+ * for good.
  */
-bool agent_attach_beat(struct agent_attach *a);
+enum agent_beat agent_attach_beat(struct agent_attach *a);
 
 /* Whether it is on now: off before the recorder's on, or expired. */
 bool agent_attach_is_on(const struct agent_attach *a);
@@ -114,12 +145,17 @@ uint64_t agent_attach_site_vaddr(const struct agent_attach *a, unsigned int i);
 
 /*
  * Takes up to @max finished records of every thread into @out, their
- * stamps in CLOCK_MONOTONIC ns; how many.
+ * stamps in CLOCK_MONOTONIC ns, their pid and role this recorder's
+ * (@a->pid, @a->role), their flags and transport bounded; how many.
+ * None once another recorder has the agent.
  */
 size_t agent_attach_take(struct agent_attach *a, struct ntprof_record *out,
 			 size_t max);
 
-/* Turns the agent off, if this recorder turned it on, and unmaps it. */
+/*
+ * Turns the agent off, if this recorder turned it on and still has it,
+ * and unmaps it.
+ */
 void agent_detach(struct agent_attach *a);
 
 #endif /* NTPROF_AGENT_ATTACH_H */

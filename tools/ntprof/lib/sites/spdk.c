@@ -3,7 +3,8 @@
  * An SPDK program, opened for its uprobe sites: the file the probes name
  * (a path, or a running process's executable), its ELF and DWARF through
  * elfsite.c, the site map of spdk_sites.c resolved in it, and the
- * processes that run it, for probe.
+ * processes that run it (their executable is the file), for probe and
+ * record.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -76,49 +77,82 @@ static int prog_open(const char *arg, char *path, size_t size, char *err,
 	return fd;
 }
 
+/*
+ * Whether process @name (its /proc entry) runs the file @st: its
+ * executable is that file, device and inode (mapping it is not enough:
+ * anyone can map a world-readable binary). Its owner (its effective uid)
+ * into *@uid.
+ */
+static bool runs(const char *name, const struct stat *st, uid_t *uid)
+{
+	char path[sizeof(((struct dirent *)0)->d_name) + 16];
+	struct stat e;
+
+	snprintf(path, sizeof(path), "/proc/%s/exe", name);
+	if (stat(path, &e) || e.st_dev != st->st_dev || e.st_ino != st->st_ino)
+		return false;
+	snprintf(path, sizeof(path), "/proc/%s", name);
+	if (stat(path, &e))
+		return false;
+	*uid = e.st_uid;
+	return true;
+}
+
+/* @pid into @p's table if there is room, else among those left out. */
+static void pid_add(struct spdk_prog *p, pid_t pid)
+{
+	if (p->nr_pids < SPDK_PIDS_MAX) {
+		p->pids[p->nr_pids++] = pid;
+		return;
+	}
+	p->more_pids = true;
+	if (p->nr_left_out < SPDK_LEFT_OUT_SAID)
+		p->left_out[p->nr_left_out] = pid;
+	p->nr_left_out++;
+}
+
 void spdk_prog_find_pids(struct spdk_prog *p)
 {
-	char maps[sizeof(((struct dirent *)0)->d_name) + 16];
-	char line[PATH_MAX + 128];
-	unsigned long long ino;
+	pid_t self = getpid(), *others = NULL, *v;
+	size_t nr_others = 0, i;
+	uid_t me = getuid(), uid;
 	struct dirent *d;
 	struct stat st;
-	pid_t self = getpid();
 	DIR *dir;
-	FILE *f;
 
 	p->nr_pids = 0;
 	p->more_pids = false;
-	if (stat(p->path, &st))
+	p->nr_left_out = 0;
+	/* The file parsed, whatever its name points to now. */
+	if (p->fd >= 0 ? fstat(p->fd, &st) : stat(p->path, &st))
 		return;
 	dir = opendir("/proc");
 	if (!dir)
 		return;
+	/*
+	 * Root's processes and this user's first, then the others': a
+	 * stranger who runs many copies of the program cannot crowd the
+	 * table and keep them out.
+	 */
 	while ((d = readdir(dir))) {
 		/* Not this process, whatever it has open. */
-		if (!all_digits(d->d_name) || atoi(d->d_name) == self)
+		if (!all_digits(d->d_name) || atoi(d->d_name) == self ||
+		    !runs(d->d_name, &st, &uid))
 			continue;
-		snprintf(maps, sizeof(maps), "/proc/%s/maps", d->d_name);
-		f = fopen(maps, "r");
-		if (!f)
+		if (uid == 0 || uid == me) {
+			pid_add(p, atoi(d->d_name));
 			continue;
-		/* "start-end perms offset major:minor inode path" */
-		while (fgets(line, sizeof(line), f)) {
-			if (sscanf(line, "%*s %*s %*s %*s %llu", &ino) != 1 ||
-			    ino != (unsigned long long)st.st_ino)
-				continue;
-			/* The inode alone could be another file system's. */
-			if (!strstr(line, "/") || strstr(line, " (deleted)"))
-				continue;
-			if (p->nr_pids < SPDK_PIDS_MAX)
-				p->pids[p->nr_pids++] = atoi(d->d_name);
-			else
-				p->more_pids = true;
-			break;
 		}
-		fclose(f);
+		v = realloc(others, (nr_others + 1) * sizeof(*others));
+		if (!v)
+			continue;
+		others = v;
+		others[nr_others++] = atoi(d->d_name);
 	}
 	closedir(dir);
+	for (i = 0; i < nr_others; i++)
+		pid_add(p, others[i]);
+	free(others);
 }
 
 int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
@@ -170,6 +204,19 @@ void spdk_prog_close(struct spdk_prog *p)
 	p->fd = -1;
 }
 
+void spdk_prog_say_left_out(const struct spdk_prog *p, FILE *f,
+			    const char *prefix)
+{
+	size_t i;
+
+	fprintf(f, "%s%zu more process%s of %s left out (%d at most; root's and this user's first):",
+		prefix, p->nr_left_out, p->nr_left_out == 1 ? "" : "es",
+		p->path, SPDK_PIDS_MAX);
+	for (i = 0; i < p->nr_left_out && i < SPDK_LEFT_OUT_SAID; i++)
+		fprintf(f, " %d", (int)p->left_out[i]);
+	fputs(p->nr_left_out > SPDK_LEFT_OUT_SAID ? " ...\n" : "\n", f);
+}
+
 void spdk_prog_print(const struct spdk_prog *p, FILE *f)
 {
 	const struct spdk_func *fn;
@@ -200,4 +247,6 @@ void spdk_prog_print(const struct spdk_prog *p, FILE *f)
 	if (!p->nr_pids)
 		fputs(" none (the sites attach to those that start later)", f);
 	fputc('\n', f);
+	if (p->nr_left_out)
+		spdk_prog_say_left_out(p, f, "  ");
 }

@@ -31,6 +31,8 @@ struct spdk_func {
 
 #define SPDK_FUNCS_MAX	8
 #define SPDK_PIDS_MAX	16
+/* The processes left out of a full table that a line names. */
+#define SPDK_LEFT_OUT_SAID	8
 
 struct spdk_prog {
 	uint32_t role;		/* NTPROF_ROLE_HOST or _TARGET */
@@ -44,8 +46,10 @@ struct spdk_prog {
 	struct session_usite usites[NTPROF_USITES_MAX];
 	size_t nr_usites;
 	pid_t pids[SPDK_PIDS_MAX];
-	size_t nr_pids;		/* of the processes mapping it, the first */
+	size_t nr_pids;		/* of the processes running it, the first */
 	bool more_pids;		/* SPDK_PIDS_MAX; and there are more */
+	pid_t left_out[SPDK_LEFT_OUT_SAID];
+	size_t nr_left_out;	/* the others: how many, the first named */
 	/* Whether a session can start with the sites; else why not. */
 	bool ok;
 	char why[512];
@@ -67,8 +71,16 @@ int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 void spdk_prog_close_elf(struct spdk_prog *p);
 void spdk_prog_close(struct spdk_prog *p);
 
-/* Finds again the processes that map @p's program (any of its segments). */
+/*
+ * Finds again the processes that run @p's program: their executable is
+ * the file parsed (device and inode). Root's and this user's first;
+ * those that do not fit the table are left out and counted.
+ */
 void spdk_prog_find_pids(struct spdk_prog *p);
+
+/* One line naming the processes left out of a full table, to @f. */
+void spdk_prog_say_left_out(const struct spdk_prog *p, FILE *f,
+			    const char *prefix);
 
 /* The probe's section: each site, the running processes, no verdict. */
 void spdk_prog_print(const struct spdk_prog *p, FILE *f);

@@ -3,9 +3,13 @@
  * An SPDK program's processes, each recorded through its agent or
  * through uprobes. An agent is found by its shared memory among the
  * process's files (agent_attach.c); a process without one is left to the
- * uprobe sites. An agent that cannot be used (another ntprof's version,
- * no permission) stops the recording: uprobes are kept out of it too,
- * and a recording that silently missed it would mislead.
+ * uprobe sites. A process whose agent memory cannot be used (it fails
+ * the checks of agent_memfd.c, another ntprof's version, no permission,
+ * another recorder's) is skipped with one line, and never ends the
+ * recording, since any user can make such a process. It gets no uprobes
+ * either, whose int3 over a patched entry would break it: by PID nothing
+ * is recorded, by path the module keeps them out of every process that
+ * maps an agent's memfd (kmod/uprobes.c), as an agent does first.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -24,31 +28,58 @@ static void proc_add(struct spdk_procs *ps, pid_t pid)
 	pr->pid = pid;
 }
 
-/*
- * agent_attach(), waiting up to a second for an agent that is still
- * patching (a process that has just started).
- */
-static int attach_started(pid_t pid, struct agent_attach *a, char *err,
-			  size_t len)
+/* @pr recorded neither way, for the reason in @why. */
+static void skip(struct spdk_procs *ps, struct spdk_proc *pr, const char *why)
 {
-	struct timespec tick = { 0, 20 * 1000 * 1000 };
-	int ret, i;
+	pr->skipped = true;
+	snprintf(pr->why, sizeof(pr->why), "%s", why);
+	ps->nr_skipped++;
+}
 
-	for (i = 0; i < 50; i++) {
-		ret = agent_attach(pid, a, err, len);
-		if (ret != -EAGAIN)
-			return ret;
-		nanosleep(&tick, NULL);
+/*
+ * @pr's way, at a look of spdk_procs_find(): false if its agent is
+ * still starting and @wait, to be looked at again.
+ */
+static bool sort_one(const struct spdk_prog *p, struct spdk_procs *ps,
+		     struct spdk_proc *pr, bool wait, int *ret)
+{
+	char err[256];
+
+	*ret = agent_attach(pr->pid, p->role, &pr->a, err, sizeof(err));
+	if (*ret == -EAGAIN && wait)
+		return false;
+	if (*ret == -ENOENT) {
+		*ret = 0;
+		return true;
 	}
-	return ret;
+	if (*ret) {
+		skip(ps, pr, err);
+		return true;
+	}
+	/* Two recorders would take each other's records. */
+	if (agent_attach_is_on(&pr->a)) {
+		agent_detach(&pr->a);
+		snprintf(err, sizeof(err),
+			 "process %d: its agent is on for another recorder (another ntprof record?)",
+			 (int)pr->pid);
+		skip(ps, pr, err);
+		*ret = -EBUSY;
+		return true;
+	}
+	pr->agent = true;
+	ps->nr_agents++;
+	agent_attach_counters(&pr->a, &pr->base);
+	return true;
 }
 
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		    struct spdk_procs *ps, char *err, size_t len)
 {
+	struct timespec tick = { 0, 20 * 1000 * 1000 };
 	struct spdk_proc *pr;
-	size_t i;
-	int ret;
+	unsigned int look;
+	size_t i, waiting;
+	int ret = 0;
 
 	memset(ps, 0, sizeof(*ps));
 	/* A PID: that process, whatever else runs the binary. */
@@ -56,28 +87,43 @@ int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		proc_add(ps, only);
 	for (i = 0; !only && i < p->nr_pids; i++)
 		proc_add(ps, p->pids[i]);
-	for (i = 0; i < ps->n; i++) {
-		pr = &ps->v[i];
-		ret = attach_started(pr->pid, &pr->a, err, len);
-		if (ret == -ENOENT)
-			continue;
-		if (ret) {
-			spdk_procs_detach(ps);
-			return ret;
+	for (i = 0; i < ps->n; i++)
+		ps->v[i].pending = true;
+	/*
+	 * Agents still patching (a process that has just started) are
+	 * waited for, a second at most in all, however many there are.
+	 */
+	for (look = 0; look < 50; look++) {
+		waiting = 0;
+		for (i = 0; i < ps->n; i++) {
+			pr = &ps->v[i];
+			if (!pr->pending)
+				continue;
+			if (sort_one(p, ps, pr, look < 49, &ret))
+				pr->pending = false;
+			else
+				waiting++;
 		}
-		pr->agent = true;
-		ps->nr_agents++;
-		/* Two recorders would take each other's records. */
-		if (agent_attach_is_on(&pr->a)) {
-			snprintf(err, len,
-				 "process %d: its agent is on for another recorder (another ntprof record?)",
-				 (int)pr->pid);
-			spdk_procs_detach(ps);
-			return -EBUSY;
-		}
-		agent_attach_counters(&pr->a, &pr->base);
+		if (!waiting)
+			break;
+		nanosleep(&tick, NULL);
+	}
+	if (only && ps->v[0].skipped) {
+		snprintf(err, len, "%s", ps->v[0].why);
+		spdk_procs_detach(ps);
+		return ret ? ret : -EPROTO;
 	}
 	return 0;
+}
+
+void spdk_procs_say_skipped(const struct spdk_procs *ps, const char *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ps->n; i++)
+		if (ps->v[i].skipped)
+			fprintf(stderr, "ntprof: %s: %s: skipped, not recorded\n",
+				cmd, ps->v[i].why);
 }
 
 /* @pid's entry in @ps, or NULL. */
@@ -91,17 +137,6 @@ static struct spdk_proc *procs_get(struct spdk_procs *ps, pid_t pid)
 	return NULL;
 }
 
-/* Whether process @pid's executable is the file @st. */
-static bool runs(pid_t pid, const struct stat *st)
-{
-	char exe[64];
-	struct stat e;
-
-	snprintf(exe, sizeof(exe), "/proc/%d/exe", (int)pid);
-	return !stat(exe, &e) && e.st_dev == st->st_dev &&
-	       e.st_ino == st->st_ino;
-}
-
 /* A pending process's way, if it can be told now; said when it is. */
 static void decide(const struct spdk_prog *p, struct spdk_procs *ps,
 		   struct spdk_proc *pr, const struct agent_filter *f,
@@ -110,7 +145,7 @@ static void decide(const struct spdk_prog *p, struct spdk_procs *ps,
 	char err[256];
 	int ret;
 
-	ret = agent_attach(pr->pid, &pr->a, err, sizeof(err));
+	ret = agent_attach(pr->pid, p->role, &pr->a, err, sizeof(err));
 	/* Still patching, or its agent not loaded yet: the next look. */
 	if (ret == -EAGAIN || (ret == -ENOENT && ++pr->looks < 2))
 		return;
@@ -128,6 +163,7 @@ static void decide(const struct spdk_prog *p, struct spdk_procs *ps,
 			ret ? err : "its agent is on for another recorder");
 		if (!ret)
 			agent_detach(&pr->a);
+		skip(ps, pr, ret ? err : "its agent is on for another recorder");
 		return;
 	}
 	pr->agent = true;
@@ -143,16 +179,14 @@ void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 		       const char *cmd)
 {
 	struct spdk_proc *pr;
-	struct stat st;
 	size_t i;
 
-	if (stat(p->path, &st))
-		return;
+	/* Each of them runs the program: its executable is the file. */
 	spdk_prog_find_pids(p);
 	for (i = 0; i < p->nr_pids; i++) {
 		pr = procs_get(ps, p->pids[i]);
 		if (!pr) {
-			if (ps->n == SPDK_PIDS_MAX || !runs(p->pids[i], &st))
+			if (ps->n == SPDK_PIDS_MAX)
 				continue;
 			proc_add(ps, p->pids[i]);
 			pr = &ps->v[ps->n - 1];
@@ -172,6 +206,7 @@ void spdk_procs_detach(struct spdk_procs *ps)
 		if (ps->v[i].agent)
 			agent_detach(&ps->v[i].a);
 	ps->nr_agents = 0;
+	ps->nr_skipped = 0;
 	ps->n = 0;
 }
 
@@ -216,6 +251,10 @@ void spdk_procs_print(const struct spdk_prog *p, const struct spdk_procs *ps,
 
 	for (i = 0; i < ps->n; i++) {
 		pr = &ps->v[i];
+		if (pr->skipped) {
+			fprintf(f, "  %s: skipped, not recorded\n", pr->why);
+			continue;
+		}
 		if (!pr->agent) {
 			fprintf(f, "  process %d: uprobes (no agent: it was not started with ntprof run)\n",
 				(int)pr->pid);
@@ -249,13 +288,20 @@ void spdk_procs_line(const struct spdk_procs *ps, FILE *f)
 {
 	size_t i;
 
-	if (!ps->n)
+	bool first = true;
+
+	if (ps->n == ps->nr_skipped)
 		return;
 	fputs("ntprof: SPDK", f);
-	for (i = 0; i < ps->n; i++)
-		fprintf(f, "%s pid %d through %s", i ? "," : "",
+	/* The skipped ones had a line of their own. */
+	for (i = 0; i < ps->n; i++) {
+		if (ps->v[i].skipped)
+			continue;
+		fprintf(f, "%s pid %d through %s", first ? "" : ",",
 			(int)ps->v[i].pid,
 			ps->v[i].agent ? "the agent" : "uprobes");
+		first = false;
+	}
 	fputc('\n', f);
 }
 
@@ -281,12 +327,48 @@ void spdk_procs_beat(struct spdk_procs *ps, const char *cmd)
 {
 	size_t i;
 
-	for (i = 0; i < ps->n; i++)
-		if (ps->v[i].agent && agent_attach_beat(&ps->v[i].a))
+	struct spdk_proc *pr;
+
+	for (i = 0; i < ps->n; i++) {
+		pr = &ps->v[i];
+		if (!pr->agent)
+			continue;
+		switch (agent_attach_beat(&pr->a)) {
+		case AGENT_BEAT_ON:
+			break;
+		case AGENT_BEAT_AGAIN:
 			fprintf(stderr,
 				"ntprof: %s: the agent of process %d had turned itself off (no heartbeat for %llu s: was this recorder stopped?); it is on again, its commands meanwhile are not recorded\n",
-				cmd, (int)ps->v[i].pid,
+				cmd, (int)pr->pid,
 				AGENT_HEARTBEAT_NS / 1000000000ULL);
+			break;
+		case AGENT_BEAT_LOST:
+			if (pr->lost_said)
+				break;
+			pr->lost_said = true;
+			fprintf(stderr,
+				"ntprof: %s: the agent of process %d was taken over by another recorder while this one was stopped; it is left to that one, and its commands from now on are not in this recording\n",
+				cmd, (int)pr->pid);
+			break;
+		}
+	}
+}
+
+/*
+ * The records of @recs (@n) with a stamp, moved to its front; how many.
+ * An agent writes none without one: the others are not commands.
+ */
+static size_t stamped(struct ntprof_record *recs, size_t n)
+{
+	size_t i, k, kept = 0;
+
+	for (i = 0; i < n; i++)
+		for (k = 0; k < NTPROF_RECORD_POINTS; k++)
+			if (recs[i].ts[k]) {
+				recs[kept++] = recs[i];
+				break;
+			}
+	return kept;
 }
 
 int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
@@ -294,16 +376,24 @@ int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
 		    int (*fn)(const struct ntprof_record *, size_t, void *),
 		    void *data, uint64_t *count)
 {
-	size_t i, n;
+	size_t i, n, kept, budget;
 	int err;
 
 	*count = 0;
 	for (i = 0; i < ps->n; i++) {
 		if (!ps->v[i].agent)
 			continue;
-		while ((n = agent_attach_take(&ps->v[i].a, buf, max))) {
-			*count += n;
-			err = fn(buf, n, data);
+		/* The rest, if any, at the next pass. */
+		for (budget = SPDK_TAKE_PASS; budget; budget -= n) {
+			n = agent_attach_take(&ps->v[i].a, buf,
+					      max < budget ? max : budget);
+			if (!n)
+				break;
+			kept = stamped(buf, n);
+			if (!kept)
+				continue;
+			*count += kept;
+			err = fn(buf, kept, data);
 			if (err)
 				return err;
 		}

@@ -13,37 +13,54 @@
 #include <sys/types.h>
 
 #include "ntp/ntp.h"
+#include "agent/shm.h"
 #include "sites/agent_attach.h"
 #include "sites/spdk.h"
+
+/* An agent's records taken in one pass: its every ring once full. */
+#define SPDK_TAKE_PASS	((size_t)AGENT_RINGS_MAX * AGENT_RING_RECORDS)
 
 /* A process of the program and how it is recorded. */
 struct spdk_proc {
 	pid_t pid;
-	bool agent;			/* else uprobes */
+	bool agent;			/* else uprobes, unless skipped */
+	bool skipped;			/* not recorded at all: @why */
+	bool lost_said;			/* its agent taken over: said */
 	bool gone;			/* it exited, and record said so */
 	bool late;			/* found after the recording began */
 	bool pending;			/* late, its way not decided yet */
 	unsigned int looks;		/* pending: looks that found no agent */
 	struct agent_attach a;		/* with the agent */
 	struct agent_counters base;	/* its counters when attached */
+	char why[256];			/* skipped: "process N: reason" */
 };
 
 struct spdk_procs {
 	struct spdk_proc v[SPDK_PIDS_MAX];
 	size_t n;
 	size_t nr_agents;
+	size_t nr_skipped;
 };
 
 /*
  * Sorts the processes of @p (or process @only, if not 0) into those
- * with an agent, attached (still off), and the others.
- * Returns 0, or -errno with one line in @err: an agent that is there but
- * cannot be used (another version's, or no permission), which uprobes
- * must not go near either.
+ * with an agent, attached (still off), those without one, and those
+ * skipped: an agent memory that is there but cannot be used (it fails
+ * agent_memfd_map()'s checks, is of another version, no permission, or
+ * another recorder has the agent on). A skipped process is not
+ * recorded through its agent; nor through uprobes, whose int3 would
+ * break a patched entry: by PID the caller records nothing, by path the
+ * module's filter keeps them out of every process that maps an agent's
+ * memfd, as an agent does before it patches. Waits a second at most in
+ * all for agents still starting. Returns 0; with @only, -errno if that process is
+ * skipped, its reason in @err.
  */
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		    struct spdk_procs *ps, char *err, size_t len);
 void spdk_procs_detach(struct spdk_procs *ps);
+
+/* One line on stderr for each skipped process: "ntprof: CMD: ...". */
+void spdk_procs_say_skipped(const struct spdk_procs *ps, const char *cmd);
 
 /*
  * The processes of @p's program that started since @ps was made (record
@@ -72,14 +89,16 @@ void spdk_procs_off(struct spdk_procs *ps);
 
 /*
  * The heartbeat of every agent; one line on stderr for each that had
- * turned itself off meanwhile (it is back on).
+ * turned itself off meanwhile (it is back on), and one for each that
+ * another recorder took over meanwhile (left to it, for good).
  */
 void spdk_procs_beat(struct spdk_procs *ps, const char *cmd);
 
 /*
  * Takes the agents' records into @buf (@max of them) and hands each
  * batch to @fn, as session_records_get() does: 0, or @fn's error. The
- * count in *@count.
+ * count in *@count. At most SPDK_TAKE_PASS records of each agent a
+ * call: one that keeps moving its heads costs a pass, not the recorder.
  */
 int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
 		    size_t max,
