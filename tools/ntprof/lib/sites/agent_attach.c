@@ -294,6 +294,7 @@ void agent_attach_counters(const struct agent_attach *a,
 	c->evicted = __atomic_load_n(&ctl->evicted, __ATOMIC_RELAXED);
 	c->ringless = __atomic_load_n(&ctl->ringless, __ATOMIC_RELAXED);
 	c->expired = __atomic_load_n(&ctl->expired, __ATOMIC_RELAXED);
+	c->faults = __atomic_load_n(&ctl->faults, __ATOMIC_RELAXED);
 	c->rings = __atomic_load_n(&ctl->rings_claimed, __ATOMIC_RELAXED);
 	if (c->rings > AGENT_RINGS_MAX)
 		c->rings = AGENT_RINGS_MAX;

@@ -42,6 +42,8 @@ struct agent_filter {
  * @evicted: sampled commands not followed, a thread's table full
  * @ringless: records lost because every ring was taken
  * @expired: times it turned itself off for want of a heartbeat
+ * @faults: commands dropped because a load of the handler's faulted (a
+ *	stale pointer of the program's)
  * @rings: rings its threads took
  */
 struct agent_counters {
@@ -49,6 +51,7 @@ struct agent_counters {
 	uint64_t evicted;
 	uint64_t ringless;
 	uint64_t expired;
+	uint64_t faults;
 	unsigned int rings;
 };
 

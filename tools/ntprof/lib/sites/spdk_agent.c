@@ -268,6 +268,10 @@ void spdk_procs_print(const struct spdk_prog *p, const struct spdk_procs *ps,
 			fprintf(f, " (it turned itself off %llu time%s: a recorder stopped beating)",
 				(unsigned long long)c.expired,
 				c.expired == 1 ? "" : "s");
+		if (c.faults)
+			fprintf(f, " (%llu command%s dropped: a pointer of the program's could not be read)",
+				(unsigned long long)c.faults,
+				c.faults == 1 ? "" : "s");
 		fputc('\n', f);
 		for (k = 0; k < pr->a.nr_sites; k++) {
 			st = agent_attach_site_state(&pr->a, k);
@@ -413,8 +417,9 @@ void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 		if (!pr->agent)
 			continue;
 		agent_attach_counters(&pr->a, &c);
+		/* A fault of the handler's cost a record, as a full ring does. */
 		*drops += c.drops - pr->base.drops + c.ringless -
-			  pr->base.ringless;
+			  pr->base.ringless + c.faults - pr->base.faults;
 		*evicted += c.evicted - pr->base.evicted;
 	}
 }

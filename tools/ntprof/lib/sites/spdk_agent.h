@@ -105,7 +105,10 @@ int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
 		    int (*fn)(const struct ntprof_record *, size_t, void *),
 		    void *data, uint64_t *count);
 
-/* The agents' drops and evictions since they were attached. */
+/*
+ * The agents' drops (full rings, no ring, faulted loads) and evictions
+ * since they were attached.
+ */
 void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 		     uint64_t *evicted);
 
