@@ -413,7 +413,7 @@ int main(int argc, char **argv)
 		return printf("Bail out! the target does not start with a list of bad addresses\n"), 1;
 	sum = run(&c, 0, 500);
 	ctl = NULL;
-	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+	if (!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
 		ctl = a.shm;
 	if (!ok(ctl && a.nr_sites == 3 &&
 		ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
@@ -433,7 +433,7 @@ int main(int argc, char **argv)
 		return printf("Bail out! the target does not start with a list of bad near lines\n"), 1;
 	sum = run(&c, 0, 500);
 	ctl = NULL;
-	if (!agent_attach(c.pid, &a, err, sizeof(err)))
+	if (!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
 		ctl = a.shm;
 	if (!ok(ctl && a.nr_sites == 3 &&
 		ctl->site_state[0] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
