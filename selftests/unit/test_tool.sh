@@ -325,11 +325,14 @@ t_help_unknown_command() {
 }
 
 t_version() {
-	desc="ntprof version prints one line: ntprof <version>"
+	desc="ntprof version prints one line: ntprof <VERSION> [(git <commit>)]"
+	local release
+
+	release=$(<"$UNIT_DIR/../../VERSION")
 	run version
 	[ "$rc" = 0 ] && [ -z "$err" ] &&
-		[[ $out =~ ^ntprof\ [0-9a-zA-Z][0-9a-zA-Z.+_-]*$ ]] ||
-		{ diag; return 1; }
+		[[ $out =~ ^ntprof\ ${release//./\\.}(\ \(git\ [0-9a-zA-Z][0-9a-zA-Z.+_-]*\))?$ ]] ||
+		{ echo "# want: ntprof $release [(git COMMIT)]"; diag; return 1; }
 }
 
 t_version_option() {
