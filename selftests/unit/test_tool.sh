@@ -532,6 +532,18 @@ t_report_same_file_twice() {
 		{ diag; return 1; }
 }
 
+t_report_optional_spaced() {
+	desc="report --tail 99, --hist storage (a space for '='): 'write --tail=99', exit 1"
+	usage_fails report "--tail takes its value after '=': write --tail=99" \
+		--tail 99 "$TMP/none.ntp" &&
+	usage_fails report "--hist takes its value after '=': write --hist=storage" \
+		--hist storage "$TMP/none.ntp" || return 1
+	# A file after the option is a file: --tail's default, then the file.
+	run report --tail "$TMP/none.ntp"
+	[ "$rc" = 1 ] && [[ $err == "ntprof: report: $TMP/none.ntp: "* ]] ||
+		{ diag; return 1; }
+}
+
 # The t_* functions, in the order they are written.
 tests=$(sed -n 's/^\(t_[a-z_]*\)() {$/\1/p' "${BASH_SOURCE[0]}")
 echo "TAP version 13"

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/recording.h"
 #include "cmd/cli.h"
@@ -151,6 +152,41 @@ static int parse_percent(const char *s, double *p)
 	return 0;
 }
 
+/* Whether @s names a stage or component --hist takes. */
+static bool hist_value(const char *s)
+{
+	return !report_hist_check(s);
+}
+
+static bool tail_value(const char *s)
+{
+	double p;
+
+	return !parse_percent(s, &p);
+}
+
+/*
+ * --tail and --hist take their value after '=' only: getopt reads
+ * "--tail 99" as --tail and a file 99. When the word after such an option
+ * is no file but a value it takes, the user meant the value: say how to
+ * write it, rather than "99: No such file or directory". -1 to go on,
+ * else the exit status.
+ */
+static int optional_spaced(int argc, char *argv[], const char *opt,
+			   bool (*value)(const char *s))
+{
+	struct stat st;
+	const char *w;
+
+	if (optarg || optind >= argc)
+		return -1;
+	w = argv[optind];
+	if (w[0] == '-' || !value(w) || !stat(w, &st))
+		return -1;
+	return usage_error(argv[0], "%s takes its value after '=': write %s=%s",
+			   opt, opt, w);
+}
+
 static int report_parse(int argc, char *argv[], struct report_opts *o)
 {
 	static const struct option options[] = {
@@ -167,7 +203,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		CLI_OPT_HELP,
 		CLI_OPT_END
 	};
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":Djh", options, NULL)) != -1) {
@@ -185,6 +221,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 			o->html = optarg;
 			break;
 		case 'H':
+			ret = optional_spaced(argc, argv, "--hist", hist_value);
+			if (ret >= 0)
+				return ret;
 			o->hist = optarg ? optarg : "end_to_end";
 			if (report_hist_check(o->hist))
 				return usage_error(argv[0],
@@ -210,6 +249,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 						   optarg);
 			break;
 		case 'T':
+			ret = optional_spaced(argc, argv, "--tail", tail_value);
+			if (ret >= 0)
+				return ret;
 			o->tail = 99;
 			if (optarg && (parse_percent(optarg, &o->tail)))
 				return usage_error(argv[0],
