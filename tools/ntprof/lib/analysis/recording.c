@@ -161,6 +161,15 @@ static int recordings_open(struct recording_run *run, const char *cmd)
 			return 1;
 		}
 		hdr = ntp_header(f);
+		for (k = 0; !hdr->part && k < run->nr_files; k++) {
+			if (!recording_copy_of(run->files[k].parts[0].hdr, hdr))
+				continue;
+			fprintf(stderr,
+				"ntprof: %s: %s and %s are one recording (same machine, boot and start): a copy is counted twice\n",
+				cmd, run->files[k].parts[0].path, p->v[i]);
+			ntp_close(f);
+			return 1;
+		}
 		for (k = 0; hdr->part && k < run->nr_files; k++)
 			if (recording_same_session(run->files[k].parts[0].hdr,
 						   hdr))

@@ -175,6 +175,11 @@ void recording_paths_free(struct recording_paths *p);
 /* Whether two files are parts of one rotated recording. */
 bool recording_same_session(const struct ntp_header *a,
 			    const struct ntp_header *b);
+/*
+ * Whether two whole recordings (no parts) are one session's: a copy of a
+ * file under another name, whose records would count twice.
+ */
+bool recording_copy_of(const struct ntp_header *a, const struct ntp_header *b);
 /* @rec's parts sorted by number, its path the first's; 0 or 1 (said). */
 int recording_parts_order(struct recording *rec, const char *cmd);
 /* @rec's parts' records in one array, their trailers summed; 0 or 1. */
