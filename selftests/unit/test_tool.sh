@@ -427,6 +427,33 @@ t_completion() {
 		{ echo "# 'ntprof probe -': $got"; return 1; }
 }
 
+t_completion_outputs() {
+	desc="bash completion offers no .ntp file after --html, --csv, --by, --timeline, --hist=, --tail="
+	local got words
+
+	mkdir -p "$TMP/c/dir" && touch "$TMP/c/run.ntp" "$TMP/c/page.html" || return 1
+	for words in "report --html" "report --csv" "compare --html" \
+		     "report --by" "report --timeline" "report --hist =" \
+		     "report --hist" "report --tail =" "report --tail"; do
+		# shellcheck disable=SC2086
+		got=$(cd "$TMP/c" && complete_words ntprof $words "")
+		case $words in
+		"report --hist"|"report --tail")
+			# A word after a space is a file: there, recordings.
+			[[ $got == *run.ntp* ]] ;;
+		*)
+			[[ $got != *.ntp* ]] ;;
+		esac || { echo "# 'ntprof $words ': $got"; return 1; }
+	done
+	got=$(cd "$TMP/c" && complete_words ntprof report --html "")
+	[ "$got" = "dir page.html" ] || { echo "# 'report --html ': $got"; return 1; }
+	got=$(complete_words ntprof report --by op,s)
+	[ "$got" = op,size ] || { echo "# 'report --by op,s': $got"; return 1; }
+	got=$(complete_words ntprof report --hist = stor)
+	[ "$got" = "storage storage_target_block_layer storage_drive" ] ||
+		{ echo "# 'report --hist=stor': $got"; return 1; }
+}
+
 t_help_options() {
 	desc="probe, record, report and compare --help describe each of their options"
 	local o

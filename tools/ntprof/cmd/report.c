@@ -15,6 +15,7 @@
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "out/out_file.h"
 #include "out/report_csv.h"
 #include "out/report_hist.h"
 #include "out/report_html.h"
@@ -386,24 +387,42 @@ static int report_file(const struct recording_run *run, const char *cmd,
 		       const char *path,
 		       int (*write)(FILE *f, const struct recording_run *run))
 {
-	bool out = !strcmp(path, "-");
-	FILE *f = out ? stdout : fopen(path, "w");
+	struct out_file of;
 	int err;
 
-	if (!f) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
-			strerror(errno));
-		return 1;
+	if (strcmp(path, "-")) {
+		if (out_file_open(&of, cmd, path))
+			return 1;
+		return out_file_close(&of, cmd, write(of.f, run));
 	}
-	err = write(f, run);
-	if (!out && fclose(f) && !err)
-		err = -errno;
+	err = write(stdout, run);
 	if (err) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
-			out ? "standard output" : path, strerror(-err));
+		fprintf(stderr, "ntprof: %s: cannot write standard output: %s\n",
+			cmd, strerror(-err));
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * --csv and --html: never over a recording or an input (out_file.c);
+ * -1 to go on, else the exit status.
+ */
+static int report_outputs_check(const struct recording_run *run,
+				const char *cmd, const struct report_opts *o)
+{
+	int ret;
+
+	if (o->csv && strcmp(o->csv, "-")) {
+		ret = out_file_check(cmd, "--csv", o->csv, run->paths.v,
+				     run->paths.n);
+		if (ret >= 0)
+			return ret;
+	}
+	if (o->html)
+		return out_file_check(cmd, "--html", o->html, run->paths.v,
+				      run->paths.n);
+	return -1;
 }
 
 int cmd_report(int argc, char *argv[])
@@ -416,10 +435,13 @@ int cmd_report(int argc, char *argv[])
 		return ret;
 	ret = recording_run_load(&run, argv[0], argv + optind,
 				 (size_t)(argc - optind), o.by);
-	if (ret) {
+	if (!ret)
+		ret = report_outputs_check(&run, argv[0], &o);
+	if (ret > 0) {
 		recording_run_free(&run);
 		return ret;
 	}
+	ret = 0;
 	if (o.csv)
 		ret = report_file(&run, argv[0], o.csv, report_csv_write);
 	if (!ret && o.html)

@@ -24,6 +24,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "out/out_file.h"
 #include "sites/agent_sites.h"
 #include "sites/spdk.h"
 
@@ -192,20 +193,16 @@ static int print_env(const char *cmd, const struct spdk_prog *p,
 		     const char *program, const char *lib, const char *file)
 {
 	char abs[PATH_MAX];
-	FILE *f = fopen(file, "w");
-	int err;
+	struct out_file of;
 
-	if (!f) {
+	/* Never over a recording; whole, or the older file as it was. */
+	if (out_file_check(cmd, "--print-env", file, NULL, 0) >= 0 ||
+	    out_file_open(&of, cmd, file) ||
+	    out_file_close(&of, cmd, agent_sites_write(of.f, p, program)))
+		return 1;
+	if (!realpath(file, abs)) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
 			strerror(errno));
-		return 1;
-	}
-	err = agent_sites_write(f, p, program);
-	if (fclose(f) && !err)
-		err = -EIO;
-	if (err || !realpath(file, abs)) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, file,
-			strerror(err ? -err : errno));
 		return 1;
 	}
 	printf("LD_PRELOAD=%s\nNTPROF_AGENT_SITES=%s\n", lib, abs);
