@@ -83,6 +83,7 @@ struct opts {
 	unsigned int format_minor;
 	bool quiet;
 	const char *expect;
+	const char *hostname;	/* the host's header's; NULL: ntpgen-host */
 	const char *host_path;
 	const char *target_path;
 };

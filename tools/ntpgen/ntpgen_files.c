@@ -122,7 +122,8 @@ static void fill_header(struct ntp_header *hdr, const struct opts *o,
 	hdr->sample = role == NTPROF_ROLE_HOST ? o->sample : o->target_sample;
 	hdr->nr_cpus = o->nr_cpus;
 	snprintf(hdr->hostname, sizeof(hdr->hostname), "%s",
-		 role == NTPROF_ROLE_HOST ? "ntpgen-host" : "ntpgen-target");
+		 role != NTPROF_ROLE_HOST ? "ntpgen-target" :
+		 o->hostname ? o->hostname : "ntpgen-host");
 	snprintf(hdr->kernel_release, sizeof(hdr->kernel_release),
 		 "6.12.12+bpo-amd64");
 	make_uuid(r, hdr->boot_id);

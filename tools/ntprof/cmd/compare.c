@@ -227,6 +227,8 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 	ntprof_json_str(js, "op", ntprof_opclass_name(cg->base->op));
 	ntprof_json_u64(js, "size", cg->base->length);
 	ntprof_json_str(js, "device", cg->base->devname);
+	if (cg->base->host)
+		ntprof_json_str(js, "host", cg->base->host);
 	ntprof_json_str(js, "side", cg->base->target_side ? "target" : "host");
 	ntprof_json_u64(js, "base_n", cg->base->n_table);
 	ntprof_json_u64(js, "load_n", cg->load->n_table);

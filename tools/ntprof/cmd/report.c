@@ -67,10 +67,12 @@ static void report_usage(FILE *f)
 	      "                 axes in units, legends, hover values\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
 	      "                 list of op, size, dev, queue, cpu (submitting),\n"
-	      "                 ccpu (completing), pid (the SPDK process) and\n"
-	      "                 path (the controller: multipath's paths), as\n"
-	      "                 queue or op,cpu\n"
-	      "                 (default op,size,dev)\n"
+	      "                 ccpu (completing), pid (the SPDK process),\n"
+	      "                 path (the controller: multipath's paths) and\n"
+	      "                 host (the machine), as queue or op,cpu\n"
+	      "                 (default op,size,dev); every part but op and\n"
+	      "                 size is one machine's: two hosts' groups stay\n"
+	      "                 apart, named with their host\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
 	      "                 command rate, the mean and each stage's mean\n"
@@ -119,6 +121,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
 		{ "pid", NTPROF_BY_PID }, { "path", NTPROF_BY_PATH },
+		{ "host", NTPROF_BY_HOST },
 	};
 	const char *end;
 	size_t i, len;
@@ -246,7 +249,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu, ccpu, pid or path, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu, pid, path or host, or a list of them, not '%s'",
 						   optarg);
 			break;
 		case 'T':

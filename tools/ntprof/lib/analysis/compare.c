@@ -30,15 +30,28 @@ static bool same_group(const struct ntprof_group *a,
 	       (!transport || a->transport == b->transport);
 }
 
+/*
+ * When both runs hold several machines, a group pairs with the same
+ * machine's only (by name: a reboot between the runs is the same host);
+ * a run of one host compares with a run of another.
+ */
+static bool same_host(const struct ntprof_group *a,
+		      const struct ntprof_group *b, bool hosts)
+{
+	return !hosts || !a->host || !b->host || !strcmp(a->host, b->host);
+}
+
 const struct ntprof_group *
 cmp_group_find(const struct ntprof_analysis *an,
 	   const struct ntprof_analysis *other, const struct ntprof_group *g)
 {
 	bool transport = an->opts.transports && other->opts.transports;
+	bool hosts = an->opts.nr_machines > 1 && other->opts.nr_machines > 1;
 	size_t i;
 
 	for (i = 0; i < an->nr_groups; i++)
-		if (same_group(&an->groups[i], g, transport))
+		if (same_group(&an->groups[i], g, transport) &&
+		    same_host(&an->groups[i], g, hosts))
 			return &an->groups[i];
 	return NULL;
 }

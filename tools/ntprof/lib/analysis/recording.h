@@ -46,6 +46,8 @@ struct recording {
 	uint64_t drops;			/* from the trailer */
 	uint64_t evictions;
 	uint64_t duration_ns;		/* start to end (or last point) */
+	/* Its machine, of run.machines; 0 on the side not grouped. */
+	uint16_t machine;
 	/* Host files: per record, its target file and record, or none. */
 	uint32_t *match_file;
 	uint32_t *match_idx;
@@ -120,6 +122,12 @@ struct recording_run {
 	size_t nr_host_paths;
 	struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
+	/*
+	 * The machines of the side the groups are made of (the hosts', else
+	 * the targets'): each hostname and boot once, in the files' order.
+	 */
+	struct ntprof_machine *machines;
+	size_t nr_machines;
 	struct ntprof_analysis *an;
 	struct recording_failed failed;
 	/* The host's attempts that did not complete, sampled or not. */
@@ -163,6 +171,14 @@ int recording_stream_each(const struct recording_run *run,
 				    const struct recording *hrec,
 				    const struct recording *trec, void *arg),
 			  void *arg);
+
+/* recording_machines.c */
+/*
+ * The machines of the side the groups are made of, in run.machines, and
+ * each file's in its machine: 0, or 1 after a message.
+ */
+int recording_machines(struct recording_run *run, const char *cmd);
+void recording_machines_free(struct recording_run *run);
 
 /* recording_parts.c */
 /*
