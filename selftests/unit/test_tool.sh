@@ -513,8 +513,24 @@ t_run_usage() {
 	usage_fails run "which program?*" &&
 	usage_fails run "which program?*" -t tcp &&
 	usage_fails run "unknown option '--bogus'" --bogus -- /bin/true &&
-	usage_fails run "-t takes tcp or rdma" -t tcp,rdma -- /bin/true &&
-	usage_fails run "a host's sites need -t tcp or -t rdma" -r host -- "$NTPROF"
+	usage_fails run "-t takes tcp or rdma" -t tcp,rdma -- /bin/true
+}
+
+t_run_host_by_args() {
+	desc="run -- PROGRAM -r 'trtype:RDMA ...' without -r, -t: resolved as a host over RDMA"
+	# The tool has neither side's sites: the missing one named is the
+	# host's of the transport its arguments name, not the target's.
+	run run --agent /dev/null -- "$NTPROF" -r 'trtype:RDMA adrfam:IPv4 traddr:10.0.0.1'
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[[ $err == *"the required site nvme_rdma_qpair_submit_request is missing"* ]] ||
+		{ diag; return 1; }
+	run run -r host --agent /dev/null -- "$NTPROF" -r 'trtype=tcp traddr=10.0.0.1'
+	[ "$rc" = 1 ] &&
+		[[ $err == *"the required site nvme_tcp_qpair_submit_request is missing"* ]] ||
+		{ diag; return 1; }
+	run run -r host --agent /dev/null -- "$NTPROF"
+	[ "$rc" = 1 ] && [[ $err == *"give -t tcp or -t rdma"* ]] ||
+		{ diag; return 1; }
 }
 
 t_run_not_spdk() {
