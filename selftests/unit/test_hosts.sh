@@ -119,4 +119,21 @@ t_html() {
 }
 ktap_check "--html: the groups named with their hosts, as in the text" t_html
 
+t_html_browser() {
+	# As a browser builds the page: a section per host, headed with it.
+	local heads
+	timeout 90 chromium --headless --no-sandbox --disable-gpu \
+		--disable-dev-shm-usage --dump-dom "file://$TMP/r.html" \
+		> "$TMP/dom.html" 2> /dev/null || return 1
+	heads=$(grep -o '<h2>[^<]*</h2>' "$TMP/dom.html")
+	grep -qx '<h2>read 4KiB nvme1n1 on host-a</h2>' <<< "$heads" &&
+		grep -qx '<h2>read 4KiB nvme1n1 on host-b</h2>' <<< "$heads" ||
+		{ ktap_diag "$heads"; return 1; }
+}
+if command -v chromium > /dev/null; then
+	ktap_check "--html in Chromium's DOM: a group's heading per host" t_html_browser
+else
+	ktap_skip "--html in Chromium's DOM: no chromium"
+fi
+
 ktap_finished
