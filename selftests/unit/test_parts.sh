@@ -111,6 +111,20 @@ t_twice() {
 }
 ktap_check "a part given twice, as a copy or by its name: refused, exit 1" t_twice
 
+t_copy() {
+	# A whole recording under another name: its records would count
+	# twice (twice the IOPS, half of them matched), as a part's copy would.
+	"$NTPGEN" --quiet -n 2000 --seed 19 "$H" "$T" &&
+		cp "$H" "$TMP/copy.ntp" || return 1
+	out=$("$NTPROF" report "$H" "$T" "$TMP/copy.ntp" 2>&1)
+	[ $? = 1 ] && [ "$(wc -l <<< "$out")" = 1 ] &&
+		grep -q "host.ntp and .*copy.ntp are one recording (same machine, boot and start)" <<< "$out" &&
+		out=$("$NTPROF" compare "$H,$TMP/copy.ntp" "$H,$T" 2>&1)
+	[ $? = 1 ] && grep -q "^ntprof: compare: .*host.ntp and .*copy.ntp are one recording" <<< "$out" ||
+		{ ktap_diag "$out"; return 1; }
+}
+ktap_check "a whole recording given twice, as a copy: refused, exit 1" t_copy
+
 t_two_recordings() {
 	# Two recordings' parts in one directory: two host recordings of
 	# two sessions, each joined with the target on its own.

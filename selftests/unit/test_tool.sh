@@ -325,11 +325,14 @@ t_help_unknown_command() {
 }
 
 t_version() {
-	desc="ntprof version prints one line: ntprof <version>"
+	desc="ntprof version prints one line: ntprof <VERSION> [(git <commit>)]"
+	local release
+
+	release=$(<"$UNIT_DIR/../../VERSION")
 	run version
 	[ "$rc" = 0 ] && [ -z "$err" ] &&
-		[[ $out =~ ^ntprof\ [0-9a-zA-Z][0-9a-zA-Z.+_-]*$ ]] ||
-		{ diag; return 1; }
+		[[ $out =~ ^ntprof\ ${release//./\\.}(\ \(git\ [0-9a-zA-Z][0-9a-zA-Z.+_-]*\))?$ ]] ||
+		{ echo "# want: ntprof $release [(git COMMIT)]"; diag; return 1; }
 }
 
 t_version_option() {
@@ -424,6 +427,33 @@ t_completion() {
 		{ echo "# 'ntprof probe -': $got"; return 1; }
 }
 
+t_completion_outputs() {
+	desc="bash completion offers no .ntp file after --html, --csv, --by, --timeline, --hist=, --tail="
+	local got words
+
+	mkdir -p "$TMP/c/dir" && touch "$TMP/c/run.ntp" "$TMP/c/page.html" || return 1
+	for words in "report --html" "report --csv" "compare --html" \
+		     "report --by" "report --timeline" "report --hist =" \
+		     "report --hist" "report --tail =" "report --tail"; do
+		# shellcheck disable=SC2086
+		got=$(cd "$TMP/c" && complete_words ntprof $words "")
+		case $words in
+		"report --hist"|"report --tail")
+			# A word after a space is a file: there, recordings.
+			[[ $got == *run.ntp* ]] ;;
+		*)
+			[[ $got != *.ntp* ]] ;;
+		esac || { echo "# 'ntprof $words ': $got"; return 1; }
+	done
+	got=$(cd "$TMP/c" && complete_words ntprof report --html "")
+	[ "$got" = "dir page.html" ] || { echo "# 'report --html ': $got"; return 1; }
+	got=$(complete_words ntprof report --by op,s)
+	[ "$got" = op,size ] || { echo "# 'report --by op,s': $got"; return 1; }
+	got=$(complete_words ntprof report --hist = stor)
+	[ "$got" = "storage storage_target_block_layer storage_drive" ] ||
+		{ echo "# 'report --hist=stor': $got"; return 1; }
+}
+
 t_help_options() {
 	desc="probe, record, report and compare --help describe each of their options"
 	local o
@@ -483,8 +513,24 @@ t_run_usage() {
 	usage_fails run "which program?*" &&
 	usage_fails run "which program?*" -t tcp &&
 	usage_fails run "unknown option '--bogus'" --bogus -- /bin/true &&
-	usage_fails run "-t takes tcp or rdma" -t tcp,rdma -- /bin/true &&
-	usage_fails run "a host's sites need -t tcp or -t rdma" -r host -- "$NTPROF"
+	usage_fails run "-t takes tcp or rdma" -t tcp,rdma -- /bin/true
+}
+
+t_run_host_by_args() {
+	desc="run -- PROGRAM -r 'trtype:RDMA ...' without -r, -t: resolved as a host over RDMA"
+	# The tool has neither side's sites: the missing one named is the
+	# host's of the transport its arguments name, not the target's.
+	run run --agent /dev/null -- "$NTPROF" -r 'trtype:RDMA adrfam:IPv4 traddr:10.0.0.1'
+	[ "$rc" = 1 ] && [ -z "$out" ] &&
+		[[ $err == *"the required site nvme_rdma_qpair_submit_request is missing"* ]] ||
+		{ diag; return 1; }
+	run run -r host --agent /dev/null -- "$NTPROF" -r 'trtype=tcp traddr=10.0.0.1'
+	[ "$rc" = 1 ] &&
+		[[ $err == *"the required site nvme_tcp_qpair_submit_request is missing"* ]] ||
+		{ diag; return 1; }
+	run run -r host --agent /dev/null -- "$NTPROF"
+	[ "$rc" = 1 ] && [[ $err == *"give -t tcp or -t rdma"* ]] ||
+		{ diag; return 1; }
 }
 
 t_run_not_spdk() {
@@ -526,6 +572,18 @@ t_report_same_file_twice() {
 	echo "not a recording" > "$TMP/twice.ntp"
 	run report "$TMP/twice.ntp" "$TMP/twice.ntp"
 	[ "$rc" = 1 ] && [ "$err" = "ntprof: report: $TMP/twice.ntp is given twice" ] ||
+		{ diag; return 1; }
+}
+
+t_report_optional_spaced() {
+	desc="report --tail 99, --hist storage (a space for '='): 'write --tail=99', exit 1"
+	usage_fails report "--tail takes its value after '=': write --tail=99" \
+		--tail 99 "$TMP/none.ntp" &&
+	usage_fails report "--hist takes its value after '=': write --hist=storage" \
+		--hist storage "$TMP/none.ntp" || return 1
+	# A file after the option is a file: --tail's default, then the file.
+	run report --tail "$TMP/none.ntp"
+	[ "$rc" = 1 ] && [[ $err == "ntprof: report: $TMP/none.ntp: "* ]] ||
 		{ diag; return 1; }
 }
 

@@ -87,6 +87,7 @@ struct opts {
 	const char *expect;
 	/* --host-dev: the name of the host's namespace in its device table. */
 	const char *host_dev;
+	const char *hostname;	/* the host's header's; NULL: ntpgen-host */
 	const char *host_path;
 	const char *target_path;
 };

@@ -113,19 +113,39 @@ static void make_uuid(struct rng *r, char *buf)
 		 (uint64_t)(b & 0xffffffffffffULL));
 }
 
+/* FNV-1a of @s: a host name's own seed. */
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 0x100000001b3ULL;
+	return h;
+}
+
 static void fill_header(struct ntp_header *hdr, const struct opts *o,
 			uint8_t role, struct rng *r, struct ntp_hook *hooks)
 {
+	struct rng boot;
+
 	memset(hdr, 0, sizeof(*hdr));
 	hdr->role = role;
 	hdr->transport = o->transport;
 	hdr->sample = role == NTPROF_ROLE_HOST ? o->sample : o->target_sample;
 	hdr->nr_cpus = o->nr_cpus;
 	snprintf(hdr->hostname, sizeof(hdr->hostname), "%s",
-		 role == NTPROF_ROLE_HOST ? "ntpgen-host" : "ntpgen-target");
+		 role != NTPROF_ROLE_HOST ? "ntpgen-target" :
+		 o->hostname ? o->hostname : "ntpgen-host");
 	snprintf(hdr->kernel_release, sizeof(hdr->kernel_release),
 		 "6.12.12+bpo-amd64");
+	/*
+	 * One boot per host name, whatever the seed: the runs of one name are
+	 * one machine's, as report and compare key groups by machine. The
+	 * seed's draw stays, so that the records of a seed do not change.
+	 */
 	make_uuid(r, hdr->boot_id);
+	rng_seed(&boot, name_hash(hdr->hostname));
+	make_uuid(&boot, hdr->boot_id);
 	snprintf(hdr->tool_version, sizeof(hdr->tool_version),
 		 "ntpgen-%s", NTPROF_VERSION);
 	if (o->hooks) {

@@ -102,6 +102,9 @@ static void usage(FILE *f)
 "files:\n"
 "      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
 "                          (default 8)\n"
+"      --hostname NAME     the host's name in its header (default\n"
+"                          ntpgen-host): several runs with their own names\n"
+"                          and seeds (boot ids) are several hosts\n"
 "      --no-hooks          write no hook list in the headers\n"
 "      --no-trailer        end both files without a trailer (cut short)\n"
 "      --format V          the .ntp format version: 2.0 (default, compact\n"
@@ -154,6 +157,7 @@ enum {
 	OPT_NO_TRAILER,
 	OPT_FORMAT,
 	OPT_QUIET,
+	OPT_HOSTNAME,
 };
 
 static const struct option long_opts[] = {
@@ -197,6 +201,7 @@ static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "expect", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "hostname", required_argument, NULL, OPT_HOSTNAME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -405,6 +410,14 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_CPUS:
 		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
+	case OPT_HOSTNAME:
+		if (!*arg || strlen(arg) > NTP_HOSTNAME_MAX) {
+			fprintf(stderr, "ntpgen: --hostname: 1 to %u characters, not '%s'\n",
+				NTP_HOSTNAME_MAX, arg);
+			return -1;
+		}
+		o->hostname = arg;
+		return 0;
 	case OPT_NO_HOOKS:
 		o->hooks = false;
 		return 0;

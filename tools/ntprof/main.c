@@ -15,6 +15,9 @@
 #ifndef NTPROF_VERSION
 #error "NTPROF_VERSION is not defined: build with the Makefile"
 #endif
+#ifndef NTPROF_RELEASE
+#error "NTPROF_RELEASE is not defined: build with the Makefile"
+#endif
 
 
 /* Only main.o is rebuilt when the version changes: the others read this. */
@@ -99,9 +102,17 @@ static void version_usage(FILE *f)
 	      "  ntprof --version\n", f);
 }
 
+/*
+ * The release (the VERSION file's, as the module and DKMS give it) and,
+ * when built from a git tree, the commit it was built from: "ntprof 0.1.0
+ * (git a1bbb59)". A build from a release's tarball has only the release.
+ */
 static void version_print(void)
 {
-	puts("ntprof " NTPROF_VERSION);
+	if (!strcmp(NTPROF_VERSION, NTPROF_RELEASE))
+		puts("ntprof " NTPROF_RELEASE);
+	else
+		puts("ntprof " NTPROF_RELEASE " (git " NTPROF_VERSION ")");
 }
 
 static int cmd_version(int argc, char *argv[])

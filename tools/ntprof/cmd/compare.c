@@ -21,6 +21,7 @@
 #include "out/compare_detail.h"
 #include "out/compare_html.h"
 #include "out/json.h"
+#include "out/out_file.h"
 #include "out/table.h"
 
 #define NTPROF_COMPARE_SCHEMA	"ntprof-compare/1"
@@ -300,6 +301,8 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 	ntprof_json_str(js, "op", ntprof_opclass_name(cg->base->op));
 	ntprof_json_u64(js, "size", cg->base->length);
 	ntprof_json_str(js, "device", cg->base->devname);
+	if (cg->base->host)
+		ntprof_json_str(js, "host", cg->base->host);
 	ntprof_json_str(js, "side", cg->base->target_side ? "target" : "host");
 	json_pairing(js, cg);
 	ntprof_json_u64(js, "base_n", cg->base->n_table);
@@ -380,23 +383,29 @@ static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *load,
 			const struct cmp_group *groups, size_t nr)
 {
-	FILE *f = fopen(path, "w");
-	int err;
+	struct out_file of;
 
-	if (!f) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
-			strerror(errno));
+	if (out_file_open(&of, cmd, path))
 		return 1;
-	}
-	err = compare_html_write(f, base, load, groups, nr);
-	if (fclose(f) && !err)
-		err = -errno;
-	if (err) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
-			strerror(-err));
-		return 1;
-	}
-	return 0;
+	return out_file_close(&of, cmd,
+			      compare_html_write(of.f, base, load, groups, nr));
+}
+
+/*
+ * --html: never over a recording or a file of either run (out_file.c);
+ * -1 to go on, else the exit status.
+ */
+static int compare_output_check(const char *cmd, const char *path,
+				const struct recording_run *base,
+				const struct recording_run *load)
+{
+	int ret = out_file_check(cmd, "--html", path, base->paths.v,
+				 base->paths.n);
+
+	if (ret >= 0)
+		return ret;
+	return out_file_check(cmd, "--html", path, load->paths.v,
+			      load->paths.n);
 }
 
 int cmd_compare(int argc, char *argv[])
@@ -413,6 +422,9 @@ int cmd_compare(int argc, char *argv[])
 	ret = run_load(argv[0], o.base_arg, &base);
 	if (!ret)
 		ret = run_load(argv[0], o.load_arg, &load);
+	if (!ret && o.html && compare_output_check(argv[0], o.html, &base,
+						   &load) > 0)
+		ret = 1;
 	if (!ret) {
 		groups = calloc(base.an->nr_groups + 1, sizeof(*groups));
 		if (!groups) {

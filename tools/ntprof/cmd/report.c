@@ -10,10 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "out/out_file.h"
 #include "out/report_csv.h"
 #include "out/report_hist.h"
 #include "out/report_html.h"
@@ -65,10 +67,12 @@ static void report_usage(FILE *f)
 	      "                 axes in units, legends, hover values\n"
 	      "      --by PARTS the groups by these parts of the commands, a\n"
 	      "                 list of op, size, dev, queue, cpu (submitting),\n"
-	      "                 ccpu (completing), pid (the SPDK process) and\n"
-	      "                 path (the controller: multipath's paths), as\n"
-	      "                 queue or op,cpu\n"
-	      "                 (default op,size,dev)\n"
+	      "                 ccpu (completing), pid (the SPDK process),\n"
+	      "                 path (the controller: multipath's paths) and\n"
+	      "                 host (the machine), as queue or op,cpu\n"
+	      "                 (default op,size,dev); every part but op and\n"
+	      "                 size is one machine's: two hosts' groups stay\n"
+	      "                 apart, named with their host\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
 	      "                 command rate, the mean and each stage's mean\n"
@@ -117,6 +121,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
 		{ "pid", NTPROF_BY_PID }, { "path", NTPROF_BY_PATH },
+		{ "host", NTPROF_BY_HOST },
 	};
 	const char *end;
 	size_t i, len;
@@ -151,6 +156,41 @@ static int parse_percent(const char *s, double *p)
 	return 0;
 }
 
+/* Whether @s names a stage or component --hist takes. */
+static bool hist_value(const char *s)
+{
+	return !report_hist_check(s);
+}
+
+static bool tail_value(const char *s)
+{
+	double p;
+
+	return !parse_percent(s, &p);
+}
+
+/*
+ * --tail and --hist take their value after '=' only: getopt reads
+ * "--tail 99" as --tail and a file 99. When the word after such an option
+ * is no file but a value it takes, the user meant the value: say how to
+ * write it, rather than "99: No such file or directory". -1 to go on,
+ * else the exit status.
+ */
+static int optional_spaced(int argc, char *argv[], const char *opt,
+			   bool (*value)(const char *s))
+{
+	struct stat st;
+	const char *w;
+
+	if (optarg || optind >= argc)
+		return -1;
+	w = argv[optind];
+	if (w[0] == '-' || !value(w) || !stat(w, &st))
+		return -1;
+	return usage_error(argv[0], "%s takes its value after '=': write %s=%s",
+			   opt, opt, w);
+}
+
 static int report_parse(int argc, char *argv[], struct report_opts *o)
 {
 	static const struct option options[] = {
@@ -167,7 +207,7 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		CLI_OPT_HELP,
 		CLI_OPT_END
 	};
-	int c;
+	int c, ret;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":Djh", options, NULL)) != -1) {
@@ -185,6 +225,9 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 			o->html = optarg;
 			break;
 		case 'H':
+			ret = optional_spaced(argc, argv, "--hist", hist_value);
+			if (ret >= 0)
+				return ret;
 			o->hist = optarg ? optarg : "end_to_end";
 			if (report_hist_check(o->hist))
 				return usage_error(argv[0],
@@ -206,10 +249,13 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu, ccpu, pid or path, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu, pid, path or host, or a list of them, not '%s'",
 						   optarg);
 			break;
 		case 'T':
+			ret = optional_spaced(argc, argv, "--tail", tail_value);
+			if (ret >= 0)
+				return ret;
 			o->tail = 99;
 			if (optarg && (parse_percent(optarg, &o->tail)))
 				return usage_error(argv[0],
@@ -344,24 +390,42 @@ static int report_file(const struct recording_run *run, const char *cmd,
 		       const char *path,
 		       int (*write)(FILE *f, const struct recording_run *run))
 {
-	bool out = !strcmp(path, "-");
-	FILE *f = out ? stdout : fopen(path, "w");
+	struct out_file of;
 	int err;
 
-	if (!f) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd, path,
-			strerror(errno));
-		return 1;
+	if (strcmp(path, "-")) {
+		if (out_file_open(&of, cmd, path))
+			return 1;
+		return out_file_close(&of, cmd, write(of.f, run));
 	}
-	err = write(f, run);
-	if (!out && fclose(f) && !err)
-		err = -errno;
+	err = write(stdout, run);
 	if (err) {
-		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", cmd,
-			out ? "standard output" : path, strerror(-err));
+		fprintf(stderr, "ntprof: %s: cannot write standard output: %s\n",
+			cmd, strerror(-err));
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * --csv and --html: never over a recording or an input (out_file.c);
+ * -1 to go on, else the exit status.
+ */
+static int report_outputs_check(const struct recording_run *run,
+				const char *cmd, const struct report_opts *o)
+{
+	int ret;
+
+	if (o->csv && strcmp(o->csv, "-")) {
+		ret = out_file_check(cmd, "--csv", o->csv, run->paths.v,
+				     run->paths.n);
+		if (ret >= 0)
+			return ret;
+	}
+	if (o->html)
+		return out_file_check(cmd, "--html", o->html, run->paths.v,
+				      run->paths.n);
+	return -1;
 }
 
 int cmd_report(int argc, char *argv[])
@@ -374,10 +438,13 @@ int cmd_report(int argc, char *argv[])
 		return ret;
 	ret = recording_run_load(&run, argv[0], argv + optind,
 				 (size_t)(argc - optind), o.by);
-	if (ret) {
+	if (!ret)
+		ret = report_outputs_check(&run, argv[0], &o);
+	if (ret > 0) {
 		recording_run_free(&run);
 		return ret;
 	}
+	ret = 0;
 	if (o.csv)
 		ret = report_file(&run, argv[0], o.csv, report_csv_write);
 	if (!ret && o.html)

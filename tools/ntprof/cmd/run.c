@@ -26,8 +26,10 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "out/out_file.h"
 #include "sites/agent_sites.h"
 #include "sites/spdk.h"
+#include "sites/spdk_role.h"
 
 #ifndef NTPROF_AGENT_LIB
 #define NTPROF_AGENT_LIB	"/usr/local/lib/ntprof/libntprof-agent.so"
@@ -45,7 +47,10 @@ static void run_usage(FILE *f)
 	      "\n"
 	      "  -r, --role ROLE       target or host; without it, the program's\n"
 	      "                        sites say which\n"
-	      "  -t, --transport T     tcp or rdma: the host's sites depend on it\n"
+	      "  -t, --transport T     tcp or rdma: the host's sites depend on it;\n"
+	      "                        without it, the trtype of PROGRAM's\n"
+	      "                        arguments (-r 'trtype:RDMA ...'), else\n"
+	      "                        the one transport it has a host's sites of\n"
 	      "      --agent LIB       the agent's library (default: beside this\n"
 	      "                        tool in its build tree, or " NTPROF_AGENT_LIB ")\n"
 	      "      --wait-recorder SECONDS\n"
@@ -60,7 +65,8 @@ static void run_usage(FILE *f)
 	      "\n"
 	      "examples:\n"
 	      "  ntprof run -- ./build/bin/nvmf_tgt -m 0x2\n"
-	      "  ntprof run -t rdma --wait-recorder 60 -- ./build/bin/spdk_nvme_perf ...\n"
+	      "  ntprof run --wait-recorder 60 -- ./build/bin/spdk_nvme_perf \\\n"
+	      "      -r 'trtype:RDMA adrfam:IPv4 traddr:10.0.0.1 trsvcid:4420' ...\n"
 	      "  ntprof run --print-env /srv/ntprof-sites -- /usr/local/bin/spdk_tgt\n",
 	      f);
 }
@@ -149,27 +155,42 @@ static int resolve_one(const char *cmd, const char *program, uint32_t role,
 	return 1;
 }
 
-/*
- * @program's sites for @role, or without one the target's if it has
- * them, else the host's over @transport. 0, or 1 with the reason printed.
- */
-static int resolve(const char *cmd, const char *program, uint32_t role,
-		   uint32_t transport, struct spdk_prog *p)
+/* spdk_choose()'s question: has @ctx, the program, these sites? */
+static bool has_sites(void *ctx, uint32_t role, uint32_t transport)
 {
+	struct spdk_prog p;
+	char err[512];
+	bool ok;
+
+	if (spdk_prog_open(ctx, role, transport, &p, err, sizeof(err)))
+		return false;
+	ok = p.ok;
+	spdk_prog_close(&p);
+	return ok;
+}
+
+/*
+ * @program's sites for @role over @transport, or without them what its
+ * sites and its arguments @args say (spdk_choose()). 0, or 1 with the
+ * reason printed.
+ */
+static int resolve(const char *cmd, char *program, uint32_t role,
+		   uint32_t transport, char *const args[], int nargs,
+		   struct spdk_prog *p)
+{
+	char why[256];
 	int ret;
 
-	ret = resolve_one(cmd, program, role ? role : NTPROF_ROLE_TARGET,
-			  transport, p);
-	if (ret > 0 && !role && transport) {
-		spdk_prog_close(p);
-		ret = resolve_one(cmd, program, NTPROF_ROLE_HOST, transport, p);
+	if (spdk_choose(role, transport, args, nargs, has_sites, program,
+			&role, &transport, why, sizeof(why))) {
+		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, program, why);
+		return 1;
 	}
+	ret = resolve_one(cmd, program, role, transport, p);
 	if (!ret)
 		return 0;
 	if (ret > 0) {
-		fprintf(stderr, "ntprof: %s: %s: %s%s\n", cmd, program, p->why,
-			!role && !transport ?
-			" (a host program? give -t tcp or -t rdma)" : "");
+		fprintf(stderr, "ntprof: %s: %s: %s\n", cmd, program, p->why);
 		spdk_prog_close(p);
 	}
 	return 1;
@@ -251,6 +272,9 @@ static int print_env(const char *cmd, const struct spdk_prog *p,
 	char abs[PATH_MAX];
 	int err;
 
+	/* Never over a recording (out_file.c). */
+	if (out_file_check(cmd, "--print-env", file, NULL, 0) >= 0)
+		return 1;
 	err = write_list(p, program, file);
 	if (err == -ELOOP) {
 		fprintf(stderr, "ntprof: %s: %s is a symbolic link: not followed, nothing written (name the file itself)\n",
@@ -338,8 +362,6 @@ static int run_parse(int argc, char *argv[], struct run_opts *o)
 	}
 	if (optind >= argc)
 		return usage_error(argv[0], "which program? ntprof run [OPTIONS] -- PROGRAM [ARG]...");
-	if (o->role == NTPROF_ROLE_HOST && !o->transport)
-		return usage_error(argv[0], "a host's sites need -t tcp or -t rdma");
 	return -1;
 }
 
@@ -398,7 +420,8 @@ int cmd_run(int argc, char *argv[])
 			o.given_lib ? o.given_lib : lib, strerror(-ret));
 		return 1;
 	}
-	if (resolve(cmd, program, o.role, o.transport, &p))
+	if (resolve(cmd, program, o.role, o.transport, argv + optind + 1,
+		    argc - optind - 1, &p))
 		return 1;
 	if (o.env_file) {
 		ret = print_env(cmd, &p, program, lib, o.env_file);

@@ -48,6 +48,39 @@ _ntprof()
 			esac
 			;;
 		report|compare)
+			# "--hist=st": bash splits at '=', so prev is "=" (or
+			# cur is, right after it) and the option is before it.
+			local opt=$prev
+			if [[ $cur == = ]]; then
+				cur=
+				opt=$prev=
+			elif [[ $prev == = ]] && ((COMP_CWORD > 2)); then
+				opt=${COMP_WORDS[COMP_CWORD - 2]}=
+			fi
+			case $opt in
+			--html|--html=|--csv|--csv=)
+				# An output: never offer a recording to write over.
+				compopt -o filenames 2>/dev/null
+				mapfile -t COMPREPLY < <(compgen -f -X '*.ntp' -- "$cur")
+				return
+				;;
+			--by|--by=)
+				# A list: complete its last part.
+				local pre=
+				[[ $cur == *,* ]] && pre=${cur%,*},
+				mapfile -t COMPREPLY < <(compgen -P "$pre" \
+					-W "op size dev queue cpu ccpu pid path host" -- "${cur##*,}")
+				return
+				;;
+			--timeline|--timeline=|--tail=)
+				# A number: nothing to offer.
+				return
+				;;
+			--hist=)
+				mapfile -t COMPREPLY < <(compgen -W "end_to_end host_block_layer host_driver network network_and_target target_driver storage host_block_layer_submission host_driver_submission network_wire data_transfer_at_target target_driver_submission network_host_data_transfer storage_target_block_layer storage_drive target_driver_completion network_host_receive_path host_driver_completion handoff_to_nvme_complete_rq host_block_layer_completion" -- "$cur")
+				return
+				;;
+			esac
 			if [[ $cur == -* ]]; then
 				words="-D -j -h --detail --json --html --match --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&

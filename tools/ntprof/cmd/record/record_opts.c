@@ -21,6 +21,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/record/record.h"
+#include "out/out_file.h"
 
 /* -d: a limit that keeps the arithmetic in nanoseconds far from overflow. */
 #define DURATION_MAX_S	(100.0 * 365 * 86400)
@@ -569,6 +570,12 @@ static int record_opts_check(const char *cmd, struct record_opts *o)
 		return ret;
 	if (!o->out)
 		return usage_error(cmd, "where to? -o FILE.ntp");
+	/* The Prometheus file is rewritten: never over a recording. */
+	if (o->prom) {
+		ret = out_file_check(cmd, "--prom", o->prom, (char *const *)&o->out, 1);
+		if (ret >= 0)
+			return ret;
+	}
 	if (o->keep && !o->rotate_size)
 		return usage_error(cmd,
 				   "--keep N counts the parts of --rotate SIZE: give both");

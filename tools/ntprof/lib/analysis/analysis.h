@@ -170,6 +170,16 @@ int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 struct ntprof_devname {
 	uint32_t dev;		/* new_encode_dev(), as in ntprof_record.dev */
 	const char *name;
+	uint16_t machine;	/* whose: ntprof_analysis_opts.machines */
+};
+
+/*
+ * A machine of a run (a boot of a host name): device numbers, CPUs,
+ * queues and processes are each machine's own.
+ */
+struct ntprof_machine {
+	const char *hostname;
+	const char *label;	/* the hostname, with its boot when two share it */
 };
 
 /*
@@ -181,6 +191,7 @@ struct ntprof_pathname {
 	uint32_t dev;		/* as ntprof_record.dev */
 	const char *ctrl;	/* "nvme1" */
 	const char *address;	/* "traddr=10.0.0.1,trsvcid=4420" */
+	uint16_t machine;	/* whose, as in ntprof_devname */
 };
 
 /* What groups are made by (ntprof_analysis_opts.by), beside the side. */
@@ -192,6 +203,14 @@ struct ntprof_pathname {
 #define NTPROF_BY_CCPU		(1U << 5)	/* the completing CPU */
 #define NTPROF_BY_PID		(1U << 6)	/* the process, of userspace sites */
 #define NTPROF_BY_PATH		(1U << 7)	/* host: the controller; target: cntlid */
+#define NTPROF_BY_HOST		(1U << 8)	/* the machine (hostname and boot) */
+/*
+ * The parts that are one machine's own: grouping by any of them keeps the
+ * machines apart, as if NTPROF_BY_HOST were given too.
+ */
+#define NTPROF_BY_MACHINE	(NTPROF_BY_DEV | NTPROF_BY_QUEUE | \
+				 NTPROF_BY_CPU | NTPROF_BY_CCPU | \
+				 NTPROF_BY_PID | NTPROF_BY_PATH | NTPROF_BY_HOST)
 #define NTPROF_BY_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
 
 struct ntprof_analysis_opts {
@@ -211,6 +230,13 @@ struct ntprof_analysis_opts {
 	size_t nr_host_paths;
 	/* Recordings of both transports: groups are labelled with theirs. */
 	bool transports;
+	/*
+	 * The machines of the side the groups are made of, by the index the
+	 * records are added with (ntprof_analysis_set_machine()); with more
+	 * than one, a group keyed by a machine is labelled with it.
+	 */
+	const struct ntprof_machine *machines;
+	size_t nr_machines;
 	/*
 	 * Keep the end to end's values only, and of the other components
 	 * nothing but the stages' sums: all that record's live table
@@ -253,6 +279,9 @@ struct ntprof_group {
 	const char *path_address;
 	uint8_t transport;	/* enum ntprof_transport; NONE when unknown */
 	uint8_t stacks;		/* NTPROF_STACK_*, of any of its commands */
+	/* Keyed by a machine's part (NTPROF_BY_MACHINE): which, else 0. */
+	uint16_t machine;
+	const char *host;	/* its machine's label, NULL: not keyed */
 	char devname[64];
 	char label[160];	/* "read 4KiB nvme0n1" */
 
@@ -284,6 +313,7 @@ struct ntprof_group {
 struct ntprof_host_dev_cache {
 	const struct ntprof_devname *map;
 	size_t nr;
+	uint16_t machine;
 	uint32_t dev;
 	uint32_t head;
 	bool valid;
@@ -291,6 +321,8 @@ struct ntprof_host_dev_cache {
 
 struct ntprof_analysis {
 	struct ntprof_analysis_opts opts;
+	/* The machine of the records being added (an index of opts.machines). */
+	uint16_t machine;
 	struct ntprof_host_dev_cache host_dev_cache;
 	struct ntprof_group *groups;
 	size_t nr_groups;
@@ -330,6 +362,13 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 			const struct ntprof_record *host,
 			const struct ntprof_record *target);
 
+/* The records added from now on are machine @machine's. */
+static inline void ntprof_analysis_set_machine(struct ntprof_analysis *an,
+					       uint16_t machine)
+{
+	an->machine = machine;
+}
+
 /*
  * Adds a whole recording: every host record, with the target record
  * @match gives it (ntprof_join(); NULL: none), or when there are no host
@@ -362,12 +401,13 @@ int ntprof_analysis_finish(struct ntprof_analysis *an);
 int ntprof_group_merged_into(const struct ntprof_group *g, int comp);
 
 /*
- * The group a command went to: the one of @host's record, or of @target's
- * without a host; NULL if none. Its tables are made of the command only
- * if the group's kind is the command's (JOINED: it has both sides).
+ * The group a command of machine @machine went to: the one of @host's
+ * record, or of @target's without a host; NULL if none. Its tables are
+ * made of the command only if the group's kind is the command's (JOINED:
+ * it has both sides).
  */
 const struct ntprof_group *
-ntprof_analysis_group_of(const struct ntprof_analysis *an,
+ntprof_analysis_group_of(const struct ntprof_analysis *an, uint16_t machine,
 			 const struct ntprof_record *host,
 			 const struct ntprof_record *target);
 

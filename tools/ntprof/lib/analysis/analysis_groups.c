@@ -31,6 +31,7 @@ struct group_key {
 	uint32_t pid;
 	uint32_t path;
 	uint8_t transport;	/* always: its stages are named for it */
+	uint16_t machine;	/* with a part of NTPROF_BY_MACHINE */
 };
 
 /*
@@ -53,16 +54,18 @@ static unsigned int group_by(const struct ntprof_analysis *an)
  * path disk they went through, which the device table names after the
  * namespace (ntp-format.rst, Device entries): its paths are one device.
  */
-static uint32_t group_host_dev(const struct ntprof_analysis *an, uint32_t dev)
+static uint32_t group_host_dev(const struct ntprof_analysis *an,
+			       uint16_t machine, uint32_t dev)
 {
 	const struct ntprof_devname *map = an->opts.host_devs;
 	size_t nr = an->opts.nr_host_devs, i, k;
 
 	for (i = 0; i < nr; i++) {
-		if (map[i].dev != dev)
+		if (map[i].dev != dev || map[i].machine != machine)
 			continue;
 		for (k = 0; k < i; k++)
-			if (!strcmp(map[k].name, map[i].name))
+			if (map[k].machine == machine &&
+			    !strcmp(map[k].name, map[i].name))
 				return map[k].dev;
 		break;
 	}
@@ -80,10 +83,11 @@ static uint32_t group_host_dev_cached(struct ntprof_analysis *an,
 {
 	struct ntprof_host_dev_cache *c = &an->host_dev_cache;
 
-	if (!c->valid || c->dev != dev || c->map != an->opts.host_devs ||
-	    c->nr != an->opts.nr_host_devs) {
+	if (!c->valid || c->dev != dev || c->machine != an->machine ||
+	    c->map != an->opts.host_devs || c->nr != an->opts.nr_host_devs) {
 		c->dev = dev;
-		c->head = group_host_dev(an, dev);
+		c->machine = an->machine;
+		c->head = group_host_dev(an, an->machine, dev);
 		c->map = an->opts.host_devs;
 		c->nr = an->opts.nr_host_devs;
 		c->valid = true;
@@ -92,14 +96,17 @@ static uint32_t group_host_dev_cached(struct ntprof_analysis *an,
 }
 
 /* @host_dev: the record's dev as group_host_dev() gives it, on a host. */
-static void group_key_of(const struct ntprof_analysis *an, bool target_side,
-			 const struct ntprof_record *r, uint32_t host_dev,
-			 struct group_key *k)
+static void group_key_of(const struct ntprof_analysis *an, uint16_t machine,
+			 bool target_side, const struct ntprof_record *r,
+			 uint32_t host_dev, struct group_key *k)
 {
 	unsigned int by = group_by(an);
 
 	memset(k, 0, sizeof(*k));
 	k->target_side = target_side;
+	/* Two hosts' 259:0, CPU 2 or queue 1 are not one. */
+	if (by & NTPROF_BY_MACHINE)
+		k->machine = machine;
 	k->transport = r->transport;
 	k->op = by & NTPROF_BY_OP ? ntprof_opclass_of(r->qid, r->opcode) :
 				    NTPROF_OPC_COUNT;
@@ -133,7 +140,8 @@ static uint64_t group_hash(const struct group_key *k)
 					   (uint64_t)k->transport << 2 |
 					   (uint64_t)k->passthru << 8 |
 					   k->spdk_ns << 1 | k->target_side) ^
-			     ((uint64_t)k->path << 32 | k->pid));
+			     ((uint64_t)k->path << 32 | k->pid) ^
+			     ((uint64_t)k->machine << 48));
 }
 
 static bool group_is(const struct ntprof_group *g, const struct group_key *k)
@@ -142,7 +150,8 @@ static bool group_is(const struct ntprof_group *g, const struct group_key *k)
 	       g->passthru == k->passthru && g->transport == k->transport &&
 	       g->op == k->op && g->length == k->length && g->dev == k->dev &&
 	       g->qid == k->qid && g->cpu == k->cpu && g->ccpu == k->ccpu &&
-	       g->pid == k->pid && g->path == k->path;
+	       g->pid == k->pid && g->path == k->path &&
+	       g->machine == k->machine;
 }
 
 static void group_key_get(const struct ntprof_group *g, struct group_key *k)
@@ -152,12 +161,12 @@ static void group_key_get(const struct ntprof_group *g, struct group_key *k)
 		.passthru = g->passthru, .transport = g->transport, .op = g->op, .length = g->length,
 		.dev = g->dev,
 		.qid = g->qid, .cpu = g->cpu, .ccpu = g->ccpu, .pid = g->pid,
-		.path = g->path,
+		.path = g->path, .machine = g->machine,
 	};
 }
 
 const struct ntprof_group *
-ntprof_analysis_group_of(const struct ntprof_analysis *an,
+ntprof_analysis_group_of(const struct ntprof_analysis *an, uint16_t machine,
 			 const struct ntprof_record *host,
 			 const struct ntprof_record *target)
 {
@@ -167,7 +176,8 @@ ntprof_analysis_group_of(const struct ntprof_analysis *an,
 
 	if (!r)
 		return NULL;
-	group_key_of(an, !host, r, host ? group_host_dev(an, r->dev) : 0, &k);
+	group_key_of(an, machine, !host, r,
+		     host ? group_host_dev(an, machine, r->dev) : 0, &k);
 	for (i = 0; i < an->nr_groups; i++)
 		if (group_is(&an->groups[i], &k))
 			return &an->groups[i];
@@ -238,7 +248,8 @@ static void group_path_names(const struct ntprof_analysis *an,
 	size_t i;
 
 	for (i = 0; !g->target_side && i < an->opts.nr_host_paths; i++) {
-		if (an->opts.host_paths[i].dev != g->path)
+		if (an->opts.host_paths[i].dev != g->path ||
+		    an->opts.host_paths[i].machine != g->machine)
 			continue;
 		g->path_ctrl = an->opts.host_paths[i].ctrl;
 		g->path_address = an->opts.host_paths[i].address;
@@ -284,6 +295,14 @@ static void group_label(const struct ntprof_analysis *an,
 		group_label_path(g, path, sizeof(path));
 		LABEL_ADD(path);
 	}
+	/* "read 4KiB nvme1n1 on host-a"; "host-a" with --by host alone. */
+	if ((by & NTPROF_BY_MACHINE) &&
+	    (an->opts.nr_machines > 1 || by == NTPROF_BY_HOST) &&
+	    g->machine < an->opts.nr_machines) {
+		if (n)
+			LABEL_ADD("on");
+		LABEL_ADD(an->opts.machines[g->machine].label);
+	}
 	if (an->opts.transports && g->transport)
 		LABEL_ADD(ntprof_transport_name(g->transport));
 #undef LABEL_ADD
@@ -294,10 +313,20 @@ static void group_devname(const struct ntprof_analysis *an,
 			  struct ntprof_group *g)
 {
 	const struct ntprof_devname *map;
-	size_t nr;
+	size_t nr, i;
 
 	map = g->target_side ? an->opts.target_devs : an->opts.host_devs;
 	nr = g->target_side ? an->opts.nr_target_devs : an->opts.nr_host_devs;
+	/* The group's machine's name of the number, none of another's. */
+	for (i = 0; i < nr; i++)
+		if (map[i].dev == g->dev && map[i].machine == g->machine)
+			break;
+	if (i < nr) {
+		map += i;
+		nr = 1;
+	} else {
+		nr = 0;
+	}
 	if (!(g->by & NTPROF_BY_DEV))
 		g->devname[0] = '\0';
 	else if (g->spdk_ns)
@@ -320,7 +349,7 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	/* Kept at most half full, so that probing stays short. */
 	if (2 * (an->nr_groups + 1) > an->nr_slots && slots_grow(an))
 		return NULL;
-	group_key_of(an, target_side, r,
+	group_key_of(an, an->machine, target_side, r,
 		     target_side ? 0 : group_host_dev_cached(an, r->dev), &k);
 	j = group_hash(&k) & (an->nr_slots - 1);
 	for (; an->slots[j]; j = (j + 1) & (an->nr_slots - 1)) {
@@ -351,6 +380,9 @@ struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 	g->ccpu = k.ccpu;
 	g->pid = k.pid;
 	g->path = k.path;
+	g->machine = k.machine;
+	if ((g->by & NTPROF_BY_MACHINE) && k.machine < an->opts.nr_machines)
+		g->host = an->opts.machines[k.machine].label;
 	group_path_names(an, g);
 	g->transport = r->transport;
 	g->largest = -1;
@@ -381,6 +413,9 @@ int ntprof_group_cmp(const void *a, const void *b)
 
 	if (x->target_side != y->target_side)
 		return x->target_side - y->target_side;
+	/* Each machine's groups together, in the order of its files. */
+	if (x->machine != y->machine)
+		return (int)x->machine - (int)y->machine;
 	if (x->op != y->op)
 		return (int)x->op - (int)y->op;
 	if (x->length != y->length)

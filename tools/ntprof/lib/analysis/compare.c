@@ -23,6 +23,34 @@ static bool same_group(const struct ntprof_group *a,
 	       (!transport || a->transport == b->transport);
 }
 
+/* The hostname of @g's machine in @an, or NULL: not keyed by one. */
+static const char *group_hostname(const struct ntprof_analysis *an,
+				  const struct ntprof_group *g)
+{
+	if (!g->host || g->machine >= an->opts.nr_machines)
+		return NULL;
+	return an->opts.machines[g->machine].hostname;
+}
+
+/*
+ * When both runs hold several machines, a group pairs with the same
+ * machine's only, by hostname: a reboot between the runs is the same
+ * host. A run of one host compares with a run of another.
+ */
+static bool same_host(const struct ntprof_analysis *an,
+		      const struct ntprof_group *a,
+		      const struct ntprof_analysis *other,
+		      const struct ntprof_group *b)
+{
+	const char *x, *y;
+
+	if (an->opts.nr_machines < 2 || other->opts.nr_machines < 2)
+		return true;
+	x = group_hostname(an, a);
+	y = group_hostname(other, b);
+	return !x || !y || !strcmp(x, y);
+}
+
 const struct ntprof_group *
 cmp_group_find(const struct ntprof_analysis *an,
 	   const struct ntprof_analysis *other, const struct ntprof_group *g)
@@ -31,7 +59,8 @@ cmp_group_find(const struct ntprof_analysis *an,
 	size_t i;
 
 	for (i = 0; i < an->nr_groups; i++)
-		if (same_group(&an->groups[i], g, transport))
+		if (same_group(&an->groups[i], g, transport) &&
+		    same_host(an, &an->groups[i], other, g))
 			return &an->groups[i];
 	return NULL;
 }

@@ -161,6 +161,15 @@ static int recordings_open(struct recording_run *run, const char *cmd)
 			return 1;
 		}
 		hdr = ntp_header(f);
+		for (k = 0; !hdr->part && k < run->nr_files; k++) {
+			if (!recording_copy_of(run->files[k].parts[0].hdr, hdr))
+				continue;
+			fprintf(stderr,
+				"ntprof: %s: %s and %s are one recording (same machine, boot and start): a copy is counted twice\n",
+				cmd, run->files[k].parts[0].path, p->v[i]);
+			ntp_close(f);
+			return 1;
+		}
 		for (k = 0; hdr->part && k < run->nr_files; k++)
 			if (recording_same_session(run->files[k].parts[0].hdr,
 						   hdr))
@@ -339,19 +348,20 @@ static void join_total(struct recording_run *run)
 }
 
 /*
- * The device names of one side's files, first name of a number wins: a
- * group is a device number, and two hosts' nvme0n1 are one group.
+ * The device names of one side's files, per machine (recording.machine),
+ * first name of a number wins: two hosts' 259:0 are two devices.
  */
 /* @devs' names not in @v yet, appended; 0 or -ENOMEM. */
 static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
-		    const struct ntp_dev *devs, size_t nr)
+		    const struct ntp_dev *devs, size_t nr, uint16_t machine)
 {
 	struct ntprof_devname *nv;
 	size_t k, d;
 
 	for (d = 0; d < nr; d++) {
 		for (k = 0; k < *n; k++)
-			if ((*v)[k].dev == devs[d].dev)
+			if ((*v)[k].dev == devs[d].dev &&
+			    (*v)[k].machine == machine)
 				break;
 		if (k < *n)
 			continue;
@@ -364,6 +374,7 @@ static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
 		}
 		(*v)[*n].dev = devs[d].dev;
 		(*v)[*n].name = devs[d].name;
+		(*v)[*n].machine = machine;
 		(*n)++;
 	}
 	return 0;
@@ -386,9 +397,10 @@ static int devs_collect(struct recording_run *run, bool host,
 			continue;
 		hdr = run->files[i].hdr;
 		t = ntp_trailer(run->files[i].file);
-		if (devs_add(&v, &n, &cap, hdr->devs, hdr->nr_devs) ||
+		if (devs_add(&v, &n, &cap, hdr->devs, hdr->nr_devs,
+			     run->files[i].machine) ||
 		    (t && devs_add(&v, &n, &cap, t->late_devs,
-				   t->nr_late_devs))) {
+				   t->nr_late_devs, run->files[i].machine))) {
 			free(v);
 			return -ENOMEM;
 		}
@@ -413,7 +425,9 @@ static int paths_collect(struct recording_run *run)
 			continue;
 		hdr = run->files[i].hdr;
 		for (c = 0; c < hdr->nr_ctrls; c++) {
-			for (k = 0; k < n && v[k].dev != hdr->ctrls[c].dev; k++)
+			for (k = 0; k < n && (v[k].dev != hdr->ctrls[c].dev ||
+					      v[k].machine !=
+					      run->files[i].machine); k++)
 				;
 			if (!hdr->ctrls[c].dev || k < n)
 				continue;
@@ -430,6 +444,7 @@ static int paths_collect(struct recording_run *run)
 				.dev = hdr->ctrls[c].dev,
 				.ctrl = hdr->ctrls[c].name,
 				.address = hdr->ctrls[c].address,
+				.machine = run->files[i].machine,
 			};
 		}
 	}
@@ -506,6 +521,8 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	opts.host_paths = run->host_paths;
 	opts.nr_host_paths = run->nr_host_paths;
 	opts.transports = several_transports(run);
+	opts.machines = run->machines;
+	opts.nr_machines = run->nr_machines;
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
 	opts.target_devs = run->target_devs;
@@ -537,6 +554,7 @@ static int analyse(struct recording_run *run, const char *cmd,
 		rec = &run->files[f];
 		if (is_host(rec) != hosts)
 			continue;
+		ntprof_analysis_set_machine(run->an, rec->machine);
 		for (i = 0; i < rec->n && !err; i++) {
 			t = NULL;
 			if (hosts && rec->match_file &&
@@ -596,7 +614,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		else
 			run->nr_target_files++;
 	}
-	if (check_sample(run, cmd))
+	if (check_sample(run, cmd) || recording_machines(run, cmd))
 		return 1;
 	if (recording_stream_wanted(run))
 		return recording_stream_load(run, cmd, by);
@@ -637,6 +655,7 @@ void recording_run_free(struct recording_run *run)
 	free(run->host_devs);
 	free(run->target_devs);
 	free(run->host_paths);
+	recording_machines_free(run);
 	ntprof_analysis_free(run->an);
 	recording_paths_free(&run->paths);
 	memset(run, 0, sizeof(*run));

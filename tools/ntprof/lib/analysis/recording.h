@@ -46,6 +46,8 @@ struct recording {
 	uint64_t drops;			/* from the trailer */
 	uint64_t evictions;
 	uint64_t duration_ns;		/* start to end (or last point) */
+	/* Its machine, of run.machines; 0 on the side not grouped. */
+	uint16_t machine;
 	/* Host files: per record, its target file and record, or none. */
 	uint32_t *match_file;
 	uint32_t *match_idx;
@@ -120,6 +122,12 @@ struct recording_run {
 	size_t nr_host_paths;
 	struct ntprof_devname *target_devs;
 	size_t nr_target_devs;
+	/*
+	 * The machines of the side the groups are made of (the hosts', else
+	 * the targets'): each hostname and boot once, in the files' order.
+	 */
+	struct ntprof_machine *machines;
+	size_t nr_machines;
 	struct ntprof_analysis *an;
 	struct recording_failed failed;
 	/* The host's attempts that did not complete, sampled or not. */
@@ -164,6 +172,14 @@ int recording_stream_each(const struct recording_run *run,
 				    const struct recording *trec, void *arg),
 			  void *arg);
 
+/* recording_machines.c */
+/*
+ * The machines of the side the groups are made of, in run.machines, and
+ * each file's in its machine: 0, or 1 after a message.
+ */
+int recording_machines(struct recording_run *run, const char *cmd);
+void recording_machines_free(struct recording_run *run);
+
 /* recording_parts.c */
 /*
  * @paths with each directory replaced by its .ntp files, by name. 0, or
@@ -175,6 +191,11 @@ void recording_paths_free(struct recording_paths *p);
 /* Whether two files are parts of one rotated recording. */
 bool recording_same_session(const struct ntp_header *a,
 			    const struct ntp_header *b);
+/*
+ * Whether two whole recordings (no parts) are one session's: a copy of a
+ * file under another name, whose records would count twice.
+ */
+bool recording_copy_of(const struct ntp_header *a, const struct ntp_header *b);
 /* @rec's parts sorted by number, its path the first's; 0 or 1 (said). */
 int recording_parts_order(struct recording *rec, const char *cmd);
 /* @rec's parts' records in one array, their trailers summed; 0 or 1. */

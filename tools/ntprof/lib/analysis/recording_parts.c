@@ -109,15 +109,25 @@ void recording_paths_free(struct recording_paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* Whether two files' headers name one session: machine, boot, start. */
+static bool same_start(const struct ntp_header *a, const struct ntp_header *b)
+{
+	return a->role == b->role && a->start_mono_ns == b->start_mono_ns &&
+	       a->start_real_ns == b->start_real_ns &&
+	       !strcmp(a->hostname, b->hostname) &&
+	       !strcmp(a->boot_id, b->boot_id);
+}
+
 /* Whether two parts' headers are one session's. */
 bool recording_same_session(const struct ntp_header *a,
 			    const struct ntp_header *b)
 {
-	return a->part && b->part && a->role == b->role &&
-	       a->start_mono_ns == b->start_mono_ns &&
-	       a->start_real_ns == b->start_real_ns &&
-	       !strcmp(a->hostname, b->hostname) &&
-	       !strcmp(a->boot_id, b->boot_id);
+	return a->part && b->part && same_start(a, b);
+}
+
+bool recording_copy_of(const struct ntp_header *a, const struct ntp_header *b)
+{
+	return !a->part && !b->part && same_start(a, b);
 }
 
 static int part_cmp(const void *a, const void *b)

@@ -34,7 +34,9 @@ static uint64_t first_point(const struct ntprof_record *r)
 	return t;
 }
 
-static int row_call(const struct recording_run *run, struct report_row *row,
+/* @machine: that of the command's recording on the side grouped. */
+static int row_call(const struct recording_run *run, uint16_t machine,
+		    struct report_row *row,
 		    int (*fn)(const struct report_row *row, void *arg),
 		    void *arg)
 {
@@ -42,7 +44,8 @@ static int row_call(const struct recording_run *run, struct report_row *row,
 
 	row->usable = !ntprof_breakdown(row->host, row->target, &row->bd);
 	row->start_ns = first_point(row->host ? row->host : row->target);
-	row->group = ntprof_analysis_group_of(run->an, row->host, row->target);
+	row->group = ntprof_analysis_group_of(run->an, machine, row->host,
+					      row->target);
 	kind = row->host ? (row->target ? NTPROF_KIND_JOINED :
 					  NTPROF_KIND_HOST) :
 			   NTPROF_KIND_TARGET;
@@ -76,7 +79,9 @@ static int stream_row(const struct ntprof_record *host,
 		.target_path = trec ? trec->path : NULL,
 	};
 
-	return row_call(sr->run, &row, sr->fn, sr->arg);
+	return row_call(sr->run, hrec ? hrec->machine :
+				 trec ? trec->machine : 0, &row, sr->fn,
+			sr->arg);
 }
 
 int report_rows_each(const struct recording_run *run,
@@ -115,7 +120,7 @@ int report_rows_each(const struct recording_run *run,
 				row.target = &t->recs[rec->match_idx[j]];
 				row.target_path = t->path;
 			}
-			ret = row_call(run, &row, fn, arg);
+			ret = row_call(run, rec->machine, &row, fn, arg);
 			if (ret)
 				return ret;
 		}

@@ -257,6 +257,11 @@ int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
 	     size_t errlen);
 const struct ntp_header *ntp_header(const struct ntp_file *f);
 /*
+ * Whether @path starts with the .ntp magic: a recording, or a part of
+ * one, whatever its state; false when it cannot be read.
+ */
+bool ntp_is_recording(const char *path);
+/*
  * The next block's records, valid until the next call on @f. Returns 1,
  * 0 at the end (trailer or a recording cut short), or -errno with the
  * message in ntp_error(). Errors stick: later calls return the same.

@@ -35,6 +35,21 @@ void ntp_record_decode(struct ntprof_record *rec, const void *buf)
 		rec->ts[i] = get64(p + NTP_REC_OFF_TS + 8 * i);
 }
 
+bool ntp_is_recording(const char *path)
+{
+	uint8_t start[sizeof(ntp_magic)];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	n = ntp_pread_full(fd, start, sizeof(start), 0);
+	close(fd);
+	return n == (ssize_t)sizeof(start) &&
+	       !memcmp(start + NTP_HDR_OFF_MAGIC, ntp_magic, sizeof(start));
+}
+
 /* A unit header, checked. */
 struct unit {
 	const uint8_t *tag;	/* tag_block or tag_end, NULL if unknown */

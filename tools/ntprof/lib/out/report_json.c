@@ -120,6 +120,8 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	ntprof_json_str(js, "op", ntprof_opclass_name(g->op));
 	ntprof_json_u64(js, "size", g->length);
 	ntprof_json_str(js, "device", g->devname);
+	if (g->host)
+		ntprof_json_str(js, "host", g->host);
 	if (g->by & NTPROF_BY_QUEUE)
 		ntprof_json_u64(js, "queue", g->qid);
 	if (g->by & NTPROF_BY_CPU)
