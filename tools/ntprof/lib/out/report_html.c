@@ -118,29 +118,31 @@ static int part_sorted(const struct html_group *hg, int s,
 	return 0;
 }
 
-/* The tail: above p99 (of @e2e, sorted) against the rest, each stage's two means. */
+/*
+ * The tail: above the end to end's p99 against the rest, each stage's two
+ * means, split where --tail=99 splits them (the table's p99).
+ */
 static void html_tail(FILE *f, const struct ntprof_group *g,
-		      const struct html_group *hg, const struct ntprof_vec *e2e)
+		      const struct html_group *hg, struct ntprof_vec *e2e)
 {
-	double sum[2][PARTS] = { { 0 } }, n[2] = { 0 };
-	int64_t thr;
+	double sum[2][PARTS] = { { 0 } }, n[2] = { 0 }, thr;
 	size_t i;
 	int s, t;
 
 	if (hg->n < 2)
 		return;
-	thr = report_tail_threshold(e2e->v, e2e->n, 99);
+	thr = report_tail_threshold(e2e, 99);
 	for (i = 0; i < hg->n; i++) {
-		t = hg->cmd[i].v[NTPROF_STAGE_COUNT] > thr;
+		t = (double)hg->cmd[i].v[NTPROF_STAGE_COUNT] > thr;
 		n[t]++;
 		for (s = 0; s < PARTS; s++)
 			sum[t][s] += (double)hg->cmd[i].v[s];
 	}
 	if (!n[0] || !n[1])
 		return;
-	fprintf(f, "<table class=\"tail\"><caption>the %.0f commands above p99 (%.2f us) against the other %.0f</caption>\n"
-		"<tr><th>stage</th><th>rest us</th><th>tail us</th><th>growth us</th></tr>\n",
-		n[1], (double)thr / 1e3, n[0]);
+	fputs("<table class=\"tail\"><caption>", f);
+	report_tail_caption(f, (uint64_t)n[1], 99, thr, (uint64_t)n[0], "µs");
+	fputs("</caption>\n<tr><th>stage</th><th>rest µs</th><th>tail µs</th><th>growth µs</th></tr>\n", f);
 	for (s = 0; s < PARTS; s++) {
 		if (s < NTPROF_STAGE_COUNT && !(g->stage_has & (1U << s)))
 			continue;
