@@ -506,6 +506,7 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	opts.host_paths = run->host_paths;
 	opts.nr_host_paths = run->nr_host_paths;
 	opts.transports = several_transports(run);
+	opts.rates_over_span = true;
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
 	opts.target_devs = run->target_devs;
