@@ -210,7 +210,11 @@ static void print_parts(FILE *f, const struct recording *rec)
 		fprintf(f, "; parts 1 to %" PRIu32 " were removed (record --keep) or not given",
 			first - 1);
 	fputc('\n', f);
-	if (rec->missing_parts)
+	if (rec->missing_parts == 1)
+		fprintf(f,
+			"WARNING: %s: a part between %" PRIu32 " and %" PRIu32 " is missing: its commands are not in the numbers\n",
+			rec->path, first, last);
+	else if (rec->missing_parts)
 		fprintf(f,
 			"WARNING: %s: %" PRIu32 " parts between %" PRIu32 " and %" PRIu32 " are missing: their commands are not in the numbers\n",
 			rec->path, rec->missing_parts, first, last);
