@@ -147,8 +147,86 @@ def check_cdf(svg, group, what, problems):
     check_titles(svg.find("g", "pmark"), what + " marks", problems)
 
 
+def cells(tr):
+    return [c.all_text().strip() for c in tr.children if c.tag in ("td", "th")]
+
+
+def check_report_text(dom, report, problems):
+    """The text report's lines and tables: files, hosts, kernels, throughput,
+    each group's line, stage table with avg QD, largest, components with L
+    and indented sub-rows, the records and notes; times in µs only."""
+    origin = dom.find("p", "origin")
+    if len(origin) != 1 or not origin[0].all_text().startswith("recorded on "):
+        problems.append("no 'recorded on' line")
+    hosts = {f["hostname"] for f in report["files"]}
+    if origin and not all(h in origin[0].all_text() for h in hosts):
+        problems.append(f"'recorded on' names not {hosts}")
+    files = dom.find("table", "files")
+    rows = [cells(r) for r in files[0].find("tr")][1:] if files else []
+    want = [[f["role"], f["hostname"], f["kernel"], str(f["records"])]
+            for f in report["files"]]
+    if [[r[1], r[3], r[4], r[5]] for r in rows] != want:
+        problems.append(f"files table {rows}, want {want}")
+    tp = dom.find("p", "throughput")
+    if not tp or not tp[0].all_text().startswith("throughput (estimated"):
+        problems.append("no throughput line")
+    rec = dom.find("p", "records")
+    if len(rec) != 1 or not rec[0].all_text().startswith("records: "):
+        problems.append("no records line")
+    groups = {g["label"]: g for g in report["groups"]}
+    for sec in dom.find("section", "group"):
+        label = sec.find("h2")[0].all_text()
+        g = groups.get(label)
+        if not g:
+            continue
+        head = sec.find("p", "group-head")
+        if len(head) != 1 or not re.match(
+                re.escape(label) + r": [0-9]+ commands sampled \(from about [0-9.]+[kM]? commands/s\)",
+                head[0].all_text()):
+            problems.append(f"{label}: group line {[h.all_text() for h in head]}")
+        st = sec.find("table", "stages")
+        rows = [cells(r) for r in st[0].find("tr")] if st else []
+        if not rows or rows[0] != ["stage", "mean µs", "share", "avg QD"]:
+            problems.append(f"{label}: stage table head {rows[:1]}")
+        elif len(rows) - 1 != len(g["stages"]) or any(
+                r[0] != s["name"] or abs(float(r[3]) - s["avg_qd"]) > 0.006
+                for r, s in zip(rows[1:], g["stages"])):
+            problems.append(f"{label}: stage table {rows[1:]}")
+        big = [cells(r)[0] for r in st[0].find("tr", "largest")] if st else []
+        lg = sec.find("p", "largest")
+        if big != [g["largest"]] or len(lg) != 1 or \
+           not lg[0].all_text().startswith(f"largest: {g['largest']}, "):
+            problems.append(f"{label}: largest {big}, {[x.all_text() for x in lg]}")
+        comp = sec.find("table", "components")
+        rows = [cells(r) for r in comp[0].find("tr")] if comp else []
+        if not rows or rows[0] != ["component", "n", "mean µs", "L", "p50 µs", "p99 µs"]:
+            problems.append(f"{label}: component table head {rows[:1]}")
+            continue
+        ls = {c["name"]: c["L"] for c in g["components"] if c["n"]}
+        for r in rows[1:]:
+            if r[0] in ls and abs(float(r[3]) - ls[r[0]]) > 0.006:
+                problems.append(f"{label}: {r[0]} L {r[3]}, JSON's {ls[r[0]]}")
+        subs = [cells(r)[0] for r in comp[0].find("tr", "sub")]
+        want = [c["name"] for c in g["components"] if c["n"] and c["id"] in
+                ("data_transfer_at_target", "handoff_to_nvme_complete_rq")]
+        cap = comp[0].find("caption")
+        if sorted(subs) != sorted(want) or not cap or "indented" not in cap[0].all_text():
+            problems.append(f"{label}: indented rows {subs}, want {want}")
+        # The marks' labels over every dashed line, not under one.
+        for svg in sec.find("svg", "cdf"):
+            kids = svg.children
+            marks = [i for i, c in enumerate(kids) if "pmark" in c.classes()]
+            texts = [i for i, c in enumerate(kids) if "pmark-label" in c.classes()]
+            if not marks or not texts or max(marks) > min(texts):
+                problems.append(f"{label}: a dashed mark drawn over a label")
+    text = dom.all_text()
+    if re.search(r"[0-9] us\b|\bus\)|[a-z] us<", text):
+        problems.append("'us' beside 'µs': " + re.search(r".{30}([0-9] us\b|\bus\)).{10}", text).group(0))
+
+
 def check_report(dom, report):
     problems = []
+    check_report_text(dom, report, problems)
     groups = {g["label"]: g for g in report["groups"]}
     sections = dom.find("section", "group")
     if len(sections) != len(groups):

@@ -18,7 +18,8 @@ T=$TMP/target.ntp
 # ntpgen_cases FN: FN NAME ARGS... for each ntpgen case these tests go
 # through: both transports, drifting clocks, reused identities, sampling
 # and failures, losses on each side, stale stamps, wrong start stamps,
-# files cut short, a slow-down.
+# files cut short, a slow-down, recordings that outlast their commands
+# (the target's the longest), the host's aborted attempts.
 ntpgen_cases() {
 	"$1" "tcp" -t tcp --seed 1
 	"$1" "rdma" -t rdma --seed 2
@@ -39,4 +40,6 @@ ntpgen_cases() {
 	"$1" "headers' clocks 2 s off" --real-skew 2s --seed 10
 	"$1" "cut short" --no-trailer --seed 11
 	"$1" "a slow-down mid-run" --gap-us 200 --slow-from 0.05:300 --seed 12
+	"$1" "recordings outlasting the run, aborted commands" --linger 1s \
+		--aborted-pct 2 --seed 19
 }

@@ -76,7 +76,7 @@ static int close_recording(struct ntp_writer *w, const struct ntp_trailer *tr,
 }
 
 /*
- * Both files end a millisecond after the last point, with trailers
+ * Both files end a millisecond (and --linger) after the last point, with trailers
  * unless --no-trailer cuts them short: @ret, or the first close's error.
  */
 static int close_recordings(struct gen *g, int ret)
@@ -85,11 +85,13 @@ static int close_recordings(struct gen *g, int ret)
 	struct ntp_trailer tr;
 
 	memset(&tr, 0, sizeof(tr));
-	tr.end_mono_ns = g->last_true + NSEC_PER_SEC / 1000;
+	tr.end_mono_ns = g->last_true + NSEC_PER_SEC / 1000 + o->linger_ns;
 	tr.end_real_ns = g->real0 + (tr.end_mono_ns - g->t0);
 	ret = close_recording(g->hw, o->no_trailer ? NULL : &tr, o->host_path,
 			      ret);
-	tr.end_real_ns += o->real_skew_ns;
+	/* The target's recording stops last, --linger after the host's. */
+	tr.end_mono_ns += o->linger_ns;
+	tr.end_real_ns += o->real_skew_ns + o->linger_ns;
 	tr.end_mono_ns = to_target(g, tr.end_mono_ns);
 	return close_recording(g->tw, o->no_trailer ? NULL : &tr,
 			       o->target_path, ret);

@@ -45,6 +45,8 @@ struct opts {
 	int64_t theta_ns;
 	double drift_ppm;
 	int64_t real_skew_ns;
+	/* --linger: the recordings go on after the last command. */
+	int64_t linger_ns;
 	uint32_t queues;
 	uint32_t qdepth;
 	bool genctr;

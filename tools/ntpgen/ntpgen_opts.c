@@ -107,6 +107,10 @@ static void usage(FILE *f)
 "                          and seeds (boot ids) are several hosts\n"
 "      --no-hooks          write no hook list in the headers\n"
 "      --no-trailer        end both files without a trailer (cut short)\n"
+"      --linger DUR        the host's recording ends DUR after the last\n"
+"                          command, the target's 2 x DUR (stopped last, as\n"
+"                          recommended): recordings longer than the\n"
+"                          workload (default 0)\n"
 "      --format V          the .ntp format version: 2.0 (default, compact\n"
 "                          records), or 1.0 to 1.4 (records of 232 bytes) for\n"
 "                          the tests that keep files of every version\n"
@@ -146,6 +150,7 @@ enum {
 	OPT_THETA,
 	OPT_DRIFT,
 	OPT_REAL_SKEW,
+	OPT_LINGER,
 	OPT_NO_TARGET,
 	OPT_STALE_RECV,
 	OPT_ABORTED_PCT,
@@ -189,6 +194,7 @@ static const struct option long_opts[] = {
 	{ "theta", required_argument, NULL, OPT_THETA },
 	{ "drift", required_argument, NULL, OPT_DRIFT },
 	{ "real-skew", required_argument, NULL, OPT_REAL_SKEW },
+	{ "linger", required_argument, NULL, OPT_LINGER },
 	{ "no-target-pct", required_argument, NULL, OPT_NO_TARGET },
 	{ "no-host-pct", required_argument, NULL, OPT_NO_HOST },
 	{ "stale-recv-pct", required_argument, NULL, OPT_STALE_RECV },
@@ -353,6 +359,13 @@ static int parse_clock_opt(int c, char *arg, struct opts *o)
 				    &o->drift_ppm);
 	case OPT_REAL_SKEW:
 		return parse_dur(arg, "--real-skew", &o->real_skew_ns);
+	case OPT_LINGER:
+		if (parse_dur(arg, "--linger", &o->linger_ns))
+			return -1;
+		if (o->linger_ns >= 0)
+			return 0;
+		fputs("ntpgen: --linger: a duration of 0 or more\n", stderr);
+		return -1;
 	}
 	return OPT_OTHER_GROUP;
 }

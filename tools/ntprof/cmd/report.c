@@ -327,6 +327,7 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	const struct report_opts *o = v->o;
 
 	recording_run_json_apart(js, v->run);
+	recording_run_json_notes(js, v->run, o->detail);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
 	if (o->hist && !v->err)

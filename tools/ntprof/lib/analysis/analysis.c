@@ -701,10 +701,9 @@ static void group_finish(struct ntprof_analysis *an, struct ntprof_group *g)
 	}
 	g->n_table = acc->n;
 
-	if (an->opts.duration_ns)
+	dur = span_s(an, g->target_side);
+	if (an->opts.duration_ns && !(an->opts.rates_over_span && dur > 0))
 		dur = (double)an->opts.duration_ns / 1e9;
-	else
-		dur = span_s(an, g->target_side);
 	/* The sampled commands stand for sample times as many. */
 	g->rate = dur > 0 ? (double)g->n * an->opts.sample / dur : NAN;
 

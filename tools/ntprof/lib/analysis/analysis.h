@@ -220,6 +220,14 @@ struct ntprof_analysis_opts {
 	unsigned int by;
 	/* The recording's length; 0: the span of the records' points. */
 	uint64_t duration_ns;
+	/*
+	 * Groups' rates (and so their queue depths) over the span in which
+	 * the side's commands ran, from the first one's first point to the
+	 * last one's last, rather than over @duration_ns: a recording
+	 * outlasts its workload (started before, stopped after), and the
+	 * commands were not spread over the time around them.
+	 */
+	bool rates_over_span;
 	/* Device labels of each machine; unlisted ones show as "dev M:m". */
 	const struct ntprof_devname *host_devs;
 	size_t nr_host_devs;
@@ -292,7 +300,7 @@ struct ntprof_group {
 	/* Set by ntprof_analysis_finish(). */
 	enum ntprof_kind kind;	/* JOINED if any command has both sides */
 	uint64_t n_table;	/* the commands the tables are made of */
-	double rate;		/* commands/s: n * sample / duration; NAN */
+	double rate;		/* commands/s: n * sample / duration (or span); NAN */
 	struct ntprof_stats comp[NTPROF_COMP_COUNT];	/* ns */
 	double comp_qd[NTPROF_COMP_COUNT];	/* L, by Little's law */
 	uint32_t merged[NTPROF_COMP_COUNT];

@@ -523,6 +523,7 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	opts.transports = several_transports(run);
 	opts.machines = run->machines;
 	opts.nr_machines = run->nr_machines;
+	opts.rates_over_span = true;
 	opts.host_devs = run->host_devs;
 	opts.nr_host_devs = run->nr_host_devs;
 	opts.target_devs = run->target_devs;

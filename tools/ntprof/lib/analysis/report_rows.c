@@ -5,22 +5,47 @@
  * files' records when no host was given (as recording.c feeds the
  * analysis).
  */
-#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
 
-int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p)
+double report_tail_threshold(struct ntprof_vec *e2e, double p)
 {
-	size_t tail;
+	return ntprof_vec_percentile(e2e, p);
+}
 
-	if (!n)
-		return 0;
-	tail = n - (size_t)ceil(p / 100 * (double)n);
-	/* A p99 of fewer than 100 commands is still their slowest one. */
-	if (!tail && n > 1)
-		tail = 1;
-	return sorted[n - tail - 1];
+const char *report_pct_str(double p, char *buf, size_t size)
+{
+	int prec;
+
+	/* %g's six digits would make 99.99999 "100". */
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, p);
+		if (strtod(buf, NULL) == p)
+			break;
+	}
+	return buf;
+}
+
+void report_tail_caption(FILE *f, uint64_t n_tail, double p, double thr_ns,
+			 uint64_t n_rest, const char *unit)
+{
+	char pct[32];
+
+	report_pct_str(p, pct, sizeof(pct));
+	if (n_tail == 1)
+		fprintf(f, "the command above p%s (%.2f %s)", pct,
+			thr_ns / 1e3, unit);
+	else
+		fprintf(f, "the %llu commands above p%s (%.2f %s)",
+			(unsigned long long)n_tail, pct, thr_ns / 1e3, unit);
+	if (n_rest == 1)
+		fputs(" against the one other", f);
+	else
+		fprintf(f, " against the other %llu",
+			(unsigned long long)n_rest);
 }
 
 static uint64_t first_point(const struct ntprof_record *r)
@@ -40,6 +65,7 @@ static int row_call(const struct recording_run *run, uint16_t machine,
 		    int (*fn)(const struct report_row *row, void *arg),
 		    void *arg)
 {
+	const struct ntprof_record *r;
 	enum ntprof_kind kind;
 
 	row->usable = !ntprof_breakdown(row->host, row->target, &row->bd);
@@ -52,10 +78,15 @@ static int row_call(const struct recording_run *run, uint16_t machine,
 	/* A matched target record whose window was unusable: host alone. */
 	if (row->usable)
 		kind = row->bd.kind;
-	/* Failed commands outside the sample are in no table. */
+	/*
+	 * The commands the analysis took, as recording_run_add() picks
+	 * them: failed commands outside the sample and the host's aborted
+	 * attempts are in no table, nor in any view made of the tables.
+	 */
+	r = row->host ? row->host : row->target;
 	row->in_table = row->usable && row->group && row->group->kind == kind &&
-			((row->host ? row->host : row->target)->flags &
-			 NTPROF_REC_F_SAMPLED);
+			ntprof_record_in_sample(r, row->host ? NTPROF_ROLE_HOST :
+							   NTPROF_ROLE_TARGET);
 	return fn(row, arg);
 }
 

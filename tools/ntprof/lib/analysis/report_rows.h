@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "analysis/analysis.h"
 
@@ -31,11 +32,22 @@ struct report_row {
 };
 
 /*
- * The tail's threshold in @sorted (ascending, @n values): the largest
- * value outside the slowest (100 - @p) % of them, which are at least one
- * command of two or more. Commands above it are the tail.
+ * The tail's threshold: the @p-th percentile of @e2e, the end to end of
+ * a group's commands in its tables (ns), by the tables' own estimator
+ * (ntprof_vec_percentile()), so that --tail's and the HTML page's p99 is
+ * the table's. The commands above it are the tail. NAN without commands.
  */
-int64_t report_tail_threshold(const int64_t *sorted, size_t n, double p);
+double report_tail_threshold(struct ntprof_vec *e2e, double p);
+
+/*
+ * "the 16 commands above p99 (138.53 us) against the other 1645", in
+ * @unit ("us", "µs"): @p with every digit it was given (p99.99999, not
+ * p100), one command as one.
+ */
+void report_tail_caption(FILE *f, uint64_t n_tail, double p, double thr_ns,
+			 uint64_t n_rest, const char *unit);
+/* @p as the shortest decimal that reads back as @p: "99", "99.99999". */
+const char *report_pct_str(double p, char *buf, size_t size);
 
 /*
  * Calls @fn for each command; stops at, and returns, a non-zero return.

@@ -92,6 +92,12 @@ static inline int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
 }
 /* The summary of @vec's samples (sorting its exact values). */
 void ntprof_vec_stats(struct ntprof_vec *vec, struct ntprof_stats *st);
+/*
+ * The percentile @p (0..100) of @vec's samples (sorting its exact
+ * values), by the estimator of ntprof_vec_stats(): a view that splits
+ * the commands at a percentile splits them where the tables put it.
+ */
+double ntprof_vec_percentile(struct ntprof_vec *vec, double p);
 void ntprof_hist_free(struct ntprof_hist *h);
 void ntprof_vec_free(struct ntprof_vec *vec);
 

@@ -222,3 +222,11 @@ void ntprof_vec_stats(struct ntprof_vec *vec, struct ntprof_stats *st)
 	st->p99 = hist_percentile(h, 99);
 	st->p999 = hist_percentile(h, 99.9);
 }
+
+double ntprof_vec_percentile(struct ntprof_vec *vec, double p)
+{
+	if (vec->hist)
+		return hist_percentile(vec->hist, p);
+	ntprof_sort_i64(vec->v, vec->n);
+	return ntprof_percentile_i64(vec->v, vec->n, p);
+}

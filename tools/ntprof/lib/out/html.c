@@ -56,6 +56,11 @@ void html_begin(FILE *f, const char *title)
 	      "figure { margin: 1em 0; }\n"
 	      "figcaption { font-size: 90%; color: #555; }\n"
 	      "tr.largest td { font-weight: bold; background: #fdf2d0; }\n"
+	      "tr.sub td:first-child { padding-left: 2.5em; font-style: italic; }\n"
+	      "caption { caption-side: top; text-align: left; color: #555; max-width: 50em; }\n"
+	      "p { max-width: 60em; overflow-wrap: break-word; }\n"
+	      "p.warning { color: #b00; font-weight: bold; }\n"
+	      "svg text.pmark-label { paint-order: stroke; stroke: #fff; stroke-width: 4px; }\n"
 	      "</style></head><body>\n<h1>", f);
 	html_escape(f, title);
 	fputs("</h1>\n", f);

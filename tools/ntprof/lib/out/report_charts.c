@@ -110,28 +110,36 @@ static void cdf_line(FILE *f, const struct ntprof_group *g, int s,
 }
 
 /*
- * The end to end's p50, p99 and p99.9: a dashed line up from the axis to
- * a label above the plot, each label on its own row so that close marks
- * (the tail's often are) stay readable.
+ * The end to end's p50, p99 and p99.9 (the table's, @g's): a dashed line
+ * up from the axis to a label above the plot, each label on its own row
+ * so that close marks (the tail's often are) stay readable. The lines
+ * first, then the labels over them on a white halo, so that no dashed
+ * line runs through another mark's label.
  */
-static void cdf_marks(FILE *f, const struct ntprof_vec *e2e,
+static void cdf_marks(FILE *f, const struct ntprof_group *g,
 		      const struct svg_scale *xs)
 {
 	static const double pct[] = { 50, 99, 99.9 };
-	double v, x, y;
+	const struct ntprof_stats *e2e = &g->comp[NTPROF_COMP_E2E];
+	double v[3] = { e2e->p50 / 1e3, e2e->p99 / 1e3, e2e->p999 / 1e3 };
+	double x, y;
 	bool right;
 	size_t k;
 
 	for (k = 0; k < 3; k++) {
-		v = ntprof_percentile_i64(e2e->v, e2e->n, pct[k]) / 1e3;
-		x = svg_pos(xs, v);
+		x = svg_pos(xs, v[k]);
+		y = 30 + 12 * (double)k;
+		fprintf(f, "<g class=\"pmark\"><title>end to end p%g: %.2f µs</title>"
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/></g>\n",
+			pct[k], v[k], x, CDF_BOTTOM, x, y + 2);
+	}
+	for (k = 0; k < 3; k++) {
+		x = svg_pos(xs, v[k]);
 		y = 30 + 12 * (double)k;
 		right = x > PLOT_R - 120;
-		fprintf(f, "<g class=\"pmark\"><title>end to end p%g: %.2f µs</title>"
-			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#000\" stroke-dasharray=\"4 3\"/>"
-			"<text class=\"pmark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">p%g %.1f µs</text></g>\n",
-			pct[k], v, x, CDF_BOTTOM, x, y + 2, right ? x - 3 : x + 3,
-			y, right ? "end" : "start", pct[k], v);
+		fprintf(f, "<text class=\"pmark-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">p%g %.1f µs</text>\n",
+			right ? x - 3 : x + 3, y, right ? "end" : "start",
+			pct[k], v[k]);
 	}
 }
 
@@ -189,7 +197,7 @@ void chart_cdf(FILE *f, const struct ntprof_group *g,
 	for (s = 0; s < CHART_PARTS; s++)
 		if (part[s].n)
 			cdf_line(f, g, s, &part[s], &xs, &ys);
-	cdf_marks(f, &part[NTPROF_STAGE_COUNT], &xs);
+	cdf_marks(f, g, &xs);
 	cdf_legend(f, g, part);
 	fputs("</svg>\n", f);
 }

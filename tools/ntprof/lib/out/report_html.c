@@ -2,13 +2,15 @@
 /*
  * ntprof report --html FILE: the report as one self-contained page, its
  * charts inline SVG, nothing fetched from anywhere (no script, no font).
- * Per group: the stage bar, the --detail component table, a CDF of each
- * stage and of the end to end, the timeline of the mean and the tail
- * view; then the records line. The numbers are the text report's
- * (report_rows.c feeds the per-command charts).
+ * The text report's lines and tables (report_html_text.c) first: where it
+ * was recorded, the files, the throughput. Per group: its line, the stage
+ * bar, the stage table with the average queue depths and the largest, the
+ * --detail component table, a CDF of each stage and of the end to end,
+ * the timeline of the mean and the tail view; then the records line and
+ * the notes. The numbers are the text report's (report_rows.c feeds the
+ * per-command charts).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include "out/html.h"
 #include "out/report_charts.h"
 #include "out/report_html.h"
+#include "out/report_html_text.h"
 
 #define PARTS		CHART_PARTS
 #define SLICES		40
@@ -87,23 +90,6 @@ nomem:
 	return 1;
 }
 
-static void html_components(FILE *f, const struct ntprof_group *g)
-{
-	int c;
-
-	fputs("<table class=\"components\"><tr><th>component</th><th>n</th><th>mean us</th><th>p50 us</th><th>p99 us</th></tr>\n", f);
-	for (c = 0; c < NTPROF_COMP_COUNT; c++) {
-		if (!g->comp[c].n)
-			continue;
-		fputs("<tr><td>", f);
-		html_escape(f, ntprof_comp_name(c, g->transport, g->stacks));
-		fprintf(f, "</td><td>%" PRIu64 "</td><td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>\n",
-			g->comp[c].n, g->comp[c].mean / 1e3,
-			g->comp[c].p50 / 1e3, g->comp[c].p99 / 1e3);
-	}
-	fputs("</table>\n", f);
-}
-
 /* Part @s of every command that has it, sorted; 0 or -ENOMEM. */
 static int part_sorted(const struct html_group *hg, int s,
 		       struct ntprof_vec *v)
@@ -118,29 +104,31 @@ static int part_sorted(const struct html_group *hg, int s,
 	return 0;
 }
 
-/* The tail: above p99 (of @e2e, sorted) against the rest, each stage's two means. */
+/*
+ * The tail: above the end to end's p99 against the rest, each stage's two
+ * means, split where --tail=99 splits them (the table's p99).
+ */
 static void html_tail(FILE *f, const struct ntprof_group *g,
-		      const struct html_group *hg, const struct ntprof_vec *e2e)
+		      const struct html_group *hg, struct ntprof_vec *e2e)
 {
-	double sum[2][PARTS] = { { 0 } }, n[2] = { 0 };
-	int64_t thr;
+	double sum[2][PARTS] = { { 0 } }, n[2] = { 0 }, thr;
 	size_t i;
 	int s, t;
 
 	if (hg->n < 2)
 		return;
-	thr = report_tail_threshold(e2e->v, e2e->n, 99);
+	thr = report_tail_threshold(e2e, 99);
 	for (i = 0; i < hg->n; i++) {
-		t = hg->cmd[i].v[NTPROF_STAGE_COUNT] > thr;
+		t = (double)hg->cmd[i].v[NTPROF_STAGE_COUNT] > thr;
 		n[t]++;
 		for (s = 0; s < PARTS; s++)
 			sum[t][s] += (double)hg->cmd[i].v[s];
 	}
 	if (!n[0] || !n[1])
 		return;
-	fprintf(f, "<table class=\"tail\"><caption>the %.0f commands above p99 (%.2f us) against the other %.0f</caption>\n"
-		"<tr><th>stage</th><th>rest us</th><th>tail us</th><th>growth us</th></tr>\n",
-		n[1], (double)thr / 1e3, n[0]);
+	fputs("<table class=\"tail\"><caption>", f);
+	report_tail_caption(f, (uint64_t)n[1], 99, thr, (uint64_t)n[0], "µs");
+	fputs("</caption>\n<tr><th>stage</th><th>rest µs</th><th>tail µs</th><th>growth µs</th></tr>\n", f);
 	for (s = 0; s < PARTS; s++) {
 		if (s < NTPROF_STAGE_COUNT && !(g->stage_has & (1U << s)))
 			continue;
@@ -166,12 +154,11 @@ static int html_group(FILE *f, const struct html_ctx *c, size_t i)
 		goto out;
 	fputs("<section class=\"group\"><h2>", f);
 	html_escape(f, g->label);
-	fprintf(f, "</h2>\n<p>%" PRIu64 " commands sampled; latency mean %.2f us, p50 %.2f us, p99 %.2f us</p>\n",
-		g->n, g->comp[NTPROF_COMP_E2E].mean / 1e3,
-		g->comp[NTPROF_COMP_E2E].p50 / 1e3,
-		g->comp[NTPROF_COMP_E2E].p99 / 1e3);
+	fputs("</h2>\n", f);
+	report_html_group_head(f, g);
 	chart_stagebar(f, g);
-	html_components(f, g);
+	report_html_stages(f, g);
+	report_html_components(f, g);
 	chart_cdf(f, g, part);
 	chart_timeline(f, c->span_ns, hg->slice_n, hg->slice_e2e, SLICES);
 	html_tail(f, g, hg, &part[NTPROF_STAGE_COUNT]);
@@ -198,12 +185,12 @@ int report_html_write(FILE *f, const struct recording_run *run)
 	}
 	report_rows_each(run, html_add, &c);
 	html_begin(f, "ntprof report");
-	fprintf(f, "<p>%zu recording%s, one command in %u sampled</p>\n",
-		run->nr_files, run->nr_files == 1 ? "" : "s", run->sample);
+	report_html_head(f, run);
 	for (i = 0; !c.err && i < an->nr_groups; i++)
 		c.err = html_group(f, &c, i);
-	fprintf(f, "<p class=\"records\">records: %" PRIu64 " host, %" PRIu64 " target; %" PRIu64 " matched</p>\n",
-		run->nr_host, run->nr_target, run->matched);
+	if (!an->nr_groups)
+		fputs("<p>no command with the points for a latency</p>\n", f);
+	report_html_foot(f, run);
 	html_end(f);
 	for (i = 0; i < an->nr_groups; i++)
 		free(c.g[i].cmd);

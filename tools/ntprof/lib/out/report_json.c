@@ -3,8 +3,8 @@
  * report --json: the document (schema "ntprof-report/1") holds the
  * numbers of the report's tables:
  *
- *   schema, recorded_on {hostname, kernel}, sample, duration_s,
- *   records {host, target, matched, unusable},
+ *   schema, recorded_on {hostname, kernel}, sample, duration_s, span_s,
+ *   records {host, target, matched, unusable, sampled, matched_pct},
  *   join {pairs, windows, theta_known, theta_from_hint, theta_ns,
  *         theta_min_ns, theta_max_ns},
  *   throughput [{op, commands_per_s, bytes_per_s}],
@@ -182,13 +182,26 @@ static void json_files(struct ntprof_json *js,
 	ntprof_json_arr_end(js);
 }
 
+/* The records of @meta's files of @role. */
+static uint64_t meta_records(const struct ntprof_report_meta *meta,
+			     uint8_t role)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < meta->nr_files; i++)
+		if (meta->files[i].role == role)
+			n += meta->files[i].records;
+	return n;
+}
+
 void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 		       const struct ntprof_join *j,
 		       const struct ntprof_report_meta *meta)
 {
 	int side = an->nr_host ? 0 : 1;
 	struct ntprof_json js;
-	double dur = an->duration_s;
+	double dur = an->duration_s, span = NAN, rdur;
 	size_t i;
 	int op;
 
@@ -204,12 +217,30 @@ void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 	}
 	ntprof_json_u64(&js, "sample", an->opts.sample);
 	ntprof_json_num(&js, "duration_s", dur, 3);
+	/* The span the commands ran in: the rates' when rates_over_span. */
+	if (an->last_ns[side] > an->first_ns[side])
+		span = (double)(an->last_ns[side] - an->first_ns[side]) / 1e9;
+	ntprof_json_num(&js, "span_s", span, 6);
+	rdur = an->opts.rates_over_span && span > 0 ? span : dur;
 
+	/*
+	 * The records read, as the text's records line counts them; the
+	 * sampled ones are those of the numbers, and the share matched is
+	 * of those.
+	 */
 	ntprof_json_obj_start(&js, "records");
-	ntprof_json_u64(&js, "host", an->nr_host);
-	ntprof_json_u64(&js, "target", j ? j->nr_target : an->nr_target);
+	ntprof_json_u64(&js, "host", meta ? meta_records(meta, NTPROF_ROLE_HOST) :
+			an->nr_host);
+	ntprof_json_u64(&js, "target", j ? j->nr_target : meta ?
+			meta_records(meta, NTPROF_ROLE_TARGET) :
+			an->nr_target);
 	ntprof_json_u64(&js, "matched", j ? j->matched : an->nr_joined);
 	ntprof_json_u64(&js, "unusable", an->nr_unusable);
+	ntprof_json_u64(&js, "sampled", an->nr_host ? an->nr_host :
+			an->nr_target);
+	ntprof_json_num(&js, "matched_pct", j && an->nr_host ?
+			100.0 * (double)an->nr_joined / (double)an->nr_host :
+			NAN, 2);
 	ntprof_json_obj_end(&js);
 
 	if (j) {
@@ -230,12 +261,12 @@ void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 			continue;
 		ntprof_json_obj_start(&js, NULL);
 		ntprof_json_str(&js, "op", ntprof_opclass_name(op));
-		ntprof_json_num(&js, "commands_per_s", dur > 0 ?
+		ntprof_json_num(&js, "commands_per_s", rdur > 0 ?
 				(double)an->ops[side][op] * an->opts.sample /
-				dur : NAN, 1);
-		ntprof_json_num(&js, "bytes_per_s", dur > 0 ?
+				rdur : NAN, 1);
+		ntprof_json_num(&js, "bytes_per_s", rdur > 0 ?
 				(double)an->bytes[side][op] * an->opts.sample /
-				dur : NAN, 1);
+				rdur : NAN, 1);
 		ntprof_json_obj_end(&js);
 	}
 	ntprof_json_arr_end(&js);

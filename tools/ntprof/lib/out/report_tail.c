@@ -22,9 +22,8 @@
 
 /* Per group: the end to end of each command, then the two sets' sums. */
 struct tail_group {
-	int64_t *e2e;
-	size_t n, cap;
-	int64_t threshold;
+	struct ntprof_vec e2e;	/* the tables' estimator's input */
+	double threshold;
 	uint64_t n_tail, n_rest;
 	double sum_tail[NTPROF_STAGE_COUNT + 1];	/* [COUNT]: end to end */
 	double sum_rest[NTPROF_STAGE_COUNT + 1];
@@ -42,8 +41,8 @@ static int tail_add(const struct report_row *row, void *arg)
 	struct tail_ctx *c = arg;
 	const struct ntprof_breakdown *bd = &row->bd;
 	struct tail_group *t;
-	int64_t e2e, *v;
 	double *sum;
+	int64_t e2e;
 	int s;
 
 	if (!row->in_table || !(bd->has & (1U << NTPROF_COMP_E2E)))
@@ -51,19 +50,13 @@ static int tail_add(const struct report_row *row, void *arg)
 	t = &c->t[row->group - c->an->groups];
 	e2e = bd->comp[NTPROF_COMP_E2E];
 	if (!c->second) {
-		if (t->n == t->cap) {
-			t->cap = t->cap ? 2 * t->cap : 1024;
-			v = realloc(t->e2e, t->cap * sizeof(*v));
-			if (!v) {
-				c->err = -ENOMEM;
-				return 1;
-			}
-			t->e2e = v;
+		if (ntprof_vec_push(&t->e2e, e2e)) {
+			c->err = -ENOMEM;
+			return 1;
 		}
-		t->e2e[t->n++] = e2e;
 		return 0;
 	}
-	if (e2e > t->threshold) {
+	if ((double)e2e > t->threshold) {
 		t->n_tail++;
 		sum = t->sum_tail;
 	} else {
@@ -83,9 +76,9 @@ static void tail_print_group(FILE *f, const struct ntprof_group *g,
 	double rest, tail, grow, best = -INFINITY;
 	int s, largest = -1;
 
-	fprintf(f, "\n== %s: the %llu commands above p%g (%.2f us) against the other %llu\n",
-		g->label, (unsigned long long)t->n_tail, p,
-		(double)t->threshold / 1e3, (unsigned long long)t->n_rest);
+	fprintf(f, "\n== %s: ", g->label);
+	report_tail_caption(f, t->n_tail, p, t->threshold, t->n_rest, "us");
+	fputc('\n', f);
 	if (!t->n_tail || !t->n_rest) {
 		fputs("  (no tail: the commands' latencies are all alike)\n", f);
 		return;
@@ -147,10 +140,9 @@ static int tail_compute(const struct recording_run *run, double p,
 	tail_pass(run, c);
 	for (i = 0; !c->err && i < an->nr_groups; i++) {
 		t = &c->t[i];
-		if (!t->n)
+		if (!t->e2e.n && !t->e2e.hist)
 			continue;
-		qsort(t->e2e, t->n, sizeof(*t->e2e), cmp_i64);
-		t->threshold = report_tail_threshold(t->e2e, t->n, p);
+		t->threshold = report_tail_threshold(&t->e2e, p);
 	}
 	c->second = true;
 	if (!c->err)
@@ -163,7 +155,7 @@ static void tail_free(struct tail_ctx *c)
 	size_t i;
 
 	for (i = 0; c->t && i < c->an->nr_groups; i++)
-		free(c->t[i].e2e);
+		ntprof_vec_free(&c->t[i].e2e);
 	free(c->t);
 }
 
@@ -189,7 +181,7 @@ static void tail_json_group(struct ntprof_json *js,
 
 	ntprof_json_obj_start(js, NULL);
 	ntprof_json_str(js, "label", g->label);
-	ntprof_json_num(js, "threshold_us", (double)t->threshold / 1e3, 3);
+	ntprof_json_num(js, "threshold_us", t->threshold / 1e3, 3);
 	ntprof_json_u64(js, "n_tail", t->n_tail);
 	ntprof_json_u64(js, "n_rest", t->n_rest);
 	ntprof_json_arr_start(js, "stages");

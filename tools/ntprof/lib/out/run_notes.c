@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out/run_notes.h"
@@ -68,9 +69,31 @@ static void print_clocks(FILE *f, const struct recording_run *run,
 			j->pairs, j->windows);
 }
 
+unsigned int recording_run_matched_pct(const struct recording_run *run)
+{
+	const struct ntprof_analysis *an = run->an;
+
+	/* Rounded down: 100 % only when every sampled record matched. */
+	if (!an || !an->nr_host)
+		return 0;
+	return (unsigned int)(100 * (double)an->nr_joined /
+			      (double)an->nr_host);
+}
+
 void recording_run_print_records(FILE *f, const struct recording_run *run)
 {
-	if (run->nr_host_files && run->nr_target_files && !run->nr_host)
+	const struct ntprof_analysis *an = run->an;
+
+	/*
+	 * Host records outside the sample (failed, aborted): the share
+	 * matched is of the sampled ones, which the numbers are made of.
+	 */
+	if (run->nr_host_files && run->nr_target_files && an &&
+	    an->nr_host && an->nr_host != run->nr_host)
+		fprintf(f, "records: %" PRIu64 " host, %" PRIu64 " target; %" PRIu64 " matched (%u %% of the host's %" PRIu64 " sampled)\n",
+			run->nr_host, run->nr_target, run->matched,
+			recording_run_matched_pct(run), an->nr_host);
+	else if (run->nr_host_files && run->nr_target_files && !run->nr_host)
 		fprintf(f, "records: 0 host, %" PRIu64 " target; 0 matched\n",
 			run->nr_target);
 	else if (run->nr_target_files && !run->nr_host_files)
@@ -187,7 +210,11 @@ static void print_parts(FILE *f, const struct recording *rec)
 		fprintf(f, "; parts 1 to %" PRIu32 " were removed (record --keep) or not given",
 			first - 1);
 	fputc('\n', f);
-	if (rec->missing_parts)
+	if (rec->missing_parts == 1)
+		fprintf(f,
+			"WARNING: %s: a part between %" PRIu32 " and %" PRIu32 " is missing: its commands are not in the numbers\n",
+			rec->path, first, last);
+	else if (rec->missing_parts)
 		fprintf(f,
 			"WARNING: %s: %" PRIu32 " parts between %" PRIu32 " and %" PRIu32 " are missing: their commands are not in the numbers\n",
 			rec->path, rec->missing_parts, first, last);
@@ -293,4 +320,44 @@ void recording_run_json_apart(struct ntprof_json *js,
 {
 	json_apart(js, "failed", &run->failed, false);
 	json_apart(js, "aborted", &run->aborted, true);
+}
+
+/*
+ * The lines of recording_run_print_notes(), each a string: the warnings
+ * (their "WARNING: " taken off) in "warnings", the others in "notes".
+ */
+void recording_run_json_notes(struct ntprof_json *js,
+			      const struct recording_run *run, bool detail)
+{
+	static const char warn[] = "WARNING: ";
+	char *buf = NULL, *line, *end;
+	size_t size = 0;
+	FILE *m;
+	int pass;
+
+	m = open_memstream(&buf, &size);
+	if (m) {
+		recording_run_print_notes(m, run, detail);
+		if (fclose(m)) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	for (pass = 0; pass < 2; pass++) {
+		ntprof_json_arr_start(js, pass ? "notes" : "warnings");
+		for (line = buf; line && *line; line = end + 1) {
+			end = strchr(line, '\n');
+			if (!end)
+				end = line + strlen(line);
+			*end = '\0';
+			if (!strncmp(line, warn, sizeof(warn) - 1) == !pass)
+				ntprof_json_str(js, NULL, pass ? line :
+						line + sizeof(warn) - 1);
+			*end = '\n';
+			if (!end[0])
+				break;
+		}
+		ntprof_json_arr_end(js);
+	}
+	free(buf);
 }

@@ -20,6 +20,11 @@ void recording_run_print_origin(FILE *f, const struct recording_run *run);
  * naming the sides that were given, even without records.
  */
 void recording_run_print_records(FILE *f, const struct recording_run *run);
+/*
+ * Of the host's sampled records (those the numbers are made of), the
+ * share, in whole percent rounded down, that has its target record.
+ */
+unsigned int recording_run_matched_pct(const struct recording_run *run);
 
 /* Notes for the end of a report: cut-short files, drops, the clocks. */
 void recording_run_print_notes(FILE *f, const struct recording_run *run,
@@ -32,5 +37,12 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
  */
 void recording_run_json_apart(struct ntprof_json *js,
 			      const struct recording_run *run);
+
+/*
+ * report --json's "warnings" and "notes": the lines of
+ * recording_run_print_notes() for @detail, as the text prints them.
+ */
+void recording_run_json_notes(struct ntprof_json *js,
+			      const struct recording_run *run, bool detail);
 
 #endif /* NTPROF_RUN_NOTES_H */

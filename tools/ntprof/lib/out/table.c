@@ -109,18 +109,27 @@ void ntprof_print_throughput(FILE *f, const struct ntprof_analysis *an)
 	double span;
 
 	fputs("throughput (estimated from the sampled commands):", f);
+	/*
+	 * A recording longer than its workload (record -d 10 beside an 8 s
+	 * run, a target's recording started first and stopped last) dilutes
+	 * the rate: the span that had commands gives the workload's own.
+	 */
+	span = an->last_ns[side] > an->first_ns[side] ?
+	       (double)(an->last_ns[side] - an->first_ns[side]) / 1e9 : 0;
+	/* A report's groups' rates are over that span: so is its total. */
+	if (an->opts.rates_over_span && span > 0) {
+		print_rates(f, an, side, span);
+		if (an->duration_s > 0 && span < 0.9 * an->duration_s)
+			fprintf(f, "  (over the %.*f s that had commands, of a recording of %.*f s)\n",
+				span < 1 ? 3 : 1, span,
+				an->duration_s < 1 ? 3 : 1, an->duration_s);
+		return;
+	}
 	if (!(an->duration_s > 0)) {
 		fputs(" unknown, without the recording's length\n", f);
 		return;
 	}
 	print_rates(f, an, side, an->duration_s);
-	/*
-	 * A recording longer than its workload (record -d 10 beside an 8 s
-	 * run) dilutes the rate: the span that had commands gives the
-	 * workload's own.
-	 */
-	span = an->last_ns[side] > an->first_ns[side] ?
-	       (double)(an->last_ns[side] - an->first_ns[side]) / 1e9 : 0;
 	if (span >= 1 && span < 0.9 * an->duration_s) {
 		fprintf(f, "  over the %.1f s that had commands:", span);
 		print_rates(f, an, side, span);
