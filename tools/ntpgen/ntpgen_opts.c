@@ -99,6 +99,12 @@ static void usage(FILE *f)
 "      --cpus N            nr_cpus in the headers, and CPUs of the records\n"
 "                          (default 8)\n"
 "      --no-hooks          write no hook list in the headers\n"
+"      --hostile-strings   put terminal escapes (ESC, BEL, CR) and bytes that\n"
+"                          are not UTF-8 in the host name, kernel release,\n"
+"                          tool version, device and controller names and the\n"
+"                          name of a component's hook, which is left\n"
+"                          unattached for report to name it, as a crafted\n"
+"                          file would\n"
 "      --no-trailer        end both files without a trailer (cut short)\n"
 "      --format V          the .ntp format version: 2.0 (default, compact\n"
 "                          records), or 1.0 to 1.4 (records of 232 bytes) for\n"
@@ -145,6 +151,7 @@ enum {
 	OPT_NO_HOST,
 	OPT_CPUS,
 	OPT_NO_HOOKS,
+	OPT_HOSTILE,
 	OPT_NO_TRAILER,
 	OPT_FORMAT,
 	OPT_QUIET,
@@ -185,6 +192,7 @@ static const struct option long_opts[] = {
 	{ "paths", required_argument, NULL, OPT_PATHS },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
+	{ "hostile-strings", no_argument, NULL, OPT_HOSTILE },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "expect", required_argument, NULL, 'e' },
@@ -387,6 +395,9 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 		return parse_u32(arg, "--cpus", 1, 65535, &o->nr_cpus);
 	case OPT_NO_HOOKS:
 		o->hooks = false;
+		return 0;
+	case OPT_HOSTILE:
+		o->hostile = true;
 		return 0;
 	case OPT_NO_TRAILER:
 		o->no_trailer = true;
