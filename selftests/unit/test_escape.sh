@@ -73,8 +73,8 @@ file_clean() {
 	fi
 }
 
-"$NTPGEN" --hostile-strings -n 2000 --seed 3 --quiet "$H" "$T" &&
-	"$NTPGEN" --hostile-strings -n 2000 --seed 4 --storage-us 160 \
+"$NTPGEN" --hostile-strings -n 500 --seed 3 --quiet "$H" "$T" &&
+	"$NTPGEN" --hostile-strings -n 500 --seed 4 --storage-us 160 \
 		--quiet "$CH" "$CT" ||
 	{ echo "Bail out! ntpgen"; exit 1; }
 ktap_check "ntpgen --hostile-strings wrote ESC, BEL, CR, C1 and non-UTF-8 bytes" \
