@@ -8,7 +8,14 @@
 #     none unusable), and neither side dropped or evicted a record;
 #   - in each group the stage means add up to the end to end mean;
 #   - at -s 1, the completed records are fio's commands, and their
-#     bytes fio's;
+#     bytes fio's; at another -s N, each sampled record is one that the
+#     sampling hash picks (ntprof_sample_hash() % N == 0), a step whose
+#     fio ran 10 N commands or more (10 expected) has records, and all
+#     such steps together have at least a quarter of the records fio's
+#     commands make expected (fio's randrepeat repeats its LBAs in every
+#     step, so the counts are not independent draws, but far above
+#     that: 50 for 27 expected in a run on 6.12), and fio ran enough for
+#     10 of them;
 #   - the aborted attempts are counted apart with statuses the host
 #     made up (a reset's, a lost connection's: 0x370 to 0x37f) or a
 #     failover's, each requeued (fio saw no error); at -s 1 a reset
@@ -43,6 +50,39 @@ num() {
 	jq -er "$2 | numbers" "$1" 2>/dev/null
 }
 
+# sample_picks CSV N: "SAMPLED PICKED", the host records of CSV that the
+# module sampled (flag NTPROF_REC_F_SAMPLED) and those of them that
+# ntprof_sample_hash() % N picks (include/uapi/linux/ntprof.h), their
+# length in 512-byte blocks (null_blk's) for the NLB field.
+sample_picks() {
+	python3 - "$1" "$2" <<'EOF'
+import csv, sys
+M = (1 << 64) - 1
+def fmix(x):
+    x ^= x >> 33
+    x = (x * 0xff51afd7ed558ccd) & M
+    x ^= x >> 33
+    x = (x * 0xc4ceb9fe1a85ec53) & M
+    return x ^ (x >> 33)
+def sample_hash(qid, cid, opcode, nsid, slba, nlb):
+    h = fmix(qid << 48 | cid << 32 | opcode << 16 | nlb)
+    return fmix(fmix(h ^ slba) ^ nsid)
+sampled = picked = 0
+for r in csv.DictReader(open(sys.argv[1])):
+    if r["role"] != "host" or not int(r["flags"]) & 1:
+        continue
+    sampled += 1
+    nlb = (int(r["length"]) // 512 - 1) & 0xffff
+    picked += sample_hash(int(r["qid"]), int(r["cid"]), int(r["opcode"]),
+                          int(r["nsid"]), int(r["slba"]), nlb) % int(sys.argv[2]) == 0
+print(sampled, picked)
+EOF
+}
+
+# The steps at an -s other than 1: their completed records and what
+# fio's commands make expected, summed over them (check_sampled).
+SAMPLED_GOT=0 SAMPLED_FIO=0 SAMPLED_STEPS=
+
 HOST_GROUPS='[.groups[] | select(.side == "host")]'
 
 # csv_col FILE NAME...: the columns' numbers in FILE's header line.
@@ -57,10 +97,34 @@ csv_cols() {
 	}'
 }
 
+# check_sampled STEP N JSON CSV FIO_TOTAL: a step at -s N (not 1): its
+# sampled records are the hash's picks; with 10 or more expected from
+# fio's commands, it has some; its counts go to the sums.
+check_sampled() {
+	local step=$1 s=$2 json=$3 csv=$4 total=$5 got picks
+
+	got=$(num "$json" "$HOST_GROUPS | map(.n) | add // 0")
+	picks=$(sample_picks "$csv" "$s")
+	set -- $picks
+	if [ -n "$picks" ] && [ "$1" = "$2" ]; then
+		ktap_pass "$step: each of the $1 sampled host records is one the hash picks at -s $s"
+	else
+		ktap_fail "$step: each sampled host record is one the hash picks at -s $s (${2:-?} of ${1:-?})"
+	fi
+	if [ "$total" -ge $((10 * s)) ] && [ "${got:-0}" = 0 ]; then
+		ktap_fail "$step: records at -s $s (none, for fio's $total commands: $((total / s)) expected)"
+	else
+		ktap_pass "$step: ${got:-0} completed records at -s $s for fio's $total commands ($((total / s)) expected)"
+	fi
+	SAMPLED_GOT=$((SAMPLED_GOT + ${got:-0}))
+	SAMPLED_FIO=$((SAMPLED_FIO + total / s))
+	SAMPLED_STEPS="$SAMPLED_STEPS $step:${got:-0}/$((total / s))"
+}
+
 # check_step STEP
 check_step() {
 	local step=$1 f s host target fio json csv n m bad total got ab rq
-	local after cols
+	local gap after cols
 
 	f=$(step_fault "$step")
 	s=$(step_sample "$step")
@@ -100,6 +164,7 @@ check_step() {
 		{ ktap_fail "$step: in each group the stage means add up to the end to end mean"; echo "$bad" | sed 's/^/# /'; }
 
 	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
+	[ "$s" = 1 ] || check_sampled "$step" "$s" "$json" "$csv" "${total:-0}"
 	if [ "$s" = 1 ]; then
 		got=$(num "$json" "$HOST_GROUPS | map(.n) | add // 0")
 		[ "$got" = "$total" ] &&
@@ -144,6 +209,8 @@ check_step() {
 			for (i = 1; i <= n; i++) if (joined[i] && send[i] >= from) after++
 			printf "%.3f %d\n", gap / 1e9, after + 0
 		}' "$csv")
+	# Named: the retries' check below sets the positional parameters.
+	gap=${1:-} after=${2:-}
 	# Each aborted attempt's I/O went on in a command of its own (a new
 	# cid; its record starts after the attempt ended), which completed
 	# and joined: the same op, LBA and length, sent later.
@@ -167,13 +234,20 @@ check_step() {
 			ktap_fail "$step: each aborted attempt has its retry, joined, started after it ended ($1 of $2)"
 	fi
 	if [ "$f" = reconnect ] && [ "$s" = 1 ]; then
-		awk -v g="${1:-0}" 'BEGIN { exit !(g >= 1) }' &&
-			ktap_pass "$step: the outage: no command sent for $1 s" ||
-			ktap_fail "$step: the outage: no command sent for a second or more (${1:-?} s at most)"
+		awk -v g="${gap:-0}" 'BEGIN { exit !(g >= 1) }' &&
+			ktap_pass "$step: the outage: no command sent for $gap s" ||
+			ktap_fail "$step: the outage: no command sent for a second or more (${gap:-?} s at most)"
 	fi
-	[ "${2:-0}" -gt 0 ] &&
-		ktap_pass "$step: the recording went on after the $f: $2 joined commands sent after it (the longest pause: $1 s)" ||
-		ktap_fail "$step: the recording went on after the $f (${2:-?} joined commands sent after it)"
+	# At -s N a step may have a few records, none after the fault by
+	# chance: with 10 or more, at least half of the job's time after the
+	# fault leaves none with a chance of 0.5^10 at most.
+	if [ "${after:-0}" -gt 0 ]; then
+		ktap_pass "$step: the recording went on after the $f: $after joined commands sent after it (the longest pause: $gap s)"
+	elif [ "$s" != 1 ] && [ "${n:-0}" -lt 10 ]; then
+		ktap_pass "$step: the recording went on after the $f: none of its ${n:-0} records at -s $s after it, too few to want one (the -s 1 step does)"
+	else
+		ktap_fail "$step: the recording went on after the $f (${after:-?} joined commands sent after it)"
+	fi
 
 	[ "$f" = mpath ] || return 0
 	bad=$(jq -r "$HOST_GROUPS | (map(.device) | unique | join(\" \")),
@@ -222,6 +296,13 @@ else
 	for step in $(faults_steps); do
 		check_step "$step"
 	done
+	# All the sampled steps together: far more expected than one step.
+	if [ "$SAMPLED_FIO" -ge 10 ] && [ "$SAMPLED_GOT" -ge 1 ] &&
+	   [ $((4 * SAMPLED_GOT)) -ge "$SAMPLED_FIO" ]; then
+		ktap_pass "the sampled steps hold $SAMPLED_GOT completed records, $SAMPLED_FIO expected from fio's commands (a quarter wanted)"
+	else
+		ktap_fail "the sampled steps hold $SAMPLED_GOT completed records, $SAMPLED_FIO expected from fio's commands (10 expected and a quarter of them wanted; step:got/expected$SAMPLED_STEPS)"
+	fi
 	# The in-flight tables at each stop (the kernel logs, a session a
 	# step): the host's empty, the aborted commands' records having left
 	# them; the target's holding at most the step's aborted commands, the

@@ -82,6 +82,8 @@ struct opts {
 	uint32_t nr_cpus;
 	bool hooks;
 	bool no_trailer;
+	/* --hostile-strings: control bytes and non-UTF-8 in the strings */
+	bool hostile;
 	/* --format: the .ntp version written */
 	unsigned int format_major;
 	unsigned int format_minor;

@@ -100,6 +100,41 @@ static size_t hooks_of(uint8_t role, uint8_t transport, struct ntp_hook *out)
 	return n;
 }
 
+/*
+ * --hostile-strings: what a crafted file could hold in each string, for
+ * the tests that the tool prints none of it raw. ESC starts a sequence
+ * that clears the screen, BEL rings, CR goes back over the line; 0xc2
+ * 0x9b is the C1 control CSI in UTF-8, and 0xff and 0xc3 '(' are no UTF-8.
+ */
+#define HOSTILE	"\x1b[2J\x1b]0;pwned\x07\r\xc2\x9b" "31m\xff\xc3("
+
+/* Appends HOSTILE to the string @dst, within its @size. */
+static void hostile(char *dst, size_t size)
+{
+	size_t len = strlen(dst);
+
+	snprintf(dst + len, size - len, "%s", HOSTILE);
+}
+
+/*
+ * The first hook of a component (NTPROF_PT_DETAIL_MASK) gets HOSTILE in
+ * its name and is left unattached, as record --stages-only leaves it:
+ * report names it in a note.
+ */
+static void hostile_hook(struct ntp_hook *hooks, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (hooks[i].point >= 64 ||
+		    !(NTPROF_PT_DETAIL_MASK & (1ULL << hooks[i].point)))
+			continue;
+		hostile(hooks[i].name, sizeof(hooks[i].name));
+		hooks[i].state = NTPROF_HOOK_AVAILABLE;
+		return;
+	}
+}
+
 /* A random UUID, as /proc/sys/kernel/random/boot_id shows one. */
 static void make_uuid(struct rng *r, char *buf)
 {
@@ -152,6 +187,14 @@ static void fill_header(struct ntp_header *hdr, const struct opts *o,
 		hdr->nr_hooks = hooks_of(role, o->transport, hooks);
 		hdr->hooks = hooks;
 	}
+	if (o->hostile) {
+		hostile(hdr->hostname, sizeof(hdr->hostname));
+		/* Twice: its escaped form is too long for the field. */
+		hostile(hdr->kernel_release, sizeof(hdr->kernel_release));
+		hostile(hdr->kernel_release, sizeof(hdr->kernel_release));
+		hostile(hdr->tool_version, sizeof(hdr->tool_version));
+		hostile_hook(hooks, hdr->nr_hooks);
+	}
 }
 
 /*
@@ -199,6 +242,12 @@ static void fill_devs(struct ntp_header *hdr, const struct opts *o,
 	}
 	hdr->nr_ctrls = n;
 	hdr->ctrls = ctrls;
+	if (o->hostile) {
+		hostile(host ? hdevs[0].name : tdev.name, sizeof(tdev.name));
+		hostile(ctrls[0].name, sizeof(ctrls[0].name));
+		hostile(ctrls[0].subsysnqn, sizeof(ctrls[0].subsysnqn));
+		hostile(ctrls[0].address, sizeof(ctrls[0].address));
+	}
 }
 
 /* Fills the header of @role's file and opens it: 0, or -1 once said. */

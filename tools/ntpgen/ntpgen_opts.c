@@ -106,6 +106,12 @@ static void usage(FILE *f)
 "                          ntpgen-host): several runs with their own names\n"
 "                          and seeds (boot ids) are several hosts\n"
 "      --no-hooks          write no hook list in the headers\n"
+"      --hostile-strings   put terminal escapes (ESC, BEL, CR) and bytes that\n"
+"                          are not UTF-8 in the host name, kernel release,\n"
+"                          tool version, device and controller names and the\n"
+"                          name of a component's hook, which is left\n"
+"                          unattached for report to name it, as a crafted\n"
+"                          file would\n"
 "      --no-trailer        end both files without a trailer (cut short)\n"
 "      --linger DUR        the host's recording ends DUR after the last\n"
 "                          command, the target's 2 x DUR (stopped last, as\n"
@@ -159,6 +165,7 @@ enum {
 	OPT_NO_HOST,
 	OPT_CPUS,
 	OPT_NO_HOOKS,
+	OPT_HOSTILE,
 	OPT_NO_TRAILER,
 	OPT_FORMAT,
 	OPT_QUIET,
@@ -203,6 +210,7 @@ static const struct option long_opts[] = {
 	{ "host-dev", required_argument, NULL, OPT_HOST_DEV },
 	{ "cpus", required_argument, NULL, OPT_CPUS },
 	{ "no-hooks", no_argument, NULL, OPT_NO_HOOKS },
+	{ "hostile-strings", no_argument, NULL, OPT_HOSTILE },
 	{ "no-trailer", no_argument, NULL, OPT_NO_TRAILER },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "expect", required_argument, NULL, 'e' },
@@ -433,6 +441,9 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 		return 0;
 	case OPT_NO_HOOKS:
 		o->hooks = false;
+		return 0;
+	case OPT_HOSTILE:
+		o->hostile = true;
 		return 0;
 	case OPT_NO_TRAILER:
 		o->no_trailer = true;

@@ -8,6 +8,8 @@
 # before and after. Ownership: a session belongs to the socket that
 # started it: another root socket cannot stop or drain it, and when its
 # socket closes (the holder killed, a SIGKILLed ntprof record) it stops.
+# The debugfs files are root's by their own modes (0400): each is checked
+# by its mode and read as uid 65534 with the debugfs mount opened.
 . /lab/ktap.sh
 KTAP_PREFIX="privileges: "
 tc=testclient
@@ -134,13 +136,36 @@ ktap_check "ntprof record without CAP_NET_ADMIN: refused, run as root" \
 	t_tool record -r host -t tcp -d 1 -o /tmp/nobody.ntp
 ktap_check "the refused record leaves no file" test ! -e /tmp/nobody.ntp
 
-for f in status hooks buffers usites; do
-	if nobody cat "/sys/kernel/debug/ntprof/$f" > /dev/null 2>&1; then
-		ktap_fail "debugfs $f is unreadable without root"
+# The debugfs files are root's by their own modes, not by the mount's:
+# debugfs is mounted 0700, which alone keeps uid 65534 out of every file
+# under it, so the mount is opened (0755) while uid 65534 tries them, and
+# each file's mode must give nothing to its group or to others.
+dbg=/sys/kernel/debug/ntprof
+files=$(find "$dbg" -mindepth 1 2>/dev/null | sort)
+ktap_check "debugfs has the module's files (status, hooks, buffers, usites)" \
+	sh -c "for f in status hooks buffers usites; do test -f $dbg/\$f || exit 1; done"
+mount -o remount,mode=0755 /sys/kernel/debug
+if nobody test -x "$dbg"; then
+	ktap_pass "with debugfs opened, uid 65534 can reach $dbg"
+else
+	ktap_fail "with debugfs opened, uid 65534 can reach $dbg"
+fi
+for f in $files; do
+	name=${f#"$dbg"/}
+	fmode=$(stat -c %a "$f")
+	fuid=$(stat -c %u "$f")
+	if [ -f "$f" ] && [ $((0$fmode & 077)) = 0 ] && [ "$fuid" = 0 ]; then
+		ktap_pass "debugfs $name is root's alone (mode $fmode)"
 	else
-		ktap_pass "debugfs $f is unreadable without root"
+		ktap_fail "debugfs $name is root's alone (mode $fmode, owner uid $fuid)"
+	fi
+	if nobody cat "$f" > /dev/null 2>&1; then
+		ktap_fail "debugfs $name is unreadable without root, its directory open"
+	else
+		ktap_pass "debugfs $name is unreadable without root, its directory open"
 	fi
 done
+mount -o remount,mode=0700 /sys/kernel/debug
 ktap_check "root reads debugfs status" cat /sys/kernel/debug/ntprof/status
 ktap_check "as root afterwards: a host session starts and stops" \
 	sh -c "$tc start host tcp 1 && $tc stop"

@@ -119,8 +119,10 @@ struct ntp_ctrl {
 
 /*
  * What a recording is: the machine, the session and the hooks. The
- * strings are NUL-terminated; values of the enums come as the module sent
- * them, and a reader must expect ones it does not know.
+ * strings are NUL-terminated; the reader's, here and in the tables, are
+ * printable ASCII, the file's other bytes escaped as \xHH (escape.h in
+ * lib/common). Values of the enums come as the module sent them, and a
+ * reader must expect ones it does not know.
  */
 struct ntp_header {
 	/* Filled by the reader; the writer writes its own. */

@@ -9,9 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "ntp/ntp.h"
 #include "ntp/ntp_layout.h"
 #include "ntp/ntp_read_priv.h"
+
+/*
+ * The strings of a file are its writer's word: each is passed on with its
+ * bytes outside printable ASCII escaped (common/escape.h), so that nothing
+ * the tool prints of a recording can drive a terminal. A string whose
+ * escaped form is longer than its field is cut, and ends in "...".
+ */
+static void str_set(char *dst, size_t max, const uint8_t *p, size_t len)
+{
+	ntprof_escape(dst, max + 1, p, len);
+}
 
 /* A string of the header's variable part. */
 static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
@@ -35,8 +47,7 @@ static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
 	if (memchr(p, 0, len))
 		return ntp_fail(f, -EBADMSG, "header: %s contains a NUL byte",
 				what);
-	memcpy(dst, p, len);
-	dst[len] = 0;
+	str_set(dst, max, p, len);
 	return 0;
 }
 
@@ -146,7 +157,7 @@ static int entry_name(struct ntp_file *f, const struct entry *e, size_t off,
 		return ntp_fail(f, -EBADMSG,
 				"%s: %s %u: name contains a NUL byte",
 				e->where, e->what, e->i);
-	memcpy(dst, e->p + off + 2, name);
+	str_set(dst, max, e->p + off + 2, name);
 	return 0;
 }
 
@@ -204,8 +215,7 @@ static int ctrl_str(struct ntp_file *f, const struct entry *e,
 		return ntp_fail(f, -EBADMSG,
 				"%s: %s %u: %s contains a NUL byte",
 				e->where, e->what, e->i, what);
-	memcpy(dst, p, len);
-	dst[len] = 0;
+	str_set(dst, max, p, len);
 	return 0;
 }
 

@@ -4,11 +4,39 @@
  * style inline, nothing fetched (no script, font or image from anywhere).
  */
 #include "analysis/analysis.h"
+#include "common/escape.h"
 #include "out/html.h"
 
 static const char *const colour[NTPROF_STAGE_COUNT] = {
 	"#8c6bb1", "#4e79a7", "#f28e2b", "#bab0ac", "#59a14f", "#e15759",
 };
+
+/*
+ * A character that is not markup, which it writes; returns its bytes.
+ * The page is UTF-8: controls (but the newline and the tab), DEL, the C1
+ * controls and bytes that are not UTF-8 are shown as the text "\xHH", as
+ * the recording's reader shows them (common/escape.h).
+ */
+static size_t html_other(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	if (*p == '\n' || *p == '\t' || (*p >= 0x20 && *p < 0x7f)) {
+		fputc(*p, f);
+		return 1;
+	}
+	/* What is left below 0x80 is a control; 0xc2 0x80-0x9f, a C1 one. */
+	n = *p < 0x80 ? 0 : ntprof_utf8_len(s);
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+		n = 0;
+	if (!n) {
+		fprintf(f, "\\x%02x", *p);
+		return 1;
+	}
+	fwrite(p, 1, n, f);
+	return n;
+}
 
 void html_escape(FILE *f, const char *s)
 {
@@ -30,7 +58,7 @@ void html_escape(FILE *f, const char *s)
 			fputs("&#39;", f);
 			break;
 		default:
-			fputc(*s, f);
+			s += html_other(f, s) - 1;
 		}
 	}
 }

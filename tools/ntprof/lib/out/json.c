@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/escape.h"
 #include "out/json.h"
 
 void ntprof_json_init(struct ntprof_json *js, FILE *f)
@@ -15,6 +16,33 @@ void ntprof_json_init(struct ntprof_json *js, FILE *f)
 	memset(js, 0, sizeof(*js));
 	js->f = f;
 	js->first[0] = true;
+}
+
+/*
+ * A character of a string other than the quote and the backslash, which
+ * it writes; returns its bytes. RFC 8259 wants the controls below 0x20
+ * escaped and the text in UTF-8: DEL and the C1 controls are escaped too,
+ * so that no JSON of ours drives a terminal, and a byte that is not UTF-8
+ * becomes the text "\xHH" (a recording's strings come so from its reader).
+ */
+static size_t json_other(FILE *f, const unsigned char *p)
+{
+	size_t n;
+
+	if (*p < 0x20 || *p == 0x7f) {
+		fprintf(f, "\\u%04x", *p);
+		return 1;
+	}
+	n = ntprof_utf8_len((const char *)p);
+	if (!n) {
+		fprintf(f, "\\\\x%02x", *p);
+		return 1;
+	}
+	if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)
+		fprintf(f, "\\u%04x", p[1]);
+	else
+		fwrite(p, 1, n, f);
+	return n;
 }
 
 static void json_string(FILE *f, const char *s)
@@ -37,10 +65,7 @@ static void json_string(FILE *f, const char *s)
 			fputs("\\t", f);
 			break;
 		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+			p += json_other(f, p) - 1;
 		}
 	}
 	fputc('"', f);

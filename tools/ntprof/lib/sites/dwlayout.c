@@ -115,10 +115,14 @@ static bool is_aggregate(Dwarf_Die *type)
  * The member @name (@len bytes of it) of @type, looking into anonymous
  * structs and unions too, @depth of them deep so far: 1 with the member
  * in @found and the byte offset of the struct or union that holds it in
- * @base, 0 if none, -EBADMSG if the DWARF is damaged or nests too deep.
+ * @base, 0 if none, -EBADMSG if the DWARF is damaged or nests too deep,
+ * -E2BIG once it has visited *@left DIEs: the depth bounds the recursion,
+ * not the members at each level, and two anonymous members of the same
+ * type at each level make the walk exponential.
  */
 static int find_member(Dwarf_Die *type, const char *name, size_t len,
-		       Dwarf_Die *found, Dwarf_Word *base, unsigned int depth)
+		       Dwarf_Die *found, Dwarf_Word *base, unsigned int depth,
+		       uint64_t *left)
 {
 	Dwarf_Die die, raw, inner;
 	Dwarf_Word loc;
@@ -128,6 +132,9 @@ static int find_member(Dwarf_Die *type, const char *name, size_t len,
 	if (!dwarf_haschildren(type) || dwarf_child(type, &die))
 		return 0;
 	do {
+		if (!*left)
+			return -E2BIG;
+		--*left;
 		if (dwarf_tag(&die) != DW_TAG_member)
 			continue;
 		n = dwarf_diename(&die);
@@ -139,9 +146,12 @@ static int find_member(Dwarf_Die *type, const char *name, size_t len,
 		if (n || member_type(&die, &raw, &inner) || !is_aggregate(&inner))
 			continue;
 		ret = depth < ANON_DEPTH_MAX ?
-		      find_member(&inner, name, len, found, base, depth + 1) :
+		      find_member(&inner, name, len, found, base, depth + 1,
+				  left) :
 		      -EBADMSG;
-		if (ret < 0 || (ret > 0 && member_location(&die, &loc)))
+		if (ret < 0)
+			return ret;
+		if (ret > 0 && member_location(&die, &loc))
 			return -EBADMSG;
 		if (ret) {
 			*base += loc;
@@ -227,12 +237,14 @@ static int step_into(Dwarf_Die *mem, Dwarf_Die *type, Dwarf_Word *loc,
 
 int dwlayout_member(const struct dwlayout_struct *s, bool big_endian,
 		    const char *path, struct elfsite_member *m,
-		    const char *file, char *err, size_t errlen)
+		    uint64_t dies_max, const char *file, char *err,
+		    size_t errlen)
 {
 	const char *comp = path, *dot, *name = s->name;
 	Dwarf_Word base = 0, at, loc;
 	Dwarf_Die die = s->die, *type = &die, mem;
-	bool pointer;
+	uint64_t left = dies_max;
+	bool pointer = false;
 	size_t len;
 	int ret;
 
@@ -242,9 +254,10 @@ int dwlayout_member(const struct dwlayout_struct *s, bool big_endian,
 	for (;;) {
 		dot = strchr(comp, '.');
 		len = dot ? (size_t)(dot - comp) : strlen(comp);
-		ret = len ? find_member(type, comp, len, &mem, &at, 0) : 0;
+		ret = len ? find_member(type, comp, len, &mem, &at, 0, &left) :
+			    0;
 		if (ret <= 0) {
-			ret = ret ? -EBADMSG : -ENOENT;
+			ret = ret ? ret : -ENOENT;
 			break;
 		}
 		if (!dot) {
@@ -268,6 +281,11 @@ int dwlayout_member(const struct dwlayout_struct *s, bool big_endian,
 			"%s: unknown layout: struct %s: %.*s is %s, not followed (offsets are within the struct)",
 			file, name, (int)len, path,
 			pointer ? "a pointer" : "not a struct or union");
+	else if (ret == -E2BIG)
+		snprintf(err, errlen,
+			"%s: struct %s: looking up member %.*s visits more than %llu DIEs: damaged or crafted DWARF",
+			file, name, (int)len, path,
+			(unsigned long long)dies_max);
 	else if (ret)
 		snprintf(err, errlen,
 			"%s: struct %s: cannot read the DWARF of member %.*s",

@@ -32,12 +32,14 @@ void dwlayout_note(struct dwlayout_struct *s, Dwarf_Die *die);
  * message naming @file in @err: -ENOENT for a struct not found or a path
  * that is not there (no such member, or one through a pointer or a
  * scalar), -EBADMSG for definitions of different sizes or DWARF it
- * cannot read.
+ * cannot read, -E2BIG when the member's lookup would visit more than
+ * @dies_max DIEs (elfsite.h).
  */
 int dwlayout_size(const struct dwlayout_struct *s, uint64_t *size,
 		  const char *file, char *err, size_t errlen);
 int dwlayout_member(const struct dwlayout_struct *s, bool big_endian,
 		    const char *path, struct elfsite_member *m,
-		    const char *file, char *err, size_t errlen);
+		    uint64_t dies_max, const char *file, char *err,
+		    size_t errlen);
 
 #endif /* NTPROF_DWLAYOUT_H */

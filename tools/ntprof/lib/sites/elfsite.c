@@ -127,6 +127,41 @@ static Elf_Scn *find_section(Elf *elf, const char *name, unsigned int type)
 	return NULL;
 }
 
+uint64_t elfsite_die_budget;
+
+/*
+ * The bytes of the DIEs, uncompressed: .debug_info and .debug_types (a
+ * compressed section's ch_size; a .zdebug section's own size, which
+ * ELFSITE_DIES_MIN leaves room for).
+ */
+static uint64_t dwarf_bytes(Elf *elf)
+{
+	static const char *const names[] = {
+		".debug_info", ".debug_types", ".zdebug_info", ".zdebug_types",
+	};
+	uint64_t bytes = 0;
+	GElf_Chdr ch;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		scn = find_section(elf, names[i], SHT_PROGBITS);
+		if (!scn || !gelf_getshdr(scn, &sh))
+			continue;
+		if ((sh.sh_flags & SHF_COMPRESSED) && gelf_getchdr(scn, &ch))
+			bytes += ch.ch_size;
+		else
+			bytes += sh.sh_size;
+	}
+	return bytes;
+}
+
+uint64_t es_dies_max(const struct elfsite *es)
+{
+	return elfsite_die_budget ? elfsite_die_budget : es->dies_max;
+}
+
 static int open_dwarf(struct elfsite *es, char *err, size_t errlen)
 {
 	if (!find_section(es->elf, ".debug_info", SHT_PROGBITS) &&
@@ -142,6 +177,8 @@ static int open_dwarf(struct elfsite *es, char *err, size_t errlen)
 			dwarf_errmsg(-1));
 		return -EBADMSG;
 	}
+	es->dies_max = ELFSITE_DIES_PER_BYTE * dwarf_bytes(es->elf) +
+		       ELFSITE_DIES_MIN;
 	return 0;
 }
 
@@ -451,6 +488,6 @@ int elfsite_member(const struct elfsite *es, const char *name,
 
 	if (!s)
 		return -EINVAL;
-	return dwlayout_member(s, es->big_endian, path, m, es->path, err,
-			       errlen);
+	return dwlayout_member(s, es->big_endian, path, m, es_dies_max(es),
+			       es->path, err, errlen);
 }

@@ -138,6 +138,24 @@ int elfsite_member(const struct elfsite *es, const char *name,
 		   const char *path, struct elfsite_member *m, char *err,
 		   size_t errlen);
 
+/*
+ * A bound on the work of walking the DWARF, which a damaged or crafted
+ * file could make endless (a DW_AT_sibling that points back) or
+ * exponential (two anonymous members of the same type at each of 30
+ * levels, within the depth bound of dwlayout.c): one
+ * elfsite_resolve(), and one elfsite_member(), visit at most
+ * ELFSITE_DIES_PER_BYTE DIEs per byte of the file's .debug_info and
+ * .debug_types (uncompressed), plus ELFSITE_DIES_MIN. A DIE takes one
+ * byte at least, and each pass visits a DIE once, so no real binary comes
+ * near it (ntprof itself, 460 KB of .debug_info, needs a visit per 47
+ * bytes), and the work stays in proportion to the file's size. Past it
+ * they fail with -E2BIG and a message that says so.
+ */
+#define ELFSITE_DIES_PER_BYTE	4
+#define ELFSITE_DIES_MIN	(1ULL << 20)
+/* Not 0: the bound instead, for the tests that cross it. */
+extern uint64_t elfsite_die_budget;
+
 /* The GNU build-id in hex, to tell which binary was profiled, or NULL. */
 const char *elfsite_build_id(const struct elfsite *es);
 

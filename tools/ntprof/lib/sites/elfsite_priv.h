@@ -44,7 +44,11 @@ struct elfsite {
 	size_t nr_funcs;
 	struct dwlayout_struct **structs;
 	size_t nr_structs;
+	uint64_t dies_max;	/* DIE visits of one walk (elfsite.h) */
 };
+
+/* The DIEs one resolve or one member's lookup may visit (elfsite.h). */
+uint64_t es_dies_max(const struct elfsite *es);
 
 /* Makes room for element @n of an array of @cap elements of @size. */
 int es_grow(void **arr, size_t *cap, size_t n, size_t size);

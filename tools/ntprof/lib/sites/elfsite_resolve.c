@@ -52,7 +52,17 @@ struct es_pass {
 	size_t nr_origins, cap_origins;
 	Dwarf_Die *walk;	/* the units to walk for inlined copies */
 	size_t nr_walk, cap_walk;
+	uint64_t left;		/* DIEs it may still visit (elfsite.h) */
 };
+
+/* One more DIE visited: false when the walk has visited its bound. */
+static bool visit(struct es_pass *p)
+{
+	if (!p->left)
+		return false;
+	p->left--;
+	return true;
+}
 
 /* ---- The symbol table */
 
@@ -237,6 +247,8 @@ static int scan_unit(struct es_pass *p, Dwarf_Die *cudie)
 	if (dwarf_child(cudie, &die))
 		return 0;
 	do {
+		if (!visit(p))
+			return -E2BIG;
 		switch (dwarf_tag(&die)) {
 		case DW_TAG_subprogram:
 			ret = scan_subprogram(p, &die, &walk);
@@ -327,6 +339,8 @@ static int walk_body(struct es_pass *p, Dwarf_Die *parent, const char *caller,
 	if (depth >= BODY_DEPTH_MAX)
 		return -EBADMSG;
 	do {
+		if (!visit(p))
+			return -E2BIG;
 		switch (dwarf_tag(&die)) {
 		case DW_TAG_inlined_subroutine:
 			ret = inlined_copy(p, &die, caller);
@@ -353,6 +367,8 @@ static int walk_unit(struct es_pass *p, Dwarf_Die *cudie)
 	if (dwarf_child(cudie, &die))
 		return 0;
 	do {
+		if (!visit(p))
+			return -E2BIG;
 		/* Abstract DIEs have no code, and so no copies with code. */
 		if (dwarf_tag(&die) != DW_TAG_subprogram ||
 		    (!dwarf_hasattr(&die, DW_AT_low_pc) &&
@@ -481,6 +497,7 @@ int elfsite_resolve(struct elfsite *es, const char *const funcs[],
 {
 	struct es_pass p = {
 		.es = es, .f0 = es->nr_funcs, .s0 = es->nr_structs,
+		.left = es_dies_max(es),
 	};
 	size_t i;
 	int ret;
@@ -501,6 +518,10 @@ int elfsite_resolve(struct elfsite *es, const char *const funcs[],
 	free(p.walk);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "%s: out of memory", es->path);
+	else if (ret == -E2BIG)
+		snprintf(err, errlen,
+			 "%s: walking its DWARF visits more than %llu DIEs: damaged or crafted DWARF",
+			 es->path, (unsigned long long)es_dies_max(es));
 	else if (ret)
 		snprintf(err, errlen, "%s: damaged DWARF: %s", es->path,
 			dwarf_errmsg(-1));
