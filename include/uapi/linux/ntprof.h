@@ -324,6 +324,7 @@ enum {
 	NTPROF_A_LAYOUT_FIELD,		/* u32, required: enum ntprof_layout_field */
 	NTPROF_A_LAYOUT_OFFSET,		/* u32, required: bytes from the struct's start */
 	NTPROF_A_LAYOUT_SIZE,		/* u32, required: the member's bytes */
+	NTPROF_A_LAYOUT_STRUCT_SIZE,	/* u32, required: its struct's bytes */
 
 	__NTPROF_A_LAYOUT_MAX,
 	NTPROF_A_LAYOUT_MAX = (__NTPROF_A_LAYOUT_MAX - 1)
