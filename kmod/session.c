@@ -5,11 +5,13 @@
  * reverse, and waits for the hooks that are still running before it
  * frees anything they may touch.
  *
- * A session belongs to the netlink socket that started it: only that
- * socket stops it or drains its records (and a second socket the start
- * named, for the recorder's quiet drains), and when that socket closes,
- * the session stops. A recorder that is killed leaves nothing running,
- * and one recorder never takes another's records.
+ * A session belongs to the netlink socket that started it, held by the
+ * session: only that socket stops it or drains its records (and a second
+ * socket the start named, for the recorder's quiet drains, from the
+ * starter's process only), and when that socket closes, the session
+ * stops. A recorder that is killed leaves nothing running, and one
+ * recorder never takes another's records. A start that fails leaves
+ * the last session, and its records, as they were.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

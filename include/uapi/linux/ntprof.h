@@ -273,7 +273,8 @@ enum {
 	NTPROF_A_START_PID,
 	/*
 	 * u32: the port id of a second socket of the sender's that may
-	 * drain the session's records too; the starting socket always may.
+	 * drain the session's records too, from a thread of the process
+	 * that started the session only; the starting socket always may.
 	 */
 	NTPROF_A_START_DRAIN_PORTID,
 	/* u32: enum ntprof_hook_set, default all; kernel hooks only */
