@@ -126,13 +126,22 @@ ktap_check "a new session starts after the killed recorder" \
 
 # The second socket a start names, but another process's: it drains
 # nothing (Documentation/security.rst). The starter's own drains.
-coproc DR { $tc drainer host 2> /tmp/drainer.err; }
-read -r -t 10 dport <&"${DR[0]}"
+rm -f /tmp/drainer.in /tmp/drainer.out
+mkfifo /tmp/drainer.in
+$tc drainer host < /tmp/drainer.in > /tmp/drainer.out 2> /tmp/drainer.err &
+drainer=$!
+exec 8> /tmp/drainer.in
+for i in $(seq 100); do
+	[ -s /tmp/drainer.out ] && break
+	sleep 0.1
+done
+dport=$(head -n 1 /tmp/drainer.out)
 ktap_check "a session names another process's socket ($dport) as its second" \
 	$tc start host tcp 1 "${dport:-1}"
-echo go >&"${DR[1]}"
-read -r -t 10 out <&"${DR[0]}"
-wait "$DR_PID" 2>/dev/null
+echo go >&8
+exec 8>&-
+wait $drainer
+out=$(sed -n 2p /tmp/drainer.out)
 if [ "$out" = "errno 1" ] && grep -q 'belongs to another socket' /tmp/drainer.err; then
 	ktap_pass "another process's socket, named as the second, cannot drain"
 else
