@@ -43,68 +43,104 @@ struct ntprof_buffer ntprof_buffers[NTPROF_ROLE_TARGET + 1] = {
 /* Whether a session of each role has asked for buffers since load. */
 static bool ntprof_buffer_used_role[NTPROF_ROLE_TARGET + 1];
 
-/* Free a role's set. Context: process context, none of its hooks run. */
-static void ntprof_buffer_free(struct ntprof_buffer *b)
-{
-	struct ntprof_cpu_stats __percpu *stats;
+/* A role's set, as a start replaces it. */
+struct ntprof_buffer_set {
 	struct trace_buffer *rb;
+	struct ntprof_cpu_stats __percpu *stats;
+	unsigned long size;
+};
+
+/*
+ * The sets that starts in progress replaced, until the start succeeds
+ * (freed) or fails (put back). Under the session lock.
+ */
+static struct ntprof_buffer_set ntprof_buffer_prev[NTPROF_ROLE_TARGET + 1];
+
+static void ntprof_buffer_set_free(struct ntprof_buffer_set *set)
+{
+	if (set->rb)
+		ring_buffer_free(set->rb);
+	free_percpu(set->stats);
+	memset(set, 0, sizeof(*set));
+}
+
+/* Make @set @b's, and @set what @b had. Context: none of its hooks run. */
+static void ntprof_buffer_exchange(struct ntprof_buffer *b,
+				   struct ntprof_buffer_set *set)
+{
+	struct ntprof_buffer_set old;
 
 	mutex_lock(&b->lock);
-	rb = b->rb;
-	stats = b->stats;
-	WRITE_ONCE(b->rb, NULL);
-	b->stats = NULL;
-	b->size = 0;
+	old.rb = b->rb;
+	old.stats = b->stats;
+	old.size = b->size;
+	b->stats = set->stats;
+	b->size = set->size;
+	/* Pairs with the acquire in the writer: see the set initialized. */
+	smp_store_release(&b->rb, set->rb);
 	mutex_unlock(&b->lock);
-
-	if (rb)
-		ring_buffer_free(rb);
-	free_percpu(stats);
+	*set = old;
 }
 
 /**
  * ntprof_buffer_alloc() - give a role's new session its own buffers
  * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
  *
- * Frees the records and counters of the role's previous session, then
- * allocates empty buffers and zeroed counters. The other role's are
- * not touched.
+ * Allocates empty buffers and zeroed counters, and puts them in place of
+ * the role's previous session's, which stay aside until the start
+ * succeeds (ntprof_buffer_commit() frees them) or fails
+ * (ntprof_buffer_restore() puts them back): a failed start loses no
+ * record. The other role's are not touched.
  *
  * Context: Process context, under the session lock, while none of the
  * role's hooks is attached or running.
- * Return: 0, or -ENOMEM.
+ * Return: 0, or -ENOMEM, with the previous set in place.
  */
 int ntprof_buffer_alloc(enum ntprof_role role)
 {
-	struct ntprof_buffer *b = &ntprof_buffers[role];
-	struct ntprof_cpu_stats __percpu *stats;
-	struct trace_buffer *rb;
-	unsigned long size;
+	struct ntprof_buffer_set *set = &ntprof_buffer_prev[role];
 
 	WRITE_ONCE(ntprof_buffer_used_role[role], true);
 
-	/* The old set goes first: never two sets of a role at once. */
-	ntprof_buffer_free(b);
-
-	size = (unsigned long)clamp(buffer_kib, 64U, 1U << 20) * 1024;
-	stats = alloc_percpu(struct ntprof_cpu_stats);
-	if (!stats)
-		return -ENOMEM;
+	set->size = (unsigned long)clamp(buffer_kib, 64U, 1U << 20) * 1024;
+	set->stats = alloc_percpu(struct ntprof_cpu_stats);
 	/* Flags 0: no RB_FL_OVERWRITE, a full buffer drops. */
-	rb = ring_buffer_alloc(size, 0);
-	if (!rb) {
-		free_percpu(stats);
+	set->rb = set->stats ? ring_buffer_alloc(set->size, 0) : NULL;
+	if (!set->rb) {
+		ntprof_buffer_set_free(set);
 		return -ENOMEM;
 	}
-
-	mutex_lock(&b->lock);
-	b->stats = stats;
-	b->size = size;
-	/* Pairs with the acquire in the writer: see the set initialized. */
-	smp_store_release(&b->rb, rb);
-	mutex_unlock(&b->lock);
-
+	ntprof_buffer_exchange(&ntprof_buffers[role], set);
 	return 0;
+}
+
+/**
+ * ntprof_buffer_commit() - free the set ntprof_buffer_alloc() replaced
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ *
+ * Context: Process context, under the session lock, once the start
+ * succeeded.
+ */
+void ntprof_buffer_commit(enum ntprof_role role)
+{
+	ntprof_buffer_set_free(&ntprof_buffer_prev[role]);
+}
+
+/**
+ * ntprof_buffer_restore() - put back the set ntprof_buffer_alloc() replaced
+ * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
+ *
+ * Frees the failed start's set, and what its hooks wrote in it.
+ *
+ * Context: Process context, under the session lock, while none of the
+ * role's hooks is attached or running.
+ */
+void ntprof_buffer_restore(enum ntprof_role role)
+{
+	struct ntprof_buffer_set *set = &ntprof_buffer_prev[role];
+
+	ntprof_buffer_exchange(&ntprof_buffers[role], set);
+	ntprof_buffer_set_free(set);
 }
 
 /**
@@ -114,8 +150,14 @@ int ntprof_buffer_alloc(enum ntprof_role role)
  */
 void ntprof_buffer_exit(void)
 {
-	ntprof_buffer_free(&ntprof_buffers[NTPROF_ROLE_HOST]);
-	ntprof_buffer_free(&ntprof_buffers[NTPROF_ROLE_TARGET]);
+	struct ntprof_buffer_set none;
+	enum ntprof_role r;
+
+	for (r = NTPROF_ROLE_HOST; r <= NTPROF_ROLE_TARGET; r++) {
+		memset(&none, 0, sizeof(none));
+		ntprof_buffer_exchange(&ntprof_buffers[r], &none);
+		ntprof_buffer_set_free(&none);
+	}
 }
 
 /**

@@ -40,8 +40,9 @@ struct ntprof_cpu_stats {
  * @lock: held by readers; a new session's start takes it to replace the set
  *
  * A session's start allocates its role's set, replacing the one of the
- * role's previous session; the set stays readable after the session
- * stops, until the next start of the role or module exit. The I/O path
+ * role's previous session once the start succeeds; the set stays
+ * readable after the session stops, until the next successful start of
+ * the role or module exit. The I/O path
  * takes no lock: it runs only while the role's hooks are attached, and
  * the set is replaced only while they are not.
  */
@@ -64,6 +65,8 @@ extern struct ntprof_buffer ntprof_buffers[NTPROF_ROLE_TARGET + 1];
 	this_cpu_inc((*ntprof_buffers[role].stats).field)
 
 int ntprof_buffer_alloc(enum ntprof_role role);
+void ntprof_buffer_commit(enum ntprof_role role);
+void ntprof_buffer_restore(enum ntprof_role role);
 void ntprof_buffer_exit(void);
 void ntprof_buffer_emit(const struct ntprof_record *rec);
 bool ntprof_buffer_used(enum ntprof_role role);

@@ -9,11 +9,13 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/dcache.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/ftrace.h>
 #include <linux/mm.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
 #include <linux/ring_buffer.h>
 #include <linux/string.h>
 #include <linux/uprobes.h>
@@ -248,6 +250,26 @@ static bool _filter##_uprobe(struct uprobe_consumer *uc,		\
 #endif
 
 /*
+ * Whether @dentry is named @name. A rename may replace its name at any
+ * time: the name it had is freed only after an RCU grace period, so it
+ * is read once, under rcu_read_lock(), as dentry_cmp() does. A name
+ * being rewritten in place may compare wrong, never out of bounds: the
+ * comparison stops at @name's end, shorter than any dentry's name room.
+ */
+static inline bool ntprof_dentry_named(const struct dentry *dentry,
+				       const char *name)
+{
+	const unsigned char *cs;
+	bool same;
+
+	rcu_read_lock();
+	cs = READ_ONCE(dentry->d_name.name);
+	same = !strcmp((const char *)cs, name);
+	rcu_read_unlock();
+	return same;
+}
+
+/*
  * Whether @mm maps a file whose dentry is named @name; the caller holds
  * its mmap_lock. The mappings are a list up to 6.0, a maple tree since.
  */
@@ -263,7 +285,7 @@ static inline bool ntprof_mm_maps_name(struct mm_struct *mm, const char *name)
 	for_each_vma(vmi, vma)
 #endif
 		if (vma->vm_file &&
-		    !strcmp(vma->vm_file->f_path.dentry->d_name.name, name))
+		    ntprof_dentry_named(vma->vm_file->f_path.dentry, name))
 			return true;
 	return false;
 }

@@ -151,9 +151,9 @@ static u16 ntprof_target_cntlid(void *req)
 	if (ntprof_layout_missing(NTPROF_TARGET_CNTLID_FIELDS))
 		return 0;
 	sq = NTPROF_REQ_SQ(req);
-	ctrl = sq ? ntprof_lf_get_chased(sq, NTPROF_LF_NVMET_SQ_CTRL, void *) :
+	ctrl = sq ? ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_CTRL, void *) :
 		    NULL;
-	return ctrl ? ntprof_lf_get_chased(ctrl, NTPROF_LF_NVMET_CTRL_CNTLID, u16) :
+	return ctrl ? ntprof_lf_get(ctrl, NTPROF_LF_NVMET_CTRL_CNTLID, u16) :
 		      0;
 }
 
@@ -172,7 +172,7 @@ static u16 ntprof_target_qid(void *req)
 {
 	void *sq = NTPROF_REQ_SQ(req);
 
-	return sq ? ntprof_lf_get_chased(sq, NTPROF_LF_NVMET_SQ_QID, u16) : 0;
+	return sq ? ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_QID, u16) : 0;
 }
 
 /*
@@ -245,8 +245,8 @@ static void ntprof_target_init(void *data, void *req,
 	    ntprof_lf_known(NTPROF_LF_NVMET_OPS_TYPE)) {
 		ops = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_OPS, void *);
 		if (ops)
-			trtype = ntprof_lf_get_chased(ops, NTPROF_LF_NVMET_OPS_TYPE,
-						      unsigned int);
+			trtype = ntprof_lf_get(ops, NTPROF_LF_NVMET_OPS_TYPE,
+					       unsigned int);
 	} else if (ntprof_hook_attached(ntprof_th(NTPROF_TH_INIT_ARGS))) {
 		args = this_cpu_ptr(&ntprof_target_init_args);
 		if (args->req == req) {
@@ -560,7 +560,7 @@ static bool ntprof_target_tcp_no_resp_pdu(void *req,
 	return cmd && !(ntprof_nofault_get(&cmd->common.opcode, u8) & 1) &&
 	       READ_ONCE(entry->rec.length) &&
 	       !READ_ONCE(entry->rec.status) && sq &&
-	       ntprof_lf_get_chased(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, u8);
+	       ntprof_lf_get(sq, NTPROF_LF_NVMET_SQ_SQHD_DISABLED, u8);
 }
 
 /* queue_response of a command followed, or of a failure kept. */

@@ -7,15 +7,20 @@
  * builds of the releases checked (5.10 from its DWARF; see
  * Documentation/stages.rst). On another release it has nothing, and only
  * BTF gives the hooks their fields. A start request's offsets are
- * checked against what the hooks read (the member's size, an offset
- * within the struct's first page) and applied before its hooks attach;
- * they stay for later sessions, being the running kernel's.
+ * checked against what the hooks read (the member's size, aligned to
+ * it, within the struct's size as BTF gives it, and that size not far
+ * beyond the struct's on the releases of the table) and applied before
+ * its hooks attach; they stay for later sessions, being the running
+ * kernel's. A kernel locked down for confidentiality takes none: with
+ * them, a start would read kernel memory of the sender's choosing into
+ * records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/netlink.h>
+#include <linux/security.h>
 #include <net/genetlink.h>
 #include <rdma/rw.h>
 
@@ -52,6 +57,61 @@ static const u8 ntprof_layout_size[NTPROF_LF_COUNT] = {
 
 /* Offsets past the first page are no member of these structs. */
 #define NTPROF_LF_MAX_OFFSET	4095
+
+/* The structs whose members the fields are. */
+enum ntprof_layout_struct {
+	NTPROF_LS_NVME_REQUEST,
+	NTPROF_LS_NVME_RDMA_QE,
+	NTPROF_LS_NVMET_REQ,
+	NTPROF_LS_NVMET_SQ,
+	NTPROF_LS_NVMET_CTRL,
+	NTPROF_LS_NVMET_FABRICS_OPS,
+	NTPROF_LS_NVMET_TCP_CMD,
+	NTPROF_LS_NVMET_RDMA_RSP,
+	NTPROF_LS_COUNT
+};
+
+static_assert(NTPROF_LS_COUNT <= NTPROF_LS_MAX);
+
+static const u8 ntprof_layout_struct_of[NTPROF_LF_COUNT] = {
+	[NTPROF_LF_NVME_REQUEST_CMD] = NTPROF_LS_NVME_REQUEST,
+	[NTPROF_LF_NVME_REQUEST_STATUS] = NTPROF_LS_NVME_REQUEST,
+	[NTPROF_LF_NVME_RDMA_QE_DATA] = NTPROF_LS_NVME_RDMA_QE,
+	[NTPROF_LF_NVMET_REQ_CMD] = NTPROF_LS_NVMET_REQ,
+	[NTPROF_LF_NVMET_REQ_CQE] = NTPROF_LS_NVMET_REQ,
+	[NTPROF_LF_NVMET_REQ_SQ] = NTPROF_LS_NVMET_REQ,
+	[NTPROF_LF_NVMET_SQ_CTRL] = NTPROF_LS_NVMET_SQ,
+	[NTPROF_LF_NVMET_SQ_QID] = NTPROF_LS_NVMET_SQ,
+	[NTPROF_LF_NVMET_SQ_SQHD_DISABLED] = NTPROF_LS_NVMET_SQ,
+	[NTPROF_LF_NVMET_CTRL_CNTLID] = NTPROF_LS_NVMET_CTRL,
+	[NTPROF_LF_NVMET_OPS_TYPE] = NTPROF_LS_NVMET_FABRICS_OPS,
+	[NTPROF_LF_NVMET_TCP_CMD_REQ] = NTPROF_LS_NVMET_TCP_CMD,
+	[NTPROF_LF_NVMET_RDMA_RSP_SEND_CQE] = NTPROF_LS_NVMET_RDMA_RSP,
+	[NTPROF_LF_NVMET_RDMA_RSP_READ_CQE] = NTPROF_LS_NVMET_RDMA_RSP,
+	[NTPROF_LF_NVMET_RDMA_RSP_REQ] = NTPROF_LS_NVMET_RDMA_RSP,
+	[NTPROF_LF_NVMET_REQ_OPS] = NTPROF_LS_NVMET_REQ,
+};
+
+/*
+ * Each struct's size, the larger of Debian's builds of 6.1 and 6.12, as
+ * pahole shows it on the BTF of their modules. On the releases of the
+ * built-in table, a struct more than NTPROF_LS_SLACK times as large is
+ * not these structs' (a wrong BTF, or a request made up): its offsets
+ * are refused. The slack leaves room for the other releases and for
+ * debug configs, whose locks grow the structs that hold them.
+ */
+static const u16 ntprof_layout_struct_max[NTPROF_LS_COUNT] = {
+	[NTPROF_LS_NVME_REQUEST] = 40,
+	[NTPROF_LS_NVME_RDMA_QE] = 24,
+	[NTPROF_LS_NVMET_REQ] = 440,
+	[NTPROF_LS_NVMET_SQ] = 240,
+	[NTPROF_LS_NVMET_CTRL] = 9184,
+	[NTPROF_LS_NVMET_FABRICS_OPS] = 104,
+	[NTPROF_LS_NVMET_TCP_CMD] = 696,
+	[NTPROF_LS_NVMET_RDMA_RSP] = 656,
+};
+
+#define NTPROF_LS_SLACK		4
 
 /*
  * The built-in table: struct nvme_request {cmd @0, ..., status @20};
@@ -140,7 +200,43 @@ static const struct nla_policy ntprof_layout_nl_policy[NTPROF_A_LAYOUT_MAX + 1] 
 	[NTPROF_A_LAYOUT_FIELD] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_COUNT - 1),
 	[NTPROF_A_LAYOUT_OFFSET] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_MAX_OFFSET),
 	[NTPROF_A_LAYOUT_SIZE] = NLA_POLICY_MAX(NLA_U32, NTPROF_LF_MAX_OFFSET),
+	/* Checked by ntprof_layout_parse_one(): past an s16 policy's bound. */
+	[NTPROF_A_LAYOUT_STRUCT_SIZE] = { .type = NLA_U32 },
 };
+
+/*
+ * The size of the struct that holds @field, as a start request gives it
+ * from BTF: every member the field's hooks read lies within it, and on
+ * the releases of the built-in table it is not far beyond the struct's
+ * own; all the fields of one struct give the same.
+ */
+static int ntprof_layout_check_struct(u32 field, u32 offset, u32 size,
+				      const struct nlattr *attr,
+				      struct ntprof_layout *layout,
+				      struct netlink_ext_ack *extack)
+{
+	unsigned int st = ntprof_layout_struct_of[field];
+	u32 st_size = nla_get_u32(attr);
+
+	if (!size || offset + size > st_size) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a layout field lies past the end of its struct");
+		return -EINVAL;
+	}
+	if (NTPROF_LAYOUT_CHECKED &&
+	    st_size > NTPROF_LS_SLACK * ntprof_layout_struct_max[st]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a layout's struct is far larger than in this release: not its BTF");
+		return -EINVAL;
+	}
+	if (layout->st_size[st] && layout->st_size[st] != st_size) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "a layout gives two sizes of one struct");
+		return -EINVAL;
+	}
+	layout->st_size[st] = st_size;
+	return 0;
+}
 
 static int ntprof_layout_parse_one(const struct nlattr *nest,
 				   enum ntprof_role role,
@@ -148,7 +244,7 @@ static int ntprof_layout_parse_one(const struct nlattr *nest,
 				   struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[NTPROF_A_LAYOUT_MAX + 1];
-	u32 field, size;
+	u32 field, offset, size;
 	int err;
 
 	err = nla_parse_nested(tb, NTPROF_A_LAYOUT_MAX, nest,
@@ -156,12 +252,13 @@ static int ntprof_layout_parse_one(const struct nlattr *nest,
 	if (err)
 		return err;
 	if (!tb[NTPROF_A_LAYOUT_FIELD] || !tb[NTPROF_A_LAYOUT_OFFSET] ||
-	    !tb[NTPROF_A_LAYOUT_SIZE]) {
+	    !tb[NTPROF_A_LAYOUT_SIZE] || !tb[NTPROF_A_LAYOUT_STRUCT_SIZE]) {
 		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "a layout field needs its id, offset and size");
+				    "a layout field needs its id, offset, size and struct size");
 		return -EINVAL;
 	}
 	field = nla_get_u32(tb[NTPROF_A_LAYOUT_FIELD]);
+	offset = nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]);
 	size = nla_get_u32(tb[NTPROF_A_LAYOUT_SIZE]);
 	if (!ntprof_layout_of_role(field, role)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_LAYOUT_FIELD],
@@ -182,14 +279,18 @@ static int ntprof_layout_parse_one(const struct nlattr *nest,
 	 * A member is aligned to its size (an embedded struct, of pointers,
 	 * to 8): another offset is no member's, and its loads would tear.
 	 */
-	if (nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]) %
-	    (ntprof_layout_size[field] ?: 8)) {
+	if (offset % (ntprof_layout_size[field] ?: 8)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[NTPROF_A_LAYOUT_OFFSET],
 				    "a layout field's offset is not aligned to its size");
 		return -EINVAL;
 	}
+	err = ntprof_layout_check_struct(field, offset, size,
+					 tb[NTPROF_A_LAYOUT_STRUCT_SIZE],
+					 layout, extack);
+	if (err)
+		return err;
 	layout->set |= NTPROF_LF(field);
-	layout->off[field] = nla_get_u32(tb[NTPROF_A_LAYOUT_OFFSET]);
+	layout->off[field] = offset;
 	return 0;
 }
 
@@ -199,7 +300,8 @@ static int ntprof_layout_parse_one(const struct nlattr *nest,
  * @role: the session's role, whose fields they must be
  * @layout: the fields, to apply once the session will start
  *
- * Return: 0, or -EINVAL with the reason in the extack.
+ * Return: 0, -EINVAL with the reason in the extack, or -EPERM if the
+ * kernel is locked down for confidentiality and the request gives any.
  */
 int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
 			struct ntprof_layout *layout)
@@ -212,6 +314,16 @@ int ntprof_layout_parse(struct genl_info *info, enum ntprof_role role,
 			  genlmsg_len(info->genlhdr), rem) {
 		if (nla_type(attr) != NTPROF_A_START_LAYOUT)
 			continue;
+		/*
+		 * Offsets of the sender's choosing make the hooks copy kernel
+		 * memory into records: what lockdown's confidentiality level
+		 * denies, as it does /proc/kcore.
+		 */
+		if (!layout->set && security_locked_down(LOCKDOWN_KCORE)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, attr,
+					    "the kernel is locked down: it takes no struct layout from userspace, only its built-in table");
+			return -EPERM;
+		}
 		err = ntprof_layout_parse_one(attr, role, layout,
 					      info->extack);
 		if (err)

@@ -4,8 +4,8 @@
  * hooks read (enum ntprof_layout_field), from the running kernel's BTF
  * as the tool reads it and hands it over in a start request, or from the
  * built-in table of the releases checked. The hooks read those members
- * with ntprof_lf_get() and declare them in struct ntprof_hook.fields; a
- * hook with a field of no offset is not attached.
+ * with ntprof_lf_get(), a nofault load, and declare them in struct
+ * ntprof_hook.fields; a hook with a field of no offset is not attached.
  */
 #ifndef _NTPROF_LAYOUT_H
 #define _NTPROF_LAYOUT_H
@@ -49,21 +49,16 @@ static __always_inline void *ntprof_lf_at(const void *base,
 }
 
 /*
- * Read field @f, of C type @type, of the struct at @base, a pointer the
- * hook was handed (its argument, or one the kernel's public structs
- * give): the offset is checked within the struct and aligned to the
- * field, so the load is within the object, in one load.
- */
-#define ntprof_lf_get(base, f, type) \
-	READ_ONCE(*(type *)ntprof_lf_at(base, f))
-
-/*
- * The same where @base was itself read through an offset: whatever 8
- * bytes a wrong offset found, the load must cost a record, never the
+ * Read field @f, of C type @type, of the struct at @base. The offset
+ * comes from BTF, through a start request: checked within the struct's
+ * size and aligned to the field, it still is what the sender said. So
+ * every load at an offset, whether @base is a pointer the hook was
+ * handed or one itself read through an offset, is a nofault one: a
+ * wrong offset, or a wrong pointer it found, costs a record, never the
  * kernel, in softirq context. ntprof_nofault_get() reads a naturally
  * aligned scalar in one load, as READ_ONCE() does; 0 if it faults.
  */
-#define ntprof_lf_get_chased(base, f, type) \
+#define ntprof_lf_get(base, f, type) \
 	ntprof_nofault_get(ntprof_lf_at(base, f), type)
 
 #ifdef CONFIG_X86_64
@@ -128,14 +123,19 @@ __nf_fault:								\
 #define ntprof_lf_base(p, f) \
 	((void *)((char *)(p) - ntprof_layout_off[f]))
 
+/* The structs whose members the fields are (layout.c). */
+#define NTPROF_LS_MAX	8
+
 /**
  * struct ntprof_layout - the fields a start request gives
  * @set: NTPROF_LF() of each field it gives
  * @off: their offsets
+ * @st_size: the size of each struct it gives fields of, 0 for others
  */
 struct ntprof_layout {
 	u64 set;
 	u16 off[NTPROF_LF_COUNT];
+	u32 st_size[NTPROF_LS_MAX];
 };
 
 void ntprof_layout_init(void);

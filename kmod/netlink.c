@@ -159,6 +159,7 @@ static int ntprof_nl_start_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	}
 	cfg.owner_portid = info->snd_portid;
+	cfg.owner_sk = NETLINK_CB(skb).sk;
 	if (attrs[NTPROF_A_START_DRAIN_PORTID])
 		cfg.drain_portid =
 			nla_get_u32(attrs[NTPROF_A_START_DRAIN_PORTID]);
@@ -208,7 +209,8 @@ static int ntprof_nl_stop_doit(struct sk_buff *skb, struct genl_info *info)
 	if (info->attrs[NTPROF_A_START_ROLE])
 		role = nla_get_u32(info->attrs[NTPROF_A_START_ROLE]);
 
-	return ntprof_session_stop(role, info->snd_portid, info->extack);
+	return ntprof_session_stop(role, info->snd_portid, NETLINK_CB(skb).sk,
+				   info->extack);
 }
 
 static const struct nla_policy
@@ -446,7 +448,7 @@ static int ntprof_nl_records_get_start(struct netlink_callback *cb)
 	mutex_lock(&ntprof_session_lock);
 	cb->args[2] = ntprof_sessions[role].gen;
 	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
-				      UINT_MAX))
+				      NETLINK_CB(cb->skb).sk, UINT_MAX))
 		cb->args[3] = NTPROF_NL_NOT_OWNER;
 	mutex_unlock(&ntprof_session_lock);
 	return 0;
@@ -532,7 +534,7 @@ static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 	/* Held across: no start frees or replaces the buffers meanwhile. */
 	mutex_lock(&ntprof_session_lock);
 	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
-				      cb->args[2])) {
+				      NETLINK_CB(cb->skb).sk, cb->args[2])) {
 		mutex_unlock(&ntprof_session_lock);
 		return 0;
 	}

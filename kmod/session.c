@@ -5,11 +5,13 @@
  * reverse, and waits for the hooks that are still running before it
  * frees anything they may touch.
  *
- * A session belongs to the netlink socket that started it: only that
- * socket stops it or drains its records (and a second socket the start
- * named, for the recorder's quiet drains), and when that socket closes,
- * the session stops. A recorder that is killed leaves nothing running,
- * and one recorder never takes another's records.
+ * A session belongs to the netlink socket that started it, held by the
+ * session: only that socket stops it or drains its records (and a second
+ * socket the start named, for the recorder's quiet drains, from the
+ * starter's process only), and when that socket closes, the session
+ * stops. A recorder that is killed leaves nothing running, and one
+ * recorder never takes another's records. A start that fails leaves
+ * the last session, and its records, as they were.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -23,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <net/net_namespace.h>
+#include <net/sock.h>
 
 #include "buffer.h"
 #include "hooks.h"
@@ -72,16 +75,28 @@ static int ntprof_session_find_pid(struct ntprof_session *s, u32 nr,
 	return 0;
 }
 
-/* What a session referenced of processes, once no site of it runs. */
+/*
+ * What a session referenced of processes for its sites and records, once
+ * no site of it runs. Its owner stays: the drains through its second
+ * socket check it (ntprof_session_may_drain()).
+ */
 static void ntprof_session_put_pids(struct ntprof_session *s)
 {
 	put_pid(s->only_pid);
 	s->only_pid = NULL;
-	put_pid(s->owner);
-	s->owner = NULL;
 	if (s->pid_ns)
 		put_pid_ns(s->pid_ns);
 	s->pid_ns = NULL;
+}
+
+/* What a role's last session referenced of its starter, and its socket. */
+static void ntprof_session_put_owner(struct ntprof_session *s)
+{
+	put_pid(s->owner);
+	s->owner = NULL;
+	if (s->cfg.owner_sk)
+		sock_put(s->cfg.owner_sk);
+	s->cfg.owner_sk = NULL;
 }
 
 /* Fill a session in from @cfg and publish it: its hooks may fire. */
@@ -96,6 +111,8 @@ static void ntprof_session_publish(struct ntprof_session *s,
 	s->start_mono = ktime_get_ns();
 	s->start_real = ktime_get_real_ns();
 	s->owner = get_pid(task_tgid(current));
+	if (s->cfg.owner_sk)
+		sock_hold(s->cfg.owner_sk);
 	s->ever = true;
 
 	/*
@@ -108,7 +125,8 @@ static void ntprof_session_publish(struct ntprof_session *s,
 
 /*
  * Attach the hooks and the sites of a published session; if one fails,
- * none stays attached, and the session is unpublished, its table freed.
+ * none stays attached, and the session is unpublished; the caller frees
+ * its table once no hook runs.
  */
 static int ntprof_session_attach(struct ntprof_session *s,
 				 const struct ntprof_session_config *cfg,
@@ -126,8 +144,6 @@ static int ntprof_session_attach(struct ntprof_session *s,
 
 	WRITE_ONCE(s->active, false);
 	ntprof_hooks_detach(cfg->role);
-	ntprof_inflight_free(s->inflight);
-	s->inflight = NULL;
 	if (!ntprof_session_any_active())
 		ntprof_state_set(NTPROF_STATE_IDLE);
 	return err;
@@ -150,8 +166,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 			 struct netlink_ext_ack *extack)
 {
 	struct ntprof_session *s = &ntprof_sessions[cfg->role];
+	struct ntprof_session prev;
 	struct ntprof_layout layout;
-	bool swapped = false, pids = false;
+	bool swapped = false, buffers = false, published = false;
 	int err;
 
 	mutex_lock(&ntprof_session_lock);
@@ -164,8 +181,16 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 			NL_SET_ERR_MSG_MOD(extack,
 					   "a target session is already running");
 		err = -EBUSY;
-		goto unlock;
+		mutex_unlock(&ntprof_session_lock);
+		return err;
 	}
+
+	/*
+	 * The role's last session, stopped: its records stay its owner's
+	 * until this start succeeds; a start that fails puts it back
+	 * (Documentation/security.rst).
+	 */
+	prev = *s;
 
 	if (cfg->pid) {
 		err = ntprof_session_find_pid(s, cfg->pid, extack);
@@ -173,20 +198,12 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 			goto unlock;
 	}
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
-	pids = true;
 
 	/* No hook of the role runs: the last stop waited for them. */
 	if (cfg->layout) {
 		layout = *cfg->layout;
 		ntprof_layout_swap(&layout);
 		swapped = true;
-	}
-	/* A drain of the last session's records ends here. */
-	s->gen++;
-	err = ntprof_buffer_alloc(cfg->role);
-	if (err) {
-		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
-		goto unlock;
 	}
 
 	s->inflight = ntprof_inflight_alloc();
@@ -196,10 +213,25 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		goto unlock;
 	}
 
+	err = ntprof_buffer_alloc(cfg->role);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
+		goto unlock;
+	}
+	buffers = true;
+
 	ntprof_session_publish(s, cfg);
+	published = true;
 	err = ntprof_session_attach(s, cfg, extack);
 	if (err)
 		goto unlock;
+
+	/* A drain of the last session's records ends here. */
+	s->gen = prev.gen + 1;
+	ntprof_buffer_commit(cfg->role);
+	put_pid(prev.owner);
+	if (prev.cfg.owner_sk)
+		sock_put(prev.cfg.owner_sk);
 
 	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d%s)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
@@ -209,11 +241,22 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		cfg->hook_set == NTPROF_HOOK_SET_STAGES ? ", stages only" : "");
 
 unlock:
-	/* A start that failed leaves the offsets as they were; no hook runs. */
-	if (err && swapped)
-		ntprof_layout_swap(&layout);
-	if (err && pids)
+	if (err) {
+		/*
+		 * A start that failed leaves the offsets, the buffers and the
+		 * last session as they were; no hook of the role runs (the
+		 * attach detached what it had attached).
+		 */
+		if (swapped)
+			ntprof_layout_swap(&layout);
+		if (buffers)
+			ntprof_buffer_restore(cfg->role);
+		ntprof_inflight_free(s->inflight);
 		ntprof_session_put_pids(s);
+		if (published)
+			ntprof_session_put_owner(s);
+		*s = prev;
+	}
 	mutex_unlock(&ntprof_session_lock);
 	return err;
 }
@@ -239,8 +282,10 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 /**
  * ntprof_session_stop() - stop sessions
  * @role: the role of the session to stop, %NTPROF_ROLE_NONE for all
- * @portid: the socket asking, whose sessions stop; %NTPROF_OWNER_KERNEL:
- *	any session
+ * @portid: the port id of the socket asking, whose sessions stop;
+ *	%NTPROF_OWNER_KERNEL: any session
+ * @sk: that socket, which must be the owner itself, not a socket that
+ *	took the owner's port id after it was closed
  * @extack: where to say why nothing was stopped
  *
  * Detaches the hooks and discards the commands still in flight. The
@@ -254,7 +299,7 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
  * ones that do are another socket's.
  */
 int ntprof_session_stop(enum ntprof_role role, u32 portid,
-			struct netlink_ext_ack *extack)
+			const struct sock *sk, struct netlink_ext_ack *extack)
 {
 	struct ntprof_session *s;
 	bool others = false;
@@ -270,7 +315,7 @@ int ntprof_session_stop(enum ntprof_role role, u32 portid,
 		if (!s->active)
 			continue;
 		if (portid != NTPROF_OWNER_KERNEL &&
-		    portid != s->cfg.owner_portid) {
+		    (portid != s->cfg.owner_portid || sk != s->cfg.owner_sk)) {
 			others = true;
 			continue;
 		}
@@ -296,9 +341,18 @@ int ntprof_session_stop(enum ntprof_role role, u32 portid,
 /**
  * ntprof_session_may_drain() - whether a socket may drain a role's records
  * @role: %NTPROF_ROLE_HOST or %NTPROF_ROLE_TARGET
- * @portid: the socket
+ * @portid: the socket's port id
+ * @sk: the socket
  * @gen: the generation of the session the drain began with, or
- *	%UINT_MAX for the start of a drain
+ *	%UINT_MAX for the start of a drain, in the context of the thread
+ *	that asks for it
+ *
+ * The owner is its socket itself, not its port id: a port id is free
+ * again once its socket is unhashed, before its release reaches
+ * ntprof_session_released(). The second socket the start named cannot be
+ * looked up by its port id (the kernel exports no such lookup): a drain
+ * through it starts only in a thread of the process that started the
+ * session, and only while that socket has not been closed.
  *
  * Context: Process context, under the session lock.
  * Return: true if the role's last session is the socket's, and, for a
@@ -306,7 +360,7 @@ int ntprof_session_stop(enum ntprof_role role, u32 portid,
  * had no session since the module loaded, whose buffers are empty.
  */
 bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
-			      unsigned int gen)
+			      const struct sock *sk, unsigned int gen)
 {
 	const struct ntprof_session *s = &ntprof_sessions[role];
 
@@ -317,8 +371,14 @@ bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
 	/* A role that never had a session has nothing to take: empty. */
 	if (!s->ever)
 		return true;
-	return portid && (portid == s->cfg.owner_portid ||
-			  portid == s->cfg.drain_portid);
+	if (!portid)
+		return false;
+	if (portid == s->cfg.owner_portid && sk == s->cfg.owner_sk)
+		return true;
+	if (portid != s->cfg.drain_portid)
+		return false;
+	/* A dump under way was checked at its start, on this very socket. */
+	return gen != UINT_MAX || task_tgid(current) == s->owner;
 }
 
 /**
@@ -327,7 +387,9 @@ bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
  *
  * Stops the sessions it owns, and forgets it as an owner or drainer of
  * past ones, whose records nobody drains any more: a socket that takes
- * its port id later gets nothing of them.
+ * its port id later gets nothing of them. The port id may be another
+ * socket's already (netlink frees it before it tells the release): a
+ * session whose owner socket is still open is left alone.
  *
  * Context: Process context; takes the session lock, sleeps.
  */
@@ -357,12 +419,21 @@ void ntprof_session_released(u32 portid)
 			s->cfg.drain_portid = 0;
 		if (s->cfg.owner_portid != portid)
 			continue;
+		/*
+		 * netlink_release() orphans the socket before it tells its
+		 * release: the owner, held, is dead if it is the one closing.
+		 */
+		if (s->cfg.owner_sk && !sock_flag(s->cfg.owner_sk, SOCK_DEAD))
+			continue;
 		if (s->active) {
 			pr_info("%s session: its socket closed\n",
 				r == NTPROF_ROLE_HOST ? "host" : "target");
 			ntprof_session_stop_one(s);
 		}
 		s->cfg.owner_portid = 0;
+		if (s->cfg.owner_sk)
+			sock_put(s->cfg.owner_sk);
+		s->cfg.owner_sk = NULL;
 	}
 	if (!ntprof_session_any_active())
 		ntprof_state_set(NTPROF_STATE_IDLE);
@@ -406,5 +477,9 @@ void ntprof_session_exit(void)
 {
 	/* Waits for a release that is stopping a session. */
 	netlink_unregister_notifier(&ntprof_session_netlink_nb);
-	ntprof_session_stop(NTPROF_ROLE_NONE, NTPROF_OWNER_KERNEL, NULL);
+	ntprof_session_stop(NTPROF_ROLE_NONE, NTPROF_OWNER_KERNEL, NULL, NULL);
+	mutex_lock(&ntprof_session_lock);
+	ntprof_session_put_owner(&ntprof_sessions[NTPROF_ROLE_HOST]);
+	ntprof_session_put_owner(&ntprof_sessions[NTPROF_ROLE_TARGET]);
+	mutex_unlock(&ntprof_session_lock);
 }

@@ -11,6 +11,7 @@
 #include "session_types.h"
 
 struct netlink_ext_ack;
+struct sock;
 
 int ntprof_session_start(const struct ntprof_session_config *cfg,
 			 struct netlink_ext_ack *extack);
@@ -18,9 +19,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 #define NTPROF_OWNER_KERNEL	0
 
 int ntprof_session_stop(enum ntprof_role role, u32 portid,
-			struct netlink_ext_ack *extack);
+			const struct sock *sk, struct netlink_ext_ack *extack);
 bool ntprof_session_may_drain(enum ntprof_role role, u32 portid,
-			      unsigned int gen);
+			      const struct sock *sk, unsigned int gen);
 void ntprof_session_released(u32 portid);
 int ntprof_session_init(void);
 void ntprof_session_exit(void);

@@ -18,6 +18,7 @@
 
 struct pid;
 struct pid_namespace;
+struct sock;
 struct ntprof_inflight;
 struct ntprof_layout;
 struct ntprof_usite_spec;
@@ -41,7 +42,11 @@ struct ntprof_usite_spec;
  * @pid: userspace sites fire in this process only (a pid of the
  *	starter's pid namespace); 0: in every process of their binaries
  * @owner_portid: the netlink socket that starts the session, which owns it
- * @drain_portid: a second socket of the starter's that may drain it, or 0
+ * @owner_sk: that socket itself, referenced while it owns the session: a
+ *	port id is free again as soon as its socket is unhashed, before
+ *	the release of the socket reaches ntprof_session_released()
+ * @drain_portid: a second socket of the starter's that may drain it, or 0;
+ *	only threads of the starting process drain through it
  * @hook_set: every kernel hook of its role, or only those the stages need
  */
 struct ntprof_session_config {
@@ -57,6 +62,7 @@ struct ntprof_session_config {
 	unsigned int nr_usites;
 	u32 pid;
 	u32 owner_portid;
+	struct sock *owner_sk;
 	u32 drain_portid;
 	enum ntprof_hook_set hook_set;
 };
@@ -73,8 +79,9 @@ struct ntprof_session_config {
  * @tagsets: host: tag sets seen with the session's transports, each
  *	pointer or'ed with its enum ntprof_transport (see hooks_host.c)
  * @gen: counts the role's starts, so that a drain notices a new session
- * @owner: the process that started it, referenced while it records,
- *	for status
+ * @owner: the process that started it, for status while it records,
+ *	and for the drains through @cfg.drain_portid; referenced until the
+ *	role's next session starts, or the module unloads
  * @only_pid: the process @cfg.pid names, referenced while it records
  * @pid_ns: the starter's pid namespace, whose pids the records carry
  */

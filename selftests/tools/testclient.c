@@ -4,7 +4,19 @@
  * exists: start and stop sessions, drain records into a raw file, print
  * them as tab-separated lines, and show the per-CPU counters.
  *
- *   testclient start ROLE TRANSPORT N
+ *   testclient start ROLE TRANSPORT N [DRAIN_PORTID]
+ *                                 (DRAIN_PORTID: the second socket that may
+ *                                 drain the session)
+ *   testclient lstart ROLE TRANSPORT N FIELD OFFSET SIZE STRUCT_SIZE
+ *                                 (a start giving one layout field, from a
+ *                                 socket of its own, stopped if it started;
+ *                                 prints "errno N", the extack on stderr)
+ *   testclient drainer ROLE       (prints the port id of a socket of its
+ *                                 own, waits for a line on stdin, then
+ *                                 drains ROLE through it: "errno N")
+ *   testclient selfdrain ROLE TRANSPORT N (one process, two sockets: the
+ *                                 first starts naming the second, which
+ *                                 drains: "errno N"; then the first stops)
  *   testclient ustart ROLE TRANSPORT N SPECFILE [PID]  (with uprobe sites;
  *                                 with PID, that process's hits only)
  *   testclient pick N             (identities on stdin: those 1 in N samples)
@@ -64,15 +76,30 @@ struct start_args {
 	uint32_t role;
 	uint32_t transport;
 	uint32_t sample;
+	uint32_t drain_portid;		/* 0: none */
+	uint32_t layout[4];		/* field, offset, size, struct size */
+	bool has_layout;
 };
 
 static int put_start(struct nlmsghdr *nlh, void *data)
 {
 	struct start_args *a = data;
+	struct nlattr *nest;
 
 	mnl_attr_put_u32(nlh, NTPROF_A_START_ROLE, a->role);
 	mnl_attr_put_u32(nlh, NTPROF_A_START_TRANSPORT, a->transport);
 	mnl_attr_put_u32(nlh, NTPROF_A_START_SAMPLE, a->sample);
+	if (a->drain_portid)
+		mnl_attr_put_u32(nlh, NTPROF_A_START_DRAIN_PORTID,
+				 a->drain_portid);
+	if (a->has_layout) {
+		nest = mnl_attr_nest_start(nlh, NTPROF_A_START_LAYOUT);
+		mnl_attr_put_u32(nlh, NTPROF_A_LAYOUT_FIELD, a->layout[0]);
+		mnl_attr_put_u32(nlh, NTPROF_A_LAYOUT_OFFSET, a->layout[1]);
+		mnl_attr_put_u32(nlh, NTPROF_A_LAYOUT_SIZE, a->layout[2]);
+		mnl_attr_put_u32(nlh, NTPROF_A_LAYOUT_STRUCT_SIZE, a->layout[3]);
+		mnl_attr_nest_end(nlh, nest);
+	}
 	return 0;
 }
 
@@ -401,6 +428,92 @@ static int print_records(const char *path)
 	return 0;
 }
 
+/* Print a request's errno, as raw does, and the kernel's reason on stderr. */
+static void print_errno(struct nl_sock *sock, const char *cmd, int err)
+{
+	printf("errno %d\n", -err);
+	fflush(stdout);
+	if (*nl_extack(sock))
+		fprintf(stderr, "testclient: %s: %s\n", cmd, nl_extack(sock));
+}
+
+/* Drain @role through @sock, the records discarded: the request's errno. */
+static int drain_discard(struct nl_sock *sock, uint32_t role)
+{
+	struct dump_args a = { .role = role, .out = fopen("/dev/null", "w") };
+	int err;
+
+	if (!a.out)
+		return -errno;
+	err = nl_request(sock, NTPROF_CMD_RECORDS_GET, NLM_F_DUMP,
+			 put_records_role, drain_cb, &a);
+	fclose(a.out);
+	return err;
+}
+
+/*
+ * The drains through the second socket a start names: from another
+ * process (drainer), or from the starter's own (selfdrain).
+ */
+static int drain_second(char **argv, bool self)
+{
+	struct start_args a = { .role = parse_enum(argv[2], "host", "target") };
+	struct nl_sock *drain, *owner = NULL;
+	char line[16];
+	int err;
+
+	if (ntprof_connect("drainer", &drain))
+		return 1;
+	if (!self) {
+		printf("%u\n", nl_portid(drain));
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+	} else {
+		if (ntprof_connect("selfdrain", &owner))
+			return 1;
+		a.transport = parse_enum(argv[3], "tcp", "rdma");
+		a.sample = strtoul(argv[4], NULL, 10);
+		a.drain_portid = nl_portid(drain);
+		err = nl_request(owner, NTPROF_CMD_START, 0, put_start, NULL, &a);
+		if (err) {
+			nl_perror(owner, "selfdrain: start", err);
+			return 1;
+		}
+	}
+	print_errno(drain, argv[1], drain_discard(drain, a.role));
+	if (owner) {
+		nl_request(owner, NTPROF_CMD_STOP, 0, NULL, NULL, NULL);
+		nl_close(owner);
+	}
+	nl_close(drain);
+	return 0;
+}
+
+/* A start that gives one layout field, from a socket of its own. */
+static int layout_start(char **argv)
+{
+	struct start_args a = {
+		.role = parse_enum(argv[2], "host", "target"),
+		.transport = parse_enum(argv[3], "tcp", "rdma"),
+		.sample = strtoul(argv[4], NULL, 10),
+		.has_layout = true,
+	};
+	struct nl_sock *sock;
+	int i, err;
+
+	for (i = 0; i < 4; i++)
+		a.layout[i] = strtoul(argv[5 + i], NULL, 0);
+	if (ntprof_connect("lstart", &sock))
+		return 1;
+	err = nl_request(sock, NTPROF_CMD_START, 0, put_start, NULL, &a);
+	print_errno(sock, argv[1], err);
+	if (!err)
+		nl_request(sock, NTPROF_CMD_STOP, 0, NULL, NULL, NULL);
+	nl_close(sock);
+	return 0;
+}
+
 /*
  * The socket for @cmd: raw's own; the others' the holder's, started by
  * the first start; without a holder (a stop or drain before any start),
@@ -427,7 +540,7 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 2) {
-		fputs("usage: testclient start|ustart|stop|release|drain|print|stats|pick|raw ...\n",
+		fputs("usage: testclient start|ustart|lstart|stop|release|drain|drainer|selfdrain|print|stats|pick|raw ...\n",
 		      stderr);
 		return 2;
 	}
@@ -435,6 +548,11 @@ int main(int argc, char **argv)
 		return print_records(argv[2]);
 	if (!strcmp(argv[1], "pick") && argc == 3)
 		return pick(strtoul(argv[2], NULL, 10));
+	if ((!strcmp(argv[1], "drainer") && argc == 3) ||
+	    (!strcmp(argv[1], "selfdrain") && argc == 5))
+		return drain_second(argv, argv[1][0] == 's');
+	if (!strcmp(argv[1], "lstart") && argc == 9)
+		return layout_start(argv);
 	if (!strcmp(argv[1], "release") && argc == 2) {
 		err = holder_release();
 		if (err)
@@ -444,11 +562,12 @@ int main(int argc, char **argv)
 	if (connect_for(argv[1], &sock))
 		return 1;
 
-	if (!strcmp(argv[1], "start") && argc == 5) {
+	if (!strcmp(argv[1], "start") && (argc == 5 || argc == 6)) {
 		struct start_args a = {
 			.role = parse_enum(argv[2], "host", "target"),
 			.transport = parse_enum(argv[3], "tcp", "rdma"),
 			.sample = strtoul(argv[4], NULL, 10),
+			.drain_portid = argc == 6 ? strtoul(argv[5], NULL, 10) : 0,
 		};
 
 		err = nl_request(sock, NTPROF_CMD_START, 0, put_start, NULL, &a);

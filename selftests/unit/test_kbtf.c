@@ -374,6 +374,28 @@ static void test_release_old(const char *btfdir, const char *rel)
 	}
 }
 
+/*
+ * Each struct's size in Debian's 6.1 and 6.12 builds, as pahole shows it
+ * on the BTF of their modules: what the module bounds the offsets by.
+ */
+static const struct { const char *st; uint32_t size[2]; } st_sizes[] = {
+	{ "nvme_request", { 32, 40 } }, { "nvme_rdma_qe", { 24, 24 } },
+	{ "nvmet_req", { 440, 440 } }, { "nvmet_sq", { 104, 240 } },
+	{ "nvmet_ctrl", { 9128, 9184 } }, { "nvmet_fabrics_ops", { 96, 104 } },
+	{ "nvmet_tcp_cmd", { 680, 696 } }, { "nvmet_rdma_rsp", { 656, 656 } },
+};
+
+/* @st's size in release 6.1 (@r 0) or 6.12 (@r 1). */
+static uint32_t st_size_of(const char *st, int r)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(st_sizes) / sizeof(st_sizes[0]); i++)
+		if (!strcmp(st_sizes[i].st, st))
+			return st_sizes[i].size[r];
+	return 0;
+}
+
 static void test_release(const char *btfdir, const char *rel)
 {
 	const struct kbtf_field_def *d;
@@ -408,6 +430,14 @@ static void test_release(const char *btfdir, const char *rel)
 	}
 	if (!off)
 		ok(true, "%s: offsets # SKIP none known for this release", rel);
+	for (id = 0; maj == 6 && (min == 1 || min == 12) && id < NTPROF_LF_COUNT;
+	     id++) {
+		d = kbtf_field(id);
+		ok(l.st_size[id] == st_size_of(d->st, min == 12) &&
+		   l.offset[id] + l.size[id] <= l.st_size[id],
+		   "%s: struct %s is %u bytes, pahole: %u", rel, d->st,
+		   l.st_size[id], st_size_of(d->st, min == 12));
+	}
 	n = kbtf_layout_read(btfdir, NTPROF_ROLE_HOST, &l);
 	ok(n == NTPROF_LF_FIRST_TARGET && !l.found[NTPROF_LF_FIRST_TARGET],
 	   "%s: host: %d found, the target's fields not read", rel, n);

@@ -224,6 +224,11 @@ int main(void)
 	same(perror_text(sock, "status", -EPERM),
 	     "ntprof: status: permission denied (run as root)\n",
 	     "nl_perror() tells to run as root on EPERM");
+	nl_note(sock, "the kernel is locked down");
+	same(perror_text(sock, "start", -EPERM),
+	     "ntprof: start: permission denied: the kernel is locked down\n",
+	     "nl_perror() gives the kernel's reason for an EPERM instead");
+	nl_note(sock, "");
 
 	memset(&f, 0, sizeof(f));
 	f.fail_with = ECANCELED;

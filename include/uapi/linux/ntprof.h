@@ -273,7 +273,8 @@ enum {
 	NTPROF_A_START_PID,
 	/*
 	 * u32: the port id of a second socket of the sender's that may
-	 * drain the session's records too; the starting socket always may.
+	 * drain the session's records too, from a thread of the process
+	 * that started the session only; the starting socket always may.
 	 */
 	NTPROF_A_START_DRAIN_PORTID,
 	/* u32: enum ntprof_hook_set, default all; kernel hooks only */
@@ -324,6 +325,7 @@ enum {
 	NTPROF_A_LAYOUT_FIELD,		/* u32, required: enum ntprof_layout_field */
 	NTPROF_A_LAYOUT_OFFSET,		/* u32, required: bytes from the struct's start */
 	NTPROF_A_LAYOUT_SIZE,		/* u32, required: the member's bytes */
+	NTPROF_A_LAYOUT_STRUCT_SIZE,	/* u32, required: its struct's bytes */
 
 	__NTPROF_A_LAYOUT_MAX,
 	NTPROF_A_LAYOUT_MAX = (__NTPROF_A_LAYOUT_MAX - 1)

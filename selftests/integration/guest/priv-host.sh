@@ -7,7 +7,12 @@
 # counters and records, which need CAP_SYS_ADMIN; root's sessions work
 # before and after. Ownership: a session belongs to the socket that
 # started it: another root socket cannot stop or drain it, and when its
-# socket closes (the holder killed, a SIGKILLed ntprof record) it stops.
+# socket closes (the holder killed, a SIGKILLed ntprof record) it stops;
+# the second socket a start names drains only for the starter's process.
+# Layouts a start gives lie within their struct. A failed start keeps the
+# last session's records (uprobe-host.sh). Last, under lockdown
+# (confidentiality) a start giving layouts is refused, and ntprof record
+# says why; without them, the built-in table's offsets record.
 # The debugfs files are root's by their own modes (0400): each is checked
 # by its mode and read as uid 65534 with the debugfs mount opened.
 . /lab/ktap.sh
@@ -121,6 +126,59 @@ fi
 ktap_check "a new session starts after the killed recorder" \
 	sh -c "$tc start host tcp 1 && $tc stop"
 
+# The second socket a start names, but another process's: it drains
+# nothing (Documentation/security.rst). The starter's own drains.
+rm -f /tmp/drainer.in /tmp/drainer.out
+mkfifo /tmp/drainer.in
+$tc drainer host < /tmp/drainer.in > /tmp/drainer.out 2> /tmp/drainer.err &
+drainer=$!
+exec 8> /tmp/drainer.in
+for i in $(seq 100); do
+	[ -s /tmp/drainer.out ] && break
+	sleep 0.1
+done
+dport=$(head -n 1 /tmp/drainer.out)
+ktap_check "a session names another process's socket ($dport) as its second" \
+	$tc start host tcp 1 "${dport:-1}"
+echo go >&8
+exec 8>&-
+wait $drainer
+out=$(sed -n 2p /tmp/drainer.out)
+if [ "$out" = "errno 1" ] && grep -q 'belongs to another socket' /tmp/drainer.err; then
+	ktap_pass "another process's socket, named as the second, cannot drain"
+else
+	ktap_fail "another process's socket, named as the second, cannot drain (got: $out)"
+	sed 's/^/# /' /tmp/drainer.err
+fi
+ktap_check "stop" $tc stop
+out=$($tc selfdrain host tcp 1 2>&1)
+[ "$out" = "errno 0" ] &&
+	ktap_pass "the starter's own second socket drains" ||
+	ktap_fail "the starter's own second socket drains (got: $out)"
+
+# lstart_says WHAT WANT MESSAGE FIELD OFFSET SIZE STRUCT_SIZE: a host
+# start giving that layout field gets errno WANT, saying MESSAGE.
+lstart_says() {
+	local what=$1 want=$2 msg=$3 out
+
+	shift 3
+	out=$($tc lstart host tcp 1 "$@" 2> /tmp/lstart.err)
+	if [ "$out" = "errno $want" ] &&
+	   { [ -z "$msg" ] || grep -q -- "$msg" /tmp/lstart.err; }; then
+		ktap_pass "$what: errno $want${msg:+, $msg}"
+	else
+		ktap_fail "$what: errno $want${msg:+, $msg} (got: $out)"
+		sed 's/^/# /' /tmp/lstart.err
+	fi
+}
+# nvme_request.status (field 1) is at 20 on 6.1 and 6.12; the struct is
+# 32 and 40 bytes.
+lstart_says "a layout field within its struct" 0 "" 1 20 2 40
+lstart_says "a layout field past its struct's end" 22 \
+	"lies past the end of its struct" 1 40 2 40
+lstart_says "a struct far larger than this release's" 22 \
+	"far larger than in this release" 1 20 2 4096
+
 t_tool() {
 	local out rc
 
@@ -169,5 +227,37 @@ mount -o remount,mode=0700 /sys/kernel/debug
 ktap_check "root reads debugfs status" cat /sys/kernel/debug/ntprof/status
 ktap_check "as root afterwards: a host session starts and stops" \
 	sh -c "$tc start host tcp 1 && $tc stop"
+
+# Last, as it lasts until the guest stops: lockdown, confidentiality.
+modprobe nvme-tcp
+grep -qs ' /sys/kernel/security ' /proc/mounts ||
+	mount -t securityfs none /sys/kernel/security
+if [ -e /sys/kernel/btf/nvme_core ] &&
+   echo confidentiality > /sys/kernel/security/lockdown &&
+   grep -q '\[confidentiality\]' /sys/kernel/security/lockdown; then
+	ktap_pass "locked down: $(cat /sys/kernel/security/lockdown)"
+	lstart_says "locked down, a start giving a layout" 1 \
+		"locked down: it takes no struct layout" 1 20 2 40
+	ntprof record -r host -t tcp -d 1 -o /tmp/ld.ntp > /tmp/ld.out 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'permission denied: the kernel is locked down' /tmp/ld.out &&
+	   [ ! -e /tmp/ld.ntp ]; then
+		ktap_pass "locked down, ntprof record with BTF's layouts: refused, says why"
+	else
+		ktap_fail "locked down, ntprof record with BTF's layouts: refused, says why (rc $rc)"
+	fi
+	sed 's/^/# /' /tmp/ld.out
+	NTPROF_BTF_DIR=/nonexistent ntprof record -r host -t tcp -d 1 \
+		-o /tmp/ld2.ntp > /tmp/ld2.out 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && [ -s /tmp/ld2.ntp ]; then
+		ktap_pass "locked down, ntprof record without layouts: the built-in table's record"
+	else
+		ktap_fail "locked down, ntprof record without layouts: the built-in table's record (rc $rc)"
+		sed 's/^/# /' /tmp/ld2.out
+	fi
+else
+	ktap_fail "lock the kernel down (lockdown: $(cat /sys/kernel/security/lockdown 2>&1); nvme_core BTF: $(ls /sys/kernel/btf/nvme_core 2>&1))"
+fi
 ktap_check "rmmod ntprof" rmmod ntprof
 ktap_finished

@@ -7,7 +7,8 @@
 # Checks: at N=1 every job recorded once with its identity; at N=100 the
 # recorded set is ntprof_sample_hash()'s; a SIGKILLed program leaves the
 # session working and stopping; rmmod under probes leaves the program
-# running; bad sites get their extack messages; the probe is on the file
+# running; bad sites get their extack messages, and a failed start keeps
+# the last session's records; the probe is on the file
 # the sender opened, whatever the path it names; with a pid, only that
 # process's jobs are recorded, each with its pid; a binary on an overlay
 # is recorded; a binary's mount stays busy while it is probed.
@@ -174,8 +175,20 @@ bad_site() {
 	fi
 }
 last="$ut $UT_OFF_end target-complete last key=1"
+# The first, after a session whose records are left undrained: the
+# failed start keeps them for their owner (Documentation/security.rst).
+ktap_check "start for records left undrained" $tc ustart target tcp 1 /tmp/sites
+out=$($ut run 50 1000)
+ktap_check "stop, the records left" $tc stop
 bad_site "a descriptor that is not open" "its file descriptor is not open" \
 	"$ut $UT_OFF_begin target-init first key=0 fd=900" "$last"
+records > /tmp/got
+jobs 50 > /tmp/want
+if [ "$out" = "done 50" ] && cmp -s /tmp/got /tmp/want; then
+	ktap_pass "a failed start leaves the last session's 50 records to drain"
+else
+	ktap_fail "a failed start leaves the last session's 50 records to drain (got $(wc -l < /tmp/got))"
+fi
 exec 9> /tmp/write-only
 bad_site "a descriptor not open for reading" "not open for reading" \
 	"/tmp/write-only $UT_OFF_begin target-init first key=0 fd=9" "$last"

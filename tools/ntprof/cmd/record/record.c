@@ -142,6 +142,7 @@ static size_t btf_layout(uint32_t role,
 				.field = i,
 				.offset = l.offset[i],
 				.size = l.size[i],
+				.st_size = l.st_size[i],
 			};
 	return n;
 }

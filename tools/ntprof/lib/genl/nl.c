@@ -147,9 +147,16 @@ void nl_perror(const struct nl_sock *sock, const char *what, int err)
 	const char *msg = sock ? sock->extack : "";
 	const char *sep = *msg ? ": " : "";
 
-	if (err == -EPERM || err == -EACCES)
-		fprintf(stderr, "ntprof: %s: permission denied (run as root)%s%s\n",
-			what, sep, msg);
+	/*
+	 * Without a reason, the kernel's generic check refused a user
+	 * without the capabilities; with one, the module says what is
+	 * missing, which may be no privilege (a locked-down kernel).
+	 */
+	if ((err == -EPERM || err == -EACCES) && !*msg)
+		fprintf(stderr, "ntprof: %s: permission denied (run as root)\n",
+			what);
+	else if (err == -EPERM || err == -EACCES)
+		fprintf(stderr, "ntprof: %s: permission denied: %s\n", what, msg);
 	else
 		fprintf(stderr, "ntprof: %s: %s%s%s\n",
 			what, strerror(-err), sep, msg);

@@ -377,6 +377,9 @@ static int layout_put(struct nlmsghdr *nlh,
 		if (!err)
 			err = put_u32(nlh, NTPROF_A_LAYOUT_SIZE, l[i].size);
 		if (!err)
+			err = put_u32(nlh, NTPROF_A_LAYOUT_STRUCT_SIZE,
+				      l[i].st_size);
+		if (!err)
 			mnl_attr_nest_end(nlh, nest);
 	}
 	return err;

@@ -147,6 +147,7 @@ struct session_layout_field {
 	uint32_t field;
 	uint32_t offset;
 	uint32_t size;
+	uint32_t st_size;	/* its struct's */
 };
 
 /* What to record; the has_* say which filters to send. */

@@ -245,6 +245,7 @@ static void read_field(struct kbtf_ctx *c, unsigned int id, struct kbtf_layout *
 	l->found[id] = true;
 	l->offset[id] = bits / 8;
 	l->size[id] = (uint32_t)size;
+	l->st_size[id] = t->size;
 }
 
 int kbtf_layout_read(const char *dir, uint32_t role, struct kbtf_layout *l)

@@ -27,6 +27,8 @@ struct kbtf_layout {
 	bool found[NTPROF_LF_COUNT];
 	uint32_t offset[NTPROF_LF_COUNT];
 	uint32_t size[NTPROF_LF_COUNT];
+	/* The size of the struct that holds it: the module bounds the offset by it. */
+	uint32_t st_size[NTPROF_LF_COUNT];
 	/*
 	 * Why a field is not found, one short line: "no BTF for module
 	 * nvmet (not loaded?)", "struct nvmet_sq has no member qid",
