@@ -190,7 +190,7 @@ check_report() {
 check_schemas() {
 	local f name files out
 
-	for name in ntprof-report/1 ntprof-compare/1; do
+	for name in ntprof-report/1 ntprof-compare/2; do
 		files=()
 		for f in "$work"/*.json; do
 			[ "$(jq -r '.schema?' "$f" 2>/dev/null)" = "$name" ] && files+=("$f")
@@ -231,7 +231,7 @@ check_compare() {
 	b="$(step_file "$base" host.ntp),$(step_file "$base" target.ntp)"
 	l="$(step_file "$load" host.ntp),$(step_file "$load" target.ntp)"
 	if ! "$ntprof" compare --json "$b" "$l" > "$json" 2> "$work/err" ||
-	   [ "$(jq -r ".schema, ($READS | length)" "$json" | tr '\n' ' ')" != "ntprof-compare/1 1 " ]; then
+	   [ "$(jq -r ".schema, ($READS | length)" "$json" | tr '\n' ' ')" != "ntprof-compare/2 1 " ]; then
 		ktap_fail "$pair: compare --json pairs the 4 KiB reads of both runs"
 		sed 's/^/# /' "$work/err"
 		return

@@ -22,7 +22,7 @@
 
 # shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
-SCHEMA=$TOP/Documentation/schemas/ntprof-compare-1.json
+SCHEMA=$TOP/Documentation/schemas/ntprof-compare-2.json
 CHECK=$TOP/selftests/json-check.py
 OUT=$TMP/out
 JSON=$TMP/c.json

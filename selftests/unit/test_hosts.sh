@@ -101,7 +101,7 @@ t_compare() {
 		"$TMP/lb.ntp,$TMP/ltb.ntp,$TMP/la.ntp,$TMP/lta.ntp" > "$TMP/c.txt"
 	"$NTPROF" compare --json "$TMP/ha.ntp,$TMP/ta.ntp,$TMP/hb.ntp,$TMP/tb.ntp" \
 		"$TMP/lb.ntp,$TMP/ltb.ntp,$TMP/la.ntp,$TMP/lta.ntp" > "$TMP/c.json" &&
-		python3 "$CHECK" "$SCHEMAS/ntprof-compare-1.json" "$TMP/c.json" || return 1
+		python3 "$CHECK" "$SCHEMAS/ntprof-compare-2.json" "$TMP/c.json" || return 1
 	out=$(jq -r '.groups[] | "\(.host) \(.stages[] | select(.id == "end_to_end") | "\(.base_us) \(.load_us)")"' "$TMP/c.json")
 	awk '$1 == "host-a" && $2 > 115 && $2 < 125 && $3 > 115 && $3 < 125 { a = 1 }
 	     $1 == "host-b" && $2 > 330 && $2 < 350 && $3 > 620 && $3 < 660 { b = 1 }
@@ -109,7 +109,7 @@ t_compare() {
 		grep -q '^== read 4KiB nvme1n1 on host-b: ' "$TMP/c.txt" ||
 		{ ktap_diag "$out"; return 1; }
 }
-ktap_check "compare: each host's group against the same host's; valid against ntprof-compare/1" t_compare
+ktap_check "compare: each host's group against the same host's; valid against ntprof-compare/2" t_compare
 
 t_html() {
 	# shellcheck disable=SC2086

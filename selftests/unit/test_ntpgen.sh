@@ -607,7 +607,7 @@ t_json_covered() {
 		(map(.groups[]? | .stages[]? | select(has("lad") and .lad == null)) |
 		 length > 0) and
 		(map(select(.schema == "ntprof-report/1")) | length > 0) and
-		(map(select(.schema == "ntprof-compare/1")) | length >= 2) and
+		(map(select(.schema == "ntprof-compare/2")) | length >= 2) and
 		(map(.tail // empty) | length > 0) and
 		(map(.histograms // empty) | length > 0) and
 		(map(.timeline // empty) | length > 0) and

@@ -19,7 +19,7 @@
 SCHEMAS=$TOP/Documentation/schemas
 CHECK=$TOP/selftests/json-check.py
 REPORT=$SCHEMAS/ntprof-report-1.json
-COMPARE=$SCHEMAS/ntprof-compare-1.json
+COMPARE=$SCHEMAS/ntprof-compare-2.json
 
 python3 -c 'from jsonschema import Draft202012Validator' 2> /dev/null ||
 	{ echo "Bail out! no python3-jsonschema (selftests/lab/install-deps.sh installs it)"; exit 1; }

@@ -24,7 +24,7 @@
 #include "out/out_file.h"
 #include "out/table.h"
 
-#define NTPROF_COMPARE_SCHEMA	"ntprof-compare/1"
+#define NTPROF_COMPARE_SCHEMA	"ntprof-compare/2"
 
 struct compare_opts {
 	bool json;
@@ -55,7 +55,7 @@ static void compare_usage(FILE *f)
 	      "               in the answer those of the stage that changed most\n"
 	      "               (storage: the target's block layer, the drive)\n"
 	      "  -j, --json   the same numbers as one JSON object (schema\n"
-	      "               ntprof-compare/1, Documentation/report.rst)\n"
+	      "               ntprof-compare/2, Documentation/report.rst)\n"
 	      "      --html FILE  also write the comparison as one self-contained\n"
 	      "               page: each run's mean stage times as a stacked\n"
 	      "               bar (per transport when both runs hold both),\n"
