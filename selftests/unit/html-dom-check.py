@@ -291,9 +291,21 @@ def check_compare_answer(dom, js):
     """Each group's largest change and answer, as compare --json has them."""
     problems = []
     answers = [p.all_text() for p in dom.find("p", "answer")]
-    want = [g["answer"] for g in js["groups"]]
+    # The page writes the text's "us" as "µs", nothing else.
+    want = [re.sub(r"(?<=[0-9]) us(?![A-Za-z0-9])", " µs", g["answer"])
+            for g in js["groups"]]
     if answers != want:
         problems.append(f"answers {answers}, not {want}")
+    text = dom.all_text()
+    if re.search(r"[0-9] us\b|\bus\)|\bbase us\b|\bload us\b", text):
+        problems.append("'us' beside 'µs' on the compare page")
+    for sec in dom.find("section", "group"):
+        cells = [td.all_text() for t in sec.find("table", "lad") for td in t.find("td")]
+        notes = [p.all_text() for p in sec.find("p", "note")]
+        has_na = any(c.startswith("n/a") for c in cells)
+        has_foot = any("n/a: under 0.5 µs at the baseline" in n for n in notes)
+        if has_na != has_foot:
+            problems.append(f"a LAD n/a {'without' if has_na else 'and no n/a, but'} the footnote")
     sections = dom.find("section", "group")
     if len(sections) != len(js["groups"]):
         return problems + [f"{len(sections)} sections for {len(js['groups'])} groups"]

@@ -231,9 +231,10 @@ static void figure(FILE *f, const struct cmp_group *const *m, size_t nm)
 static void lad_table(FILE *f, const struct cmp_group *cg)
 {
 	const struct cmp_row *r;
+	bool had_na = false;
 	size_t i;
 
-	fputs("<table class=\"lad\"><tr><th>stage</th><th>base us</th><th>load us</th><th>LAD</th></tr>\n", f);
+	fputs("<table class=\"lad\"><tr><th>stage</th><th>base µs</th><th>load µs</th><th>LAD</th></tr>\n", f);
 	for (i = 0; i < cg->nr_rows; i++) {
 		r = &cg->rows[i];
 		fprintf(f, "<tr%s><td>", (int)i == cg->largest ?
@@ -245,12 +246,17 @@ static void lad_table(FILE *f, const struct cmp_group *cg)
 		fprintf(f, "</td><td>%.2f</td><td>%.2f</td><td>", r->base_ns / 1e3,
 			r->load_ns / 1e3);
 		if (isnan(r->lad))
-			fputs("n/a", f);
+			fputs("n/a<sup>*</sup>", f);
 		else
 			fprintf(f, "%.2f", r->lad);
 		fputs("</td></tr>\n", f);
+		had_na |= isnan(r->lad);
 	}
 	fputs("</table>\n", f);
+	/* The text's footnote, under the table it explains. */
+	if (had_na)
+		fputs("<p class=\"note\"><sup>*</sup> n/a: under 0.5 µs at the baseline, too small for a ratio; its change in µs still counts.</p>\n",
+		      f);
 	cmp_detail_html(f, cg);
 	if (cg->largest >= 0) {
 		r = &cg->rows[cg->largest];
@@ -267,7 +273,7 @@ static void lad_table(FILE *f, const struct cmp_group *cg)
 				(r->load_ns - r->base_ns) / 1e3, r->lad);
 	}
 	fputs("<p class=\"answer\">", f);
-	html_escape(f, cg->answer);
+	html_escape_us(f, cg->answer);
 	fputs("</p>\n", f);
 }
 
@@ -276,7 +282,7 @@ static void html_note(const char *line, void *arg)
 	FILE *f = arg;
 
 	fputs("<p class=\"note\">", f);
-	html_escape(f, line);
+	html_escape_us(f, line);
 	fputs("</p>\n", f);
 }
 

@@ -3,6 +3,10 @@
  * The pieces of ntprof's HTML pages: one self-contained file each, its
  * style inline, nothing fetched (no script, font or image from anywhere).
  */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "analysis/analysis.h"
 #include "common/escape.h"
 #include "out/html.h"
@@ -61,6 +65,30 @@ void html_escape(FILE *f, const char *s)
 			s += html_other(f, s) - 1;
 		}
 	}
+}
+
+/*
+ * The text's "6.20 us" is "6.20 µs" on a page, as on every chart: the
+ * text keeps to ASCII, a page need not.
+ */
+void html_escape_us(FILE *f, const char *s)
+{
+	const char *p, *from = s;
+	char *part;
+
+	for (p = s; (p = strstr(p, " us")); p += 3) {
+		if (p == s || !isdigit((unsigned char)p[-1]) ||
+		    isalnum((unsigned char)p[3]))
+			continue;
+		part = strndup(from, (size_t)(p - from));
+		if (!part)
+			return;
+		html_escape(f, part);
+		free(part);
+		fputs(" µs", f);
+		from = p + 3;
+	}
+	html_escape(f, from);
 }
 
 const char *html_colour(int stage)

@@ -10,6 +10,8 @@
 
 /* @s as HTML or SVG text: < > & " ' escaped. */
 void html_escape(FILE *f, const char *s);
+/* The same, each time after a number written " us" as " µs". */
+void html_escape_us(FILE *f, const char *s);
 /* A stage's colour in every chart ("#4e79a7"); the end to end's is black. */
 const char *html_colour(int stage);
 /* The page's head with its style, up to the opened body and its title. */

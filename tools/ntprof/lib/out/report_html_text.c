@@ -38,30 +38,6 @@ static char *text_of(void (*print)(FILE *f, const void *arg), const void *arg)
 }
 
 /*
- * @s escaped, its times' unit the page's: the text's "6.20 us" is
- * "6.20 µs" here, as on every chart.
- */
-static void escape_us(FILE *f, const char *s)
-{
-	const char *p, *from = s;
-	char *part;
-
-	for (p = s; (p = strstr(p, " us")); p += 3) {
-		if (p == s || !isdigit((unsigned char)p[-1]) ||
-		    isalnum((unsigned char)p[3]))
-			continue;
-		part = strndup(from, (size_t)(p - from));
-		if (!part)
-			return;
-		html_escape(f, part);
-		free(part);
-		fputs(" µs", f);
-		from = p + 3;
-	}
-	html_escape(f, from);
-}
-
-/*
  * Each line of @text that starts with @prefix (after its indent; NULL:
  * every line) as a <p> of class @cls, its indent and @strip characters
  * taken off; a WARNING line gets the class "warning".
@@ -85,7 +61,7 @@ static void html_lines(FILE *f, const char *text, const char *prefix,
 			return;
 		fprintf(f, "<p class=\"%s\">",
 			!strncmp(s, "WARNING:", 8) ? "warning" : cls);
-		escape_us(f, s);
+		html_escape_us(f, s);
 		fputs("</p>\n", f);
 		free(s);
 	}
