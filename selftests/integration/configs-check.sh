@@ -128,7 +128,7 @@ check_step() {
 		return
 	fi
 
-	n=$(num "$json" .records.host)
+	n=$(num "$json" .records.sampled)
 	m=$(num "$json" .records.matched)
 	bad=$(num "$json" "(.records.unusable) + ($HOST_GROUPS | map(.n_unusable) | add // 0)")
 	# At -s 100, a short step of a slow guest may sample none of fio's

@@ -140,7 +140,7 @@ check_step() {
 		sed 's/^/# /' "$work/err"
 		return
 	fi
-	n=$(num "$json" .records.host)
+	n=$(num "$json" .records.sampled)
 	m=$(num "$json" .records.matched)
 	bad=$(num "$json" "(.records.unusable) + ($HOST_GROUPS | map(.n_unusable) | add // 0)")
 	if [ "${n:-0}" -gt 0 ] && [ "$m" = "$n" ] && [ "$bad" = 0 ]; then

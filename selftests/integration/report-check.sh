@@ -89,7 +89,7 @@ check_report() {
 		sed 's/^/# /' "$work/err"
 		return 1
 	fi
-	n_host=$(num "$json" .records.host)
+	n_host=$(num "$json" .records.sampled)
 	matched=$(num "$json" .records.matched)
 	n_fio=$(num "$fio" '.jobs[0].read.total_ios')
 	if [ -n "$n_host" ] && [ "$n_host" -gt 0 ] && [ "$n_fio" = "$n_host" ]; then
