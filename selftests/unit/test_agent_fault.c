@@ -15,85 +15,24 @@
  * SIGSEGV, and a SIGSEGV sent with kill() kills too.
  * Prints TAP; exits 1 if any test failed.
  */
-#define _GNU_SOURCE	/* dladdr1() */
-#include <dlfcn.h>
-#include <link.h>
+#define _GNU_SOURCE	/* agent-path.h's dladdr1() */
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent-cmd.h"
+#include "agent-path.h"
 #include "fault.h"
-#include "hit.h"
-#include "patch.h"
-#include "tap.h"
-#include "tramp.h"
-
-#define FIELD(member, w)						\
-	{ .set = 1, .reg = 0, .offset = offsetof(struct tcmd, member),	\
-	  .width = w }
 
 /* The length 64 bytes before the request: a field of an outer object. */
 #define LENGTH_BEFORE	(-64)
 
-static const struct agent_site sites[] = {
-	{
-		.point = NTPROF_PT_TARGET_INIT,
-		.flags = NTPROF_USITE_F_FIRST,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = {
-			[AGENT_F_KEY] = { .set = 1, .reg = 0 },
-			[AGENT_F_QID] = FIELD(qid, 2),
-			[AGENT_F_CID] = FIELD(cid, 2),
-			[AGENT_F_OPCODE] = FIELD(opcode, 1),
-			[AGENT_F_NSID] = {
-				.set = 1, .reg = 0, .nr_derefs = 1,
-				.derefs = { offsetof(struct tcmd, ns) },
-				.offset = offsetof(struct tcmd_ns, id), .width = 4,
-			},
-			[AGENT_F_SLBA] = FIELD(slba, 8),
-			[AGENT_F_NLB] = FIELD(nlb, 2),
-			[AGENT_F_LENGTH] = { .set = 1, .reg = 0,
-					     .offset = LENGTH_BEFORE, .width = 4 },
-		},
-	},
-	{
-		.point = NTPROF_PT_TARGET_EXEC,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
-	},
-	{
-		.point = NTPROF_PT_TARGET_COMPLETE,
-		.flags = NTPROF_USITE_F_LAST,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
-	},
-};
-
-static void *const funcs[] = {
-	(void *)tcmd_begin, (void *)tcmd_work, (void *)tcmd_end,
-};
-
-static struct agent_patch patches[3];
+static struct agent_site sites[TPATH_SITES];
+static struct agent_patch patches[TPATH_SITES];
 static struct agent_shm_ctl *ctl;
 static void *shm;
-
-static size_t size_of(void *fn)
-{
-	const ElfW(Sym) *sym = NULL;
-	Dl_info info;
-
-	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
-		return 0;
-	return sym->st_size;
-}
 
 static size_t drain(struct ntprof_record *out, size_t max)
 {
@@ -198,33 +137,29 @@ int main(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	struct tcmd *c;
-	enum agent_refusal r;
 	unsigned int i;
+	bool patched;
 	size_t n;
-	int fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	fd = agent_shm_create(&shm);
-	if (fd >= 0)
-		agent_shm_publish(shm);
-	if (!ok(fd >= 0, "the shared memory is made"))
+	/*
+	 * agent-path.h's sites, but the first reads the length at a negative
+	 * offset from the request, as in an outer object.
+	 */
+	memcpy(sites, tpath_sites, sizeof(sites));
+	sites[0].f[AGENT_F_LENGTH] = (struct agent_fetch){
+		.set = 1, .reg = 0, .offset = LENGTH_BEFORE, .width = 4,
+	};
+	shm = tpath_setup(sites, "the shared memory is made");
+	if (!shm)
 		return tap_done("test_agent_fault");
 	ctl = shm;
-	agent_tramp_ctl(fd);
-	ok(!agent_hit_setup(shm, fd, sites, 3, getpid()), "the sites are taken");
 	ok(!agent_fault_install(), "the agent's fault handler is installed");
-	for (i = 0; i < 3; i++) {
-		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
-				(sites[i].flags & NTPROF_USITE_F_FIRST) ?
-				AGENT_STUB_ALL : AGENT_STUB_FOLLOW,
-				&patches[i]);
-		if (!ok(r == AGENT_PATCHED, "site %u patched", i))
-			diag("%s", agent_refusal_str(r));
-	}
+	patched = tpath_patch(sites, patches);
 	c = (struct tcmd *)after_hole();
 	bad_page = hole();
-	if (r != AGENT_PATCHED || !c || !bad_page)
+	if (!patched || !c || !bad_page)
 		return tap_done("test_agent_fault");
 
 	ctl->deadline = UINT64_MAX;
@@ -232,7 +167,7 @@ int main(void)
 	ctl->max_len = UINT32_MAX;
 	ctl->session = 1;
 	ctl->sample = 1;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < TPATH_SITES; i++)
 		*patches[i].on = 1;
 
 	/* A request whose namespace was freed: the plan's load faults. */

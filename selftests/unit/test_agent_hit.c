@@ -13,9 +13,7 @@
  * request comes back.
  * Prints TAP; exits 1 if any test failed.
  */
-#define _GNU_SOURCE	/* dladdr1(), sched_getcpu() */
-#include <dlfcn.h>
-#include <link.h>
+#define _GNU_SOURCE	/* agent-path.h's dladdr1(), sched_getcpu() */
 #include <pthread.h>
 #include <sched.h>
 #include <sys/wait.h>
@@ -24,70 +22,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agent-cmd.h"
-#include "hit.h"
+#include "agent-path.h"
 #include "hitstate.h"
-#include "patch.h"
-#include "tap.h"
-#include "tramp.h"
 
-#define FIELD(f, member, w)						\
-	{ .set = 1, .reg = 0, .offset = offsetof(struct tcmd, member),	\
-	  .width = w }
-
-static const struct agent_site sites[] = {
-	{
-		.point = NTPROF_PT_TARGET_INIT,
-		.flags = NTPROF_USITE_F_FIRST,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = {
-			[AGENT_F_KEY] = { .set = 1, .reg = 0 },
-			[AGENT_F_QID] = FIELD(AGENT_F_QID, qid, 2),
-			[AGENT_F_CID] = FIELD(AGENT_F_CID, cid, 2),
-			[AGENT_F_OPCODE] = FIELD(AGENT_F_OPCODE, opcode, 1),
-			[AGENT_F_NSID] = {
-				.set = 1, .reg = 0, .nr_derefs = 1,
-				.derefs = { offsetof(struct tcmd, ns) },
-				.offset = offsetof(struct tcmd_ns, id), .width = 4,
-			},
-			[AGENT_F_SLBA] = FIELD(AGENT_F_SLBA, slba, 8),
-			[AGENT_F_NLB] = FIELD(AGENT_F_NLB, nlb, 2),
-			[AGENT_F_LENGTH] = FIELD(AGENT_F_LENGTH, length, 4),
-		},
-	},
-	{
-		.point = NTPROF_PT_TARGET_EXEC,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
-	},
-	{
-		.point = NTPROF_PT_TARGET_COMPLETE,
-		.flags = NTPROF_USITE_F_LAST,
-		.role = NTPROF_ROLE_TARGET,
-		.transport = NTPROF_TRANSPORT_TCP,
-		.f = { [AGENT_F_KEY] = { .set = 1, .reg = 0 } },
-	},
-};
-
-static void *const funcs[] = {
-	(void *)tcmd_begin, (void *)tcmd_work, (void *)tcmd_end,
-};
-
-static struct agent_patch patches[3];
+static struct agent_patch patches[TPATH_SITES];
 static struct agent_shm_ctl *ctl;
 static void *shm;
-
-static size_t size_of(void *fn)
-{
-	const ElfW(Sym) *sym = NULL;
-	Dl_info info;
-
-	if (!dladdr1(fn, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
-		return 0;
-	return sym->st_size;
-}
 
 static bool picked(uint32_t i, uint32_t n)
 {
@@ -132,7 +72,7 @@ static void set_on(uint32_t sample)
 	ctl->transport = 0;
 	ctl->session++;
 	ctl->sample = sample;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < TPATH_SITES; i++)
 		*patches[i].on = !!sample;
 }
 
@@ -258,31 +198,17 @@ int main(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	struct agent_shm_ring *ring;
-	enum agent_refusal r;
 	pthread_t th;
 	unsigned int i;
 	size_t n;
-	int fd;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	fd = agent_shm_create(&shm);
-	if (fd >= 0)
-		agent_shm_publish(shm);
-	if (!ok(fd >= 0, "the shared memory is made, off"))
+	shm = tpath_setup(tpath_sites, "the shared memory is made, off");
+	if (!shm)
 		return tap_done("test_agent_hit");
 	ctl = shm;
-	agent_tramp_ctl(fd);
-	ok(!agent_hit_setup(shm, fd, sites, 3, getpid()), "the sites are taken");
-	for (i = 0; i < 3; i++) {
-		r = agent_patch((uintptr_t)funcs[i], size_of(funcs[i]), i,
-				(sites[i].flags & NTPROF_USITE_F_FIRST) ?
-				AGENT_STUB_ALL : AGENT_STUB_FOLLOW,
-				&patches[i]);
-		if (!ok(r == AGENT_PATCHED, "site %u patched", i))
-			diag("%s", agent_refusal_str(r));
-	}
-	if (r != AGENT_PATCHED)
+	if (!tpath_patch(tpath_sites, patches))
 		return tap_done("test_agent_hit");
 
 	run(0, 500);

@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 #include "sites/elfsite.h"
-#include "tap.h"
+#include "scratch.h"
 
 #define FAN_MEMBERS	300
 /* Below dwlayout.c's ANON_DEPTH_MAX (32), which would end the walk. */
@@ -37,25 +37,10 @@
 /* Seconds the crafted copy may take before the walk counts as a hang. */
 #define HANG_SECONDS	60
 
-static char dir[256];
-
-#define tpath(name) tap_path(dir, name)
-
-static void cleanup(void)
-{
-	static const char *const files[] = {
-		"fan.c", "fan", "fan-crafted", "build.log",
-	};
-
-	tap_rmdir(dir, files, sizeof(files) / sizeof(*files));
-}
-
-static void bail(const char *what)
-{
-	printf("Bail out! %s\n", what);
-	cleanup();
-	exit(1);
-}
+/* What the test leaves in its scratch directory, removed at the end. */
+static const char *const scratch[] = {
+	"fan.c", "fan", "fan-crafted", "build.log",
+};
 
 static void on_alarm(int sig)
 {
@@ -80,12 +65,12 @@ static void write_level(FILE *f, int level)
 /* Writes fan.c and builds it as fan. */
 static void build(const char *cc)
 {
-	FILE *f = fopen(tpath("fan.c"), "w");
+	FILE *f = fopen(scratch_path("fan.c"), "w");
 	char cmd[512];
 	int i;
 
 	if (!f)
-		bail("cannot write fan.c");
+		scratch_bail("cannot write fan.c");
 	fputs("struct fan {\n", f);
 	write_level(f, 1);
 	fputs("union { int y0; };\n", f);
@@ -94,12 +79,12 @@ static void build(const char *cc)
 	fprintf(f, "};\nstruct fan fan;\nint main(void) { return fan.m%d; }\n",
 		FAN_MEMBERS - 1);
 	if (fclose(f))
-		bail("cannot write fan.c");
+		scratch_bail("cannot write fan.c");
 	snprintf(cmd, sizeof(cmd),
 		 "%s -g -O0 -o fan fan.c > build.log 2>&1 && cp fan fan-crafted",
 		 cc);
 	if (system(cmd))
-		bail("cannot build fan.c");
+		scratch_bail("cannot build fan.c");
 }
 
 /* Where the crafted copy is changed: its descriptor and .debug_info's. */
@@ -151,8 +136,10 @@ static int craft_level(struct craft *c, Dwarf_Die *type)
 /* Crafts fan-crafted from what fan's DWARF says: 0, or -1. */
 static int make_crafted(void)
 {
-	struct craft c = { .fd = open(tpath("fan-crafted"), O_WRONLY) };
-	int fd = open(tpath("fan"), O_RDONLY), ret = -1;
+	struct craft c = {
+		.fd = open(scratch_path("fan-crafted"), O_WRONLY),
+	};
+	int fd = open(scratch_path("fan"), O_RDONLY), ret = -1;
 	Dwarf_Die cudie, die;
 	Elf_Scn *scn = NULL;
 	Dwarf_CU *cu = NULL;
@@ -203,7 +190,7 @@ static void test_lowered(const char *bin)
 	int ret;
 
 	if (elfsite_open(bin, &es, err, sizeof(err)))
-		bail(err);
+		scratch_bail(err);
 	elfsite_die_budget = 5;
 	ret = elfsite_resolve(es, funcs, 1, structs, 1, err, sizeof(err));
 	if (!ok(ret == -E2BIG && strstr(err, "visits more than 5 DIEs") &&
@@ -247,7 +234,7 @@ static void test_crafted(const char *bin)
 
 	if (elfsite_open(bin, &es, err, sizeof(err)) ||
 	    elfsite_resolve(es, funcs, 1, structs, 1, err, sizeof(err)))
-		bail(err);
+		scratch_bail(err);
 	signal(SIGALRM, on_alarm);
 	alarm(HANG_SECONDS);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -267,19 +254,15 @@ static void test_crafted(const char *bin)
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR"), *cc = getenv("CC");
+	const char *cc = getenv("CC");
 
-	snprintf(dir, sizeof(dir), "%s/test_dwbudget.XXXXXX",
-		 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
-	if (!mkdtemp(dir) || chdir(dir))
-		bail("mkdtemp");
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
+	scratch_enter("test_dwbudget", scratch,
+		      sizeof(scratch) / sizeof(*scratch));
 	build(cc && *cc ? cc : "cc");
 	if (make_crafted())
-		bail("cannot make the crafted copy of fan");
-	test_lowered(tpath("fan"));
-	test_crafted(tpath("fan-crafted"));
-	cleanup();
+		scratch_bail("cannot make the crafted copy of fan");
+	test_lowered(scratch_path("fan"));
+	test_crafted(scratch_path("fan-crafted"));
+	scratch_cleanup();
 	return tap_done("test_dwbudget");
 }

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "sites/elfsite.h"
-#include "tap.h"
+#include "scratch.h"
 
 #ifndef ELFSITE_SAMPLE
 #error "build with -DELFSITE_SAMPLE='\"path/to/elfsite-sample.c\"'"
@@ -36,26 +36,11 @@
 
 #define MAX_ITEMS	64
 
-static char dir[256];
-
-#define tpath(name) tap_path(dir, name)
-
-static void cleanup(void)
-{
-	static const char *const files[] = {
-		"sample", "sample-nopie", "sample-g0", "sample-stripped",
-		"sample.o", "not-elf", "build.log", "sample-selfref",
-	};
-
-	tap_rmdir(dir, files, sizeof(files) / sizeof(*files));
-}
-
-static void bail(const char *what)
-{
-	printf("Bail out! %s\n", what);
-	cleanup();
-	exit(1);
-}
+/* What the test leaves in its scratch directory, removed at the end. */
+static const char *const scratch[] = {
+	"sample", "sample-nopie", "sample-g0", "sample-stripped",
+	"sample.o", "not-elf", "build.log", "sample-selfref",
+};
 
 /* Runs a shell command; its output goes to build.log, shown on failure. */
 __attribute__((format(printf, 1, 2)))
@@ -73,7 +58,7 @@ static int run(const char *fmt, ...)
 	ret = system(cmd);
 	if (ret) {
 		diag("failed: %s", cmd);
-		log = fopen(tpath("build.log"), "r");
+		log = fopen(scratch_path("build.log"), "r");
 		while (log && fgets(line, sizeof(line), log))
 			diag("  %s", strtok(line, "\n") ?: "");
 		if (log)
@@ -141,7 +126,7 @@ static void load_view(struct view *v, const char *bin)
 	while (f && fgets(line, sizeof(line), f))
 		parse_sample_line(v, line);
 	if (!f || pclose(f))
-		bail("the sample did not run");
+		scratch_bail("the sample did not run");
 	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", bin);
 	f = popen(cmd, "r");
 	while (f && fgets(line, sizeof(line), f)) {
@@ -151,9 +136,9 @@ static void load_view(struct view *v, const char *bin)
 			add_item(v->syms, &v->nr_syms, MAX_ITEMS * 4, &it);
 	}
 	if (!f || pclose(f))
-		bail("nm failed on the sample");
+		scratch_bail("nm failed on the sample");
 	if (!v->nr_members || !v->nr_maps || v->nr_funcs < 2 || !v->size)
-		bail("the sample printed too little");
+		scratch_bail("the sample printed too little");
 }
 
 static const struct item *find_item(const struct item *arr, size_t n,
@@ -234,12 +219,12 @@ static struct elfsite *open_resolved(const char *bin)
 
 	if (elfsite_open(bin, &es, err, sizeof(err))) {
 		diag("%s", err);
-		bail("elfsite_open failed on the sample");
+		scratch_bail("elfsite_open failed on the sample");
 	}
 	if (elfsite_resolve(es, funcs, sizeof(funcs) / sizeof(*funcs), structs,
 			    sizeof(structs) / sizeof(*structs), err, sizeof(err))) {
 		diag("%s", err);
-		bail("elfsite_resolve failed on the sample");
+		scratch_bail("elfsite_resolve failed on the sample");
 	}
 	return es;
 }
@@ -277,7 +262,7 @@ static void test_entry(struct elfsite *es, const struct view *v,
 	bool good;
 
 	if (!want || !sym || !f)
-		bail("the sample or nm lacks a function");
+		scratch_bail("the sample or nm lacks a function");
 	good = f->state == ELFSITE_OK && f->nr_entries == 1 &&
 	       f->nr_inlined == nr_inlined && !f->clone &&
 	       f->entries[0].symbol && !strcmp(f->entries[0].symbol, name);
@@ -621,7 +606,7 @@ static int selfref_patch(const char *bin, off_t *at, uint32_t *ref)
 static void test_selfref(const char *bin)
 {
 	static const char *const selfref_structs[] = { "sample_req" };
-	const char *copy = tpath("sample-selfref");
+	const char *copy = scratch_path("sample-selfref");
 	struct elfsite_member m;
 	struct elfsite *es;
 	uint8_t le[4];
@@ -633,16 +618,16 @@ static void test_selfref(const char *bin)
 	if (selfref_patch(bin, &at, &ref) ||
 	    run("cp '%s' '%s'", bin, copy) ||
 	    (fd = open(copy, O_WRONLY)) < 0)
-		bail("cannot make the self-referential copy of the sample");
+		scratch_bail("cannot make the self-referential copy of the sample");
 	le[0] = ref;
 	le[1] = ref >> 8;
 	le[2] = ref >> 16;
 	le[3] = ref >> 24;
 	if (pwrite(fd, le, 4, at) != 4 || close(fd))
-		bail("cannot write the self-referential copy of the sample");
+		scratch_bail("cannot write the self-referential copy of the sample");
 	if (elfsite_open(copy, &es, err, sizeof(err)) ||
 	    elfsite_resolve(es, NULL, 0, selfref_structs, 1, err, sizeof(err)))
-		bail("the self-referential copy does not open");
+		scratch_bail("the self-referential copy does not open");
 	ret = elfsite_member(es, "sample_req", "no_such_member", &m, err,
 			     sizeof(err));
 	if (!ok(ret == -EBADMSG && strstr(err, "no_such_member") &&
@@ -662,38 +647,36 @@ static void build(const char *cc)
 	    run("%s -g -O2 -c -o sample.o %s", cc, ELFSITE_SAMPLE) ||
 	    run("objcopy --strip-debug sample sample-stripped") ||
 	    run("echo 'not an ELF file' > not-elf"))
-		bail("cannot build the sample");
+		scratch_bail("cannot build the sample");
 }
 
 int main(void)
 {
-	const char *tmp = getenv("TMPDIR"), *cc = getenv("CC");
+	const char *cc = getenv("CC");
 
-	snprintf(dir, sizeof(dir), "%s/test_elfsite.XXXXXX",
-		 tmp && *tmp && strlen(tmp) < 200 ? tmp : "/tmp");
-	if (!mkdtemp(dir) || chdir(dir))
-		bail("mkdtemp");
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
+	scratch_enter("test_elfsite", scratch,
+		      sizeof(scratch) / sizeof(*scratch));
 	build(cc && *cc ? cc : "cc");
-	test_funcs(tpath("sample"), "pie");
-	test_funcs(tpath("sample-nopie"), "no-pie");
-	test_layouts(tpath("sample"));
-	test_resolve_again(tpath("sample"));
-	test_build_id(tpath("sample"));
-	test_selfref(tpath("sample"));
-	test_refused(tpath("sample-stripped"), -ENODATA,
+	test_funcs(scratch_path("sample"), "pie");
+	test_funcs(scratch_path("sample-nopie"), "no-pie");
+	test_layouts(scratch_path("sample"));
+	test_resolve_again(scratch_path("sample"));
+	test_build_id(scratch_path("sample"));
+	test_selfref(scratch_path("sample"));
+	test_refused(scratch_path("sample-stripped"), -ENODATA,
 		     "has no debug info (stripped?): ntprof needs SPDK's default -g build",
 		     "objcopy --strip-debug");
-	test_refused(tpath("sample-g0"), -ENODATA, "has no debug info (stripped?)",
+	test_refused(scratch_path("sample-g0"), -ENODATA,
+		     "has no debug info (stripped?)",
 		     "built with -g0");
-	test_refused(tpath("sample.o"), -ENOEXEC,
+	test_refused(scratch_path("sample.o"), -ENOEXEC,
 		     "is not a linked executable or shared object",
 		     "an object file");
-	test_refused(tpath("not-elf"), -ENOEXEC, "is not an ELF file",
+	test_refused(scratch_path("not-elf"), -ENOEXEC, "is not an ELF file",
 		     "a text file");
-	test_refused(tpath("no-such-file"), -ENOENT, "No such file or directory",
+	test_refused(scratch_path("no-such-file"), -ENOENT,
+		     "No such file or directory",
 		     "a missing file");
-	cleanup();
+	scratch_cleanup();
 	return tap_done("test_elfsite");
 }

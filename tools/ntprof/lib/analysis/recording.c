@@ -15,9 +15,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "analysis/recording.h"
+#include "common/files.h"
 #include "common/util.h"
 
 
@@ -574,16 +574,6 @@ static int analyse(struct recording_run *run, const char *cmd,
 	return 1;
 }
 
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, b))
-		return true;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
-
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by)
 {
@@ -597,7 +587,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 	/* One file twice would match every record with itself. */
 	for (i = 0; i < p->n; i++) {
 		for (k = 0; k < i; k++) {
-			if (!same_file(p->v[k], p->v[i]))
+			if (!ntprof_same_file(p->v[k], p->v[i]))
 				continue;
 			fprintf(stderr, "ntprof: %s: %s is given twice\n",
 				cmd, p->v[i]);

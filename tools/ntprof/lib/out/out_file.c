@@ -17,18 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/files.h"
 #include "ntp/ntp.h"
 #include "out/out_file.h"
-
-static bool same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, b))
-		return true;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
-	       sa.st_ino == sb.st_ino;
-}
 
 int out_file_check(const char *cmd, const char *opt, const char *path,
 		   char *const inputs[], size_t nr)
@@ -36,7 +27,7 @@ int out_file_check(const char *cmd, const char *opt, const char *path,
 	size_t i;
 
 	for (i = 0; i < nr; i++) {
-		if (!same_file(path, inputs[i]))
+		if (!ntprof_same_file(path, inputs[i]))
 			continue;
 		fprintf(stderr,
 			"ntprof: %s: %s %s: that is also given as a recording: refusing to write over it\n",
