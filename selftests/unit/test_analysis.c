@@ -742,7 +742,7 @@ static void t_disorder(void)
 }
 
 static const struct ntprof_devname host_devs[] = {
-	{ 259 << 8, "nvme0n1" },
+	{ 259 << 8, "nvme0n1", 0 },
 };
 
 /*
@@ -960,8 +960,8 @@ out:
 static void t_passthru(void)
 {
 	static const struct ntprof_devname devs[] = {
-		{ 259 << 8, "nvme0n1" }, { 259 << 8 | 1, "nvme12n3" },
-		{ 259 << 8 | 2, "sda" },
+		{ 259 << 8, "nvme0n1", 0 }, { 259 << 8 | 1, "nvme12n3", 0 },
+		{ 259 << 8 | 2, "sda", 0 },
 	};
 	struct ntprof_analysis_opts opts = {
 		.host_devs = devs,
