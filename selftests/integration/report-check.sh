@@ -134,7 +134,7 @@ check_report() {
 	# what they are for.
 	if "$ntprof" report --tail --hist --timeline 1 "$host" "$target" \
 		> "$work/$step.views" 2>&1 &&
-	   grep -q '^== read 4KiB .*: the [0-9]* commands above p99 ' "$work/$step.views" &&
+	   grep -qE '^== read 4KiB .*: the ([0-9]+ commands|command) above p99 ' "$work/$step.views" &&
 	   grep -q '^  the tail grows most in ' "$work/$step.views" &&
 	   grep -qE '^ +usecs : count +distribution$' "$work/$step.views" &&
 	   grep -qE '^== read 4KiB .*, every 1 s$' "$work/$step.views" &&
