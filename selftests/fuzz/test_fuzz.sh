@@ -49,16 +49,19 @@ fi
 # errors. The reader is built for fuzzing (CRC checks relaxed); the unit
 # tests that write the seeds, normally.
 cflags=(-std=gnu11 -Wall -Wextra "-I$INCLUDE_DIR" "-I$TOOL_DIR/lib")
+# The reader, and what of lib/common it calls: the escaping of the
+# strings it loads.
+reader=("$NTP_DIR"/*.c "$TOOL_DIR/lib/common/escape.c")
 if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all \
 		-DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION \
-		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "$NTP_DIR"/*.c \
+		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "${reader[@]}" \
 		-lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
-		"$UNIT_DIR/ntp_test.c" "$NTP_DIR"/*.c -lisal -lz \
+		"$UNIT_DIR/ntp_test.c" "${reader[@]}" -lisal -lz \
 		>> "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp2" "$UNIT_DIR/test_ntp2.c" \
-		"$UNIT_DIR/ntp_test.c" "$NTP_DIR"/*.c -lisal -lz \
+		"$UNIT_DIR/ntp_test.c" "${reader[@]}" -lisal -lz \
 		>> "$work/build.log" 2>&1 ||
    ! mkdir "$work/corpus"; then
 	{
