@@ -288,6 +288,41 @@ static bool has_agent(pid_t pid)
 	return true;
 }
 
+/*
+ * The target started with a list of @kind: its three sites' states are
+ * @want, and it runs as without the agent (@plain), its one patched
+ * site said. Non-zero: it did not start.
+ */
+static int refused_as(enum list_kind kind, const enum agent_refusal want[3],
+		      unsigned long long plain, const char *what)
+{
+	const struct agent_shm_ctl *ctl = NULL;
+	struct agent_attach a;
+	unsigned long long sum;
+	struct child c;
+	char err[512];
+
+	if (write_sites(kind) || start(&c, sites_path)) {
+		printf("Bail out! the target does not start: %s\n", what);
+		return 1;
+	}
+	sum = run(&c, 0, 500);
+	if (!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
+		ctl = a.shm;
+	if (!ok(ctl && a.nr_sites == 3 &&
+		ctl->site_state[0] == AGENT_STATE(want[0]) &&
+		ctl->site_state[1] == AGENT_STATE(want[1]) &&
+		ctl->site_state[2] == AGENT_STATE(want[2]), "%s", what))
+		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
+		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
+	if (ctl)
+		agent_detach(&a);
+	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
+	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
+	   "... and the program runs as without the agent: %s", err);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
@@ -409,44 +444,18 @@ int main(int argc, char **argv)
 			diag("%s: %s%s", err, leaks, other ? "" : "(libm.so.6 not kept)");
 	}
 
-	if (write_sites(LIST_NOT_CODE) || start(&c, sites_path))
-		return printf("Bail out! the target does not start with a list of bad addresses\n"), 1;
-	sum = run(&c, 0, 500);
-	ctl = NULL;
-	if (!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
-		ctl = a.shm;
-	if (!ok(ctl && a.nr_sites == 3 &&
-		ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
-		ctl->site_state[1] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
-		ctl->site_state[2] == AGENT_STATE(AGENT_NOT_IN_TEXT),
-		"a site at the ELF header and one of 1 GiB: refused, %s",
-		agent_refusal_str(AGENT_NOT_IN_TEXT)))
-		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
-		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
-	if (ctl)
-		agent_detach(&a);
-	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
-	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
-	   "... and the program runs as without the agent: %s", err);
+	{
+		static const enum agent_refusal not_code[3] = {
+			AGENT_PATCHED, AGENT_NOT_IN_TEXT, AGENT_NOT_IN_TEXT };
+		static const enum agent_refusal bad_near[3] = {
+			AGENT_NOT_IN_TEXT, AGENT_BRANCH_FROM_OBJECT, AGENT_PATCHED };
 
-	if (write_sites(LIST_BAD_NEAR) || start(&c, sites_path))
-		return printf("Bail out! the target does not start with a list of bad near lines\n"), 1;
-	sum = run(&c, 0, 500);
-	ctl = NULL;
-	if (!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)))
-		ctl = a.shm;
-	if (!ok(ctl && a.nr_sites == 3 &&
-		ctl->site_state[0] == AGENT_STATE(AGENT_NOT_IN_TEXT) &&
-		ctl->site_state[1] == AGENT_STATE(AGENT_BRANCH_FROM_OBJECT) &&
-		ctl->site_state[2] == AGENT_STATE(AGENT_PATCHED),
-		"a near line at the ELF header, and 17 near lines: both sites refused"))
-		diag("states %d %d %d", ctl ? ctl->site_state[0] : -1,
-		     ctl ? ctl->site_state[1] : -1, ctl ? ctl->site_state[2] : -1);
-	if (ctl)
-		agent_detach(&a);
-	ok(sum == plain && finish(&c, err, sizeof(err)) == 0 &&
-	   !strcmp(err, "ntprof-agent: 1 of 3 sites patched"),
-	   "... and the program runs as without the agent: %s", err);
+		if (refused_as(LIST_NOT_CODE, not_code, plain,
+			       "a site at the ELF header and one of 1 GiB: refused as not its object's code") ||
+		    refused_as(LIST_BAD_NEAR, bad_near, plain,
+			       "a near line at the ELF header, and 17 near lines: both sites refused"))
+			return 1;
+	}
 
 	if (write_sites(LIST_OTHER_BUILD) || start(&c, sites_path))
 		return printf("Bail out! the target does not start with another build's list\n"), 1;
