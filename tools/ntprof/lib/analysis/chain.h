@@ -182,4 +182,64 @@ int ntprof_chain_each(const struct recording_run *run,
 void ntprof_chain_cmd_print(FILE *f, const struct recording_run *run,
 			    const struct ntprof_chain_cmd *c);
 
+/* A middle of a run: a machine with target and host recordings. */
+struct ntprof_chain_middle {
+	const char *label;		/* its hostname */
+	uint32_t *up_files;		/* its target files, of run.files */
+	size_t nr_up_files;
+	uint32_t *down_files;		/* its host files (legs) */
+	size_t nr_down_files;
+	/*
+	 * false: its files were not recorded with one -s and the chain rule
+	 * (a note says which), and nothing of it is linked.
+	 */
+	bool linked;
+	struct ntprof_chain_links links;
+};
+
+/* A leg: a replica's device (its target's machine and device). */
+struct ntprof_chain_leg_id {
+	uint32_t file;			/* the target file, else the host file */
+	uint32_t dev;
+	char label[160];		/* "r1 nullb0", "m1 nvme2n1 (no target)" */
+};
+
+/* What a run's chains are, beside its hops' joins. */
+struct ntprof_chain {
+	struct ntprof_chain_middle *mid;
+	size_t nr_mid;
+	/* Per file of the run: its middle, or -1, and its first number. */
+	int32_t *file_mid;
+	uint32_t *file_base;
+	/* The legs met, each once. */
+	struct ntprof_chain_leg_id *legs;
+	size_t nr_legs;
+	/* One-line notes: files not linked, pieces missing. */
+	char **notes;
+	size_t nr_notes;
+	/* The middles' downstream records, summed over the middles. */
+	uint64_t down;
+	uint64_t linked;
+	uint64_t no_upstream;
+	uint64_t ambiguous;
+	uint64_t outside;
+	/* The per-group numbers (chain_stats.c); NULL before. */
+	struct ntprof_chain_stats *stats;
+};
+
+/* recording.c's steps. 0, or 1 after a one-line message for @cmd. */
+/* After the headers: the middles, and their host files marked legs. */
+int ntprof_chain_setup(struct recording_run *run, const char *cmd);
+/* After the joins: each middle's links, and the notes. */
+int ntprof_chain_link_run(struct recording_run *run, const char *cmd);
+void ntprof_chain_free(struct recording_run *run);
+
+/* The leg a downstream record serves: an index of chain.legs, or -1. */
+int ntprof_chain_leg_of(const struct recording_run *run,
+			const struct ntprof_chain_node *n);
+/* A middle's name for its stage: "middle (md0)". */
+const char *ntprof_chain_middle_name(const struct recording_run *run,
+				     const struct ntprof_chain_node *n,
+				     char *buf, size_t size);
+
 #endif /* NTPROF_CHAIN_H */
