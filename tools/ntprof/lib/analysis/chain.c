@@ -141,6 +141,9 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 			run->files[f].leg = true;
 		}
 	}
+	ch->active = ch->nr_mid > 0;
+	for (f = 0; f < run->nr_files; f++)
+		ch->active |= run->files[f].hdr->chain != 0;
 	return 0;
 nomem:
 	fprintf(stderr, "ntprof: %s: out of memory for the chains\n", cmd);

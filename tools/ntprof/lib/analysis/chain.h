@@ -206,6 +206,11 @@ struct ntprof_chain_leg_id {
 
 /* What a run's chains are, beside its hops' joins. */
 struct ntprof_chain {
+	/*
+	 * A middle, or a file recorded with the chain rule: links and
+	 * notes are made. false: a run of hops as ever, left as it was.
+	 */
+	bool active;
 	struct ntprof_chain_middle *mid;
 	size_t nr_mid;
 	/* Per file of the run: its middle, or -1, and its first number. */

@@ -215,15 +215,21 @@ static bool is_host(const struct recording *rec)
 	return rec->hdr->role == NTPROF_ROLE_HOST;
 }
 
-/* All files must share N: a join of different samples matches a part. */
+/*
+ * All files must share N: a join of different samples matches a part.
+ * A middle's host side is checked against its middle apart (chain.c): a
+ * difference there leaves the middle unlinked, with a note.
+ */
 static int check_sample(struct recording_run *run, const char *cmd)
 {
 	const struct recording *a = &run->files[0], *b;
 	size_t i;
 
+	while (a->leg)
+		a++;
 	for (i = 1; i < run->nr_files; i++) {
 		b = &run->files[i];
-		if (b->hdr->sample == a->hdr->sample)
+		if (b->hdr->sample == a->hdr->sample || b->leg)
 			continue;
 		fprintf(stderr,
 			"ntprof: %s: %s sampled one command in %u, %s one in %u: record every side with the same -s to report them together\n",
@@ -609,7 +615,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		else
 			run->nr_target_files++;
 	}
-	if (check_sample(run, cmd) || ntprof_chain_setup(run, cmd) ||
+	if (ntprof_chain_setup(run, cmd) || check_sample(run, cmd) ||
 	    recording_machines(run, cmd))
 		return 1;
 	if (recording_stream_wanted(run))
@@ -625,7 +631,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 	}
 	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
 		return 1;
-	if (ntprof_chain_present(run) && ntprof_chain_link_run(run, cmd))
+	if (run->chain->active && ntprof_chain_link_run(run, cmd))
 		return 1;
 	join_total(run);
 	return analyse(run, cmd, by);
