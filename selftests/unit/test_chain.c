@@ -401,6 +401,8 @@ static void test_run(void)
 	ok(w.n == N_CMDS && w.followed == 0,
 	   "and no command is followed past it");
 	recording_run_free(&run);
+	/* KEEP_TMP keeps the whole chain, to report by hand. */
+	write_all(1);
 }
 
 int main(void)
