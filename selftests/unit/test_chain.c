@@ -18,7 +18,7 @@
 #include "analysis/recording.h"
 #include "tap.h"
 
-static char dir[] = "/tmp/ntprof-chain-XXXXXX";
+static char dir[256] = "/tmp/ntprof-chain-XXXXXX";
 
 /* Part 1: ntprof_chain_link() alone. */
 
@@ -187,12 +187,15 @@ static uint64_t hop_e2e(uint64_t inner)
 	return inner + 2 * W + 5500;
 }
 
-/* Leg 0's replica is fast, leg 1's slow (writes: the critical one). */
+/*
+ * Leg 0's replica is fast, leg 1's slow (writes: the critical one), and
+ * for one write (command 4) 400 us slower still: the tail.
+ */
 static const uint64_t leg_inner[2] = { 20000, 50000 };
 
 static void build(void)
 {
-	uint64_t t0, e, inner, d0;
+	uint64_t t0, e, inner, d0, slow;
 	struct ntprof_record *h, *t, *d, *r;
 	int i, j, legs;
 	uint8_t op;
@@ -201,7 +204,8 @@ static void build(void)
 		/* Writes, and every third command a read served by leg 0. */
 		op = i % 3 == 2 ? 0x02 : 0x01;
 		legs = op == 0x01 ? 2 : 1;
-		inner = M1 + hop_e2e(leg_inner[legs - 1]) + M2;
+		slow = i == 4 ? 400000 : 0;
+		inner = M1 + hop_e2e(leg_inner[legs - 1] + slow) + M2;
 		t0 = 1000000 + (uint64_t)i * 1000000;
 		h = push(&hs);
 		t = push(&ts);
@@ -210,8 +214,8 @@ static void build(void)
 		for (j = 0; j < legs; j++) {
 			d = push(&ds);
 			r = push(&rs);
-			d0 = e + M1 + (uint64_t)(legs - 1 - j) * 0;
-			hop(d, r, MM, MR, d0, leg_inner[j], 2,
+			d0 = e + M1;
+			hop(d, r, MM, MR, d0, leg_inner[j] + (j ? slow : 0), 2,
 			    (uint16_t)(100 + 2 * i + j), op,
 			    OFFSET + 100 + 8 * (uint64_t)i,
 			    0x10300001 + (uint32_t)j, 0x1100000 + (uint32_t)j);
@@ -405,8 +409,22 @@ static void test_run(void)
 	write_all(1);
 }
 
-int main(void)
+/*
+ * test_chain --write DIR: the whole chain's four files in DIR (which
+ * must exist), for test_chain_report.sh to report; no test.
+ */
+static int write_to(const char *path)
 {
+	snprintf(dir, sizeof(dir), "%s", path);
+	build();
+	write_all(1);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_to(argv[2]);
 	printf("TAP version 13\n");
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
