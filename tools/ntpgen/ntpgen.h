@@ -173,7 +173,45 @@ double rng_unit(struct rng *r);
 /* ntpgen_workload.c */
 int run_workload(struct gen *g, struct slot *heap, uint64_t nslots);
 
+/* What both sides see of a command: what the 1-in-N decision hashes. */
+struct cmd_identity {
+	bool is_read;
+	bool large;
+	uint8_t opcode;
+	uint32_t length;
+	uint32_t nlb;
+	uint64_t slba;
+	uint16_t qid;
+	uint16_t cid;
+	bool passthru;		/* built by userspace: no block layer start */
+};
+
+/* The parts of each stage, drawn for one command (ns). */
+struct cmd_durations {
+	uint64_t blk_sub, blk_comp;	/* host block layer */
+	uint64_t drv_sub, drv_comp;	/* host driver */
+	uint64_t hop_out, hop_back;	/* network: the wire */
+	uint64_t host_recv;		/* network: the host's receive path */
+	uint64_t tgt_sub, tgt_comp;	/* target driver */
+	uint64_t st_blk1, drive, st_blk2;	/* storage */
+	uint64_t data;		/* network: a large write's data, else 0 */
+};
+
 /* ntpgen_model.c */
+uint64_t draw(struct rng *r, double mean_ns, double jitter);
+uint64_t host_start(const __u64 *hp);
+void draw_identity(struct gen *g, const struct slot *s,
+		   struct cmd_identity *c);
+void draw_durations(struct gen *g, uint16_t qid,
+		    const struct cmd_identity *c, uint64_t start,
+		    struct cmd_durations *d);
+uint64_t place_submit(const struct cmd_identity *c,
+		      const struct cmd_durations *d, bool tcp, uint64_t start,
+		      uint64_t *hp, uint64_t *tp);
+uint64_t place_storage(const struct cmd_durations *d, uint64_t x,
+		       uint64_t *tp);
+uint64_t place_complete(const struct cmd_durations *d, bool tcp, uint64_t x,
+			uint64_t *hp, uint64_t *tp);
 uint64_t to_target(const struct gen *g, uint64_t t);
 int command(struct gen *g, const struct slot *s, uint64_t start,
 	    uint64_t *end);
