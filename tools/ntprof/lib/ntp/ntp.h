@@ -20,11 +20,12 @@
 #include <uapi/linux/ntprof.h>
 
 /*
- * The format this code writes. It reads every minor of its major, and
- * of major 1 (1.0 to 1.4: the same header, records of a fixed size).
+ * The format this code writes (2.1: the chain rule in the header). It
+ * reads every minor of its major, and of major 1 (1.0 to 1.4: the same
+ * header, records of a fixed size).
  */
 #define NTP_VERSION_MAJOR	2
-#define NTP_VERSION_MINOR	0
+#define NTP_VERSION_MINOR	1
 
 /*
  * The on-disk size of a record in formats 1.0 to 1.4: struct
