@@ -10,6 +10,8 @@
  *   ntpgen_workload.c  the closed loop: slots issuing command after command
  *   ntpgen_model.c     one command: its path, who records it, its stages
  *   ntpgen_files.c     what goes into the files: headers, records, expect
+ *   ntpgen_chain.c     --chain: a command through a middle to its legs
+ *   ntpgen_chain_files.c  --chain: the machines, their files, the truth
  */
 #ifndef NTPGEN_H
 #define NTPGEN_H
@@ -94,6 +96,20 @@ struct opts {
 	const char *hostname;	/* the host's header's; NULL: ntpgen-host */
 	const char *host_path;
 	const char *target_path;
+	/* --chain DIR: a chain's recordings (ntpgen_chain.c) into chain_dir. */
+	bool chain;
+	const char *chain_dir;
+	bool chain_rule;	/* false: --no-chain-rule */
+	uint32_t hops;
+	uint32_t legs;
+	uint64_t leg_offset;	/* md's data_offset, in LBAs */
+	int32_t slow_leg;	/* -1: none */
+	double slow_leg_us;
+	double split_pct;
+	double unlinked_pct;
+	double middle_us;
+	bool read_alternate;	/* else least-busy */
+	int64_t theta_step_ns;
 };
 
 /* Random numbers: xoshiro256**, seeded by splitmix64. */
@@ -113,6 +129,9 @@ struct rng {
 #define NSID		1
 
 /* The workload's slots, in a min-heap by the time each next issues. */
+struct chain;
+struct chain_rec;
+
 struct slot {
 	uint64_t next;		/* true time (host clock) of its next start */
 	uint16_t qid;
@@ -148,9 +167,14 @@ struct gen {
 	struct acc groups[NR_GROUPS];
 	struct acc all;
 	struct acc host_alone;	/* host records without a target one */
+	struct chain *chain;	/* --chain's machines and files; else NULL */
 };
 
 #define BUF_RECORDS	NTP_BLOCK_RECORDS
+/* The most legs of a chain's middle (--legs). */
+#define CHAIN_MAX_LEGS	4
+/* The most hooks a header gets (ntpgen_files.c's list). */
+#define MAX_HOOKS	40
 
 /* ntpgen_opts.c */
 int parse_args(int argc, char *argv[], struct opts *o);
@@ -222,5 +246,17 @@ int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
 int emit_record(struct gen *g, bool host, const struct ntprof_record *rec);
 int flush_records(struct gen *g);
 int write_expect(const struct gen *g);
+void fill_header(struct ntp_header *hdr, const struct opts *o, uint8_t role,
+		 const char *hostname, struct rng *r, struct ntp_hook *hooks);
+
+/* ntpgen_chain.c */
+int chain_command(struct gen *g, const struct slot *s, uint64_t start,
+		  uint64_t *end);
+
+/* ntpgen_chain_files.c */
+int chain_open(struct gen *g);
+int chain_emit(struct gen *g, struct chain_rec *r,
+	       const struct ntprof_record *rec);
+int chain_close(struct gen *g, int ret);
 
 #endif /* NTPGEN_H */
