@@ -133,7 +133,8 @@ int report_rows_each(const struct recording_run *run,
 	}
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
-		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)
+		if ((rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files) ||
+		    rec->leg)
 			continue;
 		for (j = 0; j < rec->n; j++) {
 			row = (struct report_row){ 0 };
