@@ -111,6 +111,40 @@ static void test_link(void)
 	ntprof_chain_links_free(&l);
 }
 
+/*
+ * Splits: a 128 KiB write (256 LBAs of 512 bytes) reaching two legs as
+ * two 64 KiB parts each (devices 1 and 2), and another one of which a
+ * leg got a single 64 KiB part, which tiles nothing.
+ */
+static void test_split(void)
+{
+	struct ntprof_record up[2], down[6];
+	struct ntprof_chain_side us = { up, 2, 0 }, ds = { down, 6, 2048 };
+	struct ntprof_chain_links l;
+	int i, err;
+
+	up_rec(&up[0], 0x01, 1000, 131072, 1000, 9000);
+	up_rec(&up[1], 0x01, 5000, 131072, 1000, 9000);
+	for (i = 0; i < 4; i++) {
+		down_rec(&down[i], 0x01, 2048 + 1000 + (uint64_t)(i % 2) * 128,
+			 65536, 2000 + (uint64_t)i * 100, 8000);
+		down[i].dev = 1 + (uint32_t)(i / 2);
+	}
+	down_rec(&down[4], 0x01, 2048 + 5000, 65536, 2000, 8000);
+	/* Inside the first write's range, but not at a part's place. */
+	down_rec(&down[5], 0x01, 2048 + 1064, 65536, 2000, 8000);
+	down[5].dev = 3;
+
+	err = ntprof_chain_link(&us, 1, &ds, 1, &l);
+	ok(!err && l.up[0] == 0 && l.up[1] == 0 && l.up[2] == 0 &&
+	   l.up[3] == 0 && l.linked == 4 && l.split == 4,
+	   "the parts of a split on two legs link to their write, as parts");
+	ok(!err && l.state[4] == NTPROF_CHAIN_NO_UPSTREAM &&
+	   l.state[5] == NTPROF_CHAIN_NO_UPSTREAM && l.no_upstream == 2,
+	   "a single part, and a part out of place, tile nothing: no upstream");
+	ntprof_chain_links_free(&l);
+}
+
 /* Part 2: runs of files. Times are true times; each machine adds its clock. */
 
 #define W	10000		/* each way on the wire */
@@ -431,6 +465,7 @@ int main(int argc, char *argv[])
 		return 1;
 	}
 	test_link();
+	test_split();
 	test_run();
 	tap_rmdir(dir, names, 4);
 	free(hs.v);

@@ -72,6 +72,7 @@ struct ntprof_chain_links {
 	uint32_t *first;	/* nr_up + 1 */
 	uint32_t *down;
 	uint64_t linked;
+	uint64_t split;		/* of the linked, parts of a split */
 	uint64_t no_upstream;
 	uint64_t ambiguous;
 	uint64_t outside;
@@ -85,7 +86,10 @@ struct ntprof_chain_links {
  * T.ts[TARGET_EXEC] (else TARGET_INIT) <= D's first point and D's last
  * point <= T.ts[TARGET_COMPLETE] (else T's last point). A D with exactly
  * one such T is linked; with none it has no upstream, with several it is
- * ambiguous: both counted, never linked. Sorted work in O(n log n),
+ * ambiguous: both counted, never linked. A D of no such T is tried as a
+ * part of a split: inside exactly one T's range and time, with the
+ * other parts its leg (side and device) got of that T tiling T's range
+ * (chain_link.c). Sorted work in O(n log n),
  * about 48 bytes per upstream record besides the result. Returns 0,
  * -ENOMEM or -EINVAL (more than NTPROF_CHAIN_NONE - 1 records); free @l
  * with ntprof_chain_links_free() in any case.

@@ -83,9 +83,12 @@ static void print_middles(FILE *f, const struct recording_run *run)
 			fprintf(f, "  middle %s: not linked\n", m->label);
 			continue;
 		}
-		fprintf(f, "  middle %s: %zu downstream commands, %" PRIu64 " linked to the command that caused them; not linked: %" PRIu64 " without one (resync, superblock, bitmap), %" PRIu64 " ambiguous, %" PRIu64 " neither a read nor a write\n",
-			m->label, l->nr_down, l->linked, l->no_upstream,
-			l->ambiguous, l->outside);
+		fprintf(f, "  middle %s: %zu downstream commands, %" PRIu64 " linked to the command that caused them",
+			m->label, l->nr_down, l->linked);
+		if (l->split)
+			fprintf(f, " (%" PRIu64 " as parts of a split)", l->split);
+		fprintf(f, "; not linked: %" PRIu64 " without one (resync, superblock, bitmap), %" PRIu64 " ambiguous, %" PRIu64 " neither a read nor a write\n",
+			l->no_upstream, l->ambiguous, l->outside);
 	}
 	for (i = 0; i < ch->nr_notes; i++)
 		fprintf(f, "  %s\n", ch->notes[i]);
@@ -336,6 +339,7 @@ void report_chain_json(struct ntprof_json *js, const struct recording_run *run)
 		ntprof_json_bool(js, "linked", m->linked);
 		ntprof_json_u64(js, "downstream", m->links.nr_down);
 		ntprof_json_u64(js, "linked_n", m->links.linked);
+		ntprof_json_u64(js, "split", m->links.split);
 		ntprof_json_u64(js, "no_upstream", m->links.no_upstream);
 		ntprof_json_u64(js, "ambiguous", m->links.ambiguous);
 		ntprof_json_u64(js, "outside", m->links.outside);
