@@ -98,11 +98,16 @@ static void print_hops(FILE *f, const struct ntprof_chain_group *cg)
 {
 	char mach[160], val[32];
 	double mean, share;
+	int h, s, w = 22, lead;
 	size_t k;
-	int h, s;
 	bool first;
 
-	fprintf(f, "  %-4s%-22s%-10s%-40s%10s%7s\n", "hop", "machines",
+	/* The machines' column as wide as its widest, two spaces after. */
+	for (h = 0; h < cg->hops; h++)
+		if ((int)strlen(hop_machines(&cg->hop[h], mach, sizeof(mach))) + 2 > w)
+			w = (int)strlen(mach) + 2;
+	lead = 4 + w + 10;
+	fprintf(f, "  %-4s%-*s%-10s%-40s%10s%7s\n", "hop", w, "machines",
 		"transport", "stage", "mean us", "share");
 	for (h = 0; h < cg->hops; h++) {
 		first = true;
@@ -114,18 +119,19 @@ static void print_hops(FILE *f, const struct ntprof_chain_group *cg)
 			share = share_round(100 * mean / cg->e2e_mean);
 			snprintf(val, sizeof(val), "%.2f", mean / 1e3);
 			if (first)
-				fprintf(f, "  %-4d%-22s%-10s", h + 1,
+				fprintf(f, "  %-4d%-*s%-10s", h + 1, w,
 					hop_machines(&cg->hop[h], mach,
 						     sizeof(mach)),
 					ntprof_transport_id(cg->hop[h].transport) ?: "-");
 			else
-				fprintf(f, "  %36s", "");
+				fprintf(f, "  %*s", lead, "");
 			fprintf(f, "%-40s%10s%6.0f%%\n",
 				hop_stage_name(cg, h, s), val, share);
 			first = false;
 		}
 	}
-	fprintf(f, "  %36s%-40s%10.2f\n", "", "end to end", cg->e2e_mean / 1e3);
+	fprintf(f, "  %*s%-40s%10.2f\n", lead, "", "end to end",
+		cg->e2e_mean / 1e3);
 }
 
 /* Short heads of the legs' stage columns. */
@@ -144,11 +150,14 @@ static void print_legs(FILE *f, const struct recording_run *run,
 	const struct ntprof_chain_leg_stats *ls;
 	uint32_t has = 0;
 	size_t i, k;
-	int s;
+	int s, w = 28;
 
-	for (i = 0; i < cg->nr_legs; i++)
+	for (i = 0; i < cg->nr_legs; i++) {
 		has |= cg->legs[i].stage_has;
-	fprintf(f, "  %-28s%4s%8s%9s%9s%10s", "leg", "hop", "n", "critical",
+		if ((int)strlen(run->chain->legs[cg->legs[i].leg].label) + 2 > w)
+			w = (int)strlen(run->chain->legs[cg->legs[i].leg].label) + 2;
+	}
+	fprintf(f, "  %-*s%4s%8s%9s%9s%10s", w, "leg", "hop", "n", "critical",
 		"held us", "mean us");
 	for (k = 0; k < NTPROF_STAGE_COUNT; k++)
 		if (has & (1U << ntprof_stage_order[k]))
@@ -156,7 +165,7 @@ static void print_legs(FILE *f, const struct recording_run *run,
 	fputc('\n', f);
 	for (i = 0; i < cg->nr_legs; i++) {
 		ls = &cg->legs[i];
-		fprintf(f, "  %-28s%4u%8" PRIu64 "%9" PRIu64,
+		fprintf(f, "  %-*s%4u%8" PRIu64 "%9" PRIu64, w,
 			run->chain->legs[ls->leg].label, ls->hop, ls->n,
 			ls->critical);
 		if (ls->held_n)
