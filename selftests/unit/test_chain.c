@@ -449,6 +449,31 @@ static void test_run(void)
 	ok(w.n == N_CMDS && w.followed == 0,
 	   "and no command is followed past it");
 	recording_run_free(&run);
+
+	/*
+	 * Without the chain rule anywhere, a machine's two roles are a hop
+	 * over loopback: its host records make groups, as ever.
+	 */
+	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 0, 0, &ts, NULL, 0);
+	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 0, OFFSET, &ds, NULL, 0);
+	write_file(names[3], "r", NTPROF_ROLE_TARGET, MR, 0, OFFSET, &rs, NULL,
+		   0);
+	err = load(&run, 0);
+	ok(!err && !ntprof_chain_present(&run) && !run.files[1].leg &&
+	   run.an->nr_host == 11 && run.an->nr_groups > 0,
+	   "without the chain rule, a machine's two roles are no middle");
+	recording_run_free(&run);
+
+	/* A chain's host recording alone: its groups, and no note. */
+	write_all(1);
+	{
+		char *one = (char *)tap_path(dir, names[0]);
+
+		err = recording_run_load(&run, "report", &one, 1, 0);
+	}
+	ok(!err && run.an->nr_host == N_CMDS && run.chain->nr_notes == 0,
+	   "the origin host's recording alone reports, with no note");
+	recording_run_free(&run);
 	/* KEEP_TMP keeps the whole chain, to report by hand. */
 	write_all(1);
 }
