@@ -239,6 +239,7 @@ static int unlinked(struct gen *g, struct chain_machine *m, uint64_t t)
 			return -1;
 		chain_truth_row(g, "unlinked", &out.host, NULL, l, 0, 1, false,
 				resync ? "resync" : "superblock");
+		t += draw(&g->rng, 500, o->jitter);
 	}
 	return 0;
 }
@@ -275,8 +276,9 @@ static int middle(struct gen *g, struct chain_machine *m,
 		parts = rng_next(r) & 1 ? 4 : 2;
 	if (c->is_read)
 		first = last = read_leg(m, o->read_alternate, exec + sub);
+	/* md sends the legs' clones, and a split's parts, in turn. */
+	t = exec + sub;
 	for (l = first; l <= last; l++) {
-		t = exec + sub;
 		for (p = 0; p < parts; p++) {
 			dc = *c;
 			dc.length = c->length / parts;
@@ -289,8 +291,7 @@ static int middle(struct gen *g, struct chain_machine *m,
 			if (out.end > downs[crit].end)
 				crit = n;
 			n++;
-			/* md sends a split's parts one after another. */
-			t += draw(r, 1000, o->jitter);
+			t += draw(r, 500, o->jitter);
 		}
 	}
 	if (o->unlinked_pct > 0 && rng_unit(r) * 100.0 < o->unlinked_pct &&
