@@ -167,7 +167,8 @@ static bool next_common_run(struct common_runs *c)
 
 /* The entries of one side's usable records, sorted by (hash, time). */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
-		   unsigned int keys, struct jent **out, size_t *nr)
+		   unsigned int keys, const uint8_t *skip, struct jent **out,
+		   size_t *nr)
 {
 	uint64_t start, end;
 	size_t i, i1, k = 0;
@@ -180,7 +181,7 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 	if (!e)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (r[i].role != role ||
+		if (r[i].role != role || (skip && skip[i]) ||
 		    ntprof_record_window(&r[i], &start, &end))
 			continue;
 		e[k].hash = cmd_hash(&r[i], keys);
@@ -574,10 +575,11 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	slack = opts && opts->slack_ns ? opts->slack_ns : DEFAULT_SLACK_NS;
 
 	keys = keys_of(host, nr_host) & keys_of(target, nr_target);
-	err = entries(host, nr_host, NTPROF_ROLE_HOST, keys, &he, &nhe);
+	err = entries(host, nr_host, NTPROF_ROLE_HOST, keys,
+		      opts ? opts->host_skip : NULL, &he, &nhe);
 	if (!err)
 		err = entries(target, nr_target, NTPROF_ROLE_TARGET, keys,
-			      &te, &nte);
+			      NULL, &te, &nte);
 	if (err)
 		goto out;
 

@@ -29,6 +29,11 @@ struct ntprof_join_opts {
 	 * theta's own uncertainty; 0: 50 us.
 	 */
 	int64_t slack_ns;
+	/*
+	 * Per host record, NULL for none: not zero leaves the record out
+	 * of this join (sent to another subsystem than the target's).
+	 */
+	const uint8_t *host_skip;
 };
 
 struct ntprof_join {

@@ -258,20 +258,84 @@ static void join_hint(const struct ntp_header *h, const struct ntp_header *t,
 			      (int64_t)(h->start_mono_ns - h->start_real_ns);
 }
 
+/* Whether target header @t has a controller of subsystem @nqn. */
+static bool exports(const struct ntp_header *t, const char *nqn)
+{
+	uint32_t k;
+
+	for (k = 0; k < t->nr_ctrls; k++)
+		if (!strcmp(t->ctrls[k].subsysnqn, nqn))
+			return true;
+	return false;
+}
+
+/*
+ * Which of host file @h's records are sent to a subsystem that target
+ * file @t does not export: a chain's middle sends a write's clones to
+ * every leg from the same queue and tag, and the origin's commands may
+ * share a replica's identity; only the subsystem tells them apart. Sets
+ * *@skip to a mask for the join (NULL: every record may match) and
+ * returns 1 when no record may match, so that the pair is not joined,
+ * 0, or -ENOMEM. A record whose disk the controller table does not
+ * name, or a file without names, is never left out.
+ */
+static int subsys_skip(const struct recording *h, const struct recording *t,
+		       uint8_t **skip)
+{
+	uint32_t devs[16], k, nd = 0, nx = 0;
+	uint8_t *m;
+	size_t i, j;
+
+	*skip = NULL;
+	for (k = 0; k < h->hdr->nr_ctrls; k++) {
+		if (!h->hdr->ctrls[k].subsysnqn[0] || !t->hdr->nr_ctrls)
+			return 0;
+		if (!exports(t->hdr, h->hdr->ctrls[k].subsysnqn)) {
+			if (nd == ARRAY_SIZE(devs))
+				return 0;
+			devs[nd++] = h->hdr->ctrls[k].dev;
+		} else {
+			nx++;
+		}
+	}
+	if (!nd)
+		return 0;
+	if (!nx)
+		return 1;
+	m = calloc(h->n + 1, 1);
+	if (!m)
+		return -ENOMEM;
+	for (i = 0; i < h->n; i++)
+		for (j = 0; j < nd; j++)
+			if (h->recs[i].dev == devs[j])
+				m[i] = 1;
+	*skip = m;
+	return 0;
+}
+
 static int pair_join(struct recording_run *run, const char *cmd, size_t hi,
 		     size_t ti)
 {
 	struct recording *h = &run->files[hi], *t = &run->files[ti];
-	struct recording_pair *p = &run->pairs[run->nr_pairs++];
+	struct recording_pair *p;
 	struct ntprof_join_opts opts;
+	uint8_t *skip;
 	uint32_t k;
 	size_t i;
 	int err;
 
+	err = subsys_skip(h, t, &skip);
+	if (err > 0)
+		return 0;	/* nothing of one goes to the other */
+	p = &run->pairs[run->nr_pairs++];
 	p->host = hi;
 	p->target = ti;
 	join_hint(h->hdr, t->hdr, &opts);
-	err = ntprof_join(h->recs, h->n, t->recs, t->n, &opts, &p->join);
+	opts.host_skip = skip;
+	if (!err)
+		err = ntprof_join(h->recs, h->n, t->recs, t->n, &opts,
+				  &p->join);
+	free(skip);
 	if (err) {
 		fprintf(stderr, "ntprof: %s: joining %s with %s: %s\n", cmd,
 			h->path, t->path, strerror(-err));
