@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# ntpgen --chain against its own truth, through 'ntprof report': a chain
+# (origin host -> middle, nvmet over md raid1 -> two replicas, each
+# machine on its own clock) with splits, resync and superblock writes and
+# a slow leg is read by report without an error; each hop's joins are
+# the truth's, record by record: the origin's host records with the
+# middle's target records, in the whole chain's report, and the middle's
+# host records with the replicas' target records (a write's clones on two
+# legs share queue, command id and LBA: they must still be joined each to
+# its own leg's replica); at -s 8 every machine picks the same commands
+# by the chain rule (the downstream commands of every sampled command and
+# no others), which the hop rule (--no-chain-rule) does not; the slow leg
+# is the writes' critical leg; a chain of three hops is read too; bad
+# options are refused with one line.
+#
+# usage: test_ntpgen_chain.sh    Prints TAP; exits 1 if any test failed.
+
+# Each test is "checks && ... || { diag; return 1; }".
+# shellcheck disable=SC2015
+
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
+TRUTH_AWK=$UNIT_DIR/chain_truth.awk
+# md's data offset of the chains here (ntpgen's default).
+OFF=4096
+
+# chain DIR ARGS...: an ntpgen chain in $TMP/DIR; a failure is a Bail out.
+chain() {
+	local d=$TMP/$1
+
+	shift
+	"$NTPGEN" --quiet --chain "$@" "$d" ||
+		{ echo "Bail out! ntpgen --chain $* failed"; exit 1; }
+}
+
+# csv OUT FILE...: report --csv of FILE... into OUT; its exit status.
+csv() {
+	local out=$1
+
+	shift
+	"$NTPROF" report --csv "$out" "$@" > /dev/null 2> "$out.err" ||
+		{ echo "ntprof report exited $?: $(head -n 3 "$out.err")"; return 1; }
+}
+
+# hops_right DIR FROM CSV: every hop of the truth from recording FROM is
+# a row of CSV with its target record; prints the counts.
+hops_right() {
+	local r
+
+	r=$(awk -F, -v from="$2" -f "$TRUTH_AWK" "$TMP/$1/truth.csv" "$3")
+	echo "$2: $r"
+	awk '/^hops / { exit !($2 > 0 && $6 == 0 && $8 == 0 && $12 == 0 &&
+			       $14 == 0 && $4 + $10 == $2) }' <<< "$r"
+}
+
+chain a -n 20000 --split-pct 20 --unlinked-pct 2 --slow-leg 1:200 --seed 3
+
+t_files() {
+	local f
+
+	for f in host middle-target middle-host leg0-target leg1-target; do
+		[ -s "$TMP/a/$f.ntp" ] || { echo "no $f.ntp"; return 1; }
+	done
+	[ "$(head -n 1 "$TMP/a/truth.csv")" = \
+	  "kind,from,from_qid,from_cid,from_ts,to,to_qid,to_cid,to_ts,leg,part,parts,critical,what" ] &&
+		grep -q '^link,.*,[0-3],4,[01],write$' "$TMP/a/truth.csv" &&
+		grep -q '^unlinked,middle-host,.*,resync$' "$TMP/a/truth.csv" &&
+		grep -q '^unlinked,middle-host,.*,superblock$' "$TMP/a/truth.csv" ||
+		{ echo "truth.csv lacks its header, splits or unlinked rows"; return 1; }
+}
+ktap_check "chain: the five recordings and a truth with splits and unlinked commands" t_files
+
+t_reads() {
+	"$NTPROF" report "$TMP/a" > "$TMP/a.txt" 2> "$TMP/a.err" ||
+		{ echo "report exited $?: $(cat "$TMP/a.err")"; return 1; }
+	grep -q 'ntpgen-middle' "$TMP/a.txt" ||
+		{ echo "no middle in the report"; return 1; }
+}
+ktap_check "chain: report reads the chain's directory without an error" t_reads
+
+# Hop 1 in the whole chain's report: the origin's records are joined to
+# the middle's target records, none to a replica's.
+t_hop1() {
+	csv "$TMP/a1.csv" "$TMP/a" && hops_right a host "$TMP/a1.csv"
+}
+ktap_check "chain: hop 1 (origin host -> middle target) joined as the truth says" t_hop1
+
+# Hop 2 as a plain hop: the middle's host side with the replicas.
+t_hop2() {
+	csv "$TMP/a2.csv" "$TMP/a/middle-host.ntp" "$TMP/a/leg0-target.ntp" \
+		"$TMP/a/leg1-target.ntp" &&
+		hops_right a middle-host "$TMP/a2.csv"
+}
+ktap_check "chain: hop 2 (middle host -> each leg's replica) joined as the truth says" t_hop2
+
+# The slow leg (1, 200 us more) completes last for the writes.
+t_critical() {
+	awk -F, '$1 == "link" && $14 == "write" && $13 == 1 {
+		n++; slow += $10 == 1 }
+	END { printf "%d of %d writes critical on the slow leg\n", slow, n
+	      exit !(n > 1000 && slow >= 0.99 * n) }' "$TMP/a/truth.csv"
+}
+ktap_check "chain: the slow leg is the writes' critical leg" t_critical
+
+# volumes CSV OFFSET: the commands of CSV's host rows as "op lba nlb" in
+# the volume's LBAs (OFFSET taken out), one a line, sorted and unique;
+# fails if a host row has no target record.
+volumes() {
+	awk -F, -v off="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["role"] == "host" {
+			if ($col["target_file"] == "") { bad++; next }
+			print $col["opcode"], $col["slba"] - off, $col["length"] }
+		END { if (bad) { print bad " host rows without a target record" > "/dev/stderr"; exit 1 } }' "$1" |
+		sort -u
+}
+
+# same_sample DIR: at -s 8, the origin's sampled commands are exactly
+# those whose downstream commands the middle and the replicas recorded.
+same_sample() {
+	local d=$TMP/$1
+
+	csv "$d/h1.csv" "$d/host.ntp" "$d/middle-target.ntp" &&
+		csv "$d/h2.csv" "$d/middle-host.ntp" "$d/leg0-target.ntp" \
+			"$d/leg1-target.ntp" || return 1
+	volumes "$d/h1.csv" 0 > "$d/up" && volumes "$d/h2.csv" "$OFF" > "$d/down" ||
+		return 1
+	echo "$1: $(wc -l < "$d/up") commands upstream, $(wc -l < "$d/down") downstream," \
+	     "$(comm -3 "$d/up" "$d/down" | wc -l) on one side only"
+	[ -s "$d/up" ] && cmp -s "$d/up" "$d/down"
+}
+
+chain s8 -n 40000 -s 8 --seed 5
+chain s8hop -n 40000 -s 8 --seed 5 --no-chain-rule
+t_sample() {
+	same_sample s8 || return 1
+	# The hop rule, on each hop's own identity, must not pass the check.
+	if same_sample s8hop; then
+		echo "the hop rule's files passed the chain rule's check"
+		return 1
+	fi
+}
+ktap_check "chain: at -s 8 every machine picks the same commands by the chain rule" t_sample
+
+chain h3 -n 5000 --hops 3 --seed 7
+t_hops3() {
+	local f
+
+	for f in leg0-host leg0.0-target leg0.1-target; do
+		[ -s "$TMP/h3/$f.ntp" ] || { echo "no $f.ntp"; return 1; }
+	done
+	csv "$TMP/h3a.csv" "$TMP/h3" && hops_right h3 host "$TMP/h3a.csv" &&
+		csv "$TMP/h3b.csv" "$TMP/h3/leg0-host.ntp" \
+			"$TMP/h3/leg0.0-target.ntp" "$TMP/h3/leg0.1-target.ntp" &&
+		hops_right h3 leg0-host "$TMP/h3b.csv"
+}
+ktap_check "chain: three hops (leg 0 a middle itself) read and joined as the truth says" t_hops3
+
+# refused ARGS... WORDS: ntpgen ARGS exits 2 with one line of error
+# naming WORDS, and writes nothing.
+refused() {
+	local words=${*: -1} out
+
+	out=$("$NTPGEN" --quiet "${@:1:$#-1}" 2>&1 >/dev/null)
+	[ $? = 2 ] && grep -q -- "$words" <<< "$out" ||
+		{ echo "ntpgen ${*:1:$#-1}: '$out'"; return 1; }
+}
+t_refused() {
+	refused --chain "$TMP/x" "$TMP/y" "one directory expected" &&
+		refused --chain --paths 2 "$TMP/x" "not with --target-sample" &&
+		refused --chain --legs 2 --slow-leg 2:10 "$TMP/x" "leg 2 of 2" &&
+		refused --chain --hops 4 "$TMP/x" "--hops: '4'" &&
+		refused --chain --read-policy random "$TMP/x" "least-busy or alternate" &&
+		[ ! -e "$TMP/x" ]
+}
+ktap_check "chain: bad options refused with one line, nothing written" t_refused
+
+ktap_finished
