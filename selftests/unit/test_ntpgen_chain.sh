@@ -64,10 +64,10 @@ t_files() {
 		[ -s "$TMP/a/$f.ntp" ] || { echo "no $f.ntp"; return 1; }
 	done
 	[ "$(head -n 1 "$TMP/a/truth.csv")" = \
-	  "kind,from,from_qid,from_cid,from_ts,to,to_qid,to_cid,to_ts,leg,part,parts,critical,what" ] &&
-		grep -q '^link,.*,[0-3],4,[01],write$' "$TMP/a/truth.csv" &&
-		grep -q '^unlinked,middle-host,.*,resync$' "$TMP/a/truth.csv" &&
-		grep -q '^unlinked,middle-host,.*,superblock$' "$TMP/a/truth.csv" ||
+	  "kind,from,from_qid,from_cid,from_ts,to,to_qid,to_cid,to_ts,leg,part,parts,critical,what,from_idx,to_idx" ] &&
+		grep -q '^link,.*,[0-3],4,[01],write,[0-9]*,[0-9]*$' "$TMP/a/truth.csv" &&
+		grep -q '^unlinked,middle-host,.*,resync,[0-9]*,$' "$TMP/a/truth.csv" &&
+		grep -q '^unlinked,middle-host,.*,superblock,[0-9]*,$' "$TMP/a/truth.csv" ||
 		{ echo "truth.csv lacks its header, splits or unlinked rows"; return 1; }
 }
 ktap_check "chain: the five recordings and a truth with splits and unlinked commands" t_files

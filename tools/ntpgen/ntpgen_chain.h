@@ -84,6 +84,7 @@ struct chain_key {
 	const struct chain_rec *r;	/* NULL: not recorded */
 	uint16_t qid, cid;
 	uint64_t ts;		/* its first point, on its machine's clock */
+	uint64_t idx;		/* its number in its file, from 0 */
 };
 
 uint64_t chain_clock(const struct gen *g, const struct chain_machine *m,

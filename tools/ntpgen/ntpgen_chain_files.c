@@ -62,8 +62,11 @@ void chain_truth_row(struct gen *g, const char *kind,
 			to->cid, to->ts);
 	else
 		fputs(",,,", ch->truth);
-	fprintf(ch->truth, ",%u,%u,%u,%d,%s\n", leg, part, parts, critical,
-		what);
+	fprintf(ch->truth, ",%u,%u,%u,%d,%s,%" PRIu64 ",", leg, part, parts,
+		critical, what, from->idx);
+	if (to)
+		fprintf(ch->truth, "%" PRIu64, to->idx);
+	fputc('\n', ch->truth);
 	if (!strcmp(kind, "hop"))
 		ch->hop_rows++;
 	else if (!strcmp(kind, "link"))
@@ -299,7 +302,7 @@ int chain_open(struct gen *g)
 		return -1;
 	}
 	fputs("kind,from,from_qid,from_cid,from_ts,to,to_qid,to_cid,to_ts,"
-	      "leg,part,parts,critical,what\n", ch->truth);
+	      "leg,part,parts,critical,what,from_idx,to_idx\n", ch->truth);
 	return 0;
 }
 
