@@ -18,7 +18,7 @@
 #include "analysis/recording.h"
 #include "tap.h"
 
-static char dir[] = "/tmp/ntprof-chain-XXXXXX";
+static char dir[256] = "/tmp/ntprof-chain-XXXXXX";
 
 /* Part 1: ntprof_chain_link() alone. */
 
@@ -111,6 +111,40 @@ static void test_link(void)
 	ntprof_chain_links_free(&l);
 }
 
+/*
+ * Splits: a 128 KiB write (256 LBAs of 512 bytes) reaching two legs as
+ * two 64 KiB parts each (devices 1 and 2), and another one of which a
+ * leg got a single 64 KiB part, which tiles nothing.
+ */
+static void test_split(void)
+{
+	struct ntprof_record up[2], down[6];
+	struct ntprof_chain_side us = { up, 2, 0 }, ds = { down, 6, 2048 };
+	struct ntprof_chain_links l;
+	int i, err;
+
+	up_rec(&up[0], 0x01, 1000, 131072, 1000, 9000);
+	up_rec(&up[1], 0x01, 5000, 131072, 1000, 9000);
+	for (i = 0; i < 4; i++) {
+		down_rec(&down[i], 0x01, 2048 + 1000 + (uint64_t)(i % 2) * 128,
+			 65536, 2000 + (uint64_t)i * 100, 8000);
+		down[i].dev = 1 + (uint32_t)(i / 2);
+	}
+	down_rec(&down[4], 0x01, 2048 + 5000, 65536, 2000, 8000);
+	/* Inside the first write's range, but not at a part's place. */
+	down_rec(&down[5], 0x01, 2048 + 1064, 65536, 2000, 8000);
+	down[5].dev = 3;
+
+	err = ntprof_chain_link(&us, 1, &ds, 1, &l);
+	ok(!err && l.up[0] == 0 && l.up[1] == 0 && l.up[2] == 0 &&
+	   l.up[3] == 0 && l.linked == 4 && l.split == 4,
+	   "the parts of a split on two legs link to their write, as parts");
+	ok(!err && l.state[4] == NTPROF_CHAIN_NO_UPSTREAM &&
+	   l.state[5] == NTPROF_CHAIN_NO_UPSTREAM && l.no_upstream == 2,
+	   "a single part, and a part out of place, tile nothing: no upstream");
+	ntprof_chain_links_free(&l);
+}
+
 /* Part 2: runs of files. Times are true times; each machine adds its clock. */
 
 #define W	10000		/* each way on the wire */
@@ -187,12 +221,15 @@ static uint64_t hop_e2e(uint64_t inner)
 	return inner + 2 * W + 5500;
 }
 
-/* Leg 0's replica is fast, leg 1's slow (writes: the critical one). */
+/*
+ * Leg 0's replica is fast, leg 1's slow (writes: the critical one), and
+ * for one write (command 4) 400 us slower still: the tail.
+ */
 static const uint64_t leg_inner[2] = { 20000, 50000 };
 
 static void build(void)
 {
-	uint64_t t0, e, inner, d0;
+	uint64_t t0, e, inner, d0, slow;
 	struct ntprof_record *h, *t, *d, *r;
 	int i, j, legs;
 	uint8_t op;
@@ -201,7 +238,8 @@ static void build(void)
 		/* Writes, and every third command a read served by leg 0. */
 		op = i % 3 == 2 ? 0x02 : 0x01;
 		legs = op == 0x01 ? 2 : 1;
-		inner = M1 + hop_e2e(leg_inner[legs - 1]) + M2;
+		slow = i == 4 ? 400000 : 0;
+		inner = M1 + hop_e2e(leg_inner[legs - 1] + slow) + M2;
 		t0 = 1000000 + (uint64_t)i * 1000000;
 		h = push(&hs);
 		t = push(&ts);
@@ -210,8 +248,8 @@ static void build(void)
 		for (j = 0; j < legs; j++) {
 			d = push(&ds);
 			r = push(&rs);
-			d0 = e + M1 + (uint64_t)(legs - 1 - j) * 0;
-			hop(d, r, MM, MR, d0, leg_inner[j], 2,
+			d0 = e + M1;
+			hop(d, r, MM, MR, d0, leg_inner[j] + (j ? slow : 0), 2,
 			    (uint16_t)(100 + 2 * i + j), op,
 			    OFFSET + 100 + 8 * (uint64_t)i,
 			    0x10300001 + (uint32_t)j, 0x1100000 + (uint32_t)j);
@@ -401,16 +439,33 @@ static void test_run(void)
 	ok(w.n == N_CMDS && w.followed == 0,
 	   "and no command is followed past it");
 	recording_run_free(&run);
+	/* KEEP_TMP keeps the whole chain, to report by hand. */
+	write_all(1);
 }
 
-int main(void)
+/*
+ * test_chain --write DIR: the whole chain's four files in DIR (which
+ * must exist), for test_chain_report.sh to report; no test.
+ */
+static int write_to(const char *path)
 {
+	snprintf(dir, sizeof(dir), "%s", path);
+	build();
+	write_all(1);
+	return 0;
+}
+
+int main(int argc, char *argv[])
+{
+	if (argc == 3 && !strcmp(argv[1], "--write"))
+		return write_to(argv[2]);
 	printf("TAP version 13\n");
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
 	test_link();
+	test_split();
 	test_run();
 	tap_rmdir(dir, names, 4);
 	free(hs.v);

@@ -301,7 +301,7 @@ void ntprof_chain_free(struct recording_run *run)
 	free(ch->legs);
 	free(ch->file_mid);
 	free(ch->file_base);
-	free(ch->stats);
+	ntprof_chain_stats_free(ch);
 	free(ch);
 	run->chain = NULL;
 }

@@ -24,6 +24,7 @@
 #include <uapi/linux/ntprof.h>
 
 #include "analysis/analysis.h"
+#include "analysis/stats.h"
 
 struct recording_run;
 
@@ -71,6 +72,7 @@ struct ntprof_chain_links {
 	uint32_t *first;	/* nr_up + 1 */
 	uint32_t *down;
 	uint64_t linked;
+	uint64_t split;		/* of the linked, parts of a split */
 	uint64_t no_upstream;
 	uint64_t ambiguous;
 	uint64_t outside;
@@ -84,7 +86,10 @@ struct ntprof_chain_links {
  * T.ts[TARGET_EXEC] (else TARGET_INIT) <= D's first point and D's last
  * point <= T.ts[TARGET_COMPLETE] (else T's last point). A D with exactly
  * one such T is linked; with none it has no upstream, with several it is
- * ambiguous: both counted, never linked. Sorted work in O(n log n),
+ * ambiguous: both counted, never linked. A D of no such T is tried as a
+ * part of a split: inside exactly one T's range and time, with the
+ * other parts its leg (side and device) got of that T tiling T's range
+ * (chain_link.c). Sorted work in O(n log n),
  * about 48 bytes per upstream record besides the result. Returns 0,
  * -ENOMEM or -EINVAL (more than NTPROF_CHAIN_NONE - 1 records); free @l
  * with ntprof_chain_links_free() in any case.
@@ -246,5 +251,79 @@ int ntprof_chain_leg_of(const struct recording_run *run,
 const char *ntprof_chain_middle_name(const struct recording_run *run,
 				     const struct ntprof_chain_node *n,
 				     char *buf, size_t size);
+
+/* chain_stats.c: per group of origin commands. */
+#define NTPROF_CHAIN_MAX_LEGS	16
+
+/* A hop of a group, along its commands' critical paths. */
+struct ntprof_chain_hop_stats {
+	uint64_t n;		/* commands it followed (a target record) */
+	const char *host;	/* the machines (the first command's) */
+	const char *target;
+	bool several_hosts;
+	bool several_targets;
+	uint8_t transport;	/* enum ntprof_transport (the first's) */
+	bool transports_differ;
+	/* Over the group's followed commands; bits of NTPROF_CHAIN_STAGES. */
+	uint32_t stage_has;
+	double stage_sum[NTPROF_CHAIN_STAGES];	/* ns */
+};
+
+/* A leg of a group: one replica device's downstream commands. */
+struct ntprof_chain_leg_stats {
+	int leg;		/* of ntprof_chain.legs */
+	uint8_t hop;		/* the hop it is: 2 for a first middle's */
+	uint64_t n;		/* its downstream commands */
+	uint64_t critical;	/* on their origin's critical path */
+	uint64_t n_stages;	/* with the points for their stages */
+	uint8_t transport;
+	enum ntprof_kind kind;	/* JOINED: with the replica's side */
+	uint32_t stage_has;
+	double stage_sum[NTPROF_STAGE_COUNT];	/* ns, its own */
+	double e2e_sum;
+	/* Critical with other legs: how long past their last completion. */
+	uint64_t held_n;
+	double held_sum;	/* ns */
+};
+
+struct ntprof_chain_group {
+	const struct ntprof_group *group;	/* of run.an */
+	int leg;		/* --by leg: the critical leg, else -1 */
+	uint64_t n;		/* its origin commands, of the sample */
+	uint64_t followed;	/* followed to a leaf: the hops' numbers */
+	double e2e_sum;		/* ns, of those */
+	double e2e_mean;
+	uint8_t hops;		/* the most hops a critical path had */
+	struct ntprof_chain_hop_stats hop[NTPROF_CHAIN_MAX_HOPS];
+	/* The middle at the end of hop i + 1: "middle (md0)". */
+	char middle[NTPROF_CHAIN_MAX_HOPS][80];
+	size_t nr_legs;
+	struct ntprof_chain_leg_stats legs[NTPROF_CHAIN_MAX_LEGS];
+	uint64_t legs_dropped;	/* downstream commands of legs past the max */
+	struct ntprof_vec e2e;	/* the followed commands' end to end */
+};
+
+struct ntprof_chain_stats {
+	bool by_leg;
+	struct ntprof_chain_group *g;
+	size_t nr;
+	uint64_t origin;	/* origin commands in the groups */
+	uint64_t followed;
+};
+
+/*
+ * The groups' chain numbers, in run.chain->stats, made once: per group
+ * of the analysis (with @by_leg, per its commands' critical legs too).
+ * 0 (also when the run holds no chain), or -ENOMEM.
+ */
+int ntprof_chain_stats_make(struct recording_run *run, bool by_leg);
+void ntprof_chain_stats_free(struct ntprof_chain *ch);
+/* The chain group of an origin command, or NULL: in none. */
+struct ntprof_chain_group *
+ntprof_chain_group_find(const struct recording_run *run,
+			const struct ntprof_chain_cmd *c);
+/* Hop @hop's (0-based) stage @stage, its mean over the followed, ns. */
+double ntprof_chain_stage_mean(const struct ntprof_chain_group *cg, int hop,
+			       int stage);
 
 #endif /* NTPROF_CHAIN_H */

@@ -13,11 +13,18 @@
  * can still contain it, so that a key rewritten many times (a small
  * working set) costs as little as one written once.
  *
- * Limits: a downstream command must carry the upstream command's whole
- * range; one that the middle split (a command larger than a member's
- * limit) has no upstream record of its length and counts as "no
- * upstream". Both sides' LBAs must be of one size, as the members of an
- * md raid1 and the array it makes are.
+ * A command the middle split (larger than a member's limit) reaches a
+ * leg as several downstream commands, none of the upstream's length.
+ * Those left without an upstream record are tried as parts: each must
+ * lie inside exactly one upstream record's range and time, and the
+ * parts one leg got of it must tile its range, contiguous from its
+ * first LBA to its length, with one block size of 512 bytes or more
+ * (found from the parts' own LBAs and lengths: the records carry no
+ * block size). A run of parts that does not tile is left unlinked.
+ *
+ * Limits: both sides' LBAs must be of one size, as the members of an md
+ * raid1 and the array it makes are; a split of a single part per leg
+ * cannot be told from a shorter command, and is not linked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -178,6 +185,162 @@ static uint32_t down_find(const struct up_entry *v, size_t n, uint8_t cls,
 	return id;
 }
 
+/* A downstream record taken for a part of an upstream record's split. */
+struct part {
+	uint32_t up;		/* the upstream record's id */
+	uint32_t d;		/* the downstream record */
+	uint64_t leg;		/* its side and device: its leg */
+	uint64_t vlba;
+	uint64_t up_vlba;
+	uint32_t len;
+	uint32_t up_len;
+};
+
+static int part_cmp(const void *pa, const void *pb)
+{
+	const struct part *a = pa, *b = pb;
+
+	if (a->up != b->up)
+		return a->up < b->up ? -1 : 1;
+	if (a->leg != b->leg)
+		return a->leg < b->leg ? -1 : 1;
+	return a->vlba < b->vlba ? -1 : a->vlba > b->vlba;
+}
+
+/*
+ * The upstream record a downstream record of a split is a part of: the
+ * one whose range and time hold it; NONE with @state NO_UPSTREAM or
+ * AMBIGUOUS. @maxspan: the most LBAs an upstream record can cover.
+ */
+static const struct up_entry *part_find(const struct up_entry *v, size_t n,
+					uint8_t cls, uint64_t vlba,
+					uint32_t len, uint64_t first,
+					uint64_t last, uint64_t maxspan,
+					uint8_t *state)
+{
+	uint64_t from = vlba > maxspan ? vlba - maxspan : 0;
+	const struct up_entry *found = NULL;
+	size_t lo = 0, hi = n, mid, j;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (key_cmp(&v[mid], cls, from, 0) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*state = NTPROF_CHAIN_NO_UPSTREAM;
+	for (j = lo; j < n && v[j].cls == cls && v[j].vlba <= vlba; j++) {
+		/* Its offset in bytes, at 512 bytes an LBA or more. */
+		if (v[j].len <= len ||
+		    (vlba - v[j].vlba) * 512 > v[j].len - len ||
+		    v[j].start > first || v[j].end < last)
+			continue;
+		if (found) {
+			*state = NTPROF_CHAIN_AMBIGUOUS;
+			return NULL;
+		}
+		found = &v[j];
+	}
+	return found;
+}
+
+/*
+ * Whether the parts @p[0..n) one leg got of one upstream record tile
+ * its range: from its first LBA, contiguous at one block size, to its
+ * length.
+ */
+static bool parts_tile(const struct part *p, size_t n)
+{
+	uint64_t bs, total = 0;
+	size_t i;
+
+	if (n < 2 || p[0].vlba != p[0].up_vlba || p[1].vlba <= p[0].vlba ||
+	    p[0].len % (p[1].vlba - p[0].vlba))
+		return false;
+	bs = p[0].len / (p[1].vlba - p[0].vlba);
+	if (bs < 512 || (bs & (bs - 1)))
+		return false;
+	for (i = 0; i < n; i++) {
+		if (i && (p[i].vlba - p[i - 1].vlba) * bs != p[i - 1].len)
+			return false;
+		total += p[i].len;
+	}
+	return total == p[0].up_len;
+}
+
+/*
+ * The downstream records no upstream record has whole, tried as parts
+ * of splits (see the top of the file); 0 or -ENOMEM.
+ */
+static int splits_link(const struct ntprof_chain_side *down, size_t nr_down,
+		       const struct up_entry *v, size_t nv,
+		       struct ntprof_chain_links *l)
+{
+	const struct ntprof_record *r;
+	const struct up_entry *e;
+	struct part *p = NULL, *np;
+	size_t s, i, d = 0, n = 0, cap = 0, a, b, k;
+	uint64_t maxspan = 0, first, last;
+	uint8_t state;
+
+	for (i = 0; i < nv; i++)
+		if (v[i].len / 512 > maxspan)
+			maxspan = v[i].len / 512;
+	for (s = 0; s < nr_down; s++) {
+		for (i = 0; i < down[s].n; i++, d++) {
+			r = &down[s].recs[i];
+			if (l->state[d] != NTPROF_CHAIN_NO_UPSTREAM ||
+			    r->slba < down[s].chain_offset)
+				continue;
+			first_last(r, &first, &last);
+			e = part_find(v, nv, (uint8_t)link_class(r),
+				      r->slba - down[s].chain_offset, r->length,
+				      first, last, maxspan, &state);
+			if (state == NTPROF_CHAIN_AMBIGUOUS) {
+				l->state[d] = state;
+				l->no_upstream--;
+				l->ambiguous++;
+			}
+			if (!e)
+				continue;
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				np = realloc(p, cap * sizeof(*p));
+				if (!np) {
+					free(p);
+					return -ENOMEM;
+				}
+				p = np;
+			}
+			p[n++] = (struct part){
+				.up = e->id, .d = (uint32_t)d,
+				.leg = (uint64_t)s << 32 | r->dev,
+				.vlba = r->slba - down[s].chain_offset,
+				.up_vlba = e->vlba, .len = r->length,
+				.up_len = e->len,
+			};
+		}
+	}
+	qsort(p, n, sizeof(*p), part_cmp);
+	for (a = 0; a < n; a = b) {
+		for (b = a + 1; b < n && p[b].up == p[a].up &&
+		     p[b].leg == p[a].leg; b++)
+			;
+		if (!parts_tile(&p[a], b - a))
+			continue;
+		for (k = a; k < b; k++) {
+			l->up[p[k].d] = p[k].up;
+			l->state[p[k].d] = NTPROF_CHAIN_LINKED;
+		}
+		l->no_upstream -= b - a;
+		l->linked += b - a;
+		l->split += b - a;
+	}
+	free(p);
+	return 0;
+}
+
 /* The downstream records of one upstream record, by first point. */
 static void sort_by_first(uint32_t *d, size_t n, const uint64_t *key)
 {
@@ -276,7 +439,9 @@ int ntprof_chain_link(const struct ntprof_chain_side *up, size_t nr_up,
 			l->ambiguous += state == NTPROF_CHAIN_AMBIGUOUS;
 		}
 	}
-	err = lists_build(l, firsts);
+	err = splits_link(down, nr_down, v, nv, l);
+	if (!err)
+		err = lists_build(l, firsts);
 out:
 	free(v);
 	free(firsts);

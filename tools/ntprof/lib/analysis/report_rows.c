@@ -20,8 +20,11 @@ const char *report_pct_str(double p, char *buf, size_t size)
 {
 	int prec;
 
-	/* %g's six digits would make 99.99999 "100". */
-	for (prec = 1; prec < 17; prec++) {
+	/*
+	 * %g's six digits would make 99.99999 "100"; one digit would make
+	 * 50 "5e+01", which reads back as 50 too: two at least.
+	 */
+	for (prec = 2; prec < 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, p);
 		if (strtod(buf, NULL) == p)
 			break;
