@@ -9,11 +9,15 @@
 # middle's target records, in the whole chain's report, and the middle's
 # host records with the replicas' target records (a write's clones on two
 # legs share queue, command id and LBA: they must still be joined each to
-# its own leg's replica); at -s 8 every machine picks the same commands
-# by the chain rule (the downstream commands of every sampled command and
-# no others), which the hop rule (--no-chain-rule) does not; the slow leg
-# is the writes' critical leg; a chain of three hops is read too; bad
-# options are refused with one line.
+# its own leg's replica); each origin command's tree as the report's
+# chain analysis follows it (chain_trees.c) is the truth's: every record
+# of every hop, every link (splits' parts too) and the critical path; the
+# middle's own commands are counted without upstream; at -s 8 every
+# machine picks the same commands by the chain rule (the downstream
+# commands of every sampled command and no others), which the hop rule
+# (--no-chain-rule) does not, and every tree is whole; the slow leg is
+# the writes' critical leg; a chain of three hops is read and followed
+# too; bad options are refused with one line.
 #
 # usage: test_ntpgen_chain.sh    Prints TAP; exits 1 if any test failed.
 
@@ -23,6 +27,9 @@
 # shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 TRUTH_AWK=$UNIT_DIR/chain_truth.awk
+TREES=$UNIT_DIR/chain_trees
+make -s -C "$UNIT_DIR" chain_trees >&2 ||
+	{ echo "Bail out! cannot build chain_trees"; exit 1; }
 # md's data offset of the chains here (ntpgen's default).
 OFF=4096
 
@@ -55,7 +62,25 @@ hops_right() {
 			       $14 == 0 && $4 + $10 == $2) }' <<< "$r"
 }
 
-chain a -n 20000 --split-pct 20 --unlinked-pct 2 --slow-leg 1:200 --seed 3
+# trees_right DIR: each origin command's tree as the report's chain
+# analysis follows it (chain_trees) is the truth's: the same records at
+# every hop, the same links, the same critical path.
+trees_right() {
+	local d=$TMP/$1 r
+
+	awk -F, -f "$UNIT_DIR/chain_trees.awk" "$d/truth.csv" > "$d/want.txt" &&
+		"$TREES" "$d"/*.ntp > "$d/got.raw" 2> "$d/got.err" ||
+		{ echo "chain_trees failed: $(cat "$d/got.err")"; return 1; }
+	sed 's#[^ :>]*/##g' "$d/got.raw" > "$d/got.txt"
+	r=$(awk -v got="$d/got.txt" -f "$UNIT_DIR/chain_compare.awk" "$d/want.txt")
+	echo "$1: $r"
+	awk '/^trees / { exit !($2 > 0 && $2 == $4) }' <<< "$r"
+}
+
+# A span of 1 TiB: two commands in flight on the same LBAs, which the
+# report rightly leaves unlinked (ambiguous), are then unlikely.
+chain a -n 20000 --split-pct 20 --unlinked-pct 2 --slow-leg 1:200 --seed 3 \
+	--span 1T
 
 t_files() {
 	local f
@@ -95,6 +120,25 @@ t_hop2() {
 }
 ktap_check "chain: hop 2 (middle host -> each leg's replica) joined as the truth says" t_hop2
 
+t_trees() {
+	trees_right a
+}
+ktap_check "chain: every origin command's tree (records, links, critical leg) is the truth's" t_trees
+
+# The middle's own commands (resync, superblock): no upstream, counted.
+t_unlinked() {
+	local want got amb
+
+	"$NTPROF" report --json "$TMP/a" > "$TMP/a.json" 2> "$TMP/a.err" ||
+		{ echo "report --json exited $?: $(cat "$TMP/a.err")"; return 1; }
+	want=$(grep -c '^unlinked,' "$TMP/a/truth.csv")
+	got=$(sed -n 's/^ *"no_upstream": \([0-9]*\),*$/\1/p' "$TMP/a.json")
+	amb=$(sed -n 's/^ *"ambiguous": \([0-9]*\),*$/\1/p' "$TMP/a.json")
+	echo "no upstream: $got, truth $want; ambiguous $amb"
+	[ "$want" -gt 0 ] && [ "$got" = "$want" ] && [ "$amb" = 0 ]
+}
+ktap_check "chain: the middle's resync and superblock writes counted without upstream" t_unlinked
+
 # The slow leg (1, 200 us more) completes last for the writes.
 t_critical() {
 	awk -F, '$1 == "link" && $14 == "write" && $13 == 1 {
@@ -131,10 +175,10 @@ same_sample() {
 	[ -s "$d/up" ] && cmp -s "$d/up" "$d/down"
 }
 
-chain s8 -n 40000 -s 8 --seed 5
-chain s8hop -n 40000 -s 8 --seed 5 --no-chain-rule
+chain s8 -n 40000 -s 8 --seed 5 --span 1T
+chain s8hop -n 40000 -s 8 --seed 5 --span 1T --no-chain-rule
 t_sample() {
-	same_sample s8 || return 1
+	same_sample s8 && trees_right s8 || return 1
 	# The hop rule, on each hop's own identity, must not pass the check.
 	if same_sample s8hop; then
 		echo "the hop rule's files passed the chain rule's check"
@@ -143,7 +187,7 @@ t_sample() {
 }
 ktap_check "chain: at -s 8 every machine picks the same commands by the chain rule" t_sample
 
-chain h3 -n 5000 --hops 3 --seed 7
+chain h3 -n 5000 --hops 3 --seed 7 --span 1T --split-pct 20
 t_hops3() {
 	local f
 
@@ -153,7 +197,7 @@ t_hops3() {
 	csv "$TMP/h3a.csv" "$TMP/h3" && hops_right h3 host "$TMP/h3a.csv" &&
 		csv "$TMP/h3b.csv" "$TMP/h3/leg0-host.ntp" \
 			"$TMP/h3/leg0.0-target.ntp" "$TMP/h3/leg0.1-target.ntp" &&
-		hops_right h3 leg0-host "$TMP/h3b.csv"
+		hops_right h3 leg0-host "$TMP/h3b.csv" && trees_right h3
 }
 ktap_check "chain: three hops (leg 0 a middle itself) read and joined as the truth says" t_hops3
 
