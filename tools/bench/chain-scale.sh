@@ -94,6 +94,9 @@ awk -F, -f "$UNIT/chain_trees.awk" "$DIR/truth.csv" > "$DIR/want.txt"
 trees=$(awk -v got="$DIR/got.txt" -f "$UNIT/chain_compare.awk" "$DIR/want.txt")
 # Every record is in exactly one hop row as its host or its target side.
 records=$(awk -F, '$1 == "hop" { n += 2 } END { print n }' "$DIR/truth.csv")
+unlinked=$(grep -c '^unlinked,' "$DIR/truth.csv" || true)
+no_upstream=$(sed -n 's/.*not linked: \([0-9]*\) without one.*/\1/p' <<< "$middle")
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo "ntprof report of a chain ($(nproc) CPUs, $(uname -r), $("$NTPROF" version 2>/dev/null || echo 'ntprof ?'), commit $(git -C "$TOP" rev-parse --short HEAD))"
 awk -v n="$COMMANDS" -v r="$records" -v size="$size" -v u="$user" -v s="$sys" \
@@ -101,6 +104,7 @@ awk -v n="$COMMANDS" -v r="$records" -v size="$size" -v u="$user" -v s="$sys" \
 	printf "%d origin commands, %d records, files %.1f MB\n", n, r, size / 1e6
 	printf "report: wall %.2f s, user %.2f s, sys %.2f s, peak RSS %.1f MiB\n",
 	       w, u, s, rss / 1024 }'
+echo "load average after: $load (other work on the machine stretches the wall time)"
 echo "report: $chains"
 echo "report: $middle"
 echo "trees: ${trees##*$'\n'}"
@@ -112,4 +116,7 @@ awk -v w="$wall" -v rss="$rss" 'BEGIN {
 	exit !(w <= 60 && rss * 1024 <= 2e9) }' || ok=0
 awk '/^trees / { printf "target: every tree the truth'"'"'s: %d of %d (%d short of a link, %d wrong), %s\n",
 	$4, $2, $6, $8, $2 == $4 ? "met" : "MISSED"; exit !($2 == $4) }' <<< "$trees" || ok=0
+echo "target: the middle's own commands without upstream: $no_upstream, truth $unlinked," \
+	"$([ "$no_upstream" = "$unlinked" ] && echo met || echo MISSED)"
+[ "$no_upstream" = "$unlinked" ] || ok=0
 [ "$ok" = 1 ]
