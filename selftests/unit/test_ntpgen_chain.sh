@@ -16,7 +16,8 @@
 # machine picks the same commands by the chain rule (the downstream
 # commands of every sampled command and no others), which the hop rule
 # (--no-chain-rule) does not, and every tree is whole; the slow leg is
-# the writes' critical leg; a chain of three hops is read and followed
+# the writes' critical leg; reads go to one leg, the least busy or in
+# turn; a chain of three hops is read and followed
 # too; bad options are refused with one line.
 #
 # usage: test_ntpgen_chain.sh    Prints TAP; exits 1 if any test failed.
@@ -147,6 +148,24 @@ t_critical() {
 	      exit !(n > 1000 && slow >= 0.99 * n) }' "$TMP/a/truth.csv"
 }
 ktap_check "chain: the slow leg is the writes' critical leg" t_critical
+
+# Reads go to one leg: least-busy (md on SSDs) sends most to the fast
+# leg; alternate, as many to each.
+chain alt -n 5000 --slow-leg 1:200 --read-policy alternate --seed 9
+reads_per_leg() {
+	awk -F, '$1 == "link" && $14 == "read" { n[$10]++ }
+		END { print n[0] + 0, n[1] + 0 }' "$TMP/$1/truth.csv"
+}
+t_reads_legs() {
+	local a b c d
+
+	read -r a b <<< "$(reads_per_leg a)"
+	read -r c d <<< "$(reads_per_leg alt)"
+	echo "least-busy: $a on leg 0, $b on the slow leg 1; alternate: $c and $d"
+	[ "$a" -gt $((2 * b)) ] && [ "$c" -gt 0 ] &&
+		[ $((c - d)) -le 1 ] && [ $((d - c)) -le 1 ]
+}
+ktap_check "chain: reads to one leg, least-busy or alternate" t_reads_legs
 
 # volumes CSV OFFSET: the commands of CSV's host rows as "op lba nlb" in
 # the volume's LBAs (OFFSET taken out), one a line, sorted and unique;
