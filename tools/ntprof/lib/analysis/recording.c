@@ -270,45 +270,66 @@ static bool exports(const struct ntp_header *t, const char *nqn)
 }
 
 /*
- * Which of host file @h's records are sent to a subsystem that target
- * file @t does not export: a chain's middle sends a write's clones to
- * every leg from the same queue and tag, and the origin's commands may
- * share a replica's identity; only the subsystem tells them apart. Sets
- * *@skip to a mask for the join (NULL: every record may match) and
- * returns 1 when no record may match, so that the pair is not joined,
- * 0, or -ENOMEM. A record whose disk the controller table does not
- * name, or a file without names, is never left out.
+ * Whether subsystem @nqn belongs to another target file than @t: @t does
+ * not export it, and another target file of @run does.
  */
-static int subsys_skip(const struct recording *h, const struct recording *t,
+static bool exported_elsewhere(const struct recording_run *run,
+			       const struct recording *t, const char *nqn)
+{
+	size_t i;
+
+	if (!nqn[0] || exports(t->hdr, nqn))
+		return false;
+	for (i = 0; i < run->nr_files; i++)
+		if (&run->files[i] != t && !is_host(&run->files[i]) &&
+		    exports(run->files[i].hdr, nqn))
+			return true;
+	return false;
+}
+
+/*
+ * Which of host file @h's records went to a subsystem that another
+ * target file of @run exports, not @t: a chain's middle sends a write's
+ * clones to every leg from the same queue and tag, and the origin's
+ * commands may share a replica's identity; only the subsystem tells
+ * them apart. Sets *@skip to a mask for the join (NULL: every record may
+ * match) and returns 1 when no record may match, so that the pair is
+ * not joined, 0, or -ENOMEM. A record whose disk no controller names,
+ * or whose subsystem no target file names (a file without names, a
+ * subsystem made after its target's recording started), is never left
+ * out.
+ */
+static int subsys_skip(const struct recording_run *run,
+		       const struct recording *h, const struct recording *t,
 		       uint8_t **skip)
 {
-	uint32_t devs[16], k, nd = 0, nx = 0;
+	uint32_t devs[16], k, nd = 0;
+	size_t i, j, masked = 0;
 	uint8_t *m;
-	size_t i, j;
 
 	*skip = NULL;
 	for (k = 0; k < h->hdr->nr_ctrls; k++) {
-		if (!h->hdr->ctrls[k].subsysnqn[0] || !t->hdr->nr_ctrls)
+		if (!exported_elsewhere(run, t, h->hdr->ctrls[k].subsysnqn))
+			continue;
+		if (nd == ARRAY_SIZE(devs))
 			return 0;
-		if (!exports(t->hdr, h->hdr->ctrls[k].subsysnqn)) {
-			if (nd == ARRAY_SIZE(devs))
-				return 0;
-			devs[nd++] = h->hdr->ctrls[k].dev;
-		} else {
-			nx++;
-		}
+		devs[nd++] = h->hdr->ctrls[k].dev;
 	}
 	if (!nd)
 		return 0;
-	if (!nx)
-		return 1;
 	m = calloc(h->n + 1, 1);
 	if (!m)
 		return -ENOMEM;
-	for (i = 0; i < h->n; i++)
+	for (i = 0; i < h->n; i++) {
 		for (j = 0; j < nd; j++)
 			if (h->recs[i].dev == devs[j])
 				m[i] = 1;
+		masked += m[i];
+	}
+	if (masked == h->n) {
+		free(m);
+		return 1;
+	}
 	*skip = m;
 	return 0;
 }
@@ -324,7 +345,7 @@ static int pair_join(struct recording_run *run, const char *cmd, size_t hi,
 	size_t i;
 	int err;
 
-	err = subsys_skip(h, t, &skip);
+	err = subsys_skip(run, h, t, &skip);
 	if (err > 0)
 		return 0;	/* nothing of one goes to the other */
 	p = &run->pairs[run->nr_pairs++];
