@@ -57,8 +57,8 @@ static void down_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 
 static void test_link(void)
 {
-	struct ntprof_record up[4], down[10];
-	struct ntprof_chain_side us = { up, 4, 0 }, ds = { down, 10, 2048 };
+	struct ntprof_record up[6], down[12];
+	struct ntprof_chain_side us = { up, 6, 0 }, ds = { down, 12, 2048 };
 	struct ntprof_chain_links l;
 	int err;
 
@@ -67,6 +67,9 @@ static void test_link(void)
 	/* Two writes of one range at once: what they cause is ambiguous. */
 	up_rec(&up[2], 0x01, 300, 4096, 10000, 20000);
 	up_rec(&up[3], 0x01, 300, 4096, 10500, 21000);
+	/* A long write, and a short one of its range inside it. */
+	up_rec(&up[4], 0x01, 400, 4096, 30000, 50000);
+	up_rec(&up[5], 0x01, 400, 4096, 31000, 32000);
 	/* Two replicas of up[0], the second one started first. */
 	down_rec(&down[0], 0x01, 2148, 4096, 1300, 4000);
 	down_rec(&down[1], 0x01, 2148, 4096, 1200, 4500);
@@ -83,25 +86,32 @@ static void test_link(void)
 	down_rec(&down[8], 0x00, 0, 0, 1300, 4000);
 	/* Write zeroes counts as a write; in up[0] exactly, at its edges. */
 	down_rec(&down[9], 0x08, 2148, 4096, 1000, 5000);
+	/* Past the short write's end: the long one's. */
+	down_rec(&down[10], 0x01, 2448, 4096, 31500, 40000);
+	/* Started before up[0] executed: not its. */
+	down_rec(&down[11], 0x01, 2148, 4096, 900, 4000);
 
 	err = ntprof_chain_link(&us, 1, &ds, 1, &l);
-	ok(!err, "ntprof_chain_link() on 4 upstream, 10 downstream records");
+	ok(!err, "ntprof_chain_link() on 6 upstream, 12 downstream records");
 	if (err)
 		return;
 	ok(l.up[0] == 0 && l.up[1] == 0 && l.up[9] == 0,
 	   "both replicas of a write and a write zeroes link to it (%u %u %u)",
 	   l.up[0], l.up[1], l.up[9]);
 	ok(l.up[2] == 1, "the read links to the read");
+	ok(l.up[10] == 4,
+	   "a write ending after a write of its range links to the one that holds it");
 	ok(l.state[3] == NTPROF_CHAIN_AMBIGUOUS && l.up[3] == NTPROF_CHAIN_NONE,
 	   "a write inside two writes of its range is ambiguous, not linked");
 	ok(l.state[4] == NTPROF_CHAIN_NO_UPSTREAM &&
 	   l.state[5] == NTPROF_CHAIN_NO_UPSTREAM &&
 	   l.state[6] == NTPROF_CHAIN_NO_UPSTREAM &&
-	   l.state[7] == NTPROF_CHAIN_NO_UPSTREAM,
-	   "superblock, outside the time, another op, another length: no upstream");
+	   l.state[7] == NTPROF_CHAIN_NO_UPSTREAM &&
+	   l.state[11] == NTPROF_CHAIN_NO_UPSTREAM,
+	   "superblock, ending or starting outside the time, another op, another length: no upstream");
 	ok(l.state[8] == NTPROF_CHAIN_OUTSIDE, "a flush is outside the links");
-	ok(l.linked == 4 && l.ambiguous == 1 && l.no_upstream == 4 &&
-	   l.outside == 1, "counted: 4 linked, 1 ambiguous, 4 no upstream, 1 outside (%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")",
+	ok(l.linked == 5 && l.ambiguous == 1 && l.no_upstream == 5 &&
+	   l.outside == 1, "counted: 5 linked, 1 ambiguous, 5 no upstream, 1 outside (%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 ")",
 	   l.linked, l.ambiguous, l.no_upstream, l.outside);
 	ok(l.first[1] - l.first[0] == 3 && l.down[l.first[0]] == 9 &&
 	   l.down[l.first[0] + 1] == 1 && l.down[l.first[0] + 2] == 0,

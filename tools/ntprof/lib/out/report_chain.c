@@ -19,9 +19,13 @@
 #include "common/util.h"
 #include "out/report_chain.h"
 
+/*
+ * A middle, or a note (a piece missing, a file not linked): a run of one
+ * hop recorded with the chain rule, whole, reports as any hop.
+ */
 bool report_chain_shown(const struct recording_run *run)
 {
-	return run->chain && run->chain->active;
+	return run->chain && (run->chain->nr_mid || run->chain->nr_notes);
 }
 
 /* A share as a whole percent, with no "-0" for a tiny negative one. */

@@ -42,13 +42,13 @@ int report_chain_tail_print(FILE *f, const struct recording_run *run,
 /*
  * --csv for chains: the columns after the others (each hop's stages,
  * the critical leg, each leg's end to end), and a row's values for the
- * origin command @host of @run.
+ * origin command @host of @run; nothing without a middle.
  */
 void report_chain_csv_header(FILE *f, const struct recording_run *run);
 void report_chain_csv_row(FILE *f, const struct recording_run *run,
 			  const struct ntprof_record *host);
 
-/* Whether @run's report has a chain section (and CSV columns). */
+/* Whether @run's report has a chain section: a middle, or a note. */
 bool report_chain_shown(const struct recording_run *run);
 
 #endif /* NTPROF_REPORT_CHAIN_H */

@@ -174,7 +174,7 @@ void report_chain_csv_header(FILE *f, const struct recording_run *run)
 	int h, hops = csv_hops(run);
 	size_t k;
 
-	if (!report_chain_shown(run))
+	if (!ntprof_chain_present(run))
 		return;
 	fputs(",chain_followed,chain_hops,critical_leg", f);
 	for (h = 1; h <= hops; h++)
@@ -231,7 +231,7 @@ void report_chain_csv_row(FILE *f, const struct recording_run *run,
 	const struct recording *rec;
 	size_t i, k;
 
-	if (!report_chain_shown(run))
+	if (!ntprof_chain_present(run))
 		return;
 	for (i = 0; host && i < run->nr_files; i++) {
 		rec = &run->files[i];
