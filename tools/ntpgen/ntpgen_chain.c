@@ -316,10 +316,11 @@ static uint32_t host_dev_of(unsigned int leg)
 	return ENCODE_DEV(259U, leg);
 }
 
-/* A middle's target exports md0; a replica's, nullb0. */
+/* A middle's target exports md0; a replica's, nullb0 (nullbN for leg N). */
 static uint32_t target_dev_of(const struct chain_machine *m)
 {
-	return m->nlegs ? ENCODE_DEV(9U, 0U) : TARGET_DEV;
+	return m->nlegs ? ENCODE_DEV(9U, 0U) :
+			  ENCODE_DEV(252U, m->replica_of);
 }
 
 /*

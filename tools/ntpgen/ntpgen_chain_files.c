@@ -138,6 +138,22 @@ static struct chain_machine *add_machine(struct chain *ch,
 	return m;
 }
 
+/*
+ * --one-replica: leg @l's replica is a subsystem of the machine of leg 0's,
+ * whose clock, name and target recording it shares.
+ */
+static struct chain_machine *share_replica(struct chain *ch,
+					   struct chain_machine *first,
+					   unsigned int l)
+{
+	struct chain_machine *m = &ch->machines[ch->nmachines++];
+
+	*m = *first;
+	snprintf(m->name, sizeof(m->name), "leg%u", l);
+	m->replica_of = l;
+	return m;
+}
+
 /* @m exports a raid1 of --legs legs named PREFIX0, PREFIX1, ... */
 static int add_legs(struct chain *ch, const struct opts *o,
 		    struct chain_machine *m, const char *prefix, bool deeper)
@@ -149,7 +165,13 @@ static int add_legs(struct chain *ch, const struct opts *o,
 	m->host = add_rec(ch, o, m, NTPROF_ROLE_HOST,
 			  m->offset + o->leg_offset);
 	for (l = 0; l < m->nlegs; l++) {
+		if (o->one_replica && l) {
+			m->legs[l] = share_replica(ch, m->legs[0], l);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s%u", prefix, l);
+		if (o->one_replica)
+			snprintf(name, sizeof(name), "replicas");
 		m->legs[l] = add_machine(ch, o, name,
 					 m->offset + o->leg_offset);
 		if (deeper && l == 0) {
@@ -204,7 +226,12 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 	const struct chain_machine *m = r->m;
 	unsigned int i, n = r->role == NTPROF_ROLE_HOST ? m->nlegs : 1;
 	const struct chain_machine *peer;
+	bool shared = r->role == NTPROF_ROLE_TARGET && !m->nlegs &&
+		      o->one_replica;
 
+	/* --one-replica: a subsystem and a drive per leg. */
+	if (shared)
+		n = o->legs;
 	for (i = 0; i < n; i++) {
 		struct ntp_ctrl *c = &ctrls[i];
 
@@ -212,8 +239,13 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 		c->nsid = NSID;
 		c->transport = o->transport;
 		peer = r->role == NTPROF_ROLE_HOST ? m->legs[i] : m;
-		snprintf(c->subsysnqn, sizeof(c->subsysnqn), SUBSYS_PREFIX "%s",
-			 peer->name);
+		if (shared || (o->one_replica && !peer->nlegs))
+			snprintf(c->subsysnqn, sizeof(c->subsysnqn),
+				 SUBSYS_PREFIX "leg%u",
+				 shared ? i : peer->replica_of);
+		else
+			snprintf(c->subsysnqn, sizeof(c->subsysnqn),
+				 SUBSYS_PREFIX "%s", peer->name);
 		snprintf(c->address, sizeof(c->address),
 			 "traddr=10.0.0.%u,trsvcid=4420", 1 + peer->index);
 		if (r->role == NTPROF_ROLE_HOST) {
@@ -224,9 +256,14 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 			c->cntlid = 1;
 			snprintf(c->name, sizeof(c->name), "nvme%u", 1 + i);
 		} else {
-			devs[i].dev = m->nlegs ? ENCODE_DEV(9U, 0U) : TARGET_DEV;
-			snprintf(devs[i].name, sizeof(devs[i].name), "%s",
-				 m->nlegs ? "md0" : "nullb0");
+			devs[i].dev = m->nlegs ? ENCODE_DEV(9U, 0U) :
+						 ENCODE_DEV(252U, i);
+			if (m->nlegs)
+				snprintf(devs[i].name, sizeof(devs[i].name),
+					 "md0");
+			else
+				snprintf(devs[i].name, sizeof(devs[i].name),
+					 "nullb%u", i);
 			c->dev = devs[i].dev;
 			snprintf(c->name, sizeof(c->name), "port 1");
 		}
