@@ -17,7 +17,8 @@
 # commands of every sampled command and no others), which the hop rule
 # (--no-chain-rule) does not, and every tree is whole; the slow leg is
 # the writes' critical leg; reads go to one leg, the least busy or in
-# turn; a chain of three hops is read and followed
+# turn; both legs' replicas on one machine (two subsystems) are told
+# apart; a chain of three hops is read and followed
 # too; bad options are refused with one line.
 #
 # usage: test_ntpgen_chain.sh    Prints TAP; exits 1 if any test failed.
@@ -144,6 +145,20 @@ t_unlinked() {
 }
 ktap_check "chain: the middle's resync and superblock writes counted without upstream" t_unlinked
 
+# Both legs' replicas on one machine, as the lab has them: one target
+# recording of two subsystems, to which the middle sends a write's two
+# clones with the same queue, command id and LBA; only the subsystem
+# tells which replica record is whose.
+chain one -n 20000 --one-replica --span 1T --seed 11
+t_one_replica() {
+	[ -s "$TMP/one/replicas-target.ntp" ] ||
+		{ echo "no replicas-target.ntp"; return 1; }
+	csv "$TMP/one2.csv" "$TMP/one/middle-host.ntp" \
+		"$TMP/one/replicas-target.ntp" &&
+		hops_right one middle-host "$TMP/one2.csv" && trees_right one
+}
+ktap_check "chain: both replicas on one machine, each clone joined to its own subsystem's record" t_one_replica
+
 # The slow leg (1, 200 us more) completes last for the writes.
 t_critical() {
 	awk -F, '$1 == "link" && $14 == "write" && $13 == 1 {
@@ -239,6 +254,7 @@ t_refused() {
 		refused --chain --legs 2 --slow-leg 2:10 "$TMP/x" "leg 2 of 2" &&
 		refused --chain --hops 4 "$TMP/x" "--hops: '4'" &&
 		refused --chain --read-policy random "$TMP/x" "least-busy or alternate" &&
+		refused --chain --hops 3 --one-replica "$TMP/x" "not with --hops 3" &&
 		[ ! -e "$TMP/x" ]
 }
 ktap_check "chain: bad options refused with one line, nothing written" t_refused
