@@ -12,7 +12,8 @@
 #     their end to end, with the legs' critical counts;
 #   - --csv has a row per origin command, its hops adding up to its end
 #     to end, its critical leg;
-#   - --tail names the hop, stage and leg of the slow write;
+#   - --tail names the hop, stage and leg of the slow write, in text and
+#     in JSON;
 #   - --by leg splits the groups by critical leg;
 #   - without the replicas' recording, one line names what is missing;
 #   - the files in any order, or as a directory, give the same report.
@@ -108,6 +109,24 @@ t_tail() {
 	grep -q '^  critical leg r nullb1: 1 of the tail.s 1 (100 %)' "$TMP/tail"
 }
 ktap_check "--tail: the hop, stage and leg of the slow write" t_tail
+
+t_tail_json() {
+	"$NTPROF" report --json --tail=50 "${FILES[@]}" > "$TMP/tail.json" &&
+	python3 "$TOP/selftests/json-check.py" "$SCHEMA" "$TMP/tail.json" &&
+	python3 - "$TMP/tail.json" <<'EOF'
+import json, sys
+t = json.load(open(sys.argv[1]))["chain_tail"]
+w = [g for g in t["groups"] if g["label"].startswith("write")][0]
+legs = {l["label"]: (l["critical_tail"], l["critical_rest"]) for l in w["legs"]}
+ok = (t["percentile"] == 50 and (w["n_tail"], w["n_rest"]) == (1, 3) and
+      w["largest"] == {"hop": 2, "id": "storage", "growth_us": 400.0} and
+      legs == {"r nullb0": (0, 0), "r nullb1": (1, 3)})
+if not ok:
+    print(f"# {w}")
+sys.exit(0 if ok else 1)
+EOF
+}
+ktap_check "--json --tail: the chain's tail, valid, the same hop, stage and legs" t_tail_json
 
 t_by_leg() {
 	"$NTPROF" report --by op,leg "${FILES[@]}" > "$TMP/byleg" || return 1
