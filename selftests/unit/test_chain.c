@@ -273,6 +273,8 @@ static void build(void)
 }
 
 static const char *names[] = { "h.ntp", "mt.ntp", "mh.ntp", "rt.ntp" };
+/* The -s of the middle's host recording: 1 as every other file's. */
+static uint32_t mh_sample = 1;
 
 static void write_file(const char *name, const char *host, uint8_t role,
 		       int machine, uint8_t chain, uint64_t offset,
@@ -280,7 +282,8 @@ static void write_file(const char *name, const char *host, uint8_t role,
 		       uint32_t nr_devs)
 {
 	struct ntp_header hdr = {
-		.role = role, .transport = NTPROF_TRANSPORT_TCP, .sample = 1,
+		.role = role, .transport = NTPROF_TRANSPORT_TCP,
+		.sample = !strcmp(name, names[2]) ? mh_sample : 1,
 		.nr_cpus = 2, .start_mono_ns = clock_of[machine],
 		.start_real_ns = 1700000000000000000ULL,
 		.chain = chain, .chain_offset = offset,
@@ -448,6 +451,17 @@ static void test_run(void)
 	ntprof_chain_each(&run, walk_cmd, &w);
 	ok(w.n == N_CMDS && w.followed == 0,
 	   "and no command is followed past it");
+	recording_run_free(&run);
+
+	/* The middle's host side at another -s: never linked, named. */
+	mh_sample = 2;
+	write_all(1);
+	mh_sample = 1;
+	err = load(&run, -1);
+	ok(!err && has_note(&run, "sampled one command in 1") &&
+	   has_note(&run, "one in 2") && run.chain->linked == 0 &&
+	   run.an->nr_host == N_CMDS,
+	   "a middle's file of another -s is not linked, and named; the run reports");
 	recording_run_free(&run);
 
 	/*
