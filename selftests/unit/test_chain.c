@@ -494,7 +494,7 @@ static void test_run(void)
 
 /*
  * test_chain --write DIR: the whole chain's four files in DIR (which
- * must exist), for test_chain_report.sh to report; no test.
+ * must exist), for test_chain_views.sh to report; no test.
  */
 static int write_to(const char *path)
 {

@@ -18,7 +18,7 @@
 #   - without the replicas' recording, one line names what is missing;
 #   - the files in any order, or as a directory, give the same report.
 #
-# usage: test_chain_report.sh    Prints TAP; exits 1 if any test failed.
+# usage: test_chain_views.sh    Prints TAP; exits 1 if any test failed.
 
 set -u
 
