@@ -105,6 +105,9 @@ static void ntprof_session_show(struct seq_file *m,
 		   s->cfg.transport ? ntprof_transport_name(s->cfg.transport) :
 				      "tcp,rdma");
 	seq_printf(m, "%s sample: %u\n", role, s->cfg.sample);
+	if (s->cfg.chain)
+		seq_printf(m, "%s chain offset: %llu\n", role,
+			   s->cfg.chain_offset);
 	seq_printf(m, "%s filter: dev %u:%u ops %#x length %u-%u\n", role,
 		   MAJOR(new_decode_dev(s->cfg.dev)),
 		   MINOR(new_decode_dev(s->cfg.dev)), s->cfg.ops,

@@ -185,7 +185,8 @@ static void ntprof_host_setup(void *data, struct request *rq,
 	if (unlikely(again))
 		ntprof_host_requeued(s, rq);
 	ntprof_stat_inc(NTPROF_ROLE_HOST, seen);
-	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample))
+	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample, s->cfg.chain,
+				   s->cfg.chain_offset))
 		ntprof_host_follow(s, rq, cmd, qid, queued_ts, again);
 }
 

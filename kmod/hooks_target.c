@@ -272,7 +272,8 @@ static void ntprof_target_init(void *data, void *req,
 		return;
 
 	ntprof_stat_inc(NTPROF_ROLE_TARGET, seen);
-	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample))
+	if (ntprof_sample_pick_cmd(qid, cmd, s->cfg.sample, s->cfg.chain,
+				   s->cfg.chain_offset))
 		ntprof_target_follow(s, req, cmd, qid, transport, rx);
 }
 

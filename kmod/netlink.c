@@ -60,6 +60,8 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 	[NTPROF_A_START_DRAIN_PORTID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[NTPROF_A_START_HOOK_SET] =
 		NLA_POLICY_MAX(NLA_U32, NTPROF_HOOK_SET_STAGES),
+	[NTPROF_A_START_CHAIN] = NLA_POLICY_MAX(NLA_U32, 1),
+	[NTPROF_A_START_CHAIN_OFFSET] = { .type = NLA_U64 },
 };
 
 /*
@@ -116,6 +118,28 @@ static int ntprof_nl_start_config(struct genl_info *info,
 					    "the stages-only hook set is for kernel hooks, not uprobe sites");
 			return -EINVAL;
 		}
+	}
+
+	if (attrs[NTPROF_A_START_CHAIN])
+		cfg->chain = nla_get_u32(attrs[NTPROF_A_START_CHAIN]);
+	/*
+	 * The sites' identities are fetched by the tool's own choice of
+	 * fields; the chain rule is the kernel hooks' for now.
+	 */
+	if (cfg->chain && attrs[NTPROF_A_START_USITE]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attrs[NTPROF_A_START_CHAIN],
+				    "the chain rule is for kernel hooks, not uprobe sites");
+		return -EINVAL;
+	}
+	if (attrs[NTPROF_A_START_CHAIN_OFFSET]) {
+		if (!cfg->chain) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    attrs[NTPROF_A_START_CHAIN_OFFSET],
+					    "the chain offset needs the chain rule");
+			return -EINVAL;
+		}
+		cfg->chain_offset =
+			nla_get_u64(attrs[NTPROF_A_START_CHAIN_OFFSET]);
 	}
 
 	if (!cfg->ops) {

@@ -115,7 +115,11 @@ static int ntprof_nl_session_fill(struct sk_buff *msg)
 			       NTPROF_A_STATUS_PAD) ||
 	     (s->active && s->owner &&
 	      nla_put_u32(msg, NTPROF_A_STATUS_OWNER_PID,
-			  pid_vnr(s->owner)))))
+			  pid_vnr(s->owner))) ||
+	     (s->cfg.chain &&
+	      (nla_put_u32(msg, NTPROF_A_STATUS_CHAIN, 1) ||
+	       nla_put_u64_64bit(msg, NTPROF_A_STATUS_CHAIN_OFFSET,
+				 s->cfg.chain_offset, NTPROF_A_STATUS_PAD)))))
 		err = -EMSGSIZE;
 	mutex_unlock(&ntprof_session_lock);
 

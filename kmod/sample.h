@@ -13,6 +13,14 @@
  *		   % N == 0)
  *
  * cid is the command identifier as sent (with Linux's generation bits).
+ *
+ * A session of the chain rule (record --chain) decides read, write and
+ * write-zeroes commands by what stays the same along a chain of hops
+ * instead: the opcode, the NLB and the LBA less the session's offset
+ * (md's data_offset on a replica), so that a middle machine's downstream
+ * commands are picked with the upstream command that caused them:
+ *
+ *	sampled = (ntprof_chain_hash(opcode, slba - offset, nlb) % N == 0)
  */
 #ifndef _NTPROF_SAMPLE_H
 #define _NTPROF_SAMPLE_H
@@ -65,27 +73,47 @@ static inline bool ntprof_sample_pick(const struct ntprof_ident *id, u32 n)
 	return do_div(h, n) == 0;
 }
 
-/*
- * ntprof_sample_pick() of the command @cmd sent on queue @qid, read
- * straight into registers: the hooks that decide for every command keep
- * no struct ntprof_ident on their stack, which kernels built with
- * INIT_STACK_ALL_ZERO would clear at every hit.
+/**
+ * ntprof_sample_pick_cmd() - whether a session records a command
+ * @qid: the queue @cmd was sent on
+ * @cmd: the command as sent
+ * @n: the session's 1 in @n
+ * @chain: the session samples by the chain rule
+ * @chain_offset: the LBAs the chain rule takes from the command's SLBA
+ *
+ * ntprof_sample_pick() of the command, or the chain rule's decision for a
+ * read, write or write-zeroes command of a chain session, read straight
+ * into registers: the hooks that decide for every command keep no struct
+ * ntprof_ident on their stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear at every hit. A session of the hop rule
+ * pays one branch on @chain for the chain rule.
+ *
+ * Context: Any, in a hook.
+ * Return: true if the command is to be recorded.
  */
 static __always_inline bool ntprof_sample_pick_cmd(u16 qid,
 						   const struct nvme_command *cmd,
-						   u32 n)
+						   u32 n, bool chain,
+						   u64 chain_offset)
 {
-	u64 h;
+	u8 opcode;
+	u64 slba, h;
+	u16 nlb;
 
 	if (n <= 1)
 		return true;
 
-	h = ntprof_sample_hash(qid, READ_ONCE(cmd->common.command_id),
-			       READ_ONCE(cmd->common.opcode),
-			       le32_to_cpu(READ_ONCE(cmd->common.nsid)),
-			       le32_to_cpu(READ_ONCE(cmd->common.cdw10)) |
-			       (u64)le32_to_cpu(READ_ONCE(cmd->common.cdw11)) << 32,
-			       le32_to_cpu(READ_ONCE(cmd->common.cdw12)) & 0xffff);
+	opcode = READ_ONCE(cmd->common.opcode);
+	slba = le32_to_cpu(READ_ONCE(cmd->common.cdw10)) |
+	       (u64)le32_to_cpu(READ_ONCE(cmd->common.cdw11)) << 32;
+	nlb = le32_to_cpu(READ_ONCE(cmd->common.cdw12)) & 0xffff;
+	if (chain && ntprof_chain_opcode(opcode))
+		h = ntprof_chain_hash(opcode, slba - chain_offset, nlb);
+	else
+		h = ntprof_sample_hash(qid, READ_ONCE(cmd->common.command_id),
+				       opcode,
+				       le32_to_cpu(READ_ONCE(cmd->common.nsid)),
+				       slba, nlb);
 	return do_div(h, n) == 0;
 }
 

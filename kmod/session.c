@@ -233,11 +233,12 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	if (prev.cfg.owner_sk)
 		sock_put(prev.cfg.owner_sk);
 
-	pr_info("%s session started (%s, 1 in %u, %u uprobe sites, pid %d%s)\n",
+	pr_info("%s session started (%s, 1 in %u%s, %u uprobe sites, pid %d%s)\n",
 		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
 		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
 		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
-		cfg->sample, cfg->nr_usites, pid_nr(s->owner),
+		cfg->sample, cfg->chain ? " by the chain rule" : "",
+		cfg->nr_usites, pid_nr(s->owner),
 		cfg->hook_set == NTPROF_HOOK_SET_STAGES ? ", stages only" : "");
 
 unlock:

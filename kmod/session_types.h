@@ -48,6 +48,9 @@ struct ntprof_usite_spec;
  * @drain_portid: a second socket of the starter's that may drain it, or 0;
  *	only threads of the starting process drain through it
  * @hook_set: every kernel hook of its role, or only those the stages need
+ * @chain: read, write and write-zeroes commands are sampled by the chain
+ *	rule (kmod/sample.h), the others by the hop rule; kernel hooks only
+ * @chain_offset: the LBAs the chain rule takes from a command's SLBA
  */
 struct ntprof_session_config {
 	enum ntprof_role role;
@@ -65,6 +68,8 @@ struct ntprof_session_config {
 	struct sock *owner_sk;
 	u32 drain_portid;
 	enum ntprof_hook_set hook_set;
+	bool chain;
+	u64 chain_offset;
 };
 
 /**

@@ -53,6 +53,8 @@ static void check_header(const struct ntp_header *h)
 	     (h->nr_devs || h->nr_ctrls)) ||
 	    (h->version_major == 1 && h->record_size < NTP_RECORD_SIZE) ||
 	    (h->version_major == 2 && h->record_size) ||
+	    h->chain > 1 || (!h->chain && h->chain_offset) ||
+	    ((h->version_major == 1 || h->version_minor < 1) && h->chain) ||
 	    h->version_major < 1 || h->version_major > NTP_VERSION_MAJOR)
 		abort();
 	for (i = 0; i < h->nr_hooks; i++)

@@ -649,6 +649,10 @@ static const struct { const char *set, *name; unsigned int id; } uapi_ids[] = {
 	{ "fetch", "deref", NTPROF_A_FETCH_DEREF }, { "layout", "field", NTPROF_A_LAYOUT_FIELD },
 	{ "status", "pad", NTPROF_A_STATUS_PAD }, { "stats", "role", NTPROF_A_STATS_ROLE },
 	{ "records", "role", NTPROF_A_RECORDS_ROLE },
+	{ "start", "chain", NTPROF_A_START_CHAIN },
+	{ "start", "chain-offset", NTPROF_A_START_CHAIN_OFFSET },
+	{ "status", "chain", NTPROF_A_STATUS_CHAIN },
+	{ "status", "chain-offset", NTPROF_A_STATUS_CHAIN_OFFSET },
 };
 
 static void print_op(const struct spec *s, const struct fop *op, int k)

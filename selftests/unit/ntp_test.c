@@ -269,6 +269,9 @@ void hdr_make(struct ntp_header *h)
 	/* The third part of a rotated recording (1.4). */
 	h->part = 3;
 	h->part_start_mono_ns = 123456789999999ULL;
+	/* The chain rule with md's data_offset of a 128 GiB member (2.1). */
+	h->chain = 1;
+	h->chain_offset = 264192;
 	/* The longest host name there is. */
 	memset(h->hostname, 'h', NTP_HOSTNAME_MAX);
 	snprintf(h->kernel_release, sizeof(h->kernel_release),

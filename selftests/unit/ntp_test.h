@@ -87,6 +87,10 @@ extern struct ntp_ctrl ctrls[2];
 #define CTRLS_LEN	(4 + CTRL0_LEN + CTRL1_LEN)
 /* 1.4: part and part_start_mono_ns, after the controller table */
 #define PART_LEN	(4 + 8)
+/* 2.1: chain, 7 reserved bytes and chain_offset, after the part */
+#define CHAIN_LEN	(1 + 7 + 8)
+/* What follows the controller table in the format written now. */
+#define TAIL_LEN	(PART_LEN + CHAIN_LEN)
 
 void hdr_make(struct ntp_header *h);
 extern const struct ntp_trailer trailer_in;

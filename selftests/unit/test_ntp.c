@@ -84,7 +84,7 @@ static void test_round_trip(void)
 	   NTP_BLOCK_RECORDS, r.blocks[0], r.blocks[1], r.blocks[2],
 	   r.blocks[3]);
 
-	ok(r.hdr.version_major == 2 && r.hdr.version_minor == 0 &&
+	ok(r.hdr.version_major == 2 && r.hdr.version_minor == 1 &&
 	   r.hdr.record_size == 0,
 	   "the header has the version %u.%u and record size %u (compact)",
 	   r.hdr.version_major, r.hdr.version_minor, r.hdr.record_size);
@@ -95,6 +95,9 @@ static void test_round_trip(void)
 	   r.hdr.part == h.part &&
 	   r.hdr.part_start_mono_ns == h.part_start_mono_ns,
 	   "role, transport, sample, CPUs, start times and part come back");
+	ok(r.hdr.chain == 1 && r.hdr.chain_offset == 264192,
+	   "the chain rule and its offset come back (%u %llu)", r.hdr.chain,
+	   (unsigned long long)r.hdr.chain_offset);
 	ok(!strcmp(r.hdr.hostname, h.hostname) &&
 	   !strcmp(r.hdr.kernel_release, h.kernel_release) &&
 	   !strcmp(r.hdr.boot_id, h.boot_id) &&
@@ -740,7 +743,7 @@ static void header_byte(uint8_t *b, size_t *len, const struct layout *l)
 static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The hook count sits before the three hook entries. */
-	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
+	size_t off = l->hdr_len - 4 - TAIL_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 0xffffffff);
@@ -749,7 +752,7 @@ static void hooks_huge(uint8_t *b, size_t *len, const struct layout *l)
 
 static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
-	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
+	size_t off = l->hdr_len - 4 - TAIL_LEN - CTRLS_LEN - DEVS_LEN - HOOKS_LEN;
 
 	(void)len;
 	wr32(b + off, 1000);
@@ -759,7 +762,7 @@ static void hooks_overrun(uint8_t *b, size_t *len, const struct layout *l)
 static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last hook's name grows to 300 bytes; the blocks go. */
-	size_t off = l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN - (10 + 255);
+	size_t off = l->hdr_len - 4 - TAIL_LEN - CTRLS_LEN - DEVS_LEN - (10 + 255);
 
 	b[off] = (10 + 300) & 0xff;
 	b[off + 1] = (10 + 300) >> 8;
@@ -774,13 +777,13 @@ static void hook_name_huge(uint8_t *b, size_t *len, const struct layout *l)
 /* The device table's count, and its entries after it. */
 static size_t devs_at(const struct layout *l)
 {
-	return l->hdr_len - 4 - PART_LEN - CTRLS_LEN - DEVS_LEN;
+	return l->hdr_len - 4 - TAIL_LEN - CTRLS_LEN - DEVS_LEN;
 }
 
 /* The controller table's count, and its entries after it. */
 static size_t ctrls_at(const struct layout *l)
 {
-	return l->hdr_len - 4 - PART_LEN - CTRLS_LEN;
+	return l->hdr_len - 4 - TAIL_LEN - CTRLS_LEN;
 }
 
 static void devs_huge(uint8_t *b, size_t *len, const struct layout *l)
@@ -793,7 +796,7 @@ static void devs_huge(uint8_t *b, size_t *len, const struct layout *l)
 static void devs_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + devs_at(l), 100);	/* room for 99 empty entries */
+	wr32(b + devs_at(l), 102);	/* room for 101 empty entries */
 	fix_header(b);
 }
 
@@ -845,7 +848,7 @@ static void dev_last_overrun(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last device's entry claims 10 bytes past the header's end. */
 	size_t off = ctrls_at(l) - (8 + 63);
-	size_t entry = 8 + 63 + CTRLS_LEN + PART_LEN + 10;
+	size_t entry = 8 + 63 + CTRLS_LEN + TAIL_LEN + 10;
 
 	(void)len;
 	b[off] = entry & 0xff;
@@ -891,7 +894,7 @@ static void ctrl_name_nul(uint8_t *b, size_t *len, const struct layout *l)
 static void ctrl_addr_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	/* The last controller's address grows to 256 bytes. */
-	size_t off = l->hdr_len - 4 - PART_LEN - CTRL1_LEN;
+	size_t off = l->hdr_len - 4 - TAIL_LEN - CTRL1_LEN;
 
 	b[off] = (CTRL1_LEN + 1) & 0xff;
 	b[off + 1] = (CTRL1_LEN + 1) >> 8;
@@ -1038,8 +1041,8 @@ static void test_damaged(void)
 		   "header: 4294967295 devices, more than %d", NTP_DEVS_MAX),
 	   "a device count of 2^32-1 is rejected before any allocation");
 	ok(damaged(good, len, -EBADMSG, devs_overrun,
-		   "header: 100 devices overrun the header"),
-	   "100 devices in a header that has room for 99: rejected before allocating");
+		   "header: 102 devices overrun the header"),
+	   "102 devices in a header that has room for 101: rejected before allocating");
 	ok(damaged(good, len, -EBADMSG, devs_missing,
 		   "header: device count overruns the header"),
 	   "a 1.1 header without its device table is rejected");

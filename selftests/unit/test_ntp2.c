@@ -2,10 +2,10 @@
 /*
  * Unit tests of what .ntp format 2.0 changed (Documentation/ntp-format.rst,
  * "Records, format 2.0"): compact records in blocks, each of its own size,
- * at the byte offsets the document gives; every version the writer can
- * still write read back; a newer 2.x minor; the writer's sizes and its
- * refusals; and blocks damaged in every way a compact record can be, each
- * refused with one exact message. test_ntp.c has what all versions share,
+ * at the byte offsets the document gives; 2.1's chain rule in the header;
+ * every version the writer can still write read back; a newer 2.x minor;
+ * the writer's sizes and its refusals; and blocks damaged in every way a
+ * compact record can be, each refused with one exact message. test_ntp.c has what all versions share,
  * test_crec.c the codec's bytes.
  * Prints TAP; exits 1 if any test failed.
  *
@@ -94,7 +94,7 @@ static void three_records(struct ntprof_record *r)
 
 static void test_layout(void)
 {
-	const char *path = tpath("layout20.ntp");
+	const char *path = tpath("layout21.ntp");
 	struct ntprof_record recs[3];
 	struct bytes want = { 0 };
 	struct ntp_header h;
@@ -118,15 +118,22 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 2 && buf[9] == 0 &&
-	   buf[10] == 0 && buf[11] == 0 && rd32(buf + 16) == 0,
-	   "the magic, version 2.0 and record size 0 (records say their own)");
-	/* The header of 1.4, to the byte: the tables, the part, the CRC. */
+	   buf[10] == 1 && buf[11] == 0 && rd32(buf + 16) == 0,
+	   "the magic, version 2.1 and record size 0 (records say their own)");
+	/* The header of 1.4, to the byte, then 2.1's chain and the CRC. */
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + HOOKS_LEN +
-			DEVS_LEN + CTRLS_LEN + PART_LEN + 4 &&
-	   rd32(buf + l.hdr_len - 4 - PART_LEN) == 3 &&
+			DEVS_LEN + CTRLS_LEN + PART_LEN + CHAIN_LEN + 4 &&
+	   rd32(buf + l.hdr_len - 4 - CHAIN_LEN - PART_LEN) == 3 &&
 	   rd32(buf + l.hdr_len - 4) == crc32(0, buf, l.hdr_len - 4),
 	   "the rest of the header as in 1.4: %zu bytes, the part, the CRC",
 	   l.hdr_len);
+	{
+		const uint8_t *c = buf + l.hdr_len - 4 - CHAIN_LEN;
+
+		ok(c[0] == 1 && !memcmp(c + 1, "\0\0\0\0\0\0\0", 7) &&
+		   rd32(c + 8) == 264192 && rd32(c + 12) == 0,
+		   "2.1's chain follows the part: 1, 7 zero bytes, the offset 264192");
+	}
 	for (i = 0; i < 3; i++)
 		put_crec(&want, &recs[i]);
 	ok(want.len == 80 + 60 + 112,
@@ -213,6 +220,7 @@ static void test_versions(void)
 {
 	static const unsigned int v[][2] = {
 		{ 1, 0 }, { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 0 },
+		{ 2, 1 },
 	};
 	static const size_t blocks[] = { 5, 1024, 3 };
 	struct ntprof_record *recs;
@@ -222,7 +230,7 @@ static void test_versions(void)
 	size_t n;
 	int i, all;
 
-	for (i = 0; i < 6; i++) {
+	for (i = 0; i < 7; i++) {
 		snprintf(name, sizeof(name), "v%u.%u.ntp", v[i][0], v[i][1]);
 		recs = write_blocks_format(tpath(name), v[i][0], v[i][1],
 					   blocks, 3, false, &n);
@@ -235,6 +243,9 @@ static void test_versions(void)
 				r.hdr.record_size == (v[i][0] == 1 ? 232 : 0) &&
 				r.hdr.nr_devs == (v[i][1] || v[i][0] > 1 ? 3 : 0) &&
 				r.hdr.part == (v[i][1] >= 4 || v[i][0] > 1 ? 3 : 0) &&
+				/* The chain rule since 2.1; chain 0 before. */
+				r.hdr.chain == (v[i][0] == 2 && v[i][1] >= 1) &&
+				r.hdr.chain_offset == (r.hdr.chain ? 264192 : 0) &&
 				r.has_trailer && r.trailer.records == n;
 			free(r.recs);
 		}
@@ -278,6 +289,8 @@ static void test_newer_minor(void)
 	put_le(&b, 0, 4);		/* controllers */
 	put_le(&b, 0, 4);		/* part */
 	put_le(&b, 0, 8);
+	put_le(&b, 1, 8);		/* 2.1's chain rule */
+	put_le(&b, 4096, 8);
 	put(&b, "later", 5);	/* a newer minor's header fields */
 	put_le(&b, 0, 4);
 	wr32(b.p + 12, b.len);
@@ -307,6 +320,7 @@ static void test_newer_minor(void)
 		read_file(path, all, &r);
 		ok(r.ret == 0 && r.hdr.version_major == 2 &&
 		   r.hdr.version_minor == 3 && r.n == 3 &&
+		   r.hdr.chain == 1 && r.hdr.chain_offset == 4096 &&
 		   same_records(r.recs, recs, 3) && r.has_trailer &&
 		   r.trailer.end_real_ns == 44,
 		   "%s: a 2.3 file, a unit and fields unknown to 2.0, reads (%d %s)",
@@ -332,8 +346,8 @@ static void test_writer(void)
 	hdr_make(&h);
 	ret = ntp_writer_open_format(path, &h, 1, 5, &w);
 	ok(ret == -EINVAL, "format 1.5 is not written: -EINVAL (%d)", ret);
-	ret = ntp_writer_open_format(path, &h, 2, 1, &w);
-	ok(ret == -EINVAL, "nor 2.1 (%d)", ret);
+	ret = ntp_writer_open_format(path, &h, 2, 2, &w);
+	ok(ret == -EINVAL, "nor 2.2 (%d)", ret);
 	ret = ntp_writer_open_format(path, &h, 3, 0, &w);
 	ok(ret == -EINVAL, "nor 3.0 (%d)", ret);
 
@@ -470,6 +484,23 @@ static void offset_wraps(uint8_t *b, size_t *len, const struct layout *l)
 	fix_unit(b, l->unit[1], true);
 }
 
+/* The chain's byte: 2 is no rule this reader knows. */
+static void chain_unknown(uint8_t *b, size_t *len, const struct layout *l)
+{
+	(void)len;
+	b[l->hdr_len - 4 - CHAIN_LEN] = 2;
+	fix_header(b);
+}
+
+/* A 2.1 header that ends in the middle of its chain. */
+static void chain_cut(uint8_t *b, size_t *len, const struct layout *l)
+{
+	memmove(b + l->hdr_len - 4 - 8, b + l->hdr_len - 4, *len - l->hdr_len + 4);
+	*len -= 8;
+	wr32(b + 12, l->hdr_len - 8);
+	fix_header(b);
+}
+
 static void test_damaged(void)
 {
 	static const size_t blocks[] = { 3, 2, 4 };
@@ -485,6 +516,12 @@ static void test_damaged(void)
 	at = l.unit[1];
 	ok(rd32(good + at + 12) == 2 * REC,
 	   "the good file's block 1: 2 records of %d bytes", REC);
+	ok(damaged(good, len, -EBADMSG, chain_unknown,
+		   "header: sampling rule 2 is unknown (0: hop, 1: chain)"),
+	   "2.1 with a chain rule other than 0 or 1: refused");
+	ok(damaged(good, len, -EBADMSG, chain_cut,
+		   "header: chain rule truncated"),
+	   "2.1 whose header ends within the chain: refused");
 	ok(damaged(good, len, -EBADMSG, record_size_set,
 		   "header: record size 232 in format 2, whose records are compact (0)"),
 	   "2.0 with a record size: refused");

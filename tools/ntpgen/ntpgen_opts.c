@@ -403,10 +403,11 @@ static int parse_format(const char *arg, struct opts *o)
 	char end;
 
 	if (sscanf(arg, "%u.%u%c", &major, &minor, &end) != 2 ||
-	    !((major == NTP_VERSION_MAJOR && minor == NTP_VERSION_MINOR) ||
+	    !((major == NTP_VERSION_MAJOR && minor <= NTP_VERSION_MINOR) ||
 	      (major == 1 && minor <= 4))) {
-		fprintf(stderr, "ntpgen: --format: '%s' is not %u.%u or 1.0 to 1.4\n",
-			arg, NTP_VERSION_MAJOR, NTP_VERSION_MINOR);
+		fprintf(stderr, "ntpgen: --format: '%s' is not %u.0 to %u.%u or 1.0 to 1.4\n",
+			arg, NTP_VERSION_MAJOR, NTP_VERSION_MAJOR,
+			NTP_VERSION_MINOR);
 		return -1;
 	}
 	o->format_major = major;

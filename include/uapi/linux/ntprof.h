@@ -248,6 +248,10 @@ enum {
 	NTPROF_A_STATUS_LAYOUT_BUILTIN,
 	/* u32: the process that started the running session, as the asker sees it */
 	NTPROF_A_STATUS_OWNER_PID,
+	/* u32: 1 when the running session samples by the chain rule */
+	NTPROF_A_STATUS_CHAIN,
+	/* u64: its LBA offset (NTPROF_A_START_CHAIN_OFFSET) */
+	NTPROF_A_STATUS_CHAIN_OFFSET,
 
 	__NTPROF_A_STATUS_MAX,
 	NTPROF_A_STATUS_MAX = (__NTPROF_A_STATUS_MAX - 1)
@@ -279,6 +283,19 @@ enum {
 	NTPROF_A_START_DRAIN_PORTID,
 	/* u32: enum ntprof_hook_set, default all; kernel hooks only */
 	NTPROF_A_START_HOOK_SET,
+	/*
+	 * u32: 1 to sample read, write and write-zeroes commands by the
+	 * chain rule (ntprof_chain_hash(), below), 0 (the default) for the
+	 * hop rule; kernel hooks only: a session with userspace sites
+	 * refuses it.
+	 */
+	NTPROF_A_START_CHAIN,
+	/*
+	 * u64: the LBAs the chain rule subtracts from a command's SLBA
+	 * (md's data_offset, in the device's LBAs), default 0; only with
+	 * NTPROF_A_START_CHAIN 1.
+	 */
+	NTPROF_A_START_CHAIN_OFFSET,
 
 	__NTPROF_A_START_MAX,
 	NTPROF_A_START_MAX = (__NTPROF_A_START_MAX - 1)
@@ -505,6 +522,36 @@ static inline __u64 ntprof_sample_hash(__u16 qid, __u16 cid, __u8 opcode,
 			  (__u64)opcode << 16 | nlb);
 	h = ntprof_fmix64(h ^ slba);
 	return ntprof_fmix64(h ^ nsid);
+}
+
+/*
+ * The chain rule: along a chain of NVMe-oF hops (a host, a middle
+ * machine whose target exports md raid1 over its own NVMe-oF legs,
+ * replicas), the middle's downstream commands have their own queue,
+ * command and namespace ids, and the replicas' LBAs are shifted by md's
+ * data offset. What stays the same is the opcode, the NLB and the LBA
+ * in the volume's coordinates: the device's SLBA minus a per-device
+ * offset. A session of the chain rule records a read, write or
+ * write-zeroes command (ntprof_chain_opcode()) when
+ * ntprof_chain_hash(opcode, slba - offset, nlb) % N == 0, the
+ * subtraction wrapping modulo 2^64 for an LBA below the offset (md's
+ * superblock); other opcodes by ntprof_sample_hash(). The mix is the
+ * same finalizer.
+ */
+#define NTPROF_CHAIN_OP_WRITE		0x01
+#define NTPROF_CHAIN_OP_READ		0x02
+#define NTPROF_CHAIN_OP_WRITE_ZEROES	0x08
+
+static inline int ntprof_chain_opcode(__u8 opcode)
+{
+	return opcode == NTPROF_CHAIN_OP_WRITE ||
+	       opcode == NTPROF_CHAIN_OP_READ ||
+	       opcode == NTPROF_CHAIN_OP_WRITE_ZEROES;
+}
+
+static inline __u64 ntprof_chain_hash(__u8 opcode, __u64 slba, __u16 nlb)
+{
+	return ntprof_fmix64(ntprof_fmix64((__u64)opcode << 16 | nlb) ^ slba);
 }
 
 #endif /* _UAPI_LINUX_NTPROF_H */

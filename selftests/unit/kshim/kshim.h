@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the module's header-only code that the unit tests compile in
- * userspace (kmod/crec.h, test_kcrec.c) takes from the kernel: its types
- * and the few helpers it calls, with the meaning the kernel gives them.
+ * userspace (kmod/crec.h in test_kcrec.c, kmod/sample.h in
+ * test_ksample.c) takes from the kernel: its types and the few helpers
+ * it calls, with the meaning the kernel gives them.
  * The files of linux/ here stand for the kernel's headers of the same
  * names, and each includes this one.
  */
@@ -10,14 +11,23 @@
 #define NTPROF_KSHIM_H
 
 #include <assert.h>
+#include <endian.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <linux/types.h>
 
+typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
 typedef int32_t s32;
 typedef int64_t s64;
+
+/* Little-endian on the wire (__le32: linux/types.h), on any machine. */
+#define le32_to_cpu(x)		le32toh(x)
+#define cpu_to_le32(x)		htole32(x)
 
 #define BIT(n)			(1UL << (n))
 #define BIT_ULL(n)		(1ULL << (n))

@@ -20,11 +20,12 @@
 #include <uapi/linux/ntprof.h>
 
 /*
- * The format this code writes. It reads every minor of its major, and
- * of major 1 (1.0 to 1.4: the same header, records of a fixed size).
+ * The format this code writes (2.1: the chain rule in the header). It
+ * reads every minor of its major, and of major 1 (1.0 to 1.4: the same
+ * header, records of a fixed size).
  */
 #define NTP_VERSION_MAJOR	2
-#define NTP_VERSION_MINOR	0
+#define NTP_VERSION_MINOR	1
 
 /*
  * The on-disk size of a record in formats 1.0 to 1.4: struct
@@ -159,6 +160,20 @@ struct ntp_header {
 	uint32_t part;
 	/* Since 1.4: where a part's records start; 0 when not a part. */
 	uint64_t part_start_mono_ns;
+	/*
+	 * Since 2.1: 1 when the session sampled read, write and write-zeroes
+	 * commands by the chain rule (ntprof_chain_hash() of the uapi
+	 * header, record --chain), so that every machine along a chain of
+	 * NVMe-oF hops picks the same commands; 0 for the hop rule (and
+	 * every file before 2.1).
+	 */
+	uint8_t chain;
+	/*
+	 * Since 2.1: the LBAs the chain rule subtracted from a command's
+	 * SLBA before hashing (md's data_offset, in the device's LBAs); 0
+	 * without the chain rule.
+	 */
+	uint64_t chain_offset;
 };
 
 /* How a recording ended, written by ntp_writer_close(). */

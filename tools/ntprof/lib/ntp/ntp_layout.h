@@ -89,6 +89,11 @@ static const uint8_t ntp_magic[8] = {
 /* After the controller table, since 1.4: part (u32), part_start_mono_ns */
 #define HDR_PART_SIZE	(4 + 8)
 
+/* After the part, since 2.1: chain (u8), 7 reserved bytes, chain_offset */
+#define NTP_CHAIN_OFF_CHAIN		0
+#define NTP_CHAIN_OFF_CHAIN_OFFSET	8
+#define HDR_CHAIN_SIZE	16
+
 /* Every unit after the header: a block of records or the trailer. */
 #define NTP_UNIT_OFF_TAG		0
 #define NTP_UNIT_OFF_SEQ		4

@@ -262,6 +262,28 @@ static int header_part(struct ntp_file *f, struct cursor *c)
 }
 
 /*
+ * Since 2.1: the sampling rule of the session, 1 for the chain rule (the
+ * uapi header's ntprof_chain_hash()) with the LBA offset it took away,
+ * 0 for the hop rule. Another rule is not one this reader could redo,
+ * and a report that took it for either would link commands wrongly.
+ */
+static int header_chain(struct ntp_file *f, struct cursor *c)
+{
+	const uint8_t *p = take(c, HDR_CHAIN_SIZE);
+
+	if (!p)
+		return ntp_fail(f, -EBADMSG, "header: chain rule truncated");
+	f->hdr.chain = p[NTP_CHAIN_OFF_CHAIN];
+	if (f->hdr.chain > 1)
+		return ntp_fail(f, -EBADMSG,
+				"header: sampling rule %u is unknown (0: hop, 1: chain)",
+				f->hdr.chain);
+	f->hdr.chain_offset = f->hdr.chain ?
+		get64(p + NTP_CHAIN_OFF_CHAIN_OFFSET) : 0;
+	return 0;
+}
+
+/*
  * Records of a fixed size in 1.x, at least 1.0's (a newer minor's fields
  * after its); compact ones, each of its own size, from 2.0 on.
  */
@@ -336,6 +358,8 @@ static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 	}
 	if (!f->err && ntp_file_since(f, 1, 4))
 		header_part(f, &c);
+	if (!f->err && ntp_file_since(f, 2, 1))
+		header_chain(f, &c);
 	/* What is left before the checksum is a newer minor's: skipped. */
 	return f->err;
 }

@@ -189,7 +189,8 @@ static bool w_since(const struct ntp_writer *w, unsigned int major,
 
 /*
  * The length of @hdr encoded in @w's format, or 0 if it cannot hold it.
- * 1.0 has no device or controller table; 1.4 brought the part.
+ * 1.0 has no device or controller table; 1.4 brought the part, 2.1 the
+ * chain rule.
  */
 static size_t header_len(const struct ntp_writer *w,
 			 const struct ntp_header *hdr)
@@ -213,6 +214,8 @@ static size_t header_len(const struct ntp_writer *w,
 			return 0;
 	if (w_since(w, 1, 4))
 		len += HDR_PART_SIZE;
+	if (w_since(w, 2, 1))
+		len += HDR_CHAIN_SIZE;
 	if (!w_since(w, 1, 1))
 		return len <= HDR_MAX ? len : 0;
 	len += 2 * 4;
@@ -254,8 +257,8 @@ static uint8_t *header_fixed_put(const struct ntp_writer *w, uint8_t *buf,
 }
 
 /*
- * The hook, device and controller tables at @p, then 1.4's part fields,
- * those @w's format has; returns their end.
+ * The hook, device and controller tables at @p, then 1.4's part fields
+ * and 2.1's chain, those @w's format has; returns their end.
  */
 static uint8_t *header_tables_put(const struct ntp_writer *w, uint8_t *p,
 				  const struct ntp_header *hdr)
@@ -280,7 +283,14 @@ static uint8_t *header_tables_put(const struct ntp_writer *w, uint8_t *p,
 		return p;
 	put32(p, hdr->part);
 	put64(p + 4, hdr->part ? hdr->part_start_mono_ns : 0);
-	return p + HDR_PART_SIZE;
+	p += HDR_PART_SIZE;
+	if (!w_since(w, 2, 1))
+		return p;
+	/* The reserved bytes stay zero, from calloc(). */
+	p[NTP_CHAIN_OFF_CHAIN] = hdr->chain;
+	put64(p + NTP_CHAIN_OFF_CHAIN_OFFSET,
+	      hdr->chain ? hdr->chain_offset : 0);
+	return p + HDR_CHAIN_SIZE;
 }
 
 /* The encoded header, or NULL with errno set; its length in @lenp. */
@@ -308,10 +318,10 @@ static uint8_t *header_encode(const struct ntp_writer *w,
 	return buf;
 }
 
-/* The versions the writer writes: this one, and 1.x for the tests. */
+/* The versions the writer writes: this one, and 1.x and 2.0 for the tests. */
 static bool format_known(unsigned int major, unsigned int minor)
 {
-	return (major == NTP_VERSION_MAJOR && minor == NTP_VERSION_MINOR) ||
+	return (major == NTP_VERSION_MAJOR && minor <= NTP_VERSION_MINOR) ||
 	       (major == 1 && minor <= 4);
 }
 
