@@ -97,6 +97,28 @@ static int close_recordings(struct gen *g, int ret)
 			       o->target_path, ret);
 }
 
+/* --chain: the chain's files instead of a host's and a target's. */
+static int run_chain(struct gen *g, const struct opts *o)
+{
+	uint64_t nslots = (uint64_t)o->queues * o->qdepth;
+	struct slot *heap = calloc(nslots, sizeof(*heap));
+	int ret;
+
+	if (!heap) {
+		fputs("ntpgen: out of memory\n", stderr);
+		return 1;
+	}
+	ret = chain_open(g);
+	if (!ret)
+		ret = run_workload(g, heap, nslots);
+	ret = chain_close(g, ret);
+	if (!ret && !o->quiet)
+		fprintf(stderr, "ntpgen: %" PRIu64 " commands over %.3f s\n",
+			o->commands, (double)(g->last_true - g->t0) / 1e9);
+	free(heap);
+	return ret ? 1 : 0;
+}
+
 int main(int argc, char *argv[])
 {
 	struct slot *heap;
@@ -114,6 +136,9 @@ int main(int argc, char *argv[])
 		      stderr);
 		return 2;
 	}
+
+	if (o.chain_dir)
+		return run_chain(&g, &o);
 
 	g.hbuf = malloc(BUF_RECORDS * sizeof(*g.hbuf));
 	g.tbuf = malloc(BUF_RECORDS * sizeof(*g.tbuf));

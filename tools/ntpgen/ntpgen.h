@@ -10,6 +10,8 @@
  *   ntpgen_workload.c  the closed loop: slots issuing command after command
  *   ntpgen_model.c     one command: its path, who records it, its stages
  *   ntpgen_files.c     what goes into the files: headers, records, expect
+ *   ntpgen_chain.c     --chain: a command through a middle to its legs
+ *   ntpgen_chain_files.c  --chain: the machines, their files, the truth
  */
 #ifndef NTPGEN_H
 #define NTPGEN_H
@@ -94,6 +96,20 @@ struct opts {
 	const char *hostname;	/* the host's header's; NULL: ntpgen-host */
 	const char *host_path;
 	const char *target_path;
+	/* --chain DIR: a chain's recordings (ntpgen_chain.c) into chain_dir. */
+	bool chain;
+	const char *chain_dir;
+	bool chain_rule;	/* false: --no-chain-rule */
+	uint32_t hops;
+	uint32_t legs;
+	uint64_t leg_offset;	/* md's data_offset, in LBAs */
+	int32_t slow_leg;	/* -1: none */
+	double slow_leg_us;
+	double split_pct;
+	double unlinked_pct;
+	double middle_us;
+	bool read_alternate;	/* else least-busy */
+	int64_t theta_step_ns;
 };
 
 /* Random numbers: xoshiro256**, seeded by splitmix64. */
@@ -113,6 +129,9 @@ struct rng {
 #define NSID		1
 
 /* The workload's slots, in a min-heap by the time each next issues. */
+struct chain;
+struct chain_rec;
+
 struct slot {
 	uint64_t next;		/* true time (host clock) of its next start */
 	uint16_t qid;
@@ -148,9 +167,14 @@ struct gen {
 	struct acc groups[NR_GROUPS];
 	struct acc all;
 	struct acc host_alone;	/* host records without a target one */
+	struct chain *chain;	/* --chain's machines and files; else NULL */
 };
 
 #define BUF_RECORDS	NTP_BLOCK_RECORDS
+/* The most legs of a chain's middle (--legs). */
+#define CHAIN_MAX_LEGS	4
+/* The most hooks a header gets (ntpgen_files.c's list). */
+#define MAX_HOOKS	40
 
 /* ntpgen_opts.c */
 int parse_args(int argc, char *argv[], struct opts *o);
@@ -173,7 +197,45 @@ double rng_unit(struct rng *r);
 /* ntpgen_workload.c */
 int run_workload(struct gen *g, struct slot *heap, uint64_t nslots);
 
+/* What both sides see of a command: what the 1-in-N decision hashes. */
+struct cmd_identity {
+	bool is_read;
+	bool large;
+	uint8_t opcode;
+	uint32_t length;
+	uint32_t nlb;
+	uint64_t slba;
+	uint16_t qid;
+	uint16_t cid;
+	bool passthru;		/* built by userspace: no block layer start */
+};
+
+/* The parts of each stage, drawn for one command (ns). */
+struct cmd_durations {
+	uint64_t blk_sub, blk_comp;	/* host block layer */
+	uint64_t drv_sub, drv_comp;	/* host driver */
+	uint64_t hop_out, hop_back;	/* network: the wire */
+	uint64_t host_recv;		/* network: the host's receive path */
+	uint64_t tgt_sub, tgt_comp;	/* target driver */
+	uint64_t st_blk1, drive, st_blk2;	/* storage */
+	uint64_t data;		/* network: a large write's data, else 0 */
+};
+
 /* ntpgen_model.c */
+uint64_t draw(struct rng *r, double mean_ns, double jitter);
+uint64_t host_start(const __u64 *hp);
+void draw_identity(struct gen *g, const struct slot *s,
+		   struct cmd_identity *c);
+void draw_durations(struct gen *g, uint16_t qid,
+		    const struct cmd_identity *c, uint64_t start,
+		    struct cmd_durations *d);
+uint64_t place_submit(const struct cmd_identity *c,
+		      const struct cmd_durations *d, bool tcp, uint64_t start,
+		      uint64_t *hp, uint64_t *tp);
+uint64_t place_storage(const struct cmd_durations *d, uint64_t x,
+		       uint64_t *tp);
+uint64_t place_complete(const struct cmd_durations *d, bool tcp, uint64_t x,
+			uint64_t *hp, uint64_t *tp);
 uint64_t to_target(const struct gen *g, uint64_t t);
 int command(struct gen *g, const struct slot *s, uint64_t start,
 	    uint64_t *end);
@@ -184,5 +246,17 @@ int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
 int emit_record(struct gen *g, bool host, const struct ntprof_record *rec);
 int flush_records(struct gen *g);
 int write_expect(const struct gen *g);
+void fill_header(struct ntp_header *hdr, const struct opts *o, uint8_t role,
+		 const char *hostname, struct rng *r, struct ntp_hook *hooks);
+
+/* ntpgen_chain.c */
+int chain_command(struct gen *g, const struct slot *s, uint64_t start,
+		  uint64_t *end);
+
+/* ntpgen_chain_files.c */
+int chain_open(struct gen *g);
+int chain_emit(struct gen *g, struct chain_rec *r,
+	       const struct ntprof_record *rec);
+int chain_close(struct gen *g, int ret);
 
 #endif /* NTPGEN_H */

@@ -77,6 +77,8 @@ static const struct hook_def hook_defs[] = {
 	{ "nvmet_rdma_send_done", KP, T, RDMA, NTPROF_PT_TARGET_SEND_DONE, 0 },
 };
 
+_Static_assert(ARRAY_SIZE(hook_defs) <= MAX_HOOKS, "MAX_HOOKS too small");
+
 static size_t hooks_of(uint8_t role, uint8_t transport, struct ntp_hook *out)
 {
 	const struct hook_def *d;
@@ -158,8 +160,9 @@ static uint64_t name_hash(const char *s)
 	return h;
 }
 
-static void fill_header(struct ntp_header *hdr, const struct opts *o,
-			uint8_t role, struct rng *r, struct ntp_hook *hooks)
+/* The header of a recording of @role on the machine @hostname. */
+void fill_header(struct ntp_header *hdr, const struct opts *o, uint8_t role,
+		 const char *hostname, struct rng *r, struct ntp_hook *hooks)
 {
 	struct rng boot;
 
@@ -168,9 +171,7 @@ static void fill_header(struct ntp_header *hdr, const struct opts *o,
 	hdr->transport = o->transport;
 	hdr->sample = role == NTPROF_ROLE_HOST ? o->sample : o->target_sample;
 	hdr->nr_cpus = o->nr_cpus;
-	snprintf(hdr->hostname, sizeof(hdr->hostname), "%s",
-		 role != NTPROF_ROLE_HOST ? "ntpgen-target" :
-		 o->hostname ? o->hostname : "ntpgen-host");
+	snprintf(hdr->hostname, sizeof(hdr->hostname), "%s", hostname);
 	snprintf(hdr->kernel_release, sizeof(hdr->kernel_release),
 		 "6.12.12+bpo-amd64");
 	/*
@@ -258,11 +259,13 @@ int open_recording(struct gen *g, uint8_t role, uint64_t start_mono_ns,
 	const char *path = role == NTPROF_ROLE_HOST ? o->host_path :
 						      o->target_path;
 	/* Only read while the header is written, at the open. */
-	struct ntp_hook hooks[ARRAY_SIZE(hook_defs)];
+	struct ntp_hook hooks[MAX_HOOKS];
 	struct ntp_header hdr;
 	int ret;
 
-	fill_header(&hdr, o, role, &g->rng, hooks);
+	fill_header(&hdr, o, role,
+		    role != NTPROF_ROLE_HOST ? "ntpgen-target" :
+		    o->hostname ? o->hostname : "ntpgen-host", &g->rng, hooks);
 	hdr.start_mono_ns = start_mono_ns;
 	hdr.start_real_ns = start_real_ns;
 	fill_devs(&hdr, o, role);

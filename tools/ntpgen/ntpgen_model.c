@@ -13,30 +13,6 @@
 
 #include "ntpgen.h"
 
-/* What both sides see of a command: what the 1-in-N decision hashes. */
-struct cmd_identity {
-	bool is_read;
-	bool large;
-	uint8_t opcode;
-	uint32_t length;
-	uint32_t nlb;
-	uint64_t slba;
-	uint16_t qid;
-	uint16_t cid;
-	bool passthru;		/* built by userspace: no block layer start */
-};
-
-/* The parts of each stage, drawn for one command (ns). */
-struct cmd_durations {
-	uint64_t blk_sub, blk_comp;	/* host block layer */
-	uint64_t drv_sub, drv_comp;	/* host driver */
-	uint64_t hop_out, hop_back;	/* network: the wire */
-	uint64_t host_recv;		/* network: the host's receive path */
-	uint64_t tgt_sub, tgt_comp;	/* target driver */
-	uint64_t st_blk1, drive, st_blk2;	/* storage */
-	uint64_t data;		/* network: a large write's data, else 0 */
-};
-
 /* Which sides record a command, and whether it failed. */
 struct cmd_sides {
 	bool host;
@@ -45,7 +21,7 @@ struct cmd_sides {
 };
 
 /* A duration of mean @mean_ns, uniform in mean * [1 - jitter, 1 + jitter]. */
-static uint64_t draw(struct rng *r, double mean_ns, double jitter)
+uint64_t draw(struct rng *r, double mean_ns, double jitter)
 {
 	double v = mean_ns * (1.0 + jitter * (2.0 * rng_unit(r) - 1.0));
 
@@ -64,7 +40,7 @@ static bool sample_pick(uint16_t qid, uint16_t cid, uint8_t opcode,
  * A host record's first point: the block layer's start, else (passthrough
  * where the kernel stamps none) the driver's queue_rq.
  */
-static uint64_t host_start(const __u64 *hp)
+uint64_t host_start(const __u64 *hp)
 {
 	return hp[NTPROF_PT_HOST_BLK_START] ? hp[NTPROF_PT_HOST_BLK_START] :
 					      hp[NTPROF_PT_HOST_QUEUE_RQ];
@@ -137,8 +113,8 @@ static void stages_of(const struct ntprof_record *h,
 	v[ST_E2E] = (int64_t)(hp[NTPROF_PT_HOST_BLK_COMPLETE] - host_start(hp));
 }
 
-static void draw_identity(struct gen *g, const struct slot *s,
-			  struct cmd_identity *c)
+void draw_identity(struct gen *g, const struct slot *s,
+		   struct cmd_identity *c)
 {
 	const struct opts *o = g->o;
 	struct rng *r = &g->rng;
@@ -161,9 +137,9 @@ static void draw_identity(struct gen *g, const struct slot *s,
 }
 
 /* Each stage's mean, split among its parts; the drive's slow spells. */
-static void draw_durations(struct gen *g, const struct slot *s,
-			   const struct cmd_identity *c, uint64_t start,
-			   struct cmd_durations *d)
+void draw_durations(struct gen *g, uint16_t qid,
+		    const struct cmd_identity *c, uint64_t start,
+		    struct cmd_durations *d)
 {
 	const struct opts *o = g->o;
 	const double *m = o->stage_us;
@@ -190,7 +166,7 @@ static void draw_durations(struct gen *g, const struct slot *s,
 					0.8 * m[ST_STORAGE];
 	d->st_blk1 = draw(r, blk * 1e3, j);
 	d->drive = draw(r, drive * 1e3, j);
-	if (s->qid == o->slow_qid)
+	if (qid == o->slow_qid)
 		d->drive += (uint64_t)(o->slow_us * 1e3);
 	if (o->slow_from_us > 0 &&
 	    (double)(start - g->t0) >= o->slow_from_s * 1e9)
@@ -200,13 +176,14 @@ static void draw_durations(struct gen *g, const struct slot *s,
 }
 
 /*
- * The points of a command issued at true time @start, in path order, the
- * target's window nested in the host's send -> receive window: all in
- * true time, the target's too for now. Returns the command's end.
+ * The points of a command issued at true time @start up to its target's
+ * execution, in path order, the target's window nested in the host's
+ * send -> receive window: all in true time, the target's too for now.
+ * Returns the time of the target's execution (TARGET_EXEC).
  */
-static uint64_t place_points(const struct cmd_identity *c,
-			     const struct cmd_durations *d, bool tcp,
-			     uint64_t start, uint64_t *hp, uint64_t *tp)
+uint64_t place_submit(const struct cmd_identity *c,
+		      const struct cmd_durations *d, bool tcp, uint64_t start,
+		      uint64_t *hp, uint64_t *tp)
 {
 	bool large_write = !c->is_read && c->large;
 	uint64_t x = start;
@@ -243,9 +220,30 @@ static uint64_t place_points(const struct cmd_identity *c,
 			tp[NTPROF_PT_TARGET_DATA] = x + d->tgt_sub * 2 / 5;
 		tp[NTPROF_PT_TARGET_EXEC] = x += d->tgt_sub;
 	}
+	return x;
+}
+
+/*
+ * A drive's storage, from the execution at @x: its block layer and the
+ * drive itself. Returns the time of the target's completion.
+ */
+uint64_t place_storage(const struct cmd_durations *d, uint64_t x,
+		       uint64_t *tp)
+{
 	tp[NTPROF_PT_TARGET_BLK_ISSUE] = x += d->st_blk1;
 	tp[NTPROF_PT_TARGET_BLK_COMPLETE] = x += d->drive;
 	tp[NTPROF_PT_TARGET_COMPLETE] = x += d->st_blk2;
+	return x;
+}
+
+/*
+ * The rest of the command's path from its target's completion at @x: the
+ * response and the host's completion. Returns the command's end.
+ */
+uint64_t place_complete(const struct cmd_durations *d, bool tcp, uint64_t x,
+			uint64_t *hp, uint64_t *tp)
+{
+	tp[NTPROF_PT_TARGET_COMPLETE] = x;
 	if (tcp) {
 		tp[NTPROF_PT_TARGET_QUEUE_RESP] = x + d->tgt_comp * 3 / 5;
 		tp[NTPROF_PT_TARGET_SEND] = x += d->tgt_comp;
@@ -260,6 +258,17 @@ static uint64_t place_points(const struct cmd_identity *c,
 	hp[NTPROF_PT_HOST_NVME_COMPLETE] = x += d->drv_comp;
 	hp[NTPROF_PT_HOST_BLK_COMPLETE] = x += d->blk_comp;
 	return x;
+}
+
+/* A whole command on one hop to a drive: returns its end. */
+static uint64_t place_points(const struct cmd_identity *c,
+			     const struct cmd_durations *d, bool tcp,
+			     uint64_t start, uint64_t *hp, uint64_t *tp)
+{
+	uint64_t x = place_submit(c, d, tcp, start, hp, tp);
+
+	x = place_storage(d, x, tp);
+	return place_complete(d, tcp, x, hp, tp);
 }
 
 /* Each side's own sampling, then failures and losses on one side. */
@@ -408,7 +417,7 @@ int command(struct gen *g, const struct slot *s, uint64_t start,
 	struct cmd_sides w;
 
 	draw_identity(g, s, &c);
-	draw_durations(g, s, &c, start, &d);
+	draw_durations(g, s->qid, &c, start, &d);
 	*end = place_points(&c, &d, g->o->transport == NTPROF_TRANSPORT_TCP,
 			    start, hp, tp);
 	if (*end > g->last_true)

@@ -17,6 +17,7 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: ntpgen [options] HOST.ntp TARGET.ntp\n"
+"       ntpgen --chain [options] DIR\n"
 "\n"
 "Writes a host's and a target's .ntp recordings of one synthetic NVMe-oF\n"
 "workload, with known stage means, for testing and benchmarking 'ntprof\n"
@@ -127,6 +128,39 @@ static void usage(FILE *f)
 "      --quiet             no summary on stderr\n"
 "  -h, --help              this help\n"
 "\n"
+"chain (--chain DIR: a kernel chain's recordings, see ntpgen_chain.c):\n"
+"      --chain             write into DIR the recordings of a chain: host.ntp\n"
+"                          (the origin host), middle-target.ntp and\n"
+"                          middle-host.ntp (the middle: nvmet exporting md\n"
+"                          raid1, one machine and clock), legN-target.ntp\n"
+"                          (leg N's replica), each machine on its own clock,\n"
+"                          every file sampling by the chain rule (uapi\n"
+"                          ntprof_chain_hash()), and truth.csv: every hop's\n"
+"                          host and target record, every link from a middle's\n"
+"                          target record to its downstream host records (the\n"
+"                          one that completed last: critical), and every\n"
+"                          downstream command without upstream\n"
+"      --hops N            2, or 3: leg 0's replica is itself a middle of\n"
+"                          --legs legs (leg0-host.ntp, leg0.N-target.ntp)\n"
+"      --legs N            legs (replicas) of a middle, 1 to 4 (default 2)\n"
+"      --leg-offset LBAS   md's data_offset: a leg's LBA is the middle's plus\n"
+"                          this (default 4096)\n"
+"      --slow-leg L:US     leg L's replicas' drives take US more\n"
+"      --split-pct P       of the 128 KiB commands a middle serves, % it\n"
+"                          splits into 2 or 4 contiguous parts (default 0)\n"
+"      --unlinked-pct P    after P % of its commands, a middle sends one of\n"
+"                          its own, in turn a resync (64 KiB read from a leg,\n"
+"                          then written to the others) and a superblock write\n"
+"                          to every leg (default 0)\n"
+"      --read-policy P     a read's leg: least-busy (md on SSDs: fewest in\n"
+"                          flight, default) or alternate\n"
+"      --middle-us US      md's own time, before and after the legs (default 6)\n"
+"      --theta-step DUR    machine k's clock (1: the middle, then the legs)\n"
+"                          is host + theta + (k - 1) * DUR, running k * --drift\n"
+"                          ppm fast (default -1.1s)\n"
+"      --no-chain-rule     sample by the usual rule, each hop on its own\n"
+"                          identity, and say so in the headers\n"
+"\n"
 "examples:\n"
 "  ntpgen -n 100000 -t rdma --theta -3s --drift 50 host.ntp target.ntp\n"
 "  ntpgen -n 10000000 --storage-us 120 --seed 7 /tmp/h.ntp /tmp/t.ntp\n", f);
@@ -170,6 +204,17 @@ enum {
 	OPT_FORMAT,
 	OPT_QUIET,
 	OPT_HOSTNAME,
+	OPT_CHAIN,
+	OPT_HOPS,
+	OPT_LEGS,
+	OPT_LEG_OFFSET,
+	OPT_SLOW_LEG,
+	OPT_SPLIT_PCT,
+	OPT_UNLINKED_PCT,
+	OPT_READ_POLICY,
+	OPT_MIDDLE_US,
+	OPT_THETA_STEP,
+	OPT_NO_CHAIN_RULE,
 };
 
 static const struct option long_opts[] = {
@@ -216,6 +261,17 @@ static const struct option long_opts[] = {
 	{ "expect", required_argument, NULL, 'e' },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "hostname", required_argument, NULL, OPT_HOSTNAME },
+	{ "chain", no_argument, NULL, OPT_CHAIN },
+	{ "hops", required_argument, NULL, OPT_HOPS },
+	{ "legs", required_argument, NULL, OPT_LEGS },
+	{ "leg-offset", required_argument, NULL, OPT_LEG_OFFSET },
+	{ "slow-leg", required_argument, NULL, OPT_SLOW_LEG },
+	{ "split-pct", required_argument, NULL, OPT_SPLIT_PCT },
+	{ "unlinked-pct", required_argument, NULL, OPT_UNLINKED_PCT },
+	{ "read-policy", required_argument, NULL, OPT_READ_POLICY },
+	{ "middle-us", required_argument, NULL, OPT_MIDDLE_US },
+	{ "theta-step", required_argument, NULL, OPT_THETA_STEP },
+	{ "no-chain-rule", no_argument, NULL, OPT_NO_CHAIN_RULE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -461,10 +517,58 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 	return OPT_OTHER_GROUP;
 }
 
+/* --chain and the shape of its chain. */
+static int parse_chain_opt(int c, char *arg, struct opts *o)
+{
+	uint64_t leg;
+	char *us;
+
+	switch (c) {
+	case OPT_CHAIN:
+		o->chain = true;
+		return 0;
+	case OPT_HOPS:
+		return parse_u32(arg, "--hops", 2, 3, &o->hops);
+	case OPT_LEGS:
+		return parse_u32(arg, "--legs", 1, CHAIN_MAX_LEGS, &o->legs);
+	case OPT_LEG_OFFSET:
+		return parse_u64(arg, "--leg-offset", 0, 1ULL << 40,
+				 &o->leg_offset);
+	case OPT_SLOW_LEG:
+		us = split_pair(arg, "--slow-leg", "L:US");
+		if (!us || parse_u64(arg, "--slow-leg", 0, CHAIN_MAX_LEGS - 1,
+				     &leg))
+			return -1;
+		o->slow_leg = (int32_t)leg;
+		return parse_double(us, "--slow-leg", 0, 1e7, &o->slow_leg_us);
+	case OPT_SPLIT_PCT:
+		return parse_pct(arg, "--split-pct", &o->split_pct);
+	case OPT_UNLINKED_PCT:
+		return parse_pct(arg, "--unlinked-pct", &o->unlinked_pct);
+	case OPT_READ_POLICY:
+		if (strcmp(arg, "least-busy") && strcmp(arg, "alternate")) {
+			fprintf(stderr, "ntpgen: --read-policy: '%s' is not least-busy or alternate\n",
+				arg);
+			return -1;
+		}
+		o->read_alternate = !strcmp(arg, "alternate");
+		return 0;
+	case OPT_MIDDLE_US:
+		return parse_double(arg, "--middle-us", 0.01, 1e7,
+				    &o->middle_us);
+	case OPT_THETA_STEP:
+		return parse_dur(arg, "--theta-step", &o->theta_step_ns);
+	case OPT_NO_CHAIN_RULE:
+		o->chain_rule = false;
+		return 0;
+	}
+	return OPT_OTHER_GROUP;
+}
+
 /* Each group's parser, tried in turn on an option. */
 static int (*const group_parsers[])(int c, char *arg, struct opts *o) = {
 	parse_loop_opt, parse_mix_opt, parse_stage_opt, parse_clock_opt,
-	parse_loss_opt, parse_file_opt,
+	parse_loss_opt, parse_file_opt, parse_chain_opt,
 };
 
 /* One option of getopt_long(): 0, or not 0 once its error is said. */
@@ -510,7 +614,46 @@ static const struct opts default_opts = {
 	.format_minor = NTP_VERSION_MINOR,
 	.paths = 1,
 	.host_dev = "nvme1n1",
+	.chain_rule = true,
+	.hops = 2,
+	.legs = 2,
+	.leg_offset = 4096,
+	.slow_leg = -1,
+	.middle_us = 6,
+	.theta_step_ns = -1100000000LL,
 };
+
+/*
+ * --chain: one DIR, and none of the options of a single hop's losses,
+ * paths or old formats, which the chain model does not draw.
+ */
+static int check_chain(int argc, char *argv[], struct opts *o,
+		       const struct opts *d)
+{
+	if (argc - optind != 1) {
+		fputs("ntpgen: --chain: one directory expected: DIR\n"
+		      "ntpgen: see 'ntpgen --help'\n", stderr);
+		return -1;
+	}
+	if (o->target_sample || o->paths != 1 || o->failed_pct > 0 ||
+	    o->aborted_pct > 0 || o->no_target_pct > 0 ||
+	    o->no_host_pct > 0 || o->stale_recv_pct > 0 ||
+	    o->passthru_pct > 0 || o->hostile || o->expect ||
+	    o->format_major != d->format_major ||
+	    o->format_minor != d->format_minor) {
+		fputs("ntpgen: --chain: not with --target-sample, --paths, --*-pct of losses, --passthru-pct,\n"
+		      "ntpgen: --hostile-strings, --expect or --format (truth.csv is its expectation)\n",
+		      stderr);
+		return -1;
+	}
+	if (o->slow_leg >= (int32_t)o->legs) {
+		fprintf(stderr, "ntpgen: --slow-leg: leg %d of %u\n",
+			o->slow_leg, o->legs);
+		return -1;
+	}
+	o->chain_dir = argv[optind];
+	return 0;
+}
 
 /* The options into @o, then the two files: 0, or -1 once said why not. */
 int parse_args(int argc, char *argv[], struct opts *o)
@@ -525,7 +668,10 @@ int parse_args(int argc, char *argv[], struct opts *o)
 		fputs("ntpgen: see 'ntpgen --help'\n", stderr);
 		return -1;
 	}
-	if (argc - optind != 2) {
+	if (o->chain) {
+		if (check_chain(argc, argv, o, &default_opts))
+			return -1;
+	} else if (argc - optind != 2) {
 		fputs("ntpgen: two files expected: HOST.ntp TARGET.ntp\n"
 		      "ntpgen: see 'ntpgen --help'\n", stderr);
 		return -1;
@@ -540,6 +686,8 @@ int parse_args(int argc, char *argv[], struct opts *o)
 		fputs("ntpgen: --span: at least 128k\n", stderr);
 		return -1;
 	}
+	if (o->chain)
+		return 0;
 	o->host_path = argv[optind];
 	o->target_path = argv[optind + 1];
 	return 0;

@@ -54,14 +54,16 @@ int run_workload(struct gen *g, struct slot *heap, uint64_t nslots)
 
 	start_slots(g, heap, nslots);
 	for (i = 0; i < o->commands && !ret; i++) {
-		ret = command(g, &heap[0], heap[0].next, &end);
+		ret = g->chain ? chain_command(g, &heap[0], heap[0].next, &end) :
+				 command(g, &heap[0], heap[0].next, &end);
 		gap = o->gap_us > 0 ? (uint64_t)(2.0 * o->gap_us * 1e3 *
 						 rng_unit(&g->rng)) : 0;
 		heap[0].next = end + 1 + gap;
 		heap[0].gen++;
 		heap_down(heap, nslots, 0);
 	}
-	if (!ret)
+	/* A chain's recordings are written out as they close. */
+	if (!ret && !g->chain)
 		ret = flush_records(g);
 	return ret;
 }

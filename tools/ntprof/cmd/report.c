@@ -12,10 +12,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/chain.h"
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "out/out_file.h"
+#include "out/report_chain.h"
 #include "out/report_csv.h"
 #include "out/report_hist.h"
 #include "out/report_html.h"
@@ -33,6 +35,7 @@ struct report_opts {
 	const char *hist;	/* --hist[=ID], or NULL */
 	double tail;		/* --tail[=P], 0: none */
 	unsigned int by;	/* --by: NTPROF_BY_*, 0: the default */
+	bool by_leg;		/* --by leg: chains per critical leg */
 	double timeline;	/* --timeline SECONDS, 0: none */
 };
 
@@ -72,7 +75,8 @@ static void report_usage(FILE *f)
 	      "                 host (the machine), as queue or op,cpu\n"
 	      "                 (default op,size,dev); every part but op and\n"
 	      "                 size is one machine's: two hosts' groups stay\n"
-	      "                 apart, named with their host\n"
+	      "                 apart, named with their host; leg (chains):\n"
+	      "                 the chained groups per critical leg\n"
 	      "      --timeline SECONDS\n"
 	      "                 per group, a line per slice of SECONDS: the\n"
 	      "                 command rate, the mean and each stage's mean\n"
@@ -96,7 +100,10 @@ static void report_usage(FILE *f)
 	      "\n"
 	      "Every file must be recorded with the same -s. A host recording\n"
 	      "alone shows the network and the target as one stage, not recorded;\n"
-	      "a target recording alone shows the target's stages.\n"
+	      "a target recording alone shows the target's stages. A machine with\n"
+	      "a target and a host recording is a middle of a chain: each origin\n"
+	      "command is followed through it (record --chain on every machine),\n"
+	      "its hops and legs shown after the groups.\n"
 	      "\n"
 	      "examples:\n"
 	      "  ntprof report host.ntp target.ntp\n"
@@ -110,6 +117,12 @@ static void report_usage(FILE *f)
 	      "      The report, and every joined command for pandas or R.\n", f);
 }
 
+/*
+ * --by leg: not a part of the analysis' groups, but of the chains' (each
+ * group's commands per critical leg): kept apart from NTPROF_BY_*.
+ */
+#define REPORT_BY_LEG	(1U << 31)
+
 /* --by: a comma-separated list of parts, each once. */
 static int parse_by(const char *s, unsigned int *by)
 {
@@ -121,7 +134,7 @@ static int parse_by(const char *s, unsigned int *by)
 		{ "dev", NTPROF_BY_DEV }, { "queue", NTPROF_BY_QUEUE },
 		{ "cpu", NTPROF_BY_CPU }, { "ccpu", NTPROF_BY_CCPU },
 		{ "pid", NTPROF_BY_PID }, { "path", NTPROF_BY_PATH },
-		{ "host", NTPROF_BY_HOST },
+		{ "host", NTPROF_BY_HOST }, { "leg", REPORT_BY_LEG },
 	};
 	const char *end;
 	size_t i, len;
@@ -249,8 +262,10 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 		case 'B':
 			if (parse_by(optarg, &o->by))
 				return usage_error(argv[0],
-						   "--by takes op, size, dev, queue, cpu, ccpu, pid, path or host, or a list of them, not '%s'",
+						   "--by takes op, size, dev, queue, cpu, ccpu, pid, path, host or leg, or a list of them, not '%s'",
 						   optarg);
+			o->by_leg = o->by & REPORT_BY_LEG;
+			o->by &= ~REPORT_BY_LEG;
 			break;
 		case 'T':
 			ret = optional_spaced(argc, argv, "--tail", tail_value);
@@ -294,8 +309,11 @@ static int report_print(const struct recording_run *run,
 	ntprof_print_groups(stdout, an, o->detail);
 	if (!an->nr_groups)
 		puts("\nno command with the points for a latency");
-	if (o->tail)
+	err = report_chain_print(stdout, run);
+	if (!err && o->tail)
 		err = report_tail_print(stdout, run, o->tail);
+	if (!err && o->tail)
+		err = report_chain_tail_print(stdout, run, o->tail);
 	if (!err && o->hist)
 		err = report_hist_print(stdout, run, o->hist);
 	if (!err && o->timeline)
@@ -327,6 +345,7 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	const struct report_opts *o = v->o;
 
 	recording_run_json_apart(js, v->run);
+	report_chain_json(js, v->run);
 	recording_run_json_notes(js, v->run, o->detail);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
@@ -371,6 +390,8 @@ static int report_json(const struct recording_run *run,
 	meta.files = files;
 	meta.extra = report_views_json;
 	meta.extra_arg = &views;
+	meta.group_extra = report_chain_json_group;
+	meta.group_extra_arg = (void *)run;
 	ntprof_print_json(stdout, run->an, run->nr_pairs ? &run->total : NULL,
 			  &meta);
 	free(files);
@@ -446,7 +467,13 @@ int cmd_report(int argc, char *argv[])
 		return ret;
 	}
 	ret = 0;
-	if (o.csv)
+	/* JSON's groups carry their chains whole, never per leg. */
+	if (ntprof_chain_stats_make(&run, o.by_leg && !o.json)) {
+		fprintf(stderr, "ntprof: %s: out of memory for the chains\n",
+			argv[0]);
+		ret = 1;
+	}
+	if (!ret && o.csv)
 		ret = report_file(&run, argv[0], o.csv, report_csv_write);
 	if (!ret && o.html)
 		ret = report_file(&run, argv[0], o.html, report_html_write);

@@ -78,7 +78,7 @@ _ntprof()
 				local pre=
 				[[ $cur == *,* ]] && pre=${cur%,*},
 				mapfile -t COMPREPLY < <(compgen -P "$pre" \
-					-W "op size dev queue cpu ccpu pid path host" -- "${cur##*,}")
+					-W "op size dev queue cpu ccpu pid path host leg" -- "${cur##*,}")
 				return
 				;;
 			--timeline|--timeline=|--tail=)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/chain.h"
 #include "analysis/recording.h"
 #include "common/files.h"
 #include "common/util.h"
@@ -214,15 +215,21 @@ static bool is_host(const struct recording *rec)
 	return rec->hdr->role == NTPROF_ROLE_HOST;
 }
 
-/* All files must share N: a join of different samples matches a part. */
+/*
+ * All files must share N: a join of different samples matches a part.
+ * A middle's host side is checked against its middle apart (chain.c): a
+ * difference there leaves the middle unlinked, with a note.
+ */
 static int check_sample(struct recording_run *run, const char *cmd)
 {
 	const struct recording *a = &run->files[0], *b;
 	size_t i;
 
+	while (a->leg)
+		a++;
 	for (i = 1; i < run->nr_files; i++) {
 		b = &run->files[i];
-		if (b->hdr->sample == a->hdr->sample)
+		if (b->hdr->sample == a->hdr->sample || b->leg)
 			continue;
 		fprintf(stderr,
 			"ntprof: %s: %s sampled one command in %u, %s one in %u: record every side with the same -s to report them together\n",
@@ -278,7 +285,8 @@ static int pair_join(struct recording_run *run, const char *cmd, size_t hi,
 		h->match_file[i] = (uint32_t)ti;
 		h->match_idx[i] = k;
 		t->taken[k] = 1;
-		run->matched++;
+		/* A middle's downstream commands are no origin's. */
+		run->matched += !h->leg;
 	}
 	return 0;
 }
@@ -393,7 +401,8 @@ static int devs_collect(struct recording_run *run, bool host,
 	size_t n = 0, cap = 0, i;
 
 	for (i = 0; i < run->nr_files; i++) {
-		if (is_host(&run->files[i]) != host)
+		/* A middle's host side names its own devices apart. */
+		if (is_host(&run->files[i]) != host || run->files[i].leg)
 			continue;
 		hdr = run->files[i].hdr;
 		t = ntp_trailer(run->files[i].file);
@@ -421,7 +430,7 @@ static int paths_collect(struct recording_run *run)
 	size_t n = 0, cap = 0, i, c, k;
 
 	for (i = 0; i < run->nr_files; i++) {
-		if (!is_host(&run->files[i]))
+		if (!is_host(&run->files[i]) || run->files[i].leg)
 			continue;
 		hdr = run->files[i].hdr;
 		for (c = 0; c < hdr->nr_ctrls; c++) {
@@ -530,7 +539,7 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	opts.nr_target_devs = run->nr_target_devs;
 	/* Recordings of one side run side by side: the longest is the run. */
 	for (f = 0; f < run->nr_files; f++)
-		if (is_host(&run->files[f]) == hosts &&
+		if (is_host(&run->files[f]) == hosts && !run->files[f].leg &&
 		    run->files[f].duration_ns > opts.duration_ns)
 			opts.duration_ns = run->files[f].duration_ns;
 	if (run->an) {
@@ -553,7 +562,8 @@ static int analyse(struct recording_run *run, const char *cmd,
 	err = recording_analysis_begin(run, by);
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
-		if (is_host(rec) != hosts)
+		/* A middle's host records show only through its chains. */
+		if (is_host(rec) != hosts || rec->leg)
 			continue;
 		ntprof_analysis_set_machine(run->an, rec->machine);
 		for (i = 0; i < rec->n && !err; i++) {
@@ -605,7 +615,8 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		else
 			run->nr_target_files++;
 	}
-	if (check_sample(run, cmd) || recording_machines(run, cmd))
+	if (ntprof_chain_setup(run, cmd) || check_sample(run, cmd) ||
+	    recording_machines(run, cmd))
 		return 1;
 	if (recording_stream_wanted(run))
 		return recording_stream_load(run, cmd, by);
@@ -613,12 +624,14 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		rec = &run->files[i];
 		if (recording_read(rec, cmd))
 			return 1;
-		if (is_host(rec))
+		if (is_host(rec) && !rec->leg)
 			run->nr_host += rec->n;
-		else
+		else if (!is_host(rec))
 			run->nr_target += rec->n;
 	}
 	if (run->nr_host_files && run->nr_target_files && join_all(run, cmd))
+		return 1;
+	if (run->chain->active && ntprof_chain_link_run(run, cmd))
 		return 1;
 	join_total(run);
 	return analyse(run, cmd, by);
@@ -647,6 +660,7 @@ void recording_run_free(struct recording_run *run)
 	free(run->target_devs);
 	free(run->host_paths);
 	recording_machines_free(run);
+	ntprof_chain_free(run);
 	ntprof_analysis_free(run->an);
 	recording_paths_free(&run->paths);
 	memset(run, 0, sizeof(*run));

@@ -16,6 +16,8 @@
 #include "analysis/join.h"
 #include "ntp/ntp.h"
 
+struct ntprof_chain;
+
 /* A file of a recording: the recording's, or one of its parts. */
 struct recording_part {
 	const char *path;
@@ -53,6 +55,11 @@ struct recording {
 	uint32_t *match_idx;
 	/* Target files: per record, whether a host record took it. */
 	uint8_t *taken;
+	/*
+	 * A middle's host side (chain.h): its records are legs of the
+	 * origin commands, never origin commands of their own.
+	 */
+	bool leg;
 };
 
 /* The joins of one host file with one target file. */
@@ -132,6 +139,8 @@ struct recording_run {
 	struct recording_failed failed;
 	/* The host's attempts that did not complete, sampled or not. */
 	struct recording_failed aborted;
+	/* NULL, or the chains a middle's recordings make (chain.h). */
+	struct ntprof_chain *chain;
 };
 
 /*

@@ -65,11 +65,13 @@ int recording_machines(struct recording_run *run, const char *cmd)
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
 		rec->machine = 0;
-		if (rec->hdr->role != role)
+		/* A middle's host side is no machine of the groups. */
+		if (rec->hdr->role != role || rec->leg)
 			continue;
 		/* A machine of an earlier file of the side, or a new one. */
 		for (k = 0; k < i; k++)
 			if (run->files[k].hdr->role == role &&
+			    !run->files[k].leg &&
 			    same_machine(run->files[k].hdr, rec->hdr))
 				break;
 		if (k < i) {

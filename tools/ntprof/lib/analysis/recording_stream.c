@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/chain.h"
 #include "analysis/recording.h"
 #include "common/util.h"
 
@@ -64,8 +65,13 @@ bool recording_stream_wanted(const struct recording_run *run)
 	uint64_t records = 0;
 	size_t i, k;
 
-	/* Several hosts with targets: each pair's join, first match wins. */
+	/*
+	 * Several hosts with targets: each pair's join, first match wins.
+	 * Chains load whole (chain.c): a middle's links need its records
+	 * and its replicas' at once.
+	 */
 	if (recording_stream_mode == RECORDING_STREAM_NEVER ||
+	    ntprof_chain_present(run) ||
 	    (run->nr_host_files && run->nr_target_files &&
 	     (run->nr_host_files > 1 || run->nr_target_files > 1)))
 		return false;

@@ -20,8 +20,11 @@ const char *report_pct_str(double p, char *buf, size_t size)
 {
 	int prec;
 
-	/* %g's six digits would make 99.99999 "100". */
-	for (prec = 1; prec < 17; prec++) {
+	/*
+	 * %g's six digits would make 99.99999 "100"; one digit would make
+	 * 50 "5e+01", which reads back as 50 too: two at least.
+	 */
+	for (prec = 2; prec < 17; prec++) {
 		snprintf(buf, size, "%.*g", prec, p);
 		if (strtod(buf, NULL) == p)
 			break;
@@ -133,7 +136,8 @@ int report_rows_each(const struct recording_run *run,
 	}
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
-		if (rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files)
+		if ((rec->hdr->role != NTPROF_ROLE_HOST && run->nr_host_files) ||
+		    rec->leg)
 			continue;
 		for (j = 0; j < rec->n; j++) {
 			row = (struct report_row){ 0 };

@@ -17,6 +17,7 @@
 #include "analysis/report_rows.h"
 #include "common/names.h"
 #include "common/util.h"
+#include "out/report_chain.h"
 #include "out/report_csv.h"
 #include "out/table.h"
 
@@ -34,7 +35,7 @@ static const char *const point_id[] = {
 _Static_assert(ARRAY_SIZE(point_id) == NTPROF_PT_COUNT,
 	       "a point without a CSV column");
 
-static void csv_header(FILE *f)
+static void csv_header(FILE *f, const struct recording_run *run)
 {
 	int i;
 
@@ -46,8 +47,15 @@ static void csv_header(FILE *f)
 		fprintf(f, ",stage_%s_ns", ntprof_stage_id(i));
 	for (i = 0; i < NTPROF_COMP_COUNT; i++)
 		fprintf(f, ",%s_ns", ntprof_comp_id(i));
+	/* A run of chains: each origin command's hops and legs after. */
+	report_chain_csv_header(f, run);
 	fputc('\n', f);
 }
+
+struct csv_out {
+	FILE *f;
+	const struct recording_run *run;
+};
 
 /* A path as a CSV field: quoted, with quotes doubled (RFC 4180). */
 static void csv_quoted(FILE *f, const char *s)
@@ -66,7 +74,8 @@ static int csv_row(const struct report_row *row, void *arg)
 {
 	const struct ntprof_record *r = row->host ? row->host : row->target;
 	const struct ntprof_breakdown *bd = &row->bd;
-	FILE *f = arg;
+	const struct csv_out *out = arg;
+	FILE *f = out->f;
 	int i;
 
 	csv_quoted(f, row->host ? row->host_path : row->target_path);
@@ -99,17 +108,19 @@ static int csv_row(const struct report_row *row, void *arg)
 		else
 			fputc(',', f);
 	}
+	report_chain_csv_row(f, out->run, row->host);
 	fputc('\n', f);
 	return 0;
 }
 
 int report_csv_write(FILE *f, const struct recording_run *run)
 {
+	struct csv_out out = { f, run };
 	int err;
 
-	csv_header(f);
+	csv_header(f, run);
 	/* A streamed run's second pass can fail: its reader said why. */
-	err = report_rows_each(run, csv_row, f);
+	err = report_rows_each(run, csv_row, &out);
 	fflush(f);
 	return err ? err : ferror(f) ? -EIO : 0;
 }

@@ -14,7 +14,9 @@
  *            stages [{id, name, mean_us, share_pct, avg_qd}], largest,
  *            components [{id, name, n, mean_us, L, p50_us, p99_us,
  *                         p999_us, merged [id], merged_n}],
- *            dropped, wire_negative}]
+ *            dropped, wire_negative,
+ *            chained groups: n_followed, hops [...], legs [...]}],
+ *   chain {origin, followed, middles [...], notes [...]}: with chains
  *
  * Times are microseconds with three decimals (the records' nanoseconds);
  * a value that does not exist is null. Version 1 only grows: a member is
@@ -113,7 +115,8 @@ static void json_components(struct ntprof_json *js,
 	ntprof_json_arr_end(js);
 }
 
-static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
+static void json_group(struct ntprof_json *js, const struct ntprof_group *g,
+		       const struct ntprof_report_meta *meta)
 {
 	ntprof_json_obj_start(js, NULL);
 	ntprof_json_str(js, "label", g->label);
@@ -154,6 +157,8 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g)
 	json_components(js, g);
 	ntprof_json_u64(js, "dropped", g->dropped);
 	ntprof_json_u64(js, "wire_negative", g->wire_negative);
+	if (meta && meta->group_extra)
+		meta->group_extra(js, g, meta->group_extra_arg);
 	ntprof_json_obj_end(js);
 }
 
@@ -273,7 +278,7 @@ void ntprof_print_json(FILE *f, const struct ntprof_analysis *an,
 
 	ntprof_json_arr_start(&js, "groups");
 	for (i = 0; i < an->nr_groups; i++)
-		json_group(&js, &an->groups[i]);
+		json_group(&js, &an->groups[i], meta);
 	ntprof_json_arr_end(&js);
 	if (meta && meta->extra)
 		meta->extra(&js, meta->extra_arg);

@@ -35,6 +35,10 @@ struct ntprof_report_meta {
 	/* More members at the end of the object (the views), or NULL. */
 	void (*extra)(struct ntprof_json *js, void *arg);
 	void *extra_arg;
+	/* More members at the end of each group's object, or NULL. */
+	void (*group_extra)(struct ntprof_json *js,
+			    const struct ntprof_group *g, void *arg);
+	void *group_extra_arg;
 };
 
 /*
