@@ -16,9 +16,7 @@ CHAIN_PHASES=${CHAIN_PHASES:-"s1:1 s100:100"}
 chain_record() {
 	local name=$1 role=$2 n=$3 chain=$4 out=$5
 
-	# XXX until record has --chain (branch h1): the plain rule.
-	ntprof record --help 2>&1 | grep -q -- --chain || chain=
-	ntprof record -r "$role" -t tcp -s "$n" $chain -o "$out" \
+	ntprof record -r "$role" -t tcp -s "$n" "$chain" -o "$out" \
 		> "/tmp/$name.out" 2>&1 &
 	rec_pid=$!
 	if wait_line "/tmp/$name.out" "^ntprof: profiling as $role" 60; then
