@@ -38,7 +38,7 @@ middle_script=
 replica_script=
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,20p' "$0" >&2
+	sed -n '3,/^set -e/{ /^#/!d; s/^# \{0,1\}//; p; }' "$0" >&2
 	exit 2
 }
 
