@@ -53,9 +53,8 @@ ratio_ok() {
 	awk -v a="$1" -v b="$2" -v m="$3" 'BEGIN { exit !(b > 0 && a / b >= m) }'
 }
 
-# A leg's device numbers as the records carry them (new_encode_dev),
-# comma-separated, or the name of its path disk, whose counters count
-# its commands.
+# A leg's path disk's number as its records carry it (new_encode_dev),
+# or its name, whose counters count its commands.
 leg() {
 	awk -v l="$1" -v f="$2" '$1 == l {
 		if (f != "dev") { print $3; exit }

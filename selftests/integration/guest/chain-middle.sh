@@ -3,9 +3,8 @@
 # The chain test's middle (scenarios/chain.sh): /dev/md0, a raid1 of the
 # replica's fast and slow namespaces, exported to the host. It leaves
 # md's data offset in the share for the replica (md-offset, in the legs'
-# LBAs) and the legs' names (legs: "fast|slow HEAD PATHDISK NUMBERS", the
-# numbers of the head and of the path disk where it has one: its records
-# carry one of them), then per
+# LBAs) and the legs' names (legs: "fast|slow HEAD PATHDISK MAJ:MIN", the
+# number of the path disk, which its records carry), then per
 # phase records both its roles with the chain rule, the target side
 # (--chain: the volume's LBAs are md's) and the host side (--chain=md:
 # the legs' LBAs less md's data offset), and keeps md's and each leg's
@@ -62,8 +61,9 @@ legs_disks=
 for leg in fast:$NTPROF_LAB_CHAIN_FAST_DEV slow:$NTPROF_LAB_CHAIN_SLOW_DEV; do
 	head=$(basename "${leg#*:}")
 	disk=$(path_disk "$head")
-	echo "${leg%%:*} $head $disk $(cat "/sys/block/$head/dev" \
-		"/sys/block/$disk/dev" 2>/dev/null | sort -u | tr '\n' ' ')" >> "$share/legs"
+	# A hidden path disk has no dev in sysfs: /proc/diskstats has it.
+	echo "${leg%%:*} $head $disk $(awk -v d="$disk" '$3 == d { print $1 ":" $2 }' \
+		/proc/diskstats)" >> "$share/legs"
 	legs_disks="$legs_disks $disk"
 done
 sed 's/^/# leg: /' "$share/legs"

@@ -22,4 +22,6 @@ for role in host middle replica; do
 done
 lab_chain_scenario "$name" "$dir/host.sh" "$dir/middle.sh" "$dir/replica.sh" \
 	./chain-check.sh
+rc=$?
 rm -rf "$dir"
+exit $rc
