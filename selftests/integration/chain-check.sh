@@ -25,8 +25,9 @@
 #     is the fast one's and its null_blk's delay, it is the critical leg
 #     of most writes, and the critical leg of >= 99 % of the writes is
 #     the one the middle's own records say completed last; at -s 1,
-#     the reads of each leg are those of its path disk's counters, and
-#     each leg has every write;
+#     md0's counters count the chain's reads and writes, the reads of
+#     each leg are those of its path disk's counters, and each leg has
+#     every write;
 #   - the report's JSON validates against its schema.
 # At -s 1: the host recorded each of fio's commands once, and the end to
 # end mean of the queue depth 1 jobs lies within 5 % of fio's: no more
@@ -297,9 +298,21 @@ chain_report() {
 	fi
 	[ "$phase" = s1 ] || return 0
 
+	# md's own counters: a 4 KiB command of the host is one of md0's.
+	local r='[.groups[] | select(.hops != null and .op == "read")][0]'
+	local mr mw hr hw
+	mr=$(stat_delta "$phase" md0 1)
+	mw=$(stat_delta "$phase" md0 5)
+	hr=$(num "$json" "$r.n")
+	hw=$(num "$json" "$w.n")
+	if [ -n "$mr" ] && [ "$mr" = "$hr" ] && [ "$mw" = "$hw" ]; then
+		ktap_pass "$phase: md0 served the chain's $hr reads and $hw writes, as its counters say"
+	else
+		ktap_fail "$phase: md0 served the chain's ${hr:-?} reads and ${hw:-?} writes, as its counters say (${mr:-?}, ${mw:-?})"
+	fi
+
 	# Every command is recorded at -s 1: the reads of each leg are its
 	# path disk's, and each leg has every write.
-	local r='[.groups[] | select(.hops != null and .op == "read")][0]'
 	local l want got writes ok=1 diag=
 	writes=$(num "$json" "$w.n")
 	for l in fast:nullb0:$fast_disk slow:nullb1:$slow_disk; do
