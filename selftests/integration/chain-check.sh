@@ -23,8 +23,10 @@
 #     commands to their leaf, its hops' stages add up to each group's end
 #     to end, and its legs are what the lab built: the slow leg's storage
 #     is the fast one's and its null_blk's delay, it is the critical leg
-#     of most writes, and the critical leg of >= 99 % of the writes is
-#     the one the middle's own records say completed last; at -s 1,
+#     of most writes (not of all: under TCG each leg's network varies by
+#     more than the delay), and the critical leg of >= 99 % of the writes
+#     of a unique LBA is the one the middle's own records say completed
+#     last; at -s 1,
 #     md0's counters count the chain's reads and writes, the reads of
 #     each leg are those of its path disk's counters, and each leg has
 #     every write;
@@ -35,8 +37,8 @@
 # from inside io_submit() to the completion) and no less than 95 % of
 # its clat mean (from io_submit()'s return). At queue depth 16 fio's clat
 # holds the time a completed command waits for fio to reap it, which on
-# the host's one TCG vCPU was 15 ms more than the end to end of 64 ms,
-# so there only the lat bound is checked.
+# the host's one TCG vCPU was 7 to 25 ms more than an end to end of 34 to
+# 117 ms, so there only the lat bound is checked.
 
 ntprof=$TOP_DIR/tools/ntprof/ntprof
 share=$1
