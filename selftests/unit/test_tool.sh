@@ -204,7 +204,7 @@ t_record_good_filters() {
 }
 
 t_record_chain_errors() {
-	desc="record --chain=x, =-1, =, =md for a target, with --spdk-target: each named, exit 1"
+	desc="record --chain=x, =-1, =, a value after a space, =md for a target, with --spdk-target: each named, exit 1"
 	local v
 
 	for v in x -1 "" 4K 1.5; do
@@ -212,6 +212,10 @@ t_record_chain_errors() {
 			-r host --chain="$v" -o "$TMP/x.ntp" ||
 			return 1
 	done
+	usage_fails record "--chain takes its value after '=': write --chain=33024" \
+		-r host --chain 33024 -o "$TMP/x.ntp" &&
+	usage_fails record "--chain takes its value after '=': write --chain=md" \
+		-r host --chain md -o "$TMP/x.ntp" &&
 	usage_fails record "--chain=md is for the host side of the machine that runs md: give a target its offset as --chain=OFFSET" \
 		-r target --chain=md -o "$TMP/x.ntp" &&
 	usage_fails record "--chain is for the kernel's hooks: SPDK's sites sample by the hop rule" \

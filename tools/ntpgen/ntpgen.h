@@ -109,6 +109,7 @@ struct opts {
 	double unlinked_pct;
 	double middle_us;
 	bool read_alternate;	/* else least-busy */
+	bool one_replica;	/* every leg's replica on one machine */
 	int64_t theta_step_ns;
 };
 

@@ -239,6 +239,7 @@ static int unlinked(struct gen *g, struct chain_machine *m, uint64_t t)
 			return -1;
 		chain_truth_row(g, "unlinked", &out.host, NULL, l, 0, 1, false,
 				resync ? "resync" : "superblock");
+		t += draw(&g->rng, 500, o->jitter);
 	}
 	return 0;
 }
@@ -250,19 +251,25 @@ struct down {
 	uint64_t end;
 };
 
+/* The downstream commands of an upstream command, for the truth. */
+struct downs {
+	struct down d[CHAIN_MAX_LEGS * CHAIN_MAX_PARTS];
+	unsigned int n, parts, crit;
+};
+
 /*
  * The middle @m serves @c, which its target executes at true time
- * @exec, @tkey its target record's key: the commands down its legs.
- * Sets @complete, the target's completion.
+ * @exec: the commands down its legs, into @ds. Sets @complete, the
+ * target's completion.
  */
 static int middle(struct gen *g, struct chain_machine *m,
 		  const struct cmd_identity *c, uint64_t exec,
-		  const struct chain_key *tkey, uint64_t *complete)
+		  struct downs *ds, uint64_t *complete)
 {
 	const struct opts *o = g->o;
 	struct rng *r = &g->rng;
-	struct down downs[CHAIN_MAX_LEGS * CHAIN_MAX_PARTS];
-	unsigned int parts = 1, first = 0, last = m->nlegs - 1, l, p, i;
+	struct down *downs = ds->d;
+	unsigned int parts = 1, first = 0, last = m->nlegs - 1, l, p;
 	unsigned int n = 0, crit = 0;
 	uint64_t sub, comp, t;
 	struct cmd_identity dc;
@@ -275,8 +282,9 @@ static int middle(struct gen *g, struct chain_machine *m,
 		parts = rng_next(r) & 1 ? 4 : 2;
 	if (c->is_read)
 		first = last = read_leg(m, o->read_alternate, exec + sub);
+	/* md sends the legs' clones, and a split's parts, in turn. */
+	t = exec + sub;
 	for (l = first; l <= last; l++) {
-		t = exec + sub;
 		for (p = 0; p < parts; p++) {
 			dc = *c;
 			dc.length = c->length / parts;
@@ -289,18 +297,16 @@ static int middle(struct gen *g, struct chain_machine *m,
 			if (out.end > downs[crit].end)
 				crit = n;
 			n++;
-			/* md sends a split's parts one after another. */
-			t += draw(r, 1000, o->jitter);
+			t += draw(r, 500, o->jitter);
 		}
 	}
 	if (o->unlinked_pct > 0 && rng_unit(r) * 100.0 < o->unlinked_pct &&
 	    unlinked(g, m, exec + sub))
 		return -1;
 	*complete = downs[crit].end + comp;
-	for (i = 0; i < n; i++)
-		chain_truth_row(g, "link", tkey, &downs[i].host, downs[i].leg,
-				downs[i].part, parts, i == crit,
-				c->is_read ? "read" : "write");
+	ds->n = n;
+	ds->parts = parts;
+	ds->crit = crit;
 	return 0;
 }
 
@@ -310,10 +316,11 @@ static uint32_t host_dev_of(unsigned int leg)
 	return ENCODE_DEV(259U, leg);
 }
 
-/* A middle's target exports md0; a replica's, nullb0. */
+/* A middle's target exports md0; a replica's, nullb0 (nullbN for leg N). */
 static uint32_t target_dev_of(const struct chain_machine *m)
 {
-	return m->nlegs ? ENCODE_DEV(9U, 0U) : TARGET_DEV;
+	return m->nlegs ? ENCODE_DEV(9U, 0U) :
+			  ENCODE_DEV(252U, m->replica_of);
 }
 
 /*
@@ -331,22 +338,26 @@ static int hop(struct gen *g, struct chain_machine *from, unsigned int leg,
 	struct chain_key tkey = { 0 };
 	struct ntprof_record rec;
 	struct cmd_durations d;
+	struct downs ds = { .n = 0 };
+	unsigned int i;
 	uint64_t x;
 
 	draw_durations(g, c->qid, c, start, &d);
 	d.drive += (uint64_t)(to->slow_us * 1e3);
 	x = place_submit(c, &d, tcp, start, hp, tp);
+	/* The keys' numbers in their files are set as they are written. */
 	out->host = (struct chain_key){ 0 };
 	if (chain_pick(g, from->host, c))
 		out->host = (struct chain_key){
-			from->host, c->qid, c->cid,
-			chain_clock(g, from, hp[NTPROF_PT_HOST_BLK_START]) };
+			.r = from->host, .qid = c->qid, .cid = c->cid,
+			.ts = chain_clock(g, from,
+					  hp[NTPROF_PT_HOST_BLK_START]) };
 	if (chain_pick(g, to->target, c))
 		tkey = (struct chain_key){
-			to->target, c->qid, c->cid,
-			chain_clock(g, to, tp[NTPROF_PT_TARGET_RECV]) };
+			.r = to->target, .qid = c->qid, .cid = c->cid,
+			.ts = chain_clock(g, to, tp[NTPROF_PT_TARGET_RECV]) };
 	if (to->nlegs) {
-		if (middle(g, to, c, x, &tkey, &x))
+		if (middle(g, to, c, x, &ds, &x))
 			return -1;
 	} else {
 		x = place_storage(&d, x, tp);
@@ -358,16 +369,22 @@ static int hop(struct gen *g, struct chain_machine *from, unsigned int leg,
 	if (out->host.r) {
 		chain_record(g, from->host, c, host_dev_of(from->index ? leg : 0),
 			     hp, &rec);
+		out->host.idx = from->host->records;
 		if (chain_emit(g, from->host, &rec))
 			return -1;
 	}
 	if (tkey.r) {
 		chain_record(g, to->target, c, target_dev_of(to), tp, &rec);
+		tkey.idx = to->target->records;
 		if (chain_emit(g, to->target, &rec))
 			return -1;
 	}
 	chain_truth_row(g, "hop", &out->host, &tkey, leg, 0, 1, false,
 			c->is_read ? "read" : "write");
+	for (i = 0; i < ds.n; i++)
+		chain_truth_row(g, "link", &tkey, &ds.d[i].host, ds.d[i].leg,
+				ds.d[i].part, ds.parts, i == ds.crit,
+				c->is_read ? "read" : "write");
 	return 0;
 }
 

@@ -62,6 +62,11 @@ struct chain_machine {
 	double slow_us;
 	struct chain_rec *target;	/* NULL on the origin */
 	struct chain_rec *host;		/* the origin's and the middles' */
+	/*
+	 * --one-replica: the leg this replica serves on the machine that
+	 * holds every leg's (its subsystem and its drive, nullbN).
+	 */
+	unsigned int replica_of;
 	unsigned int nlegs;		/* 0: a replica, which stores */
 	struct chain_machine *legs[CHAIN_MAX_LEGS];
 	struct chain_leg leg[CHAIN_MAX_LEGS];
@@ -84,6 +89,7 @@ struct chain_key {
 	const struct chain_rec *r;	/* NULL: not recorded */
 	uint16_t qid, cid;
 	uint64_t ts;		/* its first point, on its machine's clock */
+	uint64_t idx;		/* its number in its file, from 0 */
 };
 
 uint64_t chain_clock(const struct gen *g, const struct chain_machine *m,

@@ -62,8 +62,11 @@ void chain_truth_row(struct gen *g, const char *kind,
 			to->cid, to->ts);
 	else
 		fputs(",,,", ch->truth);
-	fprintf(ch->truth, ",%u,%u,%u,%d,%s\n", leg, part, parts, critical,
-		what);
+	fprintf(ch->truth, ",%u,%u,%u,%d,%s,%" PRIu64 ",", leg, part, parts,
+		critical, what, from->idx);
+	if (to)
+		fprintf(ch->truth, "%" PRIu64, to->idx);
+	fputc('\n', ch->truth);
 	if (!strcmp(kind, "hop"))
 		ch->hop_rows++;
 	else if (!strcmp(kind, "link"))
@@ -135,6 +138,22 @@ static struct chain_machine *add_machine(struct chain *ch,
 	return m;
 }
 
+/*
+ * --one-replica: leg @l's replica is a subsystem of the machine of leg 0's,
+ * whose clock, name and target recording it shares.
+ */
+static struct chain_machine *share_replica(struct chain *ch,
+					   struct chain_machine *first,
+					   unsigned int l)
+{
+	struct chain_machine *m = &ch->machines[ch->nmachines++];
+
+	*m = *first;
+	snprintf(m->name, sizeof(m->name), "leg%u", l);
+	m->replica_of = l;
+	return m;
+}
+
 /* @m exports a raid1 of --legs legs named PREFIX0, PREFIX1, ... */
 static int add_legs(struct chain *ch, const struct opts *o,
 		    struct chain_machine *m, const char *prefix, bool deeper)
@@ -146,7 +165,13 @@ static int add_legs(struct chain *ch, const struct opts *o,
 	m->host = add_rec(ch, o, m, NTPROF_ROLE_HOST,
 			  m->offset + o->leg_offset);
 	for (l = 0; l < m->nlegs; l++) {
+		if (o->one_replica && l) {
+			m->legs[l] = share_replica(ch, m->legs[0], l);
+			continue;
+		}
 		snprintf(name, sizeof(name), "%s%u", prefix, l);
+		if (o->one_replica)
+			snprintf(name, sizeof(name), "replicas");
 		m->legs[l] = add_machine(ch, o, name,
 					 m->offset + o->leg_offset);
 		if (deeper && l == 0) {
@@ -201,7 +226,12 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 	const struct chain_machine *m = r->m;
 	unsigned int i, n = r->role == NTPROF_ROLE_HOST ? m->nlegs : 1;
 	const struct chain_machine *peer;
+	bool shared = r->role == NTPROF_ROLE_TARGET && !m->nlegs &&
+		      o->one_replica;
 
+	/* --one-replica: a subsystem and a drive per leg. */
+	if (shared)
+		n = o->legs;
 	for (i = 0; i < n; i++) {
 		struct ntp_ctrl *c = &ctrls[i];
 
@@ -209,8 +239,13 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 		c->nsid = NSID;
 		c->transport = o->transport;
 		peer = r->role == NTPROF_ROLE_HOST ? m->legs[i] : m;
-		snprintf(c->subsysnqn, sizeof(c->subsysnqn), SUBSYS_PREFIX "%s",
-			 peer->name);
+		if (shared || (o->one_replica && !peer->nlegs))
+			snprintf(c->subsysnqn, sizeof(c->subsysnqn),
+				 SUBSYS_PREFIX "leg%u",
+				 shared ? i : peer->replica_of);
+		else
+			snprintf(c->subsysnqn, sizeof(c->subsysnqn),
+				 SUBSYS_PREFIX "%s", peer->name);
 		snprintf(c->address, sizeof(c->address),
 			 "traddr=10.0.0.%u,trsvcid=4420", 1 + peer->index);
 		if (r->role == NTPROF_ROLE_HOST) {
@@ -221,9 +256,14 @@ static void chain_devs(const struct chain_rec *r, const struct opts *o,
 			c->cntlid = 1;
 			snprintf(c->name, sizeof(c->name), "nvme%u", 1 + i);
 		} else {
-			devs[i].dev = m->nlegs ? ENCODE_DEV(9U, 0U) : TARGET_DEV;
-			snprintf(devs[i].name, sizeof(devs[i].name), "%s",
-				 m->nlegs ? "md0" : "nullb0");
+			devs[i].dev = m->nlegs ? ENCODE_DEV(9U, 0U) :
+						 ENCODE_DEV(252U, i);
+			if (m->nlegs)
+				snprintf(devs[i].name, sizeof(devs[i].name),
+					 "md0");
+			else
+				snprintf(devs[i].name, sizeof(devs[i].name),
+					 "nullb%u", i);
 			c->dev = devs[i].dev;
 			snprintf(c->name, sizeof(c->name), "port 1");
 		}
@@ -299,7 +339,7 @@ int chain_open(struct gen *g)
 		return -1;
 	}
 	fputs("kind,from,from_qid,from_cid,from_ts,to,to_qid,to_cid,to_ts,"
-	      "leg,part,parts,critical,what\n", ch->truth);
+	      "leg,part,parts,critical,what,from_idx,to_idx\n", ch->truth);
 	return 0;
 }
 

@@ -152,6 +152,9 @@ static void usage(FILE *f)
 "                          its own, in turn a resync (64 KiB read from a leg,\n"
 "                          then written to the others) and a superblock write\n"
 "                          to every leg (default 0)\n"
+"      --one-replica       every leg's replica on one machine, as the lab has\n"
+"                          them: one recording (replicas-target.ntp) of a\n"
+"                          subsystem and a drive (nullbN) per leg\n"
 "      --read-policy P     a read's leg: least-busy (md on SSDs: fewest in\n"
 "                          flight, default) or alternate\n"
 "      --middle-us US      md's own time, before and after the legs (default 6)\n"
@@ -215,6 +218,7 @@ enum {
 	OPT_MIDDLE_US,
 	OPT_THETA_STEP,
 	OPT_NO_CHAIN_RULE,
+	OPT_ONE_REPLICA,
 };
 
 static const struct option long_opts[] = {
@@ -272,6 +276,7 @@ static const struct option long_opts[] = {
 	{ "middle-us", required_argument, NULL, OPT_MIDDLE_US },
 	{ "theta-step", required_argument, NULL, OPT_THETA_STEP },
 	{ "no-chain-rule", no_argument, NULL, OPT_NO_CHAIN_RULE },
+	{ "one-replica", no_argument, NULL, OPT_ONE_REPLICA },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -561,6 +566,9 @@ static int parse_chain_opt(int c, char *arg, struct opts *o)
 	case OPT_NO_CHAIN_RULE:
 		o->chain_rule = false;
 		return 0;
+	case OPT_ONE_REPLICA:
+		o->one_replica = true;
+		return 0;
 	}
 	return OPT_OTHER_GROUP;
 }
@@ -644,6 +652,10 @@ static int check_chain(int argc, char *argv[], struct opts *o,
 		fputs("ntpgen: --chain: not with --target-sample, --paths, --*-pct of losses, --passthru-pct,\n"
 		      "ntpgen: --hostile-strings, --expect or --format (truth.csv is its expectation)\n",
 		      stderr);
+		return -1;
+	}
+	if (o->one_replica && o->hops > 2) {
+		fputs("ntpgen: --one-replica: not with --hops 3\n", stderr);
 		return -1;
 	}
 	if (o->slow_leg >= (int32_t)o->legs) {

@@ -523,7 +523,7 @@ static int rotate_option(const char *cmd, int c, const char *arg,
 }
 
 /* One option of getopt_long()'s @c: -1, or the exit status. */
-static int record_option(const char *cmd, int c, char *argv[],
+static int record_option(const char *cmd, int c, int argc, char *argv[],
 			 struct record_opts *o)
 {
 	switch (c) {
@@ -547,6 +547,16 @@ static int record_option(const char *cmd, int c, char *argv[],
 		o->cfg.stages_only = true;
 		return -1;
 	case OPT_CHAIN:
+		/*
+		 * getopt reads "--chain 4096" as --chain and a word record
+		 * takes none of: say how to write the value.
+		 */
+		if (!optarg && optind < argc && argv[optind][0] != '-' &&
+		    !chain_arg_parse(argv[optind], &o->chain_md,
+				     &o->cfg.chain_offset))
+			return usage_error(cmd,
+					   "--chain takes its value after '=': write --chain=%s",
+					   argv[optind]);
 		if (chain_arg_parse(optarg, &o->chain_md,
 				    &o->cfg.chain_offset))
 			return usage_error(cmd,
@@ -644,7 +654,7 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", record_options,
 				NULL)) != -1) {
-		ret = record_option(argv[0], c, argv, o);
+		ret = record_option(argv[0], c, argc, argv, o);
 		if (ret >= 0)
 			return ret;
 	}

@@ -33,7 +33,7 @@ struct jent {
 	uint64_t hash;
 	uint64_t start;
 	uint64_t end;
-	uint64_t idx;		/* index | RUN_SAME for a verified run */
+	uint64_t idx;		/* index | route << 32 | RUN_SAME */
 };
 
 /*
@@ -42,6 +42,8 @@ struct jent {
  */
 #define RUN_SAME	(1ULL << 63)
 #define IDX(e)		((e).idx & 0xffffffffULL)
+/* The entry's route (ntprof_join_opts.host_route), 0 without routes. */
+#define ROUTE(e)	(((e).idx >> 32) & 0xffffULL)
 
 /* A pair for theta: the host's send, and the bounds it puts on theta. */
 struct pair {
@@ -167,7 +169,8 @@ static bool next_common_run(struct common_runs *c)
 
 /* The entries of one side's usable records, sorted by (hash, time). */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
-		   unsigned int keys, struct jent **out, size_t *nr)
+		   unsigned int keys, const uint8_t *skip,
+		   const uint16_t *route, struct jent **out, size_t *nr)
 {
 	uint64_t start, end;
 	size_t i, i1, k = 0;
@@ -180,13 +183,18 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 	if (!e)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (r[i].role != role ||
+		if (r[i].role != role || (skip && skip[i]) ||
 		    ntprof_record_window(&r[i], &start, &end))
 			continue;
 		e[k].hash = cmd_hash(&r[i], keys);
 		e[k].start = start;
 		e[k].end = end;
 		e[k].idx = i;
+		if (route) {
+			e[k].hash = ntprof_fmix64(e[k].hash ^
+						  ((uint64_t)route[i] << 1 | 1));
+			e[k].idx |= (uint64_t)route[i] << 32;
+		}
 		k++;
 	}
 	err = ntprof_radix_sort(e, k, sizeof(*e), offsetof(struct jent, hash));
@@ -214,10 +222,12 @@ static bool run_one_cmd(const struct ntprof_record *host,
 	size_t i;
 
 	for (i = 1; i < nh; i++)
-		if (!same_cmd(first, &host[IDX(h[i])], keys))
+		if (!same_cmd(first, &host[IDX(h[i])], keys) ||
+		    ROUTE(h[i]) != ROUTE(h[0]))
 			return false;
 	for (i = 0; i < nt; i++)
-		if (!same_cmd(first, &target[IDX(t[i])], keys))
+		if (!same_cmd(first, &target[IDX(t[i])], keys) ||
+		    ROUTE(t[i]) != ROUTE(h[0]))
 			return false;
 	return true;
 }
@@ -446,7 +456,7 @@ static size_t match_mixed(const struct ntprof_record *host,
 		best = nt;
 		best_v = INT64_MAX;
 		for (k = 0; k < nt; k++) {
-			if (taken[k] ||
+			if (taken[k] || ROUTE(h[i]) != ROUTE(t[k]) ||
 			    !same_cmd(&host[IDX(h[i])], &target[IDX(t[k])],
 				      keys))
 				continue;
@@ -559,6 +569,7 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	size_t nhe = 0, nte = 0, np, i;
 	int64_t slack;
 	unsigned int keys;
+	bool routed;
 	int err;
 
 	memset(j, 0, sizeof(*j));
@@ -574,10 +585,14 @@ int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 	slack = opts && opts->slack_ns ? opts->slack_ns : DEFAULT_SLACK_NS;
 
 	keys = keys_of(host, nr_host) & keys_of(target, nr_target);
-	err = entries(host, nr_host, NTPROF_ROLE_HOST, keys, &he, &nhe);
+	routed = opts && opts->host_route && opts->target_route;
+	err = entries(host, nr_host, NTPROF_ROLE_HOST, keys,
+		      opts ? opts->host_skip : NULL,
+		      routed ? opts->host_route : NULL, &he, &nhe);
 	if (!err)
 		err = entries(target, nr_target, NTPROF_ROLE_TARGET, keys,
-			      &te, &nte);
+			      NULL, routed ? opts->target_route : NULL, &te,
+			      &nte);
 	if (err)
 		goto out;
 

@@ -29,6 +29,20 @@ struct ntprof_join_opts {
 	 * theta's own uncertainty; 0: 50 us.
 	 */
 	int64_t slack_ns;
+	/*
+	 * Per host record, NULL for none: not zero leaves the record out
+	 * of this join (sent to another subsystem than the target's).
+	 */
+	const uint8_t *host_skip;
+	/*
+	 * Per record of each side, both or neither: the route of its
+	 * command (a number for the subsystem it went to, below 65536);
+	 * records of different routes are never the same command. A
+	 * middle's legs on one replica machine send the same identity to
+	 * two subsystems at once.
+	 */
+	const uint16_t *host_route;
+	const uint16_t *target_route;
 };
 
 struct ntprof_join {
@@ -50,8 +64,9 @@ struct ntprof_join {
 /*
  * Matches each host record to the target record of the same command.
  * Commands are identified by (qid, cid, opcode, nsid, slba, length), and
- * the controller id when every record of both sides carries one; cids
- * are reused, so a key can have several records on each side.
+ * the controller id when every record of both sides carries one, and the
+ * route (opts.host_route) when given; cids are reused, so a key can have
+ * several records on each side.
  *
  * 1. Both sides are sorted by (key, time): a radix sort of 32-byte
  *    entries by the key's 64-bit hash, then each run of one hash by
