@@ -20,13 +20,23 @@ scenario_kernel() {
 # RUN_DIR (KERNEL, TOPOLOGY and LAB_NULL_BLK from the env), and TAP lines on
 # its scripts and every guest's kernel log. Returns lab-run's status.
 lab_scenario_boot() {
-	local name=$1 host=$2 target=$3 run_dir=$4 log role rc
+	local name=$1 host=$2 target=$3 run_dir=$4 rc
 
 	LAB_RUN_DIR=$run_dir LAB_TIMEOUT=${LAB_TIMEOUT:-600} \
 		bash "$LAB_DIR/lab-run.sh" --host "$host" --target "$target"
 	rc=$?
+	lab_scenario_verdict "$name" "$run_dir" "target host"
+	[ $rc -eq 0 ] || ktap_diag "lab-run exited with $rc; its files are in $run_dir"
+	return $rc
+}
+
+# lab_scenario_verdict NAME RUN_DIR ROLES: TAP lines on the run's scripts
+# (of the guests' roles ROLES) and every guest's kernel log.
+lab_scenario_verdict() {
+	local name=$1 run_dir=$2 roles=$3 log role
+
 	KTAP_PREFIX="$name: "
-	for role in target host; do
+	for role in $roles; do
 		if [ "$(cat "$run_dir/share/$role.rc" 2>/dev/null)" = 0 ]; then
 			ktap_pass "the $role script finished and passed"
 		else
@@ -44,8 +54,6 @@ lab_scenario_boot() {
 			ktap_pass "no WARNING, BUG, Oops, KASAN or hung task in the kernel log of guest '$role'"
 		fi
 	done
-	[ $rc -eq 0 ] || ktap_diag "lab-run exited with $rc; its files are in $run_dir"
-	return $rc
 }
 
 # lab_check NAME CHECK_SCRIPT SHARE...: the checks that run here after the
@@ -91,6 +99,26 @@ lab_scenario() {
 		[ $rc -eq 0 ] && [ "${LAB_KEEP:-0}" != 1 ] ||
 			ktap_diag "the run's files are in $run_dir"
 	fi
+	[ $rc -ne 0 ] || [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$run_dir"
+	ktap_finished
+}
+
+# lab_chain_scenario NAME HOST MIDDLE REPLICA CHECK_SCRIPT (KERNEL from
+# the env): lab_scenario's run on TOPOLOGY=chain, with a script for each
+# of its three guests.
+lab_chain_scenario() {
+	local name=$1 host=$2 middle=$3 replica=$4 check=$5 run_dir rc
+
+	run_dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name.XXXXXX")
+	ktap_header
+	TOPOLOGY=chain LAB_RUN_DIR=$run_dir LAB_TIMEOUT=${LAB_TIMEOUT:-600} \
+		bash "$LAB_DIR/lab-run.sh" --host "$host" --middle "$middle" \
+		--replica "$replica"
+	rc=$?
+	lab_scenario_verdict "$name" "$run_dir" "replica middle host"
+	lab_check "$name" "$check" "$run_dir/share/xfer" || rc=1
+	[ $rc -eq 0 ] && [ "${LAB_KEEP:-0}" != 1 ] ||
+		ktap_diag "the run's files are in $run_dir"
 	[ $rc -ne 0 ] || [ "${LAB_KEEP:-0}" = 1 ] || rm -rf "$run_dir"
 	ktap_finished
 }

@@ -3,8 +3,8 @@
 #
 # Build what the lab's guests boot for one kernel release: ntprof.ko built
 # against that kernel's headers, and an uncompressed initramfs holding
-# busybox, dash, bash, fio, nvme-cli, iproute2, the rdma tools, kmod, the
-# NVMe-oF modules, ntprof.ko and the ntprof tool.
+# busybox, dash, bash, fio, nvme-cli, iproute2, the rdma tools, kmod, mdadm,
+# the NVMe-oF and md raid1 modules, ntprof.ko and the ntprof tool.
 #
 # Usage: build-guest.sh RELEASE OUTDIR    (writes OUTDIR/initrd.cpio)
 #
@@ -36,7 +36,7 @@ stage="$out/stage"
 # kernel build lacks (or has built in) is skipped.
 GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
 	nvme_tcp nvme_rdma nvmet_tcp nvmet_rdma rdma_rxe rdma_ucm ib_uverbs
-	crc32_generic crc32c_generic sch_netem veth overlay"
+	crc32_generic crc32c_generic sch_netem veth overlay md_mod raid1"
 # LAB_TLS's too: the kernel's TLS, and the AEADs a TLS 1.3 session of
 # NVMe/TCP may negotiate, which tls.ko asks for by name at run time
 # (crypto-gcm(aes)), so no dependency brings them.
@@ -44,7 +44,8 @@ TLS_MODULES="tls gcm ghash_generic ghash_clmulni_intel aesni_intel
 	chacha20poly1305"
 [ "${LAB_TLS:-0}" != 1 ] || GUEST_MODULES="$GUEST_MODULES $TLS_MODULES"
 # Programs copied with their shared libraries; busybox supplies the rest.
-GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv"
+# mdadm: the chain topology's middle (guest/chain.sh).
+GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv mdadm"
 
 build_module() {
 	local src="$out/ntprof-src"

@@ -9,10 +9,12 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	bison libelf-dev libdw-dev libbpf-dev libssl-dev perl dkms dpkg-dev qemu-system-x86 zlib1g-dev
 	libisal-dev libzydis-dev
 	clang libclang-rt-14-dev debootstrap
-	busybox-static dash bash fio nvme-cli iproute2 kmod cpio xz-utils zstd
+	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq python3-jsonschema python3-docutils
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
 
+# mdadm: the lab's chain topology builds an md raid1 on its middle guest
+# (selftests/lab/guest/chain.sh) with it.
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
 # libzydis-dev: the SPDK agent decodes and re-encodes x86 with Zydis.
 # bc, flex, bison, libelf-dev, libssl-dev, dwarves (pahole, for BTF),

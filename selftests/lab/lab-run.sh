@@ -6,7 +6,8 @@
 # on PATH. See Documentation/lab.rst for the scripts' environment.
 #
 # Usage: lab-run.sh [--host SCRIPT] [--target SCRIPT]
-# Settings: KERNEL=6.1|6.12|debug|RELEASE  TOPOLOGY=two|one  LAB_TIMEOUT=SECONDS
+#        TOPOLOGY=chain lab-run.sh [--host S] [--middle S] [--replica S]
+# Settings: KERNEL=6.1|6.12|debug|RELEASE  TOPOLOGY=two|one|chain  LAB_TIMEOUT=SECONDS
 #           LAB_RUN_DIR=DIR (where the share, consoles and logs go)
 #           LAB_NULL_BLK=params (null_blk module parameters, comma-separated)
 #           LAB_EXTRA="bpftrace" (more programs in the guests: build-guest.sh)
@@ -24,6 +25,8 @@
 #           instructions, for cost measurements: Documentation/benchmarks.rst)
 #           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and
 #           spdk_nvme_perf in the guests, lab-spdk-target; guests get 2 GiB)
+#           LAB_REPLICA_SLOW_NS=NS (chain: the slow replica's completion
+#           time, default 2000000; its fast one completes at once)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,9 +34,11 @@ TOPOLOGY=${TOPOLOGY:-two}
 LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 host_script=
 target_script=
+middle_script=
+replica_script=
 
 usage() {
-	sed -n 's/^# \{0,1\}//; 3,19p' "$0" >&2
+	sed -n '3,/^set -e/{ /^#/!d; s/^# \{0,1\}//; p; }' "$0" >&2
 	exit 2
 }
 
@@ -41,11 +46,13 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--host) host_script=${2:?--host needs a script}; shift 2 ;;
 	--target) target_script=${2:?--target needs a script}; shift 2 ;;
+	--middle) middle_script=${2:?--middle needs a script}; shift 2 ;;
+	--replica) replica_script=${2:?--replica needs a script}; shift 2 ;;
 	-h|--help) usage ;;
 	*) echo "lab-run: unknown argument '$1'" >&2; usage ;;
 	esac
 done
-for s in "$host_script" "$target_script"; do
+for s in "$host_script" "$target_script" "$middle_script" "$replica_script"; do
 	[ -z "$s" ] || [ -f "$s" ] || lab_die "no such script: $s"
 done
 if [ -n "${SPDK:-}" ]; then
@@ -57,8 +64,17 @@ if [ -n "${SPDK:-}" ]; then
 	LAB_GUEST_MEM=${LAB_GUEST_MEM:-2048}
 fi
 case "$TOPOLOGY" in
-one|two) ;;
-*) lab_die "TOPOLOGY must be 'one' or 'two', not '$TOPOLOGY'" ;;
+one|two)
+	[ -z "$middle_script$replica_script" ] ||
+		lab_die "--middle and --replica need TOPOLOGY=chain"
+	roles="target host"
+	;;
+chain)
+	[ -z "$target_script" ] ||
+		lab_die "TOPOLOGY=chain has no target guest: --middle or --replica"
+	roles="replica middle host"
+	;;
+*) lab_die "TOPOLOGY must be 'one', 'two' or 'chain', not '$TOPOLOGY'" ;;
 esac
 
 release=$(bash "$LAB_DIR/fetch-kernel.sh")
@@ -76,6 +92,8 @@ bash "$LAB_DIR/build-guest.sh" "$release" "$run_dir/guest"
 initrd="$run_dir/guest/initrd.cpio"
 [ -z "$host_script" ] || cp "$host_script" "$run_dir/share/host.sh"
 [ -z "$target_script" ] || cp "$target_script" "$run_dir/share/target.sh"
+[ -z "$middle_script" ] || cp "$middle_script" "$run_dir/share/middle.sh"
+[ -z "$replica_script" ] || cp "$replica_script" "$run_dir/share/replica.sh"
 
 # KVM only where hardware virtualisation really works; TCG otherwise.
 # TCG runs all vCPUs in one thread by default: with a thread per vCPU,
@@ -121,6 +139,33 @@ lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
 start=$(date +%s)
 if [ "$TOPOLOGY" = one ]; then
 	boot_guest lab "${LAB_GUEST_MEM:-2048}" "${LAB_ONE_SMP:-2}" "lab.role=both lab.topology=one $null_blk" -nic none || true
+elif [ "$TOPOLOGY" = chain ]; then
+	# Two links, each as the two guests' (UDP datagrams on 127.0.0.1,
+	# point to point): host <-> middle on 10.77.0.0/24 (link a), middle
+	# <-> replica on 10.77.1.0/24 (link b). The middle has a NIC on each.
+	port=$((20000 + ($$ % 5000) * 4))
+	link_a=(udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))
+		udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port)
+	link_b=(udp=127.0.0.1:$((port + 2)),localaddr=127.0.0.1:$((port + 3))
+		udp=127.0.0.1:$((port + 3)),localaddr=127.0.0.1:$((port + 2)))
+	boot_guest replica "${LAB_GUEST_MEM:-1024}" 1 \
+		"lab.role=replica lab.topology=chain lab.addr=10.77.1.1 lab.slow_ns=${LAB_REPLICA_SLOW_NS:-2000000}" \
+		-netdev "socket,id=n0,${link_b[0]}" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:01:01 &
+	replica_pid=$!
+	boot_guest middle "${LAB_GUEST_MEM:-1024}" 1 \
+		"lab.role=middle lab.topology=chain lab.addr=10.77.0.1 lab.addr2=10.77.1.2 lab.target=10.77.1.1" \
+		-netdev "socket,id=n0,${link_a[0]}" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:01 \
+		-netdev "socket,id=n1,${link_b[1]}" \
+		-device virtio-net-pci,netdev=n1,mac=52:54:00:77:01:02 &
+	middle_pid=$!
+	boot_guest host "${LAB_GUEST_MEM:-1024}" "${LAB_HOST_SMP:-1}" \
+		"lab.role=host lab.topology=chain lab.addr=10.77.0.2 lab.target=10.77.0.1" \
+		-netdev "socket,id=n0,${link_a[1]}" \
+		-device virtio-net-pci,netdev=n0,mac=52:54:00:77:00:02 || true
+	wait "$middle_pid" || true
+	wait "$replica_pid" || true
 else
 	# The guests' link: UDP datagrams between the two QEMU processes on
 	# 127.0.0.1 (a stream socket would add Nagle's delays).
@@ -140,9 +185,9 @@ lab_log "guests ran for $(( $(date +%s) - start )) s"
 # The image is rebuilt for every run; keep the logs only.
 rm -rf "$run_dir/guest"
 
-# The verdict: both scripts' exit codes, and a clean kernel log everywhere.
+# The verdict: every script's exit code, and a clean kernel log everywhere.
 status=0
-for role in target host; do
+for role in $roles; do
 	rc=$(cat "$run_dir/share/$role.rc" 2>/dev/null) || rc=
 	if [ -z "$rc" ]; then
 		lab_log "the $role script did not finish (guest timed out or crashed)"
@@ -152,10 +197,18 @@ for role in target host; do
 		status=1
 	fi
 done
-if [ -e "$run_dir/share/target.setup-failed" ]; then
-	lab_log "the target could not export its namespace"
+for role in target replica middle; do
+	[ -e "$run_dir/share/$role.setup-failed" ] || continue
+	lab_log "the $role could not export its namespace"
 	status=1
-fi
+done
+# A guest that crashed leaves no log: each of the chain's three must.
+[ "$TOPOLOGY" != chain ] || for role in $roles; do
+	[ -f "$run_dir/share/dmesg-$role.log" ] || {
+		lab_log "the $role guest saved no kernel log"
+		status=1
+	}
+done
 for log in "$run_dir"/share/dmesg-*.log; do
 	[ -f "$log" ] || { lab_log "a guest saved no kernel log"; status=1; continue; }
 	if lab_dmesg_unknown "$log" | grep -E "$(lab_bad_dmesg)" > "$log.bad"; then

@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The lab guest's roles, sourced by /init. Two topologies:
+# The lab guest's roles, sourced by /init. Three topologies:
 #  two: this guest is either the target or the host; the other guest is
 #       reached over a QEMU socket network, flags pass through the share;
-#  one: this guest is both, over loopback (TCP) and a local veth (RDMA).
+#  one: this guest is both, over loopback (TCP) and a local veth (RDMA);
+#  chain: this guest is the host, the middle or the replica (chain.sh).
 
 LAB_SHARE=/lab/share
+. /lab/chain.sh
 LAB_FLAGS=$LAB_SHARE/flags
 # How long one side waits for the other before giving up.
 LAB_WAIT=${LAB_WAIT:-600}
@@ -175,11 +177,14 @@ run_script() {
 
 # The target's script runs beside the host's: it says it is ready with
 # lab-ready (or by exiting), and may wait for the host with lab-wait-host.
-target_script_start() {
-	run_script target &
-	TARGET_SCRIPT_PID=$!
-	while ! [ -e "$LAB_FLAGS/target-script.ready" ]; do
-		kill -0 $TARGET_SCRIPT_PID 2>/dev/null || break
+# So do the chain's replica and middle scripts, beside those above them.
+# script_start ROLE: ROLE's script in the background ($SCRIPT_PID), until
+# it is ready.
+script_start() {
+	run_script "$1" &
+	SCRIPT_PID=$!
+	while ! [ -e "$LAB_FLAGS/$1-script.ready" ]; do
+		kill -0 $SCRIPT_PID 2>/dev/null || break
 		sleep 0.1
 	done
 }
@@ -187,7 +192,7 @@ target_script_start() {
 target_script_finish() {
 	wait_for "$LAB_FLAGS/host.done" "$LAB_WAIT" ||
 		log "target: the host did not finish within ${LAB_WAIT}s"
-	wait $TARGET_SCRIPT_PID
+	wait $SCRIPT_PID
 }
 
 host_run() {
@@ -247,6 +252,7 @@ lab_boot() {
 	LAB_TOPOLOGY=$(cmdline_arg topology) || LAB_TOPOLOGY=one
 	LAB_ADDR=$(cmdline_arg addr) || LAB_ADDR=
 	LAB_TARGET_ADDR=$(cmdline_arg target) || LAB_TARGET_ADDR=$LAB_ADDR
+	LAB_ADDR2=$(cmdline_arg addr2) || LAB_ADDR2=
 	LAB_NULL_BLK=$(cmdline_arg null_blk | tr , ' ') || LAB_NULL_BLK=irqmode=0
 	LAB_TCP_NQN=nqn.2026-11.io.ntprof.lab:tcp
 	LAB_RDMA_NQN=nqn.2026-11.io.ntprof.lab:rdma
@@ -258,16 +264,31 @@ lab_boot() {
 	mkdir -p "$LAB_FLAGS" "$LAB_SHARE/xfer"
 	modprobe -q configfs
 	mount -t configfs configfs /sys/kernel/config 2>/dev/null
-	lab_network
-	lab_rxe
-	lab_export_env
-	lab_spdk "$role"
-	log "$role guest up, kernel $(uname -r), topology $LAB_TOPOLOGY"
+	if [ "$LAB_TOPOLOGY" = chain ]; then
+		# NVMe/TCP only: no soft-RoCE, no SPDK.
+		chain_network
+		lab_export_env
+		log "$role guest up, kernel $(uname -r), topology chain"
+		chain_role "$role"
+	else
+		lab_network
+		lab_rxe
+		lab_export_env
+		lab_spdk "$role"
+		log "$role guest up, kernel $(uname -r), topology $LAB_TOPOLOGY"
+		lab_role "$role"
+	fi
+	dmesg > "$LAB_SHARE/dmesg-$role.log"
+	sync
+	umount $LAB_SHARE
+}
 
-	case "$role" in
+# lab_role ROLE: one guest's part in the topologies one and two.
+lab_role() {
+	case "$1" in
 	target)
 		lab_target_setup || echo 1 > "$LAB_SHARE/target.setup-failed"
-		target_script_start
+		script_start target
 		touch "$LAB_FLAGS/target.ready"
 		target_script_finish
 		lab_target_teardown
@@ -282,13 +303,10 @@ lab_boot() {
 		;;
 	both)
 		lab_target_setup || echo 1 > "$LAB_SHARE/target.setup-failed"
-		target_script_start
+		script_start target
 		host_run
 		target_script_finish
 		lab_target_teardown
 		;;
 	esac
-	dmesg > "$LAB_SHARE/dmesg-$role.log"
-	sync
-	umount $LAB_SHARE
 }
