@@ -66,6 +66,30 @@ int ntprof_chain_leg_of(const struct recording_run *run,
 	return (int)ch->nr_legs++;
 }
 
+/*
+ * The device a middle's target command went to. nvmet's records name the
+ * disk of the first block request they saw, and a bio-based device such
+ * as md0 has none; then the target recording's namespaces tell it, when
+ * one backing device alone has the command's namespace id.
+ */
+static uint32_t middle_dev(const struct recording *rec,
+			   const struct ntprof_record *r)
+{
+	const struct ntp_header *hdr = rec->hdr;
+	uint32_t i, dev = 0;
+
+	if (r->dev)
+		return r->dev;
+	for (i = 0; i < hdr->nr_ctrls; i++) {
+		if (hdr->ctrls[i].nsid != r->nsid || !hdr->ctrls[i].dev)
+			continue;
+		if (dev && dev != hdr->ctrls[i].dev)
+			return 0;
+		dev = hdr->ctrls[i].dev;
+	}
+	return dev;
+}
+
 const char *ntprof_chain_middle_name(const struct recording_run *run,
 				     const struct ntprof_chain_node *n,
 				     char *buf, size_t size)
@@ -74,8 +98,8 @@ const char *ntprof_chain_middle_name(const struct recording_run *run,
 	char num[32];
 
 	snprintf(buf, size, "middle (%s)",
-		 file_dev_name(rec, rec->recs[n->target.idx].dev, num,
-			       sizeof(num)));
+		 file_dev_name(rec, middle_dev(rec, &rec->recs[n->target.idx]),
+			       num, sizeof(num)));
 	return buf;
 }
 
