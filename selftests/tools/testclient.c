@@ -19,7 +19,13 @@
  *                                 drains: "errno N"; then the first stops)
  *   testclient ustart ROLE TRANSPORT N SPECFILE [PID]  (with uprobe sites;
  *                                 with PID, that process's hits only)
+ *   testclient cstart ROLE TRANSPORT N CHAIN OFFSET [SPECFILE]
+ *                                 (a start with NTPROF_A_START_CHAIN CHAIN and,
+ *                                 unless OFFSET is "-", _CHAIN_OFFSET; with
+ *                                 SPECFILE's uprobe sites too)
  *   testclient pick N             (identities on stdin: those 1 in N samples)
+ *   testclient cpick N OFFSET     ("opcode slba nlb" on stdin: those the
+ *                                 chain rule picks)
  *   testclient stop
  *   testclient release            (kill the holder: its sessions stop)
  *   testclient drain FILE [ROLE]  (appends struct ntprof_record[]: the
@@ -79,6 +85,10 @@ struct start_args {
 	uint32_t drain_portid;		/* 0: none */
 	uint32_t layout[4];		/* field, offset, size, struct size */
 	bool has_layout;
+	bool has_chain;
+	uint32_t chain;
+	bool has_chain_offset;
+	uint64_t chain_offset;
 };
 
 static int put_start(struct nlmsghdr *nlh, void *data)
@@ -100,6 +110,11 @@ static int put_start(struct nlmsghdr *nlh, void *data)
 		mnl_attr_put_u32(nlh, NTPROF_A_LAYOUT_STRUCT_SIZE, a->layout[3]);
 		mnl_attr_nest_end(nlh, nest);
 	}
+	if (a->has_chain)
+		mnl_attr_put_u32(nlh, NTPROF_A_START_CHAIN, a->chain);
+	if (a->has_chain_offset)
+		mnl_attr_put_u64(nlh, NTPROF_A_START_CHAIN_OFFSET,
+				 a->chain_offset);
 	return 0;
 }
 
@@ -303,6 +318,20 @@ static int pick(uint32_t n)
 						 nlb) % n == 0)
 			printf("%u %u %u %u %" PRIu64 " %u\n", qid, cid, opcode,
 			       nsid, slba, nlb);
+	return 0;
+}
+
+/* The chain rule's picks among "opcode slba nlb" lines. */
+static int chain_pick(uint32_t n, uint64_t offset)
+{
+	unsigned int opcode, nlb;
+	uint64_t slba;
+
+	while (scanf("%u %" SCNu64 " %u", &opcode, &slba, &nlb) == 3)
+		if (ntprof_chain_opcode(opcode) &&
+		    (n <= 1 || ntprof_chain_hash(opcode, slba - offset, nlb) %
+			       n == 0))
+			printf("%u %" PRIu64 " %u\n", opcode, slba, nlb);
 	return 0;
 }
 
@@ -525,7 +554,8 @@ static int connect_for(const char *cmd, struct nl_sock **sock)
 
 	if (strcmp(cmd, "raw")) {
 		fd = holder_get(NULL);
-		if (fd < 0 && (!strcmp(cmd, "start") || !strcmp(cmd, "ustart")) &&
+		if (fd < 0 && (!strcmp(cmd, "start") || !strcmp(cmd, "ustart") ||
+			       !strcmp(cmd, "cstart")) &&
 		    !holder_start())
 			fd = holder_get(NULL);
 	}
@@ -540,7 +570,7 @@ int main(int argc, char **argv)
 	int err = 0;
 
 	if (argc < 2) {
-		fputs("usage: testclient start|ustart|lstart|stop|release|drain|drainer|selfdrain|print|stats|pick|raw ...\n",
+		fputs("usage: testclient start|ustart|cstart|lstart|stop|release|drain|drainer|selfdrain|print|stats|pick|cpick|raw ...\n",
 		      stderr);
 		return 2;
 	}
@@ -548,6 +578,9 @@ int main(int argc, char **argv)
 		return print_records(argv[2]);
 	if (!strcmp(argv[1], "pick") && argc == 3)
 		return pick(strtoul(argv[2], NULL, 10));
+	if (!strcmp(argv[1], "cpick") && argc == 4)
+		return chain_pick(strtoul(argv[2], NULL, 10),
+				  strtoull(argv[3], NULL, 10));
 	if ((!strcmp(argv[1], "drainer") && argc == 3) ||
 	    (!strcmp(argv[1], "selfdrain") && argc == 5))
 		return drain_second(argv, argv[1][0] == 's');
@@ -580,6 +613,21 @@ int main(int argc, char **argv)
 		if (argc == 7)
 			a.pid = strtoul(argv[6], NULL, 10);
 		if (read_spec(argv[5], &a)) {
+			nl_close(sock);
+			return 2;
+		}
+		err = nl_request(sock, NTPROF_CMD_START, 0, put_ustart, NULL, &a);
+	} else if (!strcmp(argv[1], "cstart") && (argc == 7 || argc == 8)) {
+		static struct ustart_args a;
+
+		a.start.role = parse_enum(argv[2], "host", "target");
+		a.start.transport = parse_enum(argv[3], "tcp", "rdma");
+		a.start.sample = strtoul(argv[4], NULL, 10);
+		a.start.has_chain = true;
+		a.start.chain = strtoul(argv[5], NULL, 10);
+		a.start.has_chain_offset = strcmp(argv[6], "-");
+		a.start.chain_offset = strtoull(argv[6], NULL, 10);
+		if (argc == 8 && read_spec(argv[7], &a)) {
 			nl_close(sock);
 			return 2;
 		}

@@ -4,8 +4,8 @@
 # Builds and runs the C unit tests of the ntprof tool, test_nl.c,
 # test_status.c, test_records.c, test_ntp.c, test_ntp2.c, test_crec.c,
 # test_analysis.c, test_writes.c, test_elfsite.c, test_prom.c,
-# test_kbtf.c, test_spdk_role.c, test_strings.c, test_dwbudget.c and
-# test_chain.c,
+# test_kbtf.c, test_spdk_role.c, test_strings.c, test_dwbudget.c,
+# test_chain.c and test_chain_md.c,
 # for selftests/run_tests.sh
 # (which runs the test_*.sh here); 'make -C selftests/unit check' runs them
 # directly.
@@ -33,4 +33,5 @@ ret=0
 "$UNIT_DIR/test_strings" || ret=1
 "$UNIT_DIR/test_dwbudget" || ret=1
 "$UNIT_DIR/test_chain" || ret=1
+"$UNIT_DIR/test_chain_md" || ret=1
 exit $ret

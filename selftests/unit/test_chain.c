@@ -273,6 +273,8 @@ static void build(void)
 }
 
 static const char *names[] = { "h.ntp", "mt.ntp", "mh.ntp", "rt.ntp" };
+/* The -s of the middle's host recording: 1 as every other file's. */
+static uint32_t mh_sample = 1;
 
 static void write_file(const char *name, const char *host, uint8_t role,
 		       int machine, uint8_t chain, uint64_t offset,
@@ -280,7 +282,8 @@ static void write_file(const char *name, const char *host, uint8_t role,
 		       uint32_t nr_devs)
 {
 	struct ntp_header hdr = {
-		.role = role, .transport = NTPROF_TRANSPORT_TCP, .sample = 1,
+		.role = role, .transport = NTPROF_TRANSPORT_TCP,
+		.sample = !strcmp(name, names[2]) ? mh_sample : 1,
 		.nr_cpus = 2, .start_mono_ns = clock_of[machine],
 		.start_real_ns = 1700000000000000000ULL,
 		.chain = chain, .chain_offset = offset,
@@ -449,13 +452,49 @@ static void test_run(void)
 	ok(w.n == N_CMDS && w.followed == 0,
 	   "and no command is followed past it");
 	recording_run_free(&run);
+
+	/* The middle's host side at another -s: never linked, named. */
+	mh_sample = 2;
+	write_all(1);
+	mh_sample = 1;
+	err = load(&run, -1);
+	ok(!err && has_note(&run, "sampled one command in 1") &&
+	   has_note(&run, "one in 2") && run.chain->linked == 0 &&
+	   run.an->nr_host == N_CMDS,
+	   "a middle's file of another -s is not linked, and named; the run reports");
+	recording_run_free(&run);
+
+	/*
+	 * Without the chain rule anywhere, a machine's two roles are a hop
+	 * over loopback: its host records make groups, as ever.
+	 */
+	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 0, 0, &ts, NULL, 0);
+	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 0, OFFSET, &ds, NULL, 0);
+	write_file(names[3], "r", NTPROF_ROLE_TARGET, MR, 0, OFFSET, &rs, NULL,
+		   0);
+	err = load(&run, 0);
+	ok(!err && !ntprof_chain_present(&run) && !run.files[1].leg &&
+	   run.an->nr_host == 11 && run.an->nr_groups > 0,
+	   "without the chain rule, a machine's two roles are no middle");
+	recording_run_free(&run);
+
+	/* A chain's host recording alone: its groups, and no note. */
+	write_all(1);
+	{
+		char *one = (char *)tap_path(dir, names[0]);
+
+		err = recording_run_load(&run, "report", &one, 1, 0);
+	}
+	ok(!err && run.an->nr_host == N_CMDS && run.chain->nr_notes == 0,
+	   "the origin host's recording alone reports, with no note");
+	recording_run_free(&run);
 	/* KEEP_TMP keeps the whole chain, to report by hand. */
 	write_all(1);
 }
 
 /*
  * test_chain --write DIR: the whole chain's four files in DIR (which
- * must exist), for test_chain_report.sh to report; no test.
+ * must exist), for test_chain_views.sh to report; no test.
  */
 static int write_to(const char *path)
 {

@@ -1,136 +1,81 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The report of a chain (Documentation/report.rst, "Chains") on the four
-# files test_chain --write makes: an origin host h, a middle m recorded
-# as a target and as a host, the replicas' machine r, six commands
-# (writes to two replicas, the second slow, one of them 400 us slower
-# still; reads to the first).
-#   - the text has the hops table, the middle's own time and the legs
-#     with the critical one and how long it held the writes;
-#   - --json is an ntprof-report/1 document whose groups' hops add up to
-#     their end to end, with the legs' critical counts;
-#   - --csv has a row per origin command, its hops adding up to its end
-#     to end, its critical leg;
-#   - --tail names the hop, stage and leg of the slow write;
-#   - --by leg splits the groups by critical leg;
-#   - without the replicas' recording, one line names what is missing;
-#   - the files in any order, or as a directory, give the same report.
+# What 'ntprof report' says of recordings sampled by the chain rule
+# (record --chain, .ntp 2.1's chain and chain_offset): nothing for the hop
+# rule; one "sampling:" line when every file has the chain rule with one
+# offset; a line per file, naming it, when the offsets differ (the two
+# recordings of a middle machine). ntpgen writes the hop rule; the
+# chain's header bytes are set here as Documentation/ntp-format.rst
+# places them (after the part, before the CRC), the CRC made again.
 #
-# usage: test_chain_report.sh    Prints TAP; exits 1 if any test failed.
+# usage: test_chain_report.sh
+# Prints TAP; exits 1 if any test failed.
 
-set -u
+# Each test is "checks && ... || { diag; return 1; }".
+# shellcheck disable=SC2015
 
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$(cd "$UNIT_DIR/../.." && pwd)
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-NTPROF=$TOP/tools/ntprof/ntprof
-SCHEMA=$TOP/Documentation/schemas/ntprof-report-1.json
+# shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"
 
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 && make -s -C "$UNIT_DIR" test_chain >&2 ||
-	{ echo "Bail out! cannot build ntprof and test_chain"; exit 1; }
-TMP=$(mktemp -d) || exit 1
-[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$TMP"' EXIT
-mkdir "$TMP/run" && "$UNIT_DIR/test_chain" --write "$TMP/run" ||
-	{ echo "Bail out! cannot write the chain's files"; exit 1; }
-FILES=("$TMP/run/h.ntp" "$TMP/run/mt.ntp" "$TMP/run/mh.ntp" "$TMP/run/rt.ntp")
-
-t_text() {
-	"$NTPROF" report "${FILES[@]}" > "$TMP/text" || return 1
-	grep -q '^  middle m: 11 downstream commands, 10 linked to the command that caused them; not linked: 1 without one' "$TMP/text" &&
-	grep -q '^== write 4KiB nvme0n1 through the chain: 4 commands, 4 followed to a leaf$' "$TMP/text" &&
-	grep -Eq '^  1   h -> m +tcp +host block layer +1\.00 ' "$TMP/text" &&
-	grep -Eq '^  2   m -> r +tcp +host block layer ' "$TMP/text" &&
-	grep -Eq '^ +middle \(md0\) +4\.00 ' "$TMP/text" &&
-	# The slow replica: critical for every write, held them 30 us, and
-	# 130 us on average with the one 400 us slower.
-	grep -Eq '^  r nullb1 +2 +4 +4 +130\.00 ' "$TMP/text" &&
-	grep -Eq '^  r nullb0 +2 +4 +0 +- ' "$TMP/text" &&
-	# The middle's host records are legs: in no group of their own.
-	[ "$(grep -c '^== .* commands sampled' "$TMP/text")" = 2 ] &&
-	! grep -q nvme1n1 "$TMP/text"
+# chain FILE RULE OFFSET: FILE's header says RULE (0, 1) and OFFSET.
+chain() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+path, rule, offset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+b = bytearray(open(path, 'rb').read())
+assert b[8:12] == b'\x02\x00\x01\x00', 'not a 2.1 file'
+n = struct.unpack_from('<I', b, 12)[0]
+b[n - 20] = rule
+struct.pack_into('<Q', b, n - 12, offset)
+struct.pack_into('<I', b, n - 4, zlib.crc32(bytes(b[:n - 4])))
+open(path, 'wb').write(b)
+PY
 }
-ktap_check "the text: hops with the middle's own time, legs with the critical one" t_text
 
-t_json() {
-	"$NTPROF" report --json "${FILES[@]}" > "$TMP/json" &&
-	python3 "$TOP/selftests/json-check.py" "$SCHEMA" "$TMP/json" &&
-	python3 - "$TMP/json" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-bad = 0
-for g in d["groups"]:
-    if g["n_followed"] != g["n"]:
-        print(f"# {g['label']}: {g['n_followed']} followed of {g['n']}"); bad = 1
-    total = sum(s["mean_us"] for h in g["hops"] for s in h["stages"])
-    if abs(total - g["latency_us"]["mean"]) > 0.01:
-        print(f"# {g['label']}: hops sum to {total}, latency {g['latency_us']['mean']}"); bad = 1
-    if [h["machines"] for h in g["hops"]] != [["h", "m"], ["m", "r"]]:
-        print(f"# {g['label']}: hops {g['hops']}"); bad = 1
-    legs = {l["label"]: (l["n"], l["critical"], l["held_n"]) for l in g["legs"]}
-    want = {"r nullb0": (4, 0, 0), "r nullb1": (4, 4, 4)} if g["op"] == "write" \
-        else {"r nullb0": (2, 2, 0)}
-    if legs != want:
-        print(f"# {g['label']}: legs {legs}"); bad = 1
-c = d["chain"]
-if (c["origin"], c["followed"], c["notes"]) != (6, 6, []) or \
-   c["middles"][0]["no_upstream"] != 1 or c["middles"][0]["linked_n"] != 10:
-    print(f"# chain {c}"); bad = 1
-sys.exit(bad)
-EOF
+# lines: the report's "sampling:" lines, in $TMP/lines; 1 if it failed.
+lines() {
+	(cd "$TMP" && "$NTPROF" report host.ntp target.ntp) > "$TMP/out" 2>&1 ||
+		return 1
+	grep '^sampling:' "$TMP/out" > "$TMP/lines"
+	return 0
 }
-ktap_check "--json: valid, hops adding up to the latency, legs and their critical counts" t_json
 
-t_csv() {
-	"$NTPROF" report --csv - "${FILES[@]}" > "$TMP/csv" &&
-	python3 - "$TMP/csv" <<'EOF'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-bad = len(rows) != 6
-for r in rows:
-    hops = sum(int(v) for k, v in r.items() if k.startswith("hop") and v)
-    if r["chain_followed"] != "1" or hops != int(r["end_to_end_ns"]):
-        print(f"# cid {r['cid']}: hops {hops}, end to end {r['end_to_end_ns']}"); bad = 1
-    leg = "r nullb1" if r["opcode"] == "1" else "r nullb0"
-    if r["critical_leg"] != leg or r["hop1_middle_ns"] != "4000":
-        print(f"# cid {r['cid']}: {r['critical_leg']}, middle {r['hop1_middle_ns']}"); bad = 1
-sys.exit(bad)
-EOF
+t_hop() {
+	"$NTPGEN" --quiet -n 3000 -s 10 --seed 5 "$TMP/host.ntp" "$TMP/target.ntp" &&
+		lines && [ ! -s "$TMP/lines" ] ||
+		{ ktap_diag "$(head -5 "$TMP/out" "$TMP/lines")"; return 1; }
 }
-ktap_check "--csv: a row per origin command, its hops adding up to its end to end" t_csv
+ktap_check "the hop rule: no sampling line" t_hop
 
-t_tail() {
-	"$NTPROF" report --tail=50 "${FILES[@]}" > "$TMP/tail" || return 1
-	grep -q '^== tail of write 4KiB nvme0n1 through the chain: the command above p50' "$TMP/tail" &&
-	grep -q '^  grows the most: hop 2 (m -> r), storage (target block layer, drive), by 400.00 us$' "$TMP/tail" &&
-	grep -q '^  critical leg r nullb1: 1 of the tail.s 1 (100 %)' "$TMP/tail"
+t_chain_same() {
+	chain "$TMP/host.ntp" 1 0 && chain "$TMP/target.ntp" 1 0 && lines &&
+		[ "$(cat "$TMP/lines")" = "sampling: 1 in 10, chain rule, offset 0" ] ||
+		{ ktap_diag "$(head -5 "$TMP/out" "$TMP/lines")"; return 1; }
 }
-ktap_check "--tail: the hop, stage and leg of the slow write" t_tail
+ktap_check "the chain rule in both files, offset 0: one line" t_chain_same
 
-t_by_leg() {
-	"$NTPROF" report --by op,leg "${FILES[@]}" > "$TMP/byleg" || return 1
-	grep -q '^== write, critical leg r nullb1 through the chain: 4 commands' "$TMP/byleg" &&
-	grep -q '^== read, critical leg r nullb0 through the chain: 2 commands' "$TMP/byleg"
+t_chain_each() {
+	chain "$TMP/target.ntp" 1 33024 && lines &&
+		[ "$(cat "$TMP/lines")" = "sampling: 1 in 10, chain rule, offset 0: host.ntp
+sampling: 1 in 10, chain rule, offset 33024: target.ntp" ] ||
+		{ ktap_diag "$(head -5 "$TMP/out" "$TMP/lines")"; return 1; }
 }
-ktap_check "--by leg: the chained groups per critical leg" t_by_leg
+ktap_check "other offsets: a line per file, naming it" t_chain_each
 
-t_missing() {
-	"$NTPROF" report "$TMP/run/h.ntp" "$TMP/run/mt.ntp" "$TMP/run/mh.ntp" > "$TMP/miss" || return 1
-	[ "$(grep -c 'missing: ' "$TMP/miss")" = 1 ] &&
-	grep -q "^  missing: the replicas' target recordings for $TMP/run/mh.ntp (m's host side): none of its 11 commands matched a target record$" "$TMP/miss" &&
-	grep -q '^== write 4KiB nvme0n1: 4 commands sampled' "$TMP/miss"
+t_chain_one() {
+	chain "$TMP/host.ntp" 0 0 && lines &&
+		[ "$(cat "$TMP/lines")" = "sampling: 1 in 10, chain rule, offset 33024: target.ntp" ] ||
+		{ ktap_diag "$(head -5 "$TMP/out" "$TMP/lines")"; return 1; }
 }
-ktap_check "without the replicas: what joins, and one line for what is missing" t_missing
+ktap_check "the chain rule in one file only: that file named" t_chain_one
 
-t_order() {
-	"$NTPROF" report "$TMP/run/rt.ntp" "$TMP/run/mh.ntp" "$TMP/run/h.ntp" "$TMP/run/mt.ntp" > "$TMP/order" &&
-	"$NTPROF" report "$TMP/run" > "$TMP/dir" || return 1
-	# The first line names the machines in the files' order.
-	diff <(sed 1d "$TMP/text") <(sed 1d "$TMP/order") &&
-	diff <(sed 1d "$TMP/text") <(sed 1d "$TMP/dir")
+t_chain_bad() {
+	chain "$TMP/target.ntp" 2 0
+	(cd "$TMP" && "$NTPROF" report host.ntp target.ntp) > "$TMP/out" 2>&1
+	[ $? = 1 ] && [ "$(cat "$TMP/out")" = "ntprof: report: target.ntp: header: sampling rule 2 is unknown (0: hop, 1: chain)" ] ||
+		{ ktap_diag "$(head -5 "$TMP/out")"; return 1; }
 }
-ktap_check "any order, or a directory: the same report" t_order
+ktap_check "a rule the reader does not know: refused in one line" t_chain_bad
 
 ktap_finished

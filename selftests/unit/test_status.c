@@ -97,6 +97,51 @@ static bool same(const char *got, const char *want, const char *desc)
 	return false;
 }
 
+/* A host session recording 1 in 100, by the chain rule when @chain. */
+static struct nlmsghdr *session_reply(bool chain, uint64_t offset)
+{
+	struct nlmsghdr *nlh = reply_start("1.0", NTPROF_STATE_RECORDING);
+
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_ROLE, NTPROF_ROLE_HOST);
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_TRANSPORT, NTPROF_TRANSPORT_TCP);
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_SAMPLE, 100);
+	mnl_attr_put_u64(nlh, NTPROF_A_STATUS_START_MONO, 1000);
+	mnl_attr_put_u64(nlh, NTPROF_A_STATUS_START_REAL, 2000);
+	mnl_attr_put_u32(nlh, NTPROF_A_STATUS_OWNER_PID, 4242);
+	if (chain) {
+		mnl_attr_put_u32(nlh, NTPROF_A_STATUS_CHAIN, 1);
+		mnl_attr_put_u64(nlh, NTPROF_A_STATUS_CHAIN_OFFSET, offset);
+	}
+	reply_module(nlh, "nvme_core", NTPROF_ROLE_HOST, 0, 1);
+	return nlh;
+}
+
+/* The session's sampling rule, shown when it is the chain rule. */
+static void test_session_chain(void)
+{
+	struct session_status st;
+
+	ok(feed(&st, session_reply(true, 33024)) == 0 && st.have_session &&
+	   st.chain && st.chain_offset == 33024 && st.sample == 100,
+	   "a chain session's reply: the rule and its offset parsed");
+	same(printed(&st),
+	     "ntprof module 1.0, recording, kernel 6.1.0-57-amd64\n"
+	     "host session recording, owned by process 4242\n"
+	     "host session sampling: 1 in 100, chain rule, offset 33024\n"
+	     "nvme modules:\n"
+	     "  host    nvme_core  present\n",
+	     "status shows the chain rule and its offset");
+	ok(feed(&st, session_reply(false, 0)) == 0 && st.have_session &&
+	   !st.chain && !st.chain_offset,
+	   "a session of the hop rule: no chain");
+	same(printed(&st),
+	     "ntprof module 1.0, recording, kernel 6.1.0-57-amd64\n"
+	     "host session recording, owned by process 4242\n"
+	     "nvme modules:\n"
+	     "  host    nvme_core  present\n",
+	     "status of a hop-rule session says nothing of a rule");
+}
+
 int main(void)
 {
 	struct nlmsghdr *nlh;
@@ -167,5 +212,6 @@ int main(void)
 	mnl_attr_nest_end(nlh, nest);
 	ok(feed(&st, nlh) == EPROTO, "a module without a name is rejected");
 
+	test_session_chain();
 	return tap_done("test_status");
 }

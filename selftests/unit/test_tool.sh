@@ -203,6 +203,45 @@ t_record_good_filters() {
 	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] || { diag; return 1; }
 }
 
+t_record_chain_errors() {
+	desc="record --chain=x, =-1, =, a value after a space, =md for a target, with --spdk-target: each named, exit 1"
+	local v
+
+	for v in x -1 "" 4K 1.5; do
+		usage_fails record "--chain takes a whole number of LBAs or md (--chain=4096, --chain=md), not '$v'" \
+			-r host --chain="$v" -o "$TMP/x.ntp" ||
+			return 1
+	done
+	usage_fails record "--chain takes its value after '=': write --chain=33024" \
+		-r host --chain 33024 -o "$TMP/x.ntp" &&
+	usage_fails record "--chain takes its value after '=': write --chain=md" \
+		-r host --chain md -o "$TMP/x.ntp" &&
+	usage_fails record "--chain=md is for the host side of the machine that runs md: give a target its offset as --chain=OFFSET" \
+		-r target --chain=md -o "$TMP/x.ntp" &&
+	usage_fails record "--chain is for the kernel's hooks: SPDK's sites sample by the hop rule" \
+		--spdk-target /bin/true --chain -o "$TMP/x.ntp"
+}
+
+t_record_chain_md_none() {
+	desc="record --chain=md on a machine without md raid1 of NVMe members: named, exit 1"
+	compgen -G "/sys/block/md*/md/dev-nvme*" > /dev/null &&
+		{ skip="this machine has md arrays of NVMe members"; return 0; }
+	usage_fails record "--chain=md: no md array with NVMe members here (/sys/block/md*/md/dev-nvme*)" \
+		-r host --chain=md -o "$TMP/x.ntp"
+}
+
+t_record_chain_passes() {
+	desc="record --chain, --chain=0, --chain=264192 pass the option checks"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	local v
+
+	for v in "--chain" "--chain=0" "--chain=264192"; do
+		run record -r target -s 100 "$v" -o "$TMP/x.ntp"
+		[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] ||
+			{ echo "# $v"; diag; return 1; }
+	done
+}
+
 t_record_unknown_option() {
 	desc="record --bogus, -x, an extra argument, -o without a value: named, exit 1"
 	usage_fails record "unknown option '--bogus'" \
@@ -422,6 +461,12 @@ t_completion() {
 	[ "$got" = "read write other" ] || { echo "# 'ntprof record --op ': $got"; return 1; }
 	got=$(complete_words ntprof record --max)
 	[ "$got" = --max-size ] || { echo "# 'ntprof record --max': $got"; return 1; }
+	got=$(complete_words ntprof record --ch)
+	[ "$got" = --chain ] || { echo "# 'ntprof record --ch': $got"; return 1; }
+	got=$(complete_words ntprof record --chain =)
+	[ "$got" = md ] || { echo "# 'ntprof record --chain=': $got"; return 1; }
+	got=$(complete_words ntprof record --chain = m)
+	[ "$got" = md ] || { echo "# 'ntprof record --chain=m': $got"; return 1; }
 	got=$(complete_words ntprof probe -)
 	[ "$got" = "-r -t -h --role --transport --spdk-target --spdk-host --help" ] ||
 		{ echo "# 'ntprof probe -': $got"; return 1; }
@@ -465,7 +510,7 @@ t_help_options() {
 	run record --help
 	for o in --role --transport --output --sample --interval --duration \
 		 --dev --op --min-size --max-size --spdk-target --spdk-host \
-		 --prom --stages-only --help; do
+		 --prom --stages-only --chain --help; do
 		[[ $out == *"$o"* ]] || { echo "# record: $o"; return 1; }
 	done
 	run report --help
@@ -484,8 +529,8 @@ t_man_options() {
 	local o pat
 
 	for o in role transport output sample interval duration dev op \
-		 min-size max-size spdk-target spdk-host prom stages-only detail \
-		 json csv hist tail by timeline html match; do
+		 min-size max-size spdk-target spdk-host prom stages-only chain \
+		 detail json csv hist tail by timeline html match; do
 		# ".BR \-r ", " \-\-role" in roff, which escapes each hyphen.
 		pat=${o//-/'[\]-'}
 		grep -q -- "^\.BR\? .*[\\]-[\\]-$pat\b" "$MAN_PAGE" ||

@@ -7,6 +7,9 @@
 # file holds its role's records only, one per command fio completed.
 # record --stages-only against every hook: the same five stages, joined,
 # with fewer hook hits a read (Documentation/ntprof.rst).
+# The chain rule (record --chain) over NVMe/TCP at N=10: host and target
+# pick the same reads and writes, those ntprof_chain_hash() picks; the
+# module refuses it with uprobe sites, and an offset without it.
 # Then the module's rule for a request without a role, and rmmod.
 . /lab/ktap.sh
 . /lab/tests/records.sh
@@ -153,6 +156,78 @@ stages_only() {
 		ktap_fail "$t: report --detail says a stages-only file has no components"
 }
 
+# chain_io ROLE LBS FILE: "opcode slba nlb" of the complete sampled reads
+# and writes of ROLE (1 host, 2 target) in testclient's FILE, LBAs of
+# LBS bytes, sorted.
+chain_io() {
+	$tc print "$3" | awk -F'\t' -v role="$1" -v lbs="$2" '
+		$1 == role && $9 % 2 == 1 && int($9 / 4) % 2 == 0 &&
+		($5 == 1 || $5 == 2) { print $5, $7, $8 / lbs - 1 }' | sort
+}
+
+# chain_rule: the kernel's chain rule at N=10, with testclient (whose
+# cpick redoes the uapi's decision) and with ntprof record --chain.
+chain_rule() {
+	local lbs n want sites
+
+	lbs=$(cat "/sys/block/${NTPROF_LAB_TCP_DEV##*/}/queue/logical_block_size")
+	ktap_check "chain: a host session of the chain rule starts" \
+		$tc cstart host tcp 10 1 0
+	ktap_check "chain: a target session of the chain rule starts" \
+		$tc cstart target tcp 10 1 -
+	ntprof status | grep -q '^host session sampling: 1 in 10, chain rule, offset 0$' &&
+		ktap_pass "chain: status shows the rule" ||
+		ktap_fail "chain: status shows the rule ($(ntprof status | head -3 | tr '\n' ' '))"
+	n=$(fio_count "$NTPROF_LAB_TCP_DEV" randrw 4k 3)
+	$tc stop
+	rm -f /tmp/chain.bin
+	$tc drain /tmp/chain.bin host && $tc drain /tmp/chain.bin target
+	chain_io 1 "$lbs" /tmp/chain.bin > /tmp/chain.host
+	chain_io 2 "$lbs" /tmp/chain.bin > /tmp/chain.target
+	$tc cpick 10 0 < /tmp/chain.host > /tmp/chain.want
+	want=$(( (${n% *} + ${n#* }) / 10 ))
+	echo "# chain: fio $n, host $(wc -l < /tmp/chain.host), target $(wc -l < /tmp/chain.target), about $want"
+	if [ -s /tmp/chain.host ] && cmp -s /tmp/chain.host /tmp/chain.want &&
+	   cmp -s /tmp/chain.host /tmp/chain.target &&
+	   [ "$(wc -l < /tmp/chain.host)" -ge $((want / 3)) ] &&
+	   [ "$(wc -l < /tmp/chain.host)" -le $((want * 3)) ]; then
+		ktap_pass "chain: host and target recorded the same reads and writes, those the chain rule picks"
+	else
+		ktap_fail "chain: host and target recorded the same reads and writes, those the chain rule picks"
+		diff /tmp/chain.host /tmp/chain.want | head -5 | sed 's/^/# /'
+	fi
+	dmesg | grep -q "session started (tcp, 1 in 10 by the chain rule, 0 uprobe sites" &&
+		ktap_pass "chain: the module says its sessions sample by the chain rule" ||
+		ktap_fail "chain: the module says its sessions sample by the chain rule"
+
+	# Refusals, each with its reason.
+	sites="$(command -v testclient) 0 target-init first,last key=0"
+	echo "$sites" > /tmp/chain.sites
+	if ! $tc cstart target tcp 10 1 - /tmp/chain.sites > /tmp/chain.err 2>&1 &&
+	   grep -q 'the chain rule is for kernel hooks, not uprobe sites' /tmp/chain.err; then
+		ktap_pass "chain: refused with uprobe sites"
+	else
+		ktap_fail "chain: refused with uprobe sites ($(cat /tmp/chain.err))"
+		$tc stop
+	fi
+	if ! $tc cstart host tcp 10 0 4096 > /tmp/chain.err 2>&1 &&
+	   grep -q 'the chain offset needs the chain rule' /tmp/chain.err; then
+		ktap_pass "chain: an offset without the rule refused"
+	else
+		ktap_fail "chain: an offset without the rule refused ($(cat /tmp/chain.err))"
+		$tc stop
+	fi
+
+	# ntprof record --chain: the rule in the files, every host record joined.
+	record_pair tcp chain -s 10 --chain
+	grep -q '^sampling: 1 in 10, chain rule, offset 0$' /tmp/chain.rep &&
+	grep -Eq '^records: [0-9]+ host, [0-9]+ target; [0-9]+ matched \(100 % of the host.s\)' /tmp/chain.rep &&
+		ktap_pass "chain: record --chain: the report names the rule, every host record joined" || {
+		ktap_fail "chain: record --chain: the report names the rule, every host record joined"
+		sed 's/^/# /' /tmp/chain.rep /tmp/chain-host.out | head -30
+	}
+}
+
 ktap_header
 kmemleak_scan boot
 modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
@@ -217,6 +292,7 @@ done
 for t in tcp rdma; do
 	stages_only $t
 done
+chain_rule
 
 # Both roles have had sessions: a request without a role is refused.
 $tc stats any > /tmp/any.out 2>&1

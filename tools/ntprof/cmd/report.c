@@ -349,6 +349,8 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	recording_run_json_notes(js, v->run, o->detail);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
+	if (o->tail && !v->err)
+		v->err = report_chain_tail_json(js, v->run, o->tail);
 	if (o->hist && !v->err)
 		v->err = report_hist_json(js, v->run, o->hist);
 	if (o->timeline && !v->err)

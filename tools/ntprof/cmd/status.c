@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,10 @@ static void status_print(const struct session_status *st)
 	if (st->have_session && st->owner_pid)
 		printf("%s session recording, owned by process %u\n",
 		       role_name(st->role), st->owner_pid);
+	/* The rule the other machines of a chain must record with. */
+	if (st->have_session && st->chain)
+		printf("%s session sampling: 1 in %u, chain rule, offset %" PRIu64 "\n",
+		       role_name(st->role), st->sample, st->chain_offset);
 
 	if (!st->nr_modules) {
 		puts("nvme modules: none reported");

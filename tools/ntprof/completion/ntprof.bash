@@ -18,6 +18,15 @@ _ntprof()
 			words="-h --help"
 			;;
 		probe|record)
+			# "--chain=m": bash splits at '=', as for report's below.
+			if [[ ${COMP_WORDS[1]} == record ]] &&
+			   { [[ $cur == = && $prev == --chain ]] ||
+			     { [[ $prev == = ]] && ((COMP_CWORD > 2)) &&
+			       [[ ${COMP_WORDS[COMP_CWORD - 2]} == --chain ]]; }; }; then
+				[[ $cur == = ]] && cur=
+				mapfile -t COMPREPLY < <(compgen -W "md" -- "$cur")
+				return
+			fi
 			case $prev in
 			-r|--role)
 				words="host target"
@@ -43,7 +52,7 @@ _ntprof()
 			*)
 				words="-r -t -h --role --transport --spdk-target --spdk-host --help"
 				[[ ${COMP_WORDS[1]} == record ]] &&
-					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --stages-only --help"
+					words="-r -t -o -s -i -d -h --role --transport --output --sample --interval --duration --dev --op --min-size --max-size --spdk-target --spdk-host --prom --rotate --keep --stages-only --chain --help"
 				;;
 			esac
 			;;

@@ -7,7 +7,7 @@
  * the summary; record_print.c prints; record_opts.c reads the command
  * line; record_machine.c reads what the header names of this machine
  * (its block devices, its NVMe-oF controllers); record_spdk.c takes SPDK
- * processes up.
+ * processes up; record_chain.c finds --chain's offset.
  */
 #ifndef NTPROF_RECORD_H
 #define NTPROF_RECORD_H
@@ -43,7 +43,26 @@ struct record_opts {
 	uint32_t spdk_role;	/* which of the two */
 	uint64_t rotate_size;	/* --rotate SIZE in bytes; 0: one file */
 	uint32_t keep;		/* --keep N parts; 0: every one */
+	bool chain_md;		/* --chain=md: cfg.chain_offset from md */
 };
+
+/* record_chain.c */
+/* The sysfs of this machine, for chain_md_offset(). */
+#define RECORD_SYSFS	"/sys"
+/*
+ * --chain=md: the data offset of the md raid1 arrays' NVMe members, in
+ * their LBAs, from sysfs at @sysfs ("/sys"; a test's tree). 0, or -errno
+ * with a one-line reason in @why: no such array, members that disagree
+ * (other offsets or LBA sizes), an array that is not raid1, sysfs
+ * unreadable.
+ */
+int chain_md_offset(const char *sysfs, uint64_t *lbas, char *why,
+		    size_t size);
+/*
+ * --chain's value: none (offset 0), "md" (*@md), or a whole number of
+ * LBAs. 0, or -EINVAL.
+ */
+int chain_arg_parse(const char *arg, bool *md, uint64_t *offset);
 
 /* --rotate: at least this, so that a part holds a few whole blocks. */
 #define ROTATE_MIN	(1ULL << 20)

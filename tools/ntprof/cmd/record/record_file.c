@@ -64,6 +64,8 @@ struct ntp_hook *record_header(struct recorder *rec,
 	hdr->role = o->cfg.role;
 	hdr->transport = o->cfg.transport;
 	hdr->sample = o->cfg.sample;
+	hdr->chain = o->cfg.chain;
+	hdr->chain_offset = o->cfg.chain ? o->cfg.chain_offset : 0;
 	cpus = sysconf(_SC_NPROCESSORS_CONF);
 	hdr->nr_cpus = cpus > 0 ? cpus : 0;
 	hdr->start_mono_ns = rec->start_mono;

@@ -34,7 +34,7 @@ static void record_usage(FILE *f)
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
 	      "                     [--prom FILE] [--rotate SIZE [--keep N]]\n"
-	      "                     [--stages-only]\n"
+	      "                     [--stages-only] [--chain[=OFFSET|md]]\n"
 	      "\n"
 	      "Record the latency of NVMe-oF commands on this machine, as host or as\n"
 	      "target, into FILE.ntp, until Ctrl-C (SIGINT), SIGTERM or -d. Prints a\n"
@@ -86,6 +86,14 @@ static void record_usage(FILE *f)
 	      "                             takes the parts, or their directory\n"
 	      "      --keep N               with --rotate: keep the N newest parts (at\n"
 	      "                             least 2), removing the oldest\n"
+	      "      --chain[=OFFSET]       sample reads, writes and write-zeroes by\n"
+	      "                             the chain rule: opcode, length and LBA less\n"
+	      "                             OFFSET (the device's LBAs, default 0), so\n"
+	      "                             that every machine of a chain of NVMe-oF\n"
+	      "                             hops picks the same commands; record each\n"
+	      "                             with --chain and the same -s\n"
+	      "      --chain=md             host only: OFFSET is md raid1's data offset\n"
+	      "                             of its NVMe members (a middle machine)\n"
 	      "  -h, --help                 show this help and exit\n"
 	      "\n"
 	      "Commands are sampled by a hash of what both sides see of them, so a\n"
@@ -102,7 +110,10 @@ static void record_usage(FILE *f)
 	      "  ntprof record -r host -t tcp --dev nvme1n1 --op write --min-size 128K -o w.ntp\n"
 	      "      Only writes of 128 KiB and more to nvme1n1.\n"
 	      "  ntprof record -r host -s 100 --rotate 1G --keep 24 -o /var/lib/ntprof/host.ntp\n"
-	      "      Always on: parts of 1 GiB, the 24 newest kept.\n",
+	      "      Always on: parts of 1 GiB, the 24 newest kept.\n"
+	      "  ntprof record -r host -s 100 --chain=md -o middle-host.ntp\n"
+	      "      On a middle machine exporting md raid1, its legs' side of a chain;\n"
+	      "      beside it 'ntprof record -r target -s 100 --chain -o middle-target.ntp'.\n",
 	      f);
 }
 
@@ -388,6 +399,7 @@ check:
 enum {
 	OPT_DEV = 256, OPT_OP, OPT_MIN_SIZE, OPT_MAX_SIZE, OPT_SPDK_TARGET,
 	OPT_SPDK_HOST, OPT_PROM, OPT_STAGES_ONLY, OPT_ROTATE, OPT_KEEP,
+	OPT_CHAIN,
 };
 
 static const struct option record_options[] = {
@@ -407,6 +419,7 @@ static const struct option record_options[] = {
 	{ "stages-only", no_argument, NULL, OPT_STAGES_ONLY },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "chain", optional_argument, NULL, OPT_CHAIN },
 	CLI_OPT_HELP,
 	CLI_OPT_END
 };
@@ -510,7 +523,7 @@ static int rotate_option(const char *cmd, int c, const char *arg,
 }
 
 /* One option of getopt_long()'s @c: -1, or the exit status. */
-static int record_option(const char *cmd, int c, char *argv[],
+static int record_option(const char *cmd, int c, int argc, char *argv[],
 			 struct record_opts *o)
 {
 	switch (c) {
@@ -533,6 +546,24 @@ static int record_option(const char *cmd, int c, char *argv[],
 	case OPT_STAGES_ONLY:
 		o->cfg.stages_only = true;
 		return -1;
+	case OPT_CHAIN:
+		/*
+		 * getopt reads "--chain 4096" as --chain and a word record
+		 * takes none of: say how to write the value.
+		 */
+		if (!optarg && optind < argc && argv[optind][0] != '-' &&
+		    !chain_arg_parse(argv[optind], &o->chain_md,
+				     &o->cfg.chain_offset))
+			return usage_error(cmd,
+					   "--chain takes its value after '=': write --chain=%s",
+					   argv[optind]);
+		if (chain_arg_parse(optarg, &o->chain_md,
+				    &o->cfg.chain_offset))
+			return usage_error(cmd,
+					   "--chain takes a whole number of LBAs or md (--chain=4096, --chain=md), not '%s'",
+					   optarg);
+		o->cfg.chain = true;
+		return -1;
 	case OPT_ROTATE:
 	case OPT_KEEP:
 		return rotate_option(cmd, c, optarg, o);
@@ -552,6 +583,27 @@ static int record_option(const char *cmd, int c, char *argv[],
 	default:
 		return option_error(cmd, c, argv);
 	}
+}
+
+/* --chain with the other options, and md's offset: -1, or the status. */
+static int chain_check(const char *cmd, struct record_opts *o)
+{
+	char why[512];
+
+	if (!o->cfg.chain)
+		return -1;
+	if (o->spdk)
+		return usage_error(cmd,
+				   "--chain is for the kernel's hooks: SPDK's sites sample by the hop rule");
+	if (!o->chain_md)
+		return -1;
+	if (o->cfg.role != NTPROF_ROLE_HOST)
+		return usage_error(cmd,
+				   "--chain=md is for the host side of the machine that runs md: give a target its offset as --chain=OFFSET");
+	if (chain_md_offset(RECORD_SYSFS, &o->cfg.chain_offset, why,
+			    sizeof(why)))
+		return usage_error(cmd, "--chain=md: %s", why);
+	return -1;
 }
 
 /* The options together: -1, or a usage error's status. */
@@ -590,7 +642,7 @@ static int record_opts_check(const char *cmd, struct record_opts *o)
 		return usage_error(cmd,
 				   "--min-size (%u bytes) is above --max-size (%u bytes)",
 				   cfg->min_len, cfg->max_len);
-	return -1;
+	return chain_check(cmd, o);
 }
 
 int record_parse(int argc, char *argv[], struct record_opts *o)
@@ -602,7 +654,7 @@ int record_parse(int argc, char *argv[], struct record_opts *o)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":r:t:o:s:i:d:h", record_options,
 				NULL)) != -1) {
-		ret = record_option(argv[0], c, argv, o);
+		ret = record_option(argv[0], c, argc, argv, o);
 		if (ret >= 0)
 			return ret;
 	}

@@ -47,6 +47,10 @@ void profiling_line(const struct record_opts *o)
 		printf("sampling 1 of %u commands", cfg->sample);
 	else
 		fputs("sampling every command", stdout);
+	/* The offset is what the other machines of the chain need to know. */
+	if (cfg->chain)
+		printf(" by the chain rule, LBA offset %" PRIu64,
+		       cfg->chain_offset);
 	if (cfg->has_ops || cfg->has_dev || cfg->has_min_len ||
 	    cfg->has_max_len) {
 		/* ", only reads of 4KiB to 128KiB on nvme1n1" */

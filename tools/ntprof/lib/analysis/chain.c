@@ -97,7 +97,7 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 {
 	struct ntprof_chain_middle *m;
 	struct ntprof_chain *ch;
-	bool has_host, has_target;
+	bool has_host, has_target, rule = false;
 	size_t f, k;
 
 	run->chain = calloc(1, sizeof(*run->chain));
@@ -108,10 +108,17 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 	ch->file_base = calloc(run->nr_files + 1, sizeof(*ch->file_base));
 	if (!ch->file_mid || !ch->file_base)
 		goto nomem;
-	for (f = 0; f < run->nr_files; f++)
-		ch->file_mid[f] = -1;
-	/* A machine with both roles' recordings is a middle. */
 	for (f = 0; f < run->nr_files; f++) {
+		ch->file_mid[f] = -1;
+		rule |= run->files[f].hdr->chain != 0;
+	}
+	/*
+	 * A machine with both roles' recordings is a middle, in a run of
+	 * chains: one of its files recorded with the chain rule. Without
+	 * the rule anywhere, both roles on one machine are a hop over
+	 * loopback, reported as ever.
+	 */
+	for (f = 0; rule && f < run->nr_files; f++) {
 		has_host = has_target = false;
 		for (k = 0; k < run->nr_files; k++) {
 			if (!same_machine(run->files[k].hdr, run->files[f].hdr))
@@ -141,9 +148,7 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 			run->files[f].leg = true;
 		}
 	}
-	ch->active = ch->nr_mid > 0;
-	for (f = 0; f < run->nr_files; f++)
-		ch->active |= run->files[f].hdr->chain != 0;
+	ch->active = rule;
 	return 0;
 nomem:
 	fprintf(stderr, "ntprof: %s: out of memory for the chains\n", cmd);
@@ -233,6 +238,13 @@ static int missing_notes(struct recording_run *run)
 
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
+		/*
+		 * An origin host's unmatched commands are the join's to
+		 * report; a target's matter only when hosts were given.
+		 */
+		if ((is_host(rec) && !rec->leg) ||
+		    (!is_host(rec) && !run->nr_host_files))
+			continue;
 		unmatched = n = 0;
 		for (i = 0; i < rec->n; i++) {
 			if (!ntprof_record_in_sample(&rec->recs[i],

@@ -212,8 +212,9 @@ struct ntprof_chain_leg_id {
 /* What a run's chains are, beside its hops' joins. */
 struct ntprof_chain {
 	/*
-	 * A middle, or a file recorded with the chain rule: links and
-	 * notes are made. false: a run of hops as ever, left as it was.
+	 * A file recorded with the chain rule: middles are looked for,
+	 * links and notes made. false: a run of hops as ever, left as it
+	 * was (both roles on one machine are then a hop over loopback).
 	 */
 	bool active;
 	struct ntprof_chain_middle *mid;

@@ -28,6 +28,8 @@ static const enum mnl_attr_data_type status_policy[NTPROF_A_STATUS_MAX + 1] = {
 	[NTPROF_A_STATUS_START_REAL] = MNL_TYPE_U64,
 	[NTPROF_A_STATUS_LAYOUT_BUILTIN] = MNL_TYPE_U64,
 	[NTPROF_A_STATUS_OWNER_PID] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_CHAIN] = MNL_TYPE_U32,
+	[NTPROF_A_STATUS_CHAIN_OFFSET] = MNL_TYPE_U64,
 };
 
 static const enum mnl_attr_data_type module_policy[NTPROF_A_MODULE_MAX + 1] = {
@@ -104,6 +106,10 @@ static int status_fill(struct session_status_ctx *ctx,
 		st->start_real =
 			mnl_attr_get_u64(tb[NTPROF_A_STATUS_START_REAL]);
 		st->owner_pid = attr_u32(tb[NTPROF_A_STATUS_OWNER_PID], 0);
+		st->chain = attr_u32(tb[NTPROF_A_STATUS_CHAIN], 0) == 1;
+		if (st->chain && tb[NTPROF_A_STATUS_CHAIN_OFFSET])
+			st->chain_offset = mnl_attr_get_u64(
+				tb[NTPROF_A_STATUS_CHAIN_OFFSET]);
 	}
 
 	/* nl_parse() kept only the last module: walk them all. */
@@ -412,6 +418,13 @@ static int start_put(struct nlmsghdr *nlh, void *data)
 	if (!err && cfg->stages_only)
 		err = put_u32(nlh, NTPROF_A_START_HOOK_SET,
 			      NTPROF_HOOK_SET_STAGES);
+	if (!err && cfg->chain)
+		err = put_u32(nlh, NTPROF_A_START_CHAIN, 1);
+	if (!err && cfg->chain && cfg->chain_offset &&
+	    !mnl_attr_put_u64_check(nlh, NL_MSG_SIZE,
+				    NTPROF_A_START_CHAIN_OFFSET,
+				    cfg->chain_offset))
+		err = -EMSGSIZE;
 	if (!err)
 		err = layout_put(nlh, cfg->layout, cfg->nr_layout);
 	for (i = 0; !err && i < cfg->nr_usites; i++)

@@ -48,6 +48,9 @@ struct session_status {
 	uint32_t owner_pid;
 	/* NTPROF_LF bits of the module's built-in layout offsets. */
 	uint64_t layout_builtin;
+	/* Its sampling: the chain rule, and its LBA offset. */
+	bool chain;
+	uint64_t chain_offset;
 };
 
 /* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
@@ -175,6 +178,12 @@ struct session_config {
 	uint32_t drain_portid;
 	/* Only the kernel hooks the five stages need (NTPROF_HOOK_SET_STAGES). */
 	bool stages_only;
+	/*
+	 * Read, write and write-zeroes commands sampled by the chain rule
+	 * (ntprof_chain_hash()), with this LBA offset; kernel hooks only.
+	 */
+	bool chain;
+	uint64_t chain_offset;
 };
 
 /* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */

@@ -205,8 +205,8 @@ static void print_group(FILE *f, const struct recording_run *run,
 		fprintf(f, ", critical leg %s", run->chain->legs[cg->leg].label);
 	else if (run->chain->stats->by_leg)
 		fputs(", no leg", f);
-	fprintf(f, " through the chain: %" PRIu64 " commands, %" PRIu64 " followed to a leaf\n",
-		cg->n, cg->followed);
+	fprintf(f, " through the chain: %" PRIu64 " command%s, %" PRIu64 " followed to a leaf\n",
+		cg->n, cg->n == 1 ? "" : "s", cg->followed);
 	if (cg->followed)
 		print_hops(f, cg);
 	if (cg->nr_legs)

@@ -38,6 +38,9 @@ void report_chain_json(struct ntprof_json *js,
  */
 int report_chain_tail_print(FILE *f, const struct recording_run *run,
 			    double p);
+/* The same as the run's "chain_tail" member; nothing without chains. */
+int report_chain_tail_json(struct ntprof_json *js,
+			   const struct recording_run *run, double p);
 
 /*
  * --csv for chains: the columns after the others (each hop's stages,

@@ -130,8 +130,12 @@ static void tail_group(FILE *f, const struct recording_run *run,
 	}
 }
 
-int report_chain_tail_print(FILE *f, const struct recording_run *run,
-			    double p)
+/*
+ * Each chained group's tail and others, in *@accp (free it); 0, 1 for a
+ * run without chains, or -errno.
+ */
+static int tail_make(const struct recording_run *run, double p,
+		     struct tail_acc **accp)
 {
 	struct ntprof_chain_stats *cs;
 	struct tail_walk tw = { run, NULL };
@@ -140,7 +144,7 @@ int report_chain_tail_print(FILE *f, const struct recording_run *run,
 
 	if (!ntprof_chain_present(run) || !run->chain->stats ||
 	    !run->chain->stats->nr)
-		return 0;
+		return 1;
 	cs = run->chain->stats;
 	tw.acc = calloc(cs->nr, sizeof(*tw.acc));
 	if (!tw.acc)
@@ -149,11 +153,117 @@ int report_chain_tail_print(FILE *f, const struct recording_run *run,
 	for (i = 0; i < cs->nr; i++)
 		tw.acc[i].thr = report_tail_threshold(&cs->g[i].e2e, p);
 	err = ntprof_chain_each(run, tail_cmd, &tw);
-	for (i = 0; !err && i < cs->nr; i++)
+	if (err) {
+		free(tw.acc);
+		return err;
+	}
+	*accp = tw.acc;
+	return 0;
+}
+
+int report_chain_tail_print(FILE *f, const struct recording_run *run,
+			    double p)
+{
+	const struct ntprof_chain_stats *cs;
+	struct tail_acc *acc;
+	size_t i;
+	int err = tail_make(run, p, &acc);
+
+	if (err)
+		return err > 0 ? 0 : err;
+	cs = run->chain->stats;
+	for (i = 0; i < cs->nr; i++)
 		if (cs->g[i].followed)
-			tail_group(f, run, &cs->g[i], &tw.acc[i], p);
-	free(tw.acc);
-	return err;
+			tail_group(f, run, &cs->g[i], &acc[i], p);
+	free(acc);
+	return 0;
+}
+
+static void tail_group_json(struct ntprof_json *js,
+			    const struct recording_run *run,
+			    const struct ntprof_chain_group *cg,
+			    const struct tail_acc *a)
+{
+	double mt, mo, best = -INFINITY;
+	int h, s, bh = -1, bs = -1;
+	bool both = a->n[0] && a->n[1];
+	size_t k;
+
+	ntprof_json_obj_start(js, NULL);
+	ntprof_json_str(js, "label", cg->group->label);
+	ntprof_json_str(js, "critical_leg", cg->leg >= 0 ?
+			run->chain->legs[cg->leg].label : NULL);
+	ntprof_json_num(js, "threshold_us", a->thr / 1e3, 3);
+	ntprof_json_u64(js, "n_tail", a->n[1]);
+	ntprof_json_u64(js, "n_rest", a->n[0]);
+	ntprof_json_arr_start(js, "stages");
+	for (h = 0; h < cg->hops; h++) {
+		for (k = 0; k < ARRAY_SIZE(stage_order); k++) {
+			s = stage_order[k];
+			if (!(cg->hop[h].stage_has & (1U << s)))
+				continue;
+			mt = a->n[1] ? a->sum[1][h][s] / (double)a->n[1] : NAN;
+			mo = a->n[0] ? a->sum[0][h][s] / (double)a->n[0] : NAN;
+			if (both && mt - mo > best) {
+				best = mt - mo;
+				bh = h;
+				bs = s;
+			}
+			ntprof_json_obj_start(js, NULL);
+			ntprof_json_u64(js, "hop", (uint64_t)h + 1);
+			ntprof_json_str(js, "id", stage_id(s));
+			ntprof_json_num(js, "tail_us", mt / 1e3, 3);
+			ntprof_json_num(js, "rest_us", mo / 1e3, 3);
+			ntprof_json_num(js, "growth_us", (mt - mo) / 1e3, 3);
+			ntprof_json_obj_end(js);
+		}
+	}
+	ntprof_json_arr_end(js);
+	if (bh < 0) {
+		ntprof_json_str(js, "largest", NULL);
+	} else {
+		ntprof_json_obj_start(js, "largest");
+		ntprof_json_u64(js, "hop", (uint64_t)bh + 1);
+		ntprof_json_str(js, "id", stage_id(bs));
+		ntprof_json_num(js, "growth_us", best / 1e3, 3);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_start(js, "legs");
+	for (k = 0; k < cg->nr_legs; k++) {
+		if (cg->legs[k].hop != 2)
+			continue;
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_str(js, "label",
+				run->chain->legs[cg->legs[k].leg].label);
+		ntprof_json_u64(js, "critical_tail", a->critical[1][k]);
+		ntprof_json_u64(js, "critical_rest", a->critical[0][k]);
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+}
+
+int report_chain_tail_json(struct ntprof_json *js,
+			   const struct recording_run *run, double p)
+{
+	const struct ntprof_chain_stats *cs;
+	struct tail_acc *acc;
+	size_t i;
+	int err = tail_make(run, p, &acc);
+
+	if (err)
+		return err > 0 ? 0 : err;
+	cs = run->chain->stats;
+	ntprof_json_obj_start(js, "chain_tail");
+	ntprof_json_num(js, "percentile", p, 6);
+	ntprof_json_arr_start(js, "groups");
+	for (i = 0; i < cs->nr; i++)
+		if (cs->g[i].followed)
+			tail_group_json(js, run, &cs->g[i], &acc[i]);
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+	free(acc);
+	return 0;
 }
 
 /* The most hops of any group: the CSV's hop columns. */

@@ -28,6 +28,38 @@ static bool origin_seen(const struct recording_run *run, size_t i)
 	return false;
 }
 
+/*
+ * The files sampled by the chain rule (record --chain): once when every
+ * file was, with one offset; else each such file with its own.
+ */
+static void print_chain(FILE *f, const struct recording_run *run)
+{
+	const struct ntp_header *hdr, *first = NULL;
+	bool each = false;
+	size_t i;
+
+	for (i = 0; i < run->nr_files; i++) {
+		hdr = run->files[i].hdr;
+		if (!hdr->chain)
+			each = true;
+		else if (!first)
+			first = hdr;
+		else if (hdr->chain_offset != first->chain_offset ||
+			 hdr->sample != first->sample)
+			each = true;
+	}
+	if (!first)
+		return;
+	for (i = 0; i < run->nr_files; i++) {
+		hdr = run->files[i].hdr;
+		if (!hdr->chain || (!each && hdr != first))
+			continue;
+		fprintf(f, "sampling: 1 in %u, chain rule, offset %" PRIu64 "%s%s\n",
+			hdr->sample, hdr->chain_offset, each ? ": " : "",
+			each ? run->files[i].path : "");
+	}
+}
+
 void recording_run_print_origin(FILE *f, const struct recording_run *run)
 {
 	const struct ntp_header *hdr;
@@ -47,6 +79,7 @@ void recording_run_print_origin(FILE *f, const struct recording_run *run)
 		fprintf(f, ", one command in %u sampled\n", run->sample);
 	else
 		fputs(", every command recorded\n", f);
+	print_chain(f, run);
 }
 
 static void print_clocks(FILE *f, const struct recording_run *run,
