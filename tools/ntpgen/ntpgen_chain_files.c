@@ -8,7 +8,8 @@
  * middle-host.ntp (the middle's two recordings: one machine, one clock,
  * one boot), legN-target.ntp (leg N's replica) and, with --hops 3,
  * leg0-host.ntp and leg0.N-target.ntp (leg 0's replica is a middle), and
- * truth.csv.
+ * truth.csv. With --one-replica, replicas-target.ntp holds every leg's
+ * replica: one machine, a subsystem and a drive per leg.
  *
  * Machine k (1: the middle, then the legs in that order) has the clock
  * host + --theta + (k - 1) * --theta-step, running k * --drift ppm fast.
