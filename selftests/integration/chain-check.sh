@@ -250,13 +250,14 @@ chain_report() {
 		select((.hops | length) != 2 or
 		       (.hops[0].machines | join(" ")) != "lab-host lab-middle" or
 		       (.hops[1].machines | join(" ")) != "lab-middle lab-replica" or
+		       ([.hops[0].stages[] | select(.id == "middle") | .name] != ["middle (md0)"]) or
 		       ($sum - .latency_us.mean | fabs) > 0.001 * .latency_us.mean) |
 		"\(.label): \(.hops | length) hops, \([.hops[].machines | join("->")] | join(", ")), stages \($sum) us, end to end \(.latency_us.mean) us"' \
 		"$json" 2>&1)
 	if [ -z "$bad" ] && [ "$(jq '[.groups[] | select(.hops != null)] | length' "$json")" -ge 2 ]; then
-		ktap_pass "$phase: the reads' and writes' hops run host -> middle -> replica, their stages adding up to the end to end"
+		ktap_pass "$phase: the reads' and writes' hops run host -> middle (md0) -> replica, their stages adding up to the end to end"
 	else
-		ktap_fail "$phase: the reads' and writes' hops run host -> middle -> replica, their stages adding up to the end to end"
+		ktap_fail "$phase: the reads' and writes' hops run host -> middle (md0) -> replica, their stages adding up to the end to end"
 		echo "$bad" | sed 's/^/# /'
 	fi
 
