@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ntprof report: the recordings of a run, joined offline, as a stage and
- * component breakdown per group of commands. recording.c loads and joins,
- * the analysis library computes, table.c prints.
+ * component breakdown per group of commands. recording.c loads,
+ * recording_join.c joins, the analysis library computes, table.c prints.
  */
 #include <errno.h>
 #include <getopt.h>

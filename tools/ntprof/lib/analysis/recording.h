@@ -167,6 +167,16 @@ uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
 /* After the records: the file for notes, and the recording's length. */
 void recording_read_done(struct recording *rec, uint64_t last_point);
 
+/* recording_join.c */
+/*
+ * Every host file of @run joined with every target file of its
+ * transports, each host record given its target record (match_file,
+ * match_idx) when one matched; 0, or 1 after a message for @cmd.
+ */
+int recording_join_all(struct recording_run *run, const char *cmd);
+/* run.total: the joins' counts summed, and the first pair's clocks. */
+void recording_join_total(struct recording_run *run);
+
 /* recording_stream.c */
 /* Whether @run is streamed: its shape allows, and the mode asks. */
 bool recording_stream_wanted(const struct recording_run *run);
