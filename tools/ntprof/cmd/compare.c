@@ -476,14 +476,16 @@ static void chains_free(struct cmp_chain **chains, size_t nr)
 static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *base,
 			const struct recording_run *load,
-			const struct cmp_group *groups, size_t nr)
+			const struct cmp_group *groups,
+			struct cmp_chain *const *chains, size_t nr)
 {
 	struct out_file of;
 
 	if (out_file_open(&of, cmd, path))
 		return 1;
 	return out_file_close(&of, cmd,
-			      compare_html_write(of.f, base, load, groups, nr));
+			      compare_html_write(of.f, base, load, groups,
+						 chains, nr));
 }
 
 /*
@@ -540,7 +542,8 @@ int cmd_compare(int argc, char *argv[])
 		compare_print(&base, &load, groups, chains, nr, o.json,
 			      o.match);
 	if (!ret && o.html)
-		ret = compare_html(argv[0], o.html, &base, &load, groups, nr);
+		ret = compare_html(argv[0], o.html, &base, &load, groups,
+				   chains, nr);
 	/* Nothing in common is an answer, but not the one a script wants. */
 	if (!ret && !nr)
 		ret = 1;

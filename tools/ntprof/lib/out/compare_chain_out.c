@@ -3,7 +3,8 @@
  * compare's chains (analysis/compare_chain.c) as text and JSON: under a
  * chained pair's own table, the hops' stages in path order with both
  * runs' means and LADs, each pair of legs' stages the same way, and the
- * chain's answer: which hop's stage moved, and which leg.
+ * chain's answer: which hop's stage moved, and which leg; in compare
+ * --html the same tables under the pair's own, every name escaped.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "out/compare_chain_out.h"
+#include "out/html.h"
 
 static void lad_str(double lad, char *buf, size_t size)
 {
@@ -176,4 +178,58 @@ void cmp_chain_json(struct ntprof_json *js, const struct cmp_chain *cc)
 			cc->legs[cc->moved_leg].cmp.label : NULL);
 	ntprof_json_str(js, "answer", cc->answer);
 	ntprof_json_obj_end(js);
+}
+
+/* Rows as compare --html's LAD table has them, the largest marked. */
+static void rows_html(FILE *f, const struct cmp_group *g, const char *head)
+{
+	const struct cmp_row *r;
+	size_t i;
+
+	fputs("<tr><th>", f);
+	html_escape(f, head);
+	fputs("</th><th>base µs</th><th>load µs</th><th>LAD</th></tr>\n", f);
+	for (i = 0; i < g->nr_rows; i++) {
+		r = &g->rows[i];
+		fprintf(f, "<tr%s><td>", (int)i == g->largest ?
+			" class=\"largest\"" : "");
+		html_escape(f, r->name);
+		fprintf(f, "</td><td>%.2f</td><td>%.2f</td><td>", r->base_ns / 1e3,
+			r->load_ns / 1e3);
+		if (isnan(r->lad))
+			fputs("n/a", f);
+		else
+			fprintf(f, "%.2f", r->lad);
+		fputs("</td></tr>\n", f);
+	}
+}
+
+void cmp_chain_html(FILE *f, const struct cmp_chain *cc)
+{
+	const struct cmp_chain_leg *cl;
+	size_t i;
+
+	fprintf(f, "<div class=\"chain\"><p>through the chain: baseline %" PRIu64 " commands followed to a leaf, loaded %" PRIu64 "</p>\n",
+		cc->base->followed, cc->load->followed);
+	if (cc->hops_differ) {
+		fprintf(f, "<p class=\"note\">the runs' critical paths have %u and %u hops: the legs only</p>\n",
+			cc->base->hops, cc->load->hops);
+	} else {
+		fputs("<table class=\"lad chain-hops\">\n", f);
+		rows_html(f, &cc->hops, "hop: stage");
+		fputs("</table>\n", f);
+	}
+	for (i = 0; i < cc->nr_legs; i++) {
+		cl = &cc->legs[i];
+		fputs("<table class=\"lad chain-leg\"><caption>leg ", f);
+		html_escape(f, cl->cmp.label);
+		fprintf(f, ": n %" PRIu64 " &#8594; %" PRIu64 ", critical %" PRIu64 " &#8594; %" PRIu64 "</caption>\n",
+			cl->base->n, cl->load->n, cl->base->critical,
+			cl->load->critical);
+		rows_html(f, &cl->cmp, "stage");
+		fputs("</table>\n", f);
+	}
+	fputs("<p class=\"answer chain-answer\">chain answer: ", f);
+	html_escape_us(f, cc->answer);
+	fputs("</p>\n</div>\n", f);
 }

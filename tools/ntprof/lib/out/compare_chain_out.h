@@ -14,6 +14,8 @@
  * legs, and the chain's answer. Sets *@had_na when a row has no LAD.
  */
 void cmp_chain_print(FILE *f, const struct cmp_chain *cc, bool *had_na);
+/* The same as HTML: the hops' and legs' tables, the chain answer. */
+void cmp_chain_html(FILE *f, const struct cmp_chain *cc);
 /* A chained pair's "chain" member. */
 void cmp_chain_json(struct ntprof_json *js, const struct cmp_chain *cc);
 
