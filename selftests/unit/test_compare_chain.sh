@@ -15,6 +15,8 @@
 #   - --legs compares two legs of one run (given twice): leg 1's storage
 #     against leg 0's; an unknown label is one line and exit 1, naming
 #     the run's legs;
+#   - compare --html has each chain's hops table, its largest row marked,
+#     and its answer, as --json's;
 #   - report --html draws per chained group a bar per hop, each part the
 #     report's hop stage in path order, and a column per leg.
 #
@@ -180,5 +182,70 @@ sys.exit(bad)
 EOF
 }
 ktap_check "report --html: a bar per hop of the report's hop stages, legs side by side" t_html
+
+t_compare_html() {
+	"$NTPROF" compare --html "$TMP/c.html" "$TMP/base" "$TMP/slow" > /dev/null &&
+	python3 - "$TMP/c.html" "$TMP/slow.json" <<'EOF'
+import json, re, sys
+from html.parser import HTMLParser
+
+page = open(sys.argv[1]).read()
+d = json.load(open(sys.argv[2]))
+
+class P(HTMLParser):
+    """Each chain's hops table (rows, the marked one) and its answer."""
+    def __init__(self):
+        super().__init__()
+        self.chains, self.where, self.cell, self.row = [], None, None, None
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        c = a.get("class") or ""
+        if tag == "div" and c == "chain":
+            self.chains.append({"rows": [], "largest": None, "answer": ""})
+        elif tag == "table" and "chain-hops" in c:
+            self.where = "hops"
+        elif tag == "tr" and self.where == "hops":
+            self.row = {"largest": c == "largest", "cells": []}
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+        elif tag == "p" and "chain-answer" in c:
+            self.where = "answer"
+    def handle_endtag(self, tag):
+        if tag == "td" and self.cell is not None:
+            self.row["cells"].append(self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            if self.row["cells"]:
+                self.chains[-1]["rows"].append(self.row["cells"][0])
+                if self.row["largest"]:
+                    self.chains[-1]["largest"] = self.row["cells"][0]
+            self.row = None
+        elif tag in ("table", "p"):
+            self.where = None
+    def handle_data(self, t):
+        if self.cell is not None:
+            self.cell += t
+        elif self.where == "answer":
+            self.chains[-1]["answer"] += t
+
+p = P()
+p.feed(page)
+groups = [g for g in d["groups"] if "chain" in g]
+bad = 0
+if len(p.chains) != len(groups):
+    print(f"# {len(p.chains)} chains on the page, {len(groups)} in JSON")
+    sys.exit(1)
+for c, g in zip(p.chains, groups):
+    j = g["chain"]
+    if c["rows"] != [r["name"] for r in j["hops"]]:
+        print(f"# {g['label']}: rows {c['rows']}"); bad = 1
+    if c["largest"] != j["largest"]["name"]:
+        print(f"# {g['label']}: marked {c['largest']}, JSON's {j['largest']['name']}"); bad = 1
+    if c["answer"] != "chain answer: " + re.sub(r"(\d) us\b", r"\1 µs", j["answer"]):
+        print(f"# {g['label']}: answer {c['answer']}"); bad = 1
+sys.exit(bad)
+EOF
+}
+ktap_check "compare --html: each chain's hops table and answer, as --json's" t_compare_html
 
 ktap_finished
