@@ -4,10 +4,10 @@
  * charts inline SVG, nothing fetched from anywhere (no script, no font).
  * The text report's lines and tables (report_html_text.c) first: where it
  * was recorded, the files, the throughput. Per group: its line, the stage
- * bar (for a chained group then a bar per hop and its legs side by side,
- * report_html_chain.c), the stage table with the average queue depths
- * and the largest, the --detail component table, a CDF of each stage and
- * of the end to end, the timeline of the mean and the tail view; then the
+ * bar, the stage table with the average queue depths and the largest, the
+ * --detail component table, for a chained group a bar per hop and its
+ * legs side by side (report_html_chain.c), a CDF of each stage and of the
+ * end to end, the timeline of the mean and the tail view; then the
  * records line and the notes. The numbers are the text report's
  * (report_rows.c feeds the per-command charts).
  */
@@ -160,10 +160,10 @@ static int html_group(FILE *f, const struct html_ctx *c, size_t i)
 	fputs("</h2>\n", f);
 	report_html_group_head(f, g);
 	chart_stagebar(f, g);
-	/* A chained group's hops and legs; nothing for any other group. */
-	report_html_chain(f, c->run, g);
 	report_html_stages(f, g);
 	report_html_components(f, g);
+	/* A chained group's hops and legs; nothing for any other group. */
+	report_html_chain(f, c->run, g);
 	chart_cdf(f, g, part);
 	chart_timeline(f, c->span_ns, hg->slice_n, hg->slice_e2e, SLICES);
 	html_tail(f, g, hg, &part[NTPROF_STAGE_COUNT]);

@@ -122,18 +122,23 @@ static void legs_chart(FILE *f, const struct recording_run *run,
 	const struct ntprof_chain_leg_stats *ls;
 	double top = 0, sum, mean, x0, y;
 	struct svg_scale xs;
+	uint32_t has = 0;
 	size_t i, k;
-	int s;
+	int s, nl = 0;
 
 	for (i = 0; i < cg->nr_legs; i++)
 		if (cg->legs[i].n_stages &&
 		    cg->legs[i].e2e_sum / (double)cg->legs[i].n_stages > top)
 			top = cg->legs[i].e2e_sum / (double)cg->legs[i].n_stages;
 	top /= 1e3;
+	for (i = 0; i < cg->nr_legs; i++)
+		has |= cg->legs[i].n_stages ? cg->legs[i].stage_has : 0;
+	for (k = 0; k < NTPROF_STAGE_COUNT; k++)
+		nl += !!(has & (1U << k));
 	svg_scale_linear(&xs, 0, top > 0 ? top : 1, 6, PLOT_L + 120, PLOT_R,
 			 SVG_US);
 	fprintf(f, "<svg class=\"chain-legs\" width=\"720\" height=\"%.0f\" role=\"img\">\n",
-		ROW_H * (double)cg->nr_legs + 50);
+		ROW_H * (double)cg->nr_legs + 70 + 20.0 * nl);
 	svg_axis_x(f, &xs, 10 + ROW_H * (double)cg->nr_legs, 10,
 		   "mean time per downstream command of each leg");
 	for (i = 0; i < cg->nr_legs; i++) {
@@ -157,7 +162,19 @@ static void legs_chart(FILE *f, const struct recording_run *run,
 		}
 		fputs("</g>\n", f);
 	}
-	fputs("</svg>\n", f);
+	/* The legs' stages are named for the first leg's transport. */
+	fputs("<g class=\"legend\">\n", f);
+	y = ROW_H * (double)cg->nr_legs + 74;
+	for (k = 0; k < NTPROF_STAGE_COUNT && cg->nr_legs; k++) {
+		s = ntprof_stage_order[k];
+		if (!(has & (1U << s)))
+			continue;
+		svg_legend_item(f, PLOT_L, y, stage_colour(s), SVG_SWATCH_BOX,
+				ntprof_stage_name(s, cg->legs[0].transport,
+						  cg->legs[0].kind, 0));
+		y += 20;
+	}
+	fputs("</g>\n</svg>\n", f);
 }
 
 static void td_us(FILE *f, double ns)
@@ -211,8 +228,9 @@ static void legs_table(FILE *f, const struct recording_run *run,
 		if (!(has & (1U << s)))
 			continue;
 		fputs("<tr><td>", f);
-		html_escape(f, ntprof_stage_id(s));
-		fputs(" µs</td>", f);
+		html_escape(f, ntprof_stage_name(s, cg->legs[0].transport,
+						 cg->legs[0].kind, 0));
+		fputs(", µs</td>", f);
 		for (i = 0; i < cg->nr_legs; i++)
 			td_us(f, leg_mean(&cg->legs[i], s));
 		fputs("</tr>\n", f);
