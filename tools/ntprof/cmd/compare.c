@@ -93,7 +93,12 @@ static void compare_usage(FILE *f)
 	      "  ntprof compare before.ntp after.ntp\n"
 	      "      Two host-only recordings: the host's stages and the rest.\n"
 	      "  ntprof compare --detail tcp/host.ntp,tcp/target.ntp rdma/host.ntp,rdma/target.ntp\n"
-	      "      Where does RDMA save time over TCP, component by component?\n", f);
+	      "      Where does RDMA save time over TCP, component by component?\n"
+	      "  ntprof compare base/ slow/\n"
+	      "      Two runs of a chain (every machine's recordings in each\n"
+	      "      directory): which hop's stage, and which replica, moved?\n"
+	      "  ntprof compare --legs 'r1 nullb0,r2 nullb0' run/ run/\n"
+	      "      One run's local replica against its remote one.\n", f);
 }
 
 static int compare_parse(int argc, char *argv[], struct compare_opts *o)
