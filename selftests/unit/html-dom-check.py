@@ -6,6 +6,7 @@ usage: html-dom-check.py wellformed PAGE
        html-dom-check.py report DOM REPORT.json
        html-dom-check.py compare DOM
        html-dom-check.py compare-answer DOM COMPARE.json
+       html-dom-check.py chain DOM REPORT.json
 
 wellformed: ntprof's own output, before any browser repairs it: every
 element closed in the order it was opened, no script, nothing fetched.
@@ -14,8 +15,10 @@ axes, ticks in units, legends, marks and hover titles. compare-answer:
 the page of a compare --json (one transport per group) names the stage
 that changed the most as the JSON does: outlined in both bars, its legend,
 its row, its line, and each group's answer line the JSON's, word for word;
-with --detail, the largest component's row. Prints a line per problem;
-exits 1 if there was any.
+with --detail, the largest component's row. chain: each chained group's
+bar per hop (a row per hop of the JSON's hops) and its legs' chart, with
+axes, legends and hover titles, and a column per leg of the JSON's legs.
+Prints a line per problem; exits 1 if there was any.
 """
 
 import json
@@ -362,6 +365,40 @@ def check_wellformed(path):
     return problems
 
 
+def check_chain(dom, report):
+    """Each chained group's hops and legs charts (the page's head, of
+    several machines, is test_chain_views.sh's to check)."""
+    problems = []
+    groups = {g["label"]: g for g in report["groups"]}
+    chained = 0
+    for sec in dom.find("section", "group"):
+        label = sec.find("h2")[0].all_text()
+        g = groups.get(label)
+        if not g or "hops" not in g:
+            continue
+        chained += 1
+        hops, legs = sec.find("svg", "chain-hops"), sec.find("svg", "chain-legs")
+        if len(hops) != 1 or len(legs) != 1:
+            problems.append(f"{label}: {len(hops)} hop charts, {len(legs)} leg charts")
+            continue
+        for svg, what in ((hops[0], "hops"), (legs[0], "legs")):
+            check_axis(svg, "x", f"{label} {what}", problems)
+            check_legend(svg, f"{label} {what}", problems)
+            check_titles(svg.find("rect", "stage"), f"{label} {what} bars", problems)
+        rows = hops[0].find("g", "hop")
+        if len(rows) != len(g["hops"]) or any(
+                len(r.find("rect", "stage")) != len(h["stages"])
+                for r, h in zip(rows, g["hops"])):
+            problems.append(f"{label}: {len(rows)} hop bars, JSON {len(g['hops'])}")
+        table = sec.find("table", "chain-legs")
+        head = cells(table[0].find("tr")[0])[1:] if table else []
+        if head != [leg["label"] for leg in g["legs"]]:
+            problems.append(f"{label}: legs columns {head}")
+    if not chained:
+        problems.append("no chained group")
+    return problems
+
+
 def main():
     mode, path = sys.argv[1], sys.argv[2]
     if mode == "wellformed":
@@ -369,6 +406,9 @@ def main():
     elif mode == "report":
         with open(sys.argv[3], encoding="utf-8") as f:
             problems = check_report(parse(path).root, json.load(f))
+    elif mode == "chain":
+        with open(sys.argv[3], encoding="utf-8") as f:
+            problems = check_chain(parse(path).root, json.load(f))
     elif mode == "compare-answer":
         with open(sys.argv[3], encoding="utf-8") as f:
             problems = check_compare_answer(parse(path).root, json.load(f))

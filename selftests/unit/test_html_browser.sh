@@ -100,6 +100,22 @@ t_compare_answer() {
 }
 ktap_check "compare: a stage too small for a LAD that grew most is outlined and named, the answer line the JSON's" t_compare_answer
 
+# A chain (ntpgen --chain: origin, middle, two replicas, one slow): the
+# chained groups' bar per hop and legs' chart with their axes, legends
+# and hover titles; not without the hops' axes.
+t_chain() {
+	"$NTPGEN" --quiet --chain -n 2000 --slow-leg 1:50 --seed 48 "$TMP/chain" &&
+	"$NTPROF" report --json "$TMP/chain" > "$TMP/ch.json" &&
+	"$NTPROF" report --html "$TMP/ch.html" "$TMP/chain" > /dev/null &&
+	$CHECK wellformed "$TMP/ch.html" &&
+	chrome ch --dump-dom > "$TMP/ch.dom" &&
+	$CHECK chain "$TMP/ch.dom" "$TMP/ch.json" || return 1
+	perl -0pe 's{(<svg class="chain-hops".*?)<g class="axis axis-x">.*?</g>}{$1}gs' \
+		"$TMP/ch.dom" > "$TMP/bare.dom" &&
+	! $CHECK chain "$TMP/bare.dom" "$TMP/ch.json" > /dev/null
+}
+ktap_check "report of a chain: a bar per hop and the legs, with axes, legends, titles" t_chain
+
 # The checks are worth something only if a page without axes fails them.
 t_no_axes() {
 	perl -0pe 's{<g class="axis axis-[xy]">.*?</g>}{}gs' "$TMP/r.dom" > "$TMP/bare.dom" &&
@@ -112,7 +128,7 @@ ktap_check "the checks reject the pages with their axes taken out" t_no_axes
 t_console() {
 	local name
 
-	for name in r c n; do
+	for name in r c n ch; do
 		! grep -E ':CONSOLE|Uncaught' "$TMP/$name.log" | sed 's/^/# /' | grep . ||
 			return 1
 	done

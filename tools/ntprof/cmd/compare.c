@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/chain.h"
 #include "analysis/compare.h"
+#include "analysis/compare_chain.h"
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "common/names.h"
 #include "common/util.h"
+#include "out/compare_chain_out.h"
 #include "out/compare_detail.h"
 #include "out/compare_html.h"
 #include "out/json.h"
@@ -32,6 +35,7 @@ struct compare_opts {
 	unsigned int match;	/* --match: NTPROF_BY_* */
 	bool match_given;
 	const char *html;	/* --html FILE, or NULL */
+	struct cmp_chain_legs legs;	/* --legs BASE,LOAD */
 	char *base_arg;
 	char *load_arg;
 };
@@ -39,7 +43,7 @@ struct compare_opts {
 static void compare_usage(FILE *f)
 {
 	fputs("usage: ntprof compare [--detail] [--json] [--html FILE] [--match PARTS]\n"
-	      "                     BASE LOAD\n"
+	      "                     [--legs BASE_LEG,LOAD_LEG] BASE LOAD\n"
 	      "\n"
 	      "Compare two runs of the same workload stage by stage: a baseline and\n"
 	      "a run under some load or change. BASE and LOAD are each a recording\n"
@@ -64,6 +68,10 @@ static void compare_usage(FILE *f)
 	      "      --match PARTS  pair the runs' groups by these of op, size and\n"
 	      "               dev (default op,size,dev): op,size compares runs on\n"
 	      "               two devices, a TCP and an RDMA controller's\n"
+	      "      --legs BASE_LEG,LOAD_LEG  chains: compare the base run's leg\n"
+	      "               labelled BASE_LEG with the load run's LOAD_LEG (the\n"
+	      "               labels of report's legs table), not each leg with\n"
+	      "               its namesake; two legs of one run: give it twice\n"
 	      "  -h, --help   show this help and exit\n"
 	      "\n"
 	      "A stage under 0.5 us at the baseline gets no LAD (n/a): the ratio of\n"
@@ -74,13 +82,23 @@ static void compare_usage(FILE *f)
 	      "as one stage. Each run's files must share their -s; the two runs need\n"
 	      "not.\n"
 	      "\n"
+	      "When both runs are chains (report's \"through the chain\"), each pair\n"
+	      "of chained groups is compared hop by hop along the critical path\n"
+	      "(\"hop 2: storage\") and leg by leg, and a chain answer names the\n"
+	      "hop's stage and the leg that moved.\n"
+	      "\n"
 	      "examples:\n"
 	      "  ntprof compare base/host.ntp,base/target.ntp busy/host.ntp,busy/target.ntp\n"
 	      "      Which stage made the busy run slower?\n"
 	      "  ntprof compare before.ntp after.ntp\n"
 	      "      Two host-only recordings: the host's stages and the rest.\n"
 	      "  ntprof compare --detail tcp/host.ntp,tcp/target.ntp rdma/host.ntp,rdma/target.ntp\n"
-	      "      Where does RDMA save time over TCP, component by component?\n", f);
+	      "      Where does RDMA save time over TCP, component by component?\n"
+	      "  ntprof compare base/ slow/\n"
+	      "      Two runs of a chain (every machine's recordings in each\n"
+	      "      directory): which hop's stage, and which replica, moved?\n"
+	      "  ntprof compare --legs 'r1 nullb0,r2 nullb0' run/ run/\n"
+	      "      One run's local replica against its remote one.\n", f);
 }
 
 static int compare_parse(int argc, char *argv[], struct compare_opts *o)
@@ -90,6 +108,7 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 		{ "detail", no_argument, NULL, 'D' },
 		{ "html", required_argument, NULL, 'W' },
 		{ "match", required_argument, NULL, 'M' },
+		{ "legs", required_argument, NULL, 'L' },
 		CLI_OPT_HELP,
 		CLI_OPT_END
 	};
@@ -113,6 +132,11 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 			break;
 		case 'W':
 			o->html = optarg;
+			break;
+		case 'L':
+			if (cmp_chain_legs_parse(optarg, &o->legs))
+				return usage_error(argv[0], "--legs takes two leg labels, BASE_LEG,LOAD_LEG, not '%s'",
+						   optarg);
 			break;
 		case 'h':
 			compare_usage(stdout);
@@ -208,7 +232,8 @@ static void print_note(const char *line, void *arg)
 	printf("  (%s)\n", line);
 }
 
-static void print_group(const struct cmp_group *cg, bool *had_na)
+static void print_group(const struct cmp_group *cg,
+			const struct cmp_chain *cc, bool *had_na)
 {
 	const struct cmp_row *r;
 	char lad[32];
@@ -234,6 +259,8 @@ static void print_group(const struct cmp_group *cg, bool *had_na)
 		*had_na |= isnan(cg->comps[i].lad);
 	print_largest(cg);
 	printf("  answer: %s\n", cg->answer);
+	if (cc)
+		cmp_chain_print(stdout, cc, had_na);
 }
 
 static void print_only(const struct ntprof_group *g, const char *run)
@@ -291,7 +318,8 @@ static void json_pairing(struct ntprof_json *js, const struct cmp_group *cg)
 	ntprof_json_bool(js, "common_ground", cg->common_ground);
 }
 
-static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
+static void json_group(struct ntprof_json *js, const struct cmp_group *cg,
+		       const struct cmp_chain *cc)
 {
 	const struct cmp_row *r;
 	size_t i;
@@ -327,20 +355,33 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg)
 	}
 	cmp_detail_json(js, cg);
 	ntprof_json_str(js, "answer", cg->answer);
+	if (cc)
+		cmp_chain_json(js, cc);
 	ntprof_json_obj_end(js);
+}
+
+/* The chain of pair @cg, or NULL: not chained in both runs. */
+static const struct cmp_chain *
+chain_of(const struct cmp_group *groups, struct cmp_chain *const *chains,
+	 const struct cmp_group *cg)
+{
+	return chains ? chains[cg - groups] : NULL;
 }
 
 static void compare_print(const struct recording_run *base,
 			  const struct recording_run *load,
-			  const struct cmp_group *groups, size_t nr, bool json,
+			  const struct cmp_group *groups,
+			  struct cmp_chain *const *chains, size_t nr, bool json,
 			  unsigned int match)
 {
+	const struct cmp_chain *tc;
 	const struct ntprof_analysis *ba = base->an, *la = load->an;
 	const struct cmp_group *top = cmp_main_group(groups, nr);
 	struct ntprof_json js;
 	bool had_na = false;
 	size_t i;
 
+	tc = top ? chain_of(groups, chains, top) : NULL;
 	if (json) {
 		ntprof_json_init(&js, stdout);
 		ntprof_json_obj_start(&js, NULL);
@@ -349,16 +390,20 @@ static void compare_print(const struct recording_run *base,
 		json_run(&js, "load", load);
 		ntprof_json_arr_start(&js, "groups");
 		for (i = 0; i < nr; i++)
-			json_group(&js, &groups[i]);
+			json_group(&js, &groups[i],
+				   chain_of(groups, chains, &groups[i]));
 		ntprof_json_arr_end(&js);
 		ntprof_json_str(&js, "answer", top ? top->answer : NULL);
+		if (tc)
+			ntprof_json_str(&js, "chain_answer", tc->answer);
 		ntprof_json_obj_end(&js);
 		return;
 	}
 	print_run_line("base", base);
 	print_run_line("load", load);
 	for (i = 0; i < nr; i++)
-		print_group(&groups[i], &had_na);
+		print_group(&groups[i], chain_of(groups, chains, &groups[i]),
+			    &had_na);
 	for (i = 0; i < ba->nr_groups; i++)
 		if (!cmp_paired(groups, nr, &ba->groups[i], false))
 			print_only(&ba->groups[i], "base");
@@ -375,20 +420,77 @@ static void compare_print(const struct recording_run *base,
 		puts("\nno group of commands is in both runs: nothing to compare");
 	else if (nr > 1)
 		printf("\nanswer (%s): %s\n", top->label, top->answer);
+	if (nr > 1 && tc)
+		printf("chain answer (%s): %s\n", top->label, tc->answer);
+}
+
+/*
+ * Both runs' chains: each pair's, in @chains (NULL where a pair is not
+ * chained in both). 0, or 1 after a message.
+ */
+static int compare_chains(const char *cmd, struct recording_run *base,
+			  struct recording_run *load,
+			  const struct compare_opts *o,
+			  const struct cmp_group *groups, size_t nr,
+			  struct cmp_chain ***chains)
+{
+	struct cmp_chain **v;
+	size_t i;
+
+	*chains = NULL;
+	if (ntprof_chain_stats_make(base, false) ||
+	    ntprof_chain_stats_make(load, false)) {
+		fprintf(stderr, "ntprof: %s: out of memory for the chains\n",
+			cmd);
+		return 1;
+	}
+	if (cmp_chain_legs_check(cmd, base, load, &o->legs))
+		return 1;
+	if (!ntprof_chain_present(base) || !ntprof_chain_present(load))
+		return 0;
+	v = calloc(nr + 1, sizeof(*v));
+	if (!v)
+		goto nomem;
+	*chains = v;
+	for (i = 0; i < nr; i++) {
+		v[i] = malloc(sizeof(*v[i]));
+		if (!v[i])
+			goto nomem;
+		if (!cmp_chain_compare(v[i], base, load, &groups[i],
+				       &o->legs)) {
+			free(v[i]);
+			v[i] = NULL;
+		}
+	}
+	return 0;
+nomem:
+	fprintf(stderr, "ntprof: %s: out of memory\n", cmd);
+	return 1;
+}
+
+static void chains_free(struct cmp_chain **chains, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; chains && i < nr; i++)
+		free(chains[i]);
+	free(chains);
 }
 
 /* --html: the page; 0, or 1 after a message. */
 static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *base,
 			const struct recording_run *load,
-			const struct cmp_group *groups, size_t nr)
+			const struct cmp_group *groups,
+			struct cmp_chain *const *chains, size_t nr)
 {
 	struct out_file of;
 
 	if (out_file_open(&of, cmd, path))
 		return 1;
 	return out_file_close(&of, cmd,
-			      compare_html_write(of.f, base, load, groups, nr));
+			      compare_html_write(of.f, base, load, groups,
+						 chains, nr));
 }
 
 /*
@@ -413,6 +515,7 @@ int cmd_compare(int argc, char *argv[])
 	struct compare_opts o = { 0 };
 	struct recording_run base, load;
 	struct cmp_group *groups = NULL;
+	struct cmp_chain **chains = NULL;
 	size_t i, nr = 0;
 	int ret = compare_parse(argc, argv, &o);
 
@@ -438,12 +541,18 @@ int cmd_compare(int argc, char *argv[])
 	for (i = 0; !ret && i < nr; i++)
 		cmp_group_compare(&groups[i], o.detail);
 	if (!ret)
-		compare_print(&base, &load, groups, nr, o.json, o.match);
+		ret = compare_chains(argv[0], &base, &load, &o, groups, nr,
+				     &chains);
+	if (!ret)
+		compare_print(&base, &load, groups, chains, nr, o.json,
+			      o.match);
 	if (!ret && o.html)
-		ret = compare_html(argv[0], o.html, &base, &load, groups, nr);
+		ret = compare_html(argv[0], o.html, &base, &load, groups,
+				   chains, nr);
 	/* Nothing in common is an answer, but not the one a script wants. */
 	if (!ret && !nr)
 		ret = 1;
+	chains_free(chains, nr);
 	free(groups);
 	recording_run_free(&base);
 	recording_run_free(&load);

@@ -85,13 +85,17 @@ _ntprof()
 				# A number: nothing to offer.
 				return
 				;;
+			--legs|--legs=)
+				# Two leg labels of report's legs table: nothing to offer.
+				return
+				;;
 			--hist=)
 				mapfile -t COMPREPLY < <(compgen -W "end_to_end host_block_layer host_driver network network_and_target target_driver storage host_block_layer_submission host_driver_submission network_wire data_transfer_at_target target_driver_submission network_host_data_transfer storage_target_block_layer storage_drive target_driver_completion network_host_receive_path host_driver_completion handoff_to_nvme_complete_rq host_block_layer_completion" -- "$cur")
 				return
 				;;
 			esac
 			if [[ $cur == -* ]]; then
-				words="-D -j -h --detail --json --html --match --help"
+				words="-D -j -h --detail --json --html --match --legs --help"
 				[[ ${COMP_WORDS[1]} == report ]] &&
 					words="-D -j -h --detail --json --csv --html --hist --tail --by --timeline --stream --load --help"
 			else

@@ -12,6 +12,12 @@
 
 #include "analysis/analysis.h"
 
+/*
+ * The rows a group's table holds: a chain's hops' stages and its end to
+ * end (compare_chain.c) as much as one hop's.
+ */
+#define CMP_MAX_ROWS		32
+
 /* A stage or component below this at the base is too small for a ratio. */
 #define CMP_LAD_MIN_BASE_NS	500.0
 
@@ -51,7 +57,7 @@ struct cmp_group {
 	 * the ground both share, the network and the target as one stage.
 	 */
 	bool common_ground;
-	struct cmp_row rows[NTPROF_STAGE_COUNT + 1];
+	struct cmp_row rows[CMP_MAX_ROWS];
 	size_t nr_rows;
 	/* --detail: the components both runs hold, in path order. */
 	struct cmp_row comps[NTPROF_COMP_COUNT];

@@ -135,8 +135,8 @@ static void answer_rest(struct cmp_group *cg, const size_t *idx, size_t n,
 /* An end to end about the same: the stages that moved all the same. */
 static void answer_same(struct cmp_group *cg, const struct cmp_row *e2e)
 {
-	size_t idx[NTPROF_STAGE_COUNT + 1], n, i;
-	bool named[NTPROF_STAGE_COUNT + 1] = { false };
+	size_t idx[CMP_MAX_ROWS], n, i;
+	bool named[CMP_MAX_ROWS] = { false };
 	const char *sep = "; but ";
 	const struct cmp_row *r;
 
@@ -207,8 +207,8 @@ static bool largest_is_lad(const struct cmp_group *cg, double grown)
 void cmp_group_answer(struct cmp_group *cg)
 {
 	const struct cmp_row *e2e = &cg->rows[cg->nr_rows - 1];
-	size_t idx[NTPROF_STAGE_COUNT + 1], n, i;
-	bool named[NTPROF_STAGE_COUNT + 1] = { false };
+	size_t idx[CMP_MAX_ROWS], n, i;
+	bool named[CMP_MAX_ROWS] = { false };
 	double grown = delta(e2e);
 	const struct cmp_row *r;
 

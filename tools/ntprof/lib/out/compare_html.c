@@ -16,6 +16,7 @@
 
 #include "analysis/recording.h"
 #include "common/names.h"
+#include "out/compare_chain_out.h"
 #include "out/compare_detail.h"
 #include "out/compare_html.h"
 #include "out/html.h"
@@ -290,7 +291,8 @@ static void html_note(const char *line, void *arg)
  * The groups of @v that share @v[first]'s op, size and device, as one
  * section: the figure, then each one's table. @first is the first of them.
  */
-static void family(FILE *f, const struct cmp_group *v, size_t nr, size_t first)
+static void family(FILE *f, const struct cmp_group *v,
+		   struct cmp_chain *const *chains, size_t nr, size_t first)
 {
 	char label[sizeof(v[first].label)];
 	const struct cmp_group *m[8];
@@ -316,13 +318,17 @@ static void family(FILE *f, const struct cmp_group *v, size_t nr, size_t first)
 		fprintf(f, "<p>baseline %" PRIu64 " commands sampled, loaded %" PRIu64 "</p>\n",
 			m[k]->base->n_table, m[k]->load->n_table);
 		lad_table(f, m[k]);
+		/* A pair chained in both runs: its hops and legs. */
+		if (chains && chains[m[k] - v])
+			cmp_chain_html(f, chains[m[k] - v]);
 	}
 	fputs("</section>\n", f);
 }
 
 int compare_html_write(FILE *f, const struct recording_run *base,
 		       const struct recording_run *load,
-		       const struct cmp_group *groups, size_t nr)
+		       const struct cmp_group *groups,
+		       struct cmp_chain *const *chains, size_t nr)
 {
 	size_t i, j;
 
@@ -335,7 +341,7 @@ int compare_html_write(FILE *f, const struct recording_run *base,
 		for (j = 0; j < i && !same_family(&groups[j], &groups[i]); j++)
 			;
 		if (j == i)
-			family(f, groups, nr, i);
+			family(f, groups, chains, nr, i);
 	}
 	if (!nr)
 		fputs("<p>no group of commands is in both runs: nothing to compare</p>\n", f);

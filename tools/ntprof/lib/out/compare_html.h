@@ -9,9 +9,15 @@
 #include "analysis/compare.h"
 #include "analysis/recording.h"
 
-/* The groups of both runs as one page; 0 or -EIO. */
+struct cmp_chain;
+
+/*
+ * The groups of both runs as one page, with @chains[i] (NULL, or @chains
+ * NULL: none) the chain of groups[i]; 0 or -EIO.
+ */
 int compare_html_write(FILE *f, const struct recording_run *base,
 		       const struct recording_run *load,
-		       const struct cmp_group *groups, size_t nr);
+		       const struct cmp_group *groups,
+		       struct cmp_chain *const *chains, size_t nr);
 
 #endif /* NTPROF_COMPARE_HTML_H */

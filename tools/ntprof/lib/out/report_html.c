@@ -5,10 +5,11 @@
  * The text report's lines and tables (report_html_text.c) first: where it
  * was recorded, the files, the throughput. Per group: its line, the stage
  * bar, the stage table with the average queue depths and the largest, the
- * --detail component table, a CDF of each stage and of the end to end,
- * the timeline of the mean and the tail view; then the records line and
- * the notes. The numbers are the text report's (report_rows.c feeds the
- * per-command charts).
+ * --detail component table, for a chained group a bar per hop and its
+ * legs side by side (report_html_chain.c), a CDF of each stage and of the
+ * end to end, the timeline of the mean and the tail view; then the
+ * records line and the notes. The numbers are the text report's
+ * (report_rows.c feeds the per-command charts).
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +23,7 @@
 #include "out/html.h"
 #include "out/report_charts.h"
 #include "out/report_html.h"
+#include "out/report_html_chain.h"
 #include "out/report_html_text.h"
 
 #define PARTS		CHART_PARTS
@@ -41,6 +43,7 @@ struct html_group {
 };
 
 struct html_ctx {
+	const struct recording_run *run;
 	const struct ntprof_analysis *an;
 	struct html_group *g;
 	uint64_t t0, span_ns;
@@ -159,6 +162,8 @@ static int html_group(FILE *f, const struct html_ctx *c, size_t i)
 	chart_stagebar(f, g);
 	report_html_stages(f, g);
 	report_html_components(f, g);
+	/* A chained group's hops and legs; nothing for any other group. */
+	report_html_chain(f, c->run, g);
 	chart_cdf(f, g, part);
 	chart_timeline(f, c->span_ns, hg->slice_n, hg->slice_e2e, SLICES);
 	html_tail(f, g, hg, &part[NTPROF_STAGE_COUNT]);
@@ -173,7 +178,7 @@ int report_html_write(FILE *f, const struct recording_run *run)
 {
 	const struct ntprof_analysis *an = run->an;
 	int side = an->nr_host ? 0 : 1;
-	struct html_ctx c = { .an = an };
+	struct html_ctx c = { .run = run, .an = an };
 	size_t i;
 
 	c.g = calloc(an->nr_groups ? an->nr_groups : 1, sizeof(*c.g));
