@@ -368,17 +368,6 @@ node_middle(const struct recording_run *run, const struct ntprof_chain_node *n)
 	return &run->chain->mid[k];
 }
 
-static uint64_t last_point(const struct ntprof_record *r)
-{
-	uint64_t last = 0;
-	int p;
-
-	for (p = 0; p < NTPROF_RECORD_POINTS; p++)
-		if (r->ts[p] > last)
-			last = r->ts[p];
-	return last;
-}
-
 /* Node @i's children, appended: its target's linked downstream records. */
 static void tree_expand(const struct recording_run *run,
 			struct ntprof_chain_cmd *c, int i)
@@ -460,7 +449,7 @@ static void critical_path(const struct recording_run *run,
 		for (k = i + 1; k < (int)c->nr; k++) {
 			if (c->node[k].parent != i)
 				continue;
-			last = last_point(rec_at(run, c->node[k].host));
+			last = recording_last_point(rec_at(run, c->node[k].host), 1);
 			if (child < 0 || last > best) {
 				child = k;
 				best = last;

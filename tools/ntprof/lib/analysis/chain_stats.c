@@ -117,17 +117,6 @@ node_target(const struct recording_run *run, const struct ntprof_chain_node *n)
 	return &run->files[n->target.file].recs[n->target.idx];
 }
 
-static uint64_t last_point(const struct ntprof_record *r)
-{
-	uint64_t last = 0;
-	int p;
-
-	for (p = 0; p < NTPROF_RECORD_POINTS; p++)
-		if (r->ts[p] > last)
-			last = r->ts[p];
-	return last;
-}
-
 /* The critical leg of the first middle: the origin's critical child. */
 static int critical_leg(const struct recording_run *run,
 			const struct ntprof_chain_cmd *c)
@@ -255,12 +244,15 @@ static void leg_add(const struct recording_run *run,
 		return;
 	ls->critical++;
 	/* How long it held the write: past the other legs' last completion. */
-	last = last_point(node_host(run, n));
+	last = recording_last_point(node_host(run, n), 1);
 	for (k = 1; k < c->nr; k++) {
+		uint64_t end;
+
 		if (k == i || c->node[k].parent != n->parent)
 			continue;
-		if (last_point(node_host(run, &c->node[k])) > other)
-			other = last_point(node_host(run, &c->node[k]));
+		end = recording_last_point(node_host(run, &c->node[k]), 1);
+		if (end > other)
+			other = end;
 	}
 	if (other) {
 		ls->held_n++;
