@@ -16,6 +16,7 @@
 #include "analysis/report_rows.h"
 #include "common/util.h"
 #include "out/report_chain.h"
+#include "out/report_csv.h"
 
 /* The stages of a hop, in path order, as report_chain.c shows them. */
 static const int stage_order[] = {
@@ -293,17 +294,6 @@ void report_chain_csv_header(FILE *f, const struct recording_run *run)
 	fputs(",legs", f);
 }
 
-/* A leg's label as a CSV field: quoted, quotes doubled. */
-static void csv_text(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
 
 /* "r nullb0=72500;r nullb1=102500": each leg's end to end, ns. */
 static void csv_legs(FILE *f, const struct recording_run *run,
@@ -328,7 +318,7 @@ static void csv_legs(FILE *f, const struct recording_run *run,
 					run->chain->legs[leg].label,
 					bd.comp[NTPROF_COMP_E2E]);
 	}
-	csv_text(f, buf);
+	report_csv_quoted(f, buf);
 }
 
 void report_chain_csv_row(FILE *f, const struct recording_run *run,
@@ -374,7 +364,7 @@ void report_chain_csv_row(FILE *f, const struct recording_run *run,
 			leg = ntprof_chain_leg_of(run, &c->node[i]);
 	fprintf(f, ",%d,%u,", c->followed, c->hops);
 	if (leg >= 0)
-		csv_text(f, run->chain->legs[leg].label);
+		report_csv_quoted(f, run->chain->legs[leg].label);
 	for (h = 0; h < hops; h++)
 		for (k = 0; k < ARRAY_SIZE(stage_order); k++) {
 			if (h < NTPROF_CHAIN_MAX_HOPS &&

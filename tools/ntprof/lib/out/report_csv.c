@@ -57,8 +57,7 @@ struct csv_out {
 	const struct recording_run *run;
 };
 
-/* A path as a CSV field: quoted, with quotes doubled (RFC 4180). */
-static void csv_quoted(FILE *f, const char *s)
+void report_csv_quoted(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -78,14 +77,14 @@ static int csv_row(const struct report_row *row, void *arg)
 	FILE *f = out->f;
 	int i;
 
-	csv_quoted(f, row->host ? row->host_path : row->target_path);
+	report_csv_quoted(f, row->host ? row->host_path : row->target_path);
 	fprintf(f, ",%s,%s,%u,%u,%u,%u,%" PRIu64 ",%u,%u,%u,%u,%u,%u,",
 		r->role == NTPROF_ROLE_HOST ? "host" : "target",
 		ntprof_transport_id(r->transport) ?: "", r->qid, r->cid, r->opcode, r->nsid,
 		(uint64_t)r->slba, r->length, r->status, r->flags,
 		r->cpu_submit, r->cpu_complete, r->dev);
 	if (row->host && row->target)
-		csv_quoted(f, row->target_path);
+		report_csv_quoted(f, row->target_path);
 	fprintf(f, ",%d", row->usable);
 	for (i = 0; i < NTPROF_PT_COUNT; i++) {
 		const struct ntprof_record *side =
