@@ -94,12 +94,8 @@ chain_replica_setup() {
 # mdadm runs without udev: it makes /dev/md0 itself (devtmpfs has it
 # too), and --run and --assume-clean keep it from asking or resyncing.
 chain_middle_setup() {
-	local uuid
-
-	uuid=$(cat /proc/sys/kernel/random/uuid)
-	mkdir -p /etc/nvme /etc/mdadm
-	echo "$uuid" > /etc/nvme/hostid
-	echo "nqn.2014-08.org.nvmexpress:uuid:$uuid" > /etc/nvme/hostnqn
+	lab_host_identity
+	mkdir -p /etc/mdadm
 	modprobe nvme_tcp && modprobe raid1 || return 1
 	NTPROF_LAB_CHAIN_FAST_DEV=$(nvme_connect tcp "$LAB_TARGET_ADDR" 4420 "$LAB_CHAIN_FAST_NQN") &&
 	NTPROF_LAB_CHAIN_SLOW_DEV=$(nvme_connect tcp "$LAB_TARGET_ADDR" 4420 "$LAB_CHAIN_SLOW_NQN") ||
@@ -121,12 +117,7 @@ chain_middle_teardown() {
 }
 
 chain_host_connect() {
-	local uuid
-
-	uuid=$(cat /proc/sys/kernel/random/uuid)
-	mkdir -p /etc/nvme
-	echo "$uuid" > /etc/nvme/hostid
-	echo "nqn.2014-08.org.nvmexpress:uuid:$uuid" > /etc/nvme/hostnqn
+	lab_host_identity
 	modprobe nvme_tcp
 	NTPROF_LAB_TCP_DEV=$(nvme_connect tcp "$LAB_TARGET_ADDR" 4420 "$LAB_TCP_NQN") ||
 		{ log "host: cannot connect over tcp"; return 1; }

@@ -141,15 +141,19 @@ nvme_connect() {
 	return 1
 }
 
-lab_host_connect() {
+# Newer kernels refuse a host id that comes with another host NQN, so
+# give nvme-cli a matching pair instead of letting it invent one.
+lab_host_identity() {
 	local uuid
 
-	# Newer kernels refuse a host id that comes with another host NQN, so
-	# give nvme-cli a matching pair instead of letting it invent one.
 	uuid=$(cat /proc/sys/kernel/random/uuid)
 	mkdir -p /etc/nvme
 	echo "$uuid" > /etc/nvme/hostid
 	echo "nqn.2014-08.org.nvmexpress:uuid:$uuid" > /etc/nvme/hostnqn
+}
+
+lab_host_connect() {
+	lab_host_identity
 	modprobe nvme_tcp
 	modprobe nvme_rdma
 	NTPROF_LAB_TCP_DEV=$(nvme_connect tcp "$LAB_TCP_ADDR" 4420 "$LAB_TCP_NQN") ||
