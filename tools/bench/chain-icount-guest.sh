@@ -25,6 +25,7 @@
 #                replicas' target side and the host session fio's side of
 #                hop 1: the whole chain is recorded, not only the middle
 #   target-sN, host-sN   one of the two alone
+#   nochain-sN   both roles at -s N by the normal rule (without --chain)
 # Each run adds a line to runs.tsv: round, op, mode, IOPS (guest time),
 # commands, ntprof's hook hits, records drained by the readers and their
 # CPU time in ns (0 without ntprof), and hooks-ROUND-OP-MODE.txt the hits
@@ -157,6 +158,7 @@ start() {
 		;;
 	target-s*) record_roles target tcp "${mode#target-s}" --chain ;;
 	host-s*) record_roles host tcp "${mode#host-s}" --chain=md ;;
+	nochain-s*) record_both tcp "${mode#nochain-s}" ;;
 	*) log "unknown mode $mode"; return 1 ;;
 	esac
 }

@@ -15,7 +15,8 @@
 # environment (defaults):
 #   KERNEL=6.12  ROUNDS=5  OPS_N=3000 (commands per fio run)
 #   OPS="randread randwrite"  MODES="off s100"
-#   (and, not by default: target-s100, host-s100, one recording alone)
+#   (and, not by default: target-s100, host-s100, one recording alone;
+#   nochain-s100, both without --chain)
 #   REGION=64m (the part of the volume fio uses, written once first)
 # Not part of 'make check'; see Documentation/benchmarks.rst, "A
 # recording middle under icount".
