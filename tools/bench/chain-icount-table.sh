@@ -48,7 +48,7 @@ END {
 	print "   the rounds; instructions per command and added per command, hook"
 	print "   hits and records per command, and the instructions ntprof record"
 	print "   took per record it drained (medians)"
-	printf "%-10s %-10s %24s %6s %10s %8s %8s %9s %10s %10s\n", "op", "mode", "IOPS ratio", "rounds", "instr/op", "added", "hits/op", "added/hit", "recs/op", "reader/rec"
+	printf "%-10s %-12s %24s %6s %10s %8s %8s %9s %10s %10s\n", "op", "mode", "IOPS ratio", "rounds", "instr/op", "added", "hits/op", "added/hit", "recs/op", "reader/rec"
 	for (o = 1; o <= no; o++) {
 		offl = ""
 		for (r in rounds) if ((r, ops[o], "off") in iops) offl = offl " " instr(iops[r, ops[o], "off"])
@@ -67,7 +67,7 @@ END {
 			rm = median(rl); rmin = MIN; rmax = MAX
 			im = median(il)
 			ratio[ops[o], mode] = rm
-			printf "%-10s %-10s %6.4f [%6.4f, %6.4f] %6d %10.0f %8.0f", ops[o], mode, rm, rmin, rmax, n, im, im - off_i
+			printf "%-10s %-12s %6.4f [%6.4f, %6.4f] %6d %10.0f %8.0f", ops[o], mode, rm, rmin, rmax, n, im, im - off_i
 			if ((ops[o], mode) in hits) {
 				hr = median(hits[ops[o], mode])
 				printf " %8.2f %9.1f", hr, (im - off_i) / hr
@@ -107,12 +107,12 @@ done | awk -F'\t' '
 	END {
 		for (i = 1; i <= nk; i++) {
 			split(keys[i], a, " ")
-			printf "%-10s %-10s %-34s %-10s %-7s %-5s %8.2f\n", a[1], a[2],
+			printf "%-10s %-12s %-34s %-10s %-7s %-5s %8.2f\n", a[1], a[2],
 				a[3], a[4], a[5], a[6], h[keys[i]] / n[a[1] " " a[2]]
 		}
 	}' "$dir/runs.tsv" - | sort -k1,1 -k2,2 -k3,3 |
 	{
-		printf '%-10s %-10s %-34s %-10s %-7s %-5s %8s\n' op mode hook \
+		printf '%-10s %-12s %-34s %-10s %-7s %-5s %8s\n' op mode hook \
 			kind role xport hits/op
 		cat
 	}
