@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "analysis/chain.h"
+#include "analysis/chain_detail.h"
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -470,7 +471,8 @@ int cmd_report(int argc, char *argv[])
 	}
 	ret = 0;
 	/* JSON's groups carry their chains whole, never per leg. */
-	if (ntprof_chain_stats_make(&run, o.by_leg && !o.json)) {
+	if (ntprof_chain_stats_make(&run, o.by_leg && !o.json) ||
+	    (o.detail && ntprof_chain_detail_make(&run))) {
 		fprintf(stderr, "ntprof: %s: out of memory for the chains\n",
 			argv[0]);
 		ret = 1;
