@@ -105,6 +105,8 @@ struct opts {
 	uint64_t leg_offset;	/* md's data_offset, in LBAs */
 	int32_t slow_leg;	/* -1: none */
 	double slow_leg_us;
+	/* --slow-leg L:US:SECS: from SECS after the first command on. */
+	double slow_leg_from_s;
 	double split_pct;
 	double unlinked_pct;
 	double middle_us;

@@ -343,7 +343,8 @@ static int hop(struct gen *g, struct chain_machine *from, unsigned int leg,
 	uint64_t x;
 
 	draw_durations(g, c->qid, c, start, &d);
-	d.drive += (uint64_t)(to->slow_us * 1e3);
+	if ((double)(start - g->t0) >= to->slow_from_s * 1e9)
+		d.drive += (uint64_t)(to->slow_us * 1e3);
 	x = place_submit(c, &d, tcp, start, hp, tp);
 	/* The keys' numbers in their files are set as they are written. */
 	out->host = (struct chain_key){ 0 };

@@ -60,6 +60,7 @@ struct chain_machine {
 	uint64_t offset;
 	/* A replica's drive takes this more (--slow-leg). */
 	double slow_us;
+	double slow_from_s;	/* from this long after the first command */
 	struct chain_rec *target;	/* NULL on the origin */
 	struct chain_rec *host;		/* the origin's and the middles' */
 	/*

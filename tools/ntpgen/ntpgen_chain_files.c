@@ -185,14 +185,16 @@ static int add_legs(struct chain *ch, const struct opts *o,
 }
 
 /* --slow-leg: every replica under the middle's leg @m. */
-static void slow_down(struct chain_machine *m, double us)
+static void slow_down(struct chain_machine *m, double us, double from_s)
 {
 	unsigned int l;
 
-	if (!m->nlegs)
+	if (!m->nlegs) {
 		m->slow_us = us;
+		m->slow_from_s = from_s;
+	}
 	for (l = 0; l < m->nlegs; l++)
-		slow_down(m->legs[l], us);
+		slow_down(m->legs[l], us, from_s);
 }
 
 static int build_chain(struct chain *ch, const struct opts *o)
@@ -208,7 +210,8 @@ static int build_chain(struct chain *ch, const struct opts *o)
 	if (add_legs(ch, o, mid, "leg", o->hops > 2))
 		return -1;
 	if (o->slow_leg >= 0)
-		slow_down(mid->legs[o->slow_leg], o->slow_leg_us);
+		slow_down(mid->legs[o->slow_leg], o->slow_leg_us,
+			  o->slow_leg_from_s);
 	for (i = 0; i < ch->nrecs; i++)
 		if (!ch->recs[i].path || !ch->recs[i].buf)
 			return -1;

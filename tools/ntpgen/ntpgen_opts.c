@@ -145,7 +145,10 @@ static void usage(FILE *f)
 "      --legs N            legs (replicas) of a middle, 1 to 4 (default 2)\n"
 "      --leg-offset LBAS   md's data_offset: a leg's LBA is the middle's plus\n"
 "                          this (default 4096)\n"
-"      --slow-leg L:US     leg L's replicas' drives take US more\n"
+"      --slow-leg L:US[:SECS]\n"
+"                          leg L's replicas' drives take US more, for the\n"
+"                          commands that reach them SECS seconds or more\n"
+"                          after the first (default 0: all of them)\n"
 "      --split-pct P       of the 128 KiB commands a middle serves, % it\n"
 "                          splits into 2 or 4 contiguous parts (default 0)\n"
 "      --unlinked-pct P    after P % of its commands, a middle sends one of\n"
@@ -526,7 +529,7 @@ static int parse_file_opt(int c, char *arg, struct opts *o)
 static int parse_chain_opt(int c, char *arg, struct opts *o)
 {
 	uint64_t leg;
-	char *us;
+	char *us, *from;
 
 	switch (c) {
 	case OPT_CHAIN:
@@ -540,11 +543,19 @@ static int parse_chain_opt(int c, char *arg, struct opts *o)
 		return parse_u64(arg, "--leg-offset", 0, 1ULL << 40,
 				 &o->leg_offset);
 	case OPT_SLOW_LEG:
-		us = split_pair(arg, "--slow-leg", "L:US");
+		us = split_pair(arg, "--slow-leg", "L:US[:SECS]");
 		if (!us || parse_u64(arg, "--slow-leg", 0, CHAIN_MAX_LEGS - 1,
 				     &leg))
 			return -1;
 		o->slow_leg = (int32_t)leg;
+		/* A slow spell that starts later: a leg going bad mid-run. */
+		from = strchr(us, ':');
+		if (from) {
+			*from++ = '\0';
+			if (parse_double(from, "--slow-leg", 0, 1e6,
+					 &o->slow_leg_from_s))
+				return -1;
+		}
 		return parse_double(us, "--slow-leg", 0, 1e7, &o->slow_leg_us);
 	case OPT_SPLIT_PCT:
 		return parse_pct(arg, "--split-pct", &o->split_pct);

@@ -13,11 +13,13 @@
 #include <sys/stat.h>
 
 #include "analysis/chain.h"
+#include "analysis/chain_detail.h"
 #include "analysis/recording.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "out/out_file.h"
 #include "out/report_chain.h"
+#include "out/report_chain_timeline.h"
 #include "out/report_csv.h"
 #include "out/report_hist.h"
 #include "out/report_html.h"
@@ -318,6 +320,8 @@ static int report_print(const struct recording_run *run,
 		err = report_hist_print(stdout, run, o->hist);
 	if (!err && o->timeline)
 		err = report_timeline_print(stdout, run, o->timeline);
+	if (!err && o->timeline)
+		err = report_chain_timeline_print(stdout, run, o->timeline);
 	putchar('\n');
 	recording_run_print_records(stdout, run);
 	recording_run_print_notes(stdout, run, o->detail);
@@ -355,6 +359,8 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 		v->err = report_hist_json(js, v->run, o->hist);
 	if (o->timeline && !v->err)
 		v->err = report_timeline_json(js, v->run, o->timeline);
+	if (o->timeline && !v->err)
+		v->err = report_chain_timeline_json(js, v->run, o->timeline);
 }
 
 static int report_json(const struct recording_run *run,
@@ -470,7 +476,8 @@ int cmd_report(int argc, char *argv[])
 	}
 	ret = 0;
 	/* JSON's groups carry their chains whole, never per leg. */
-	if (ntprof_chain_stats_make(&run, o.by_leg && !o.json)) {
+	if (ntprof_chain_stats_make(&run, o.by_leg && !o.json) ||
+	    (o.detail && ntprof_chain_detail_make(&run))) {
 		fprintf(stderr, "ntprof: %s: out of memory for the chains\n",
 			argv[0]);
 		ret = 1;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/chain.h"
+#include "analysis/chain_detail.h"
 #include "analysis/recording.h"
 
 static bool same_machine(const struct ntp_header *a, const struct ntp_header *b)
@@ -313,6 +314,7 @@ void ntprof_chain_free(struct recording_run *run)
 	free(ch->legs);
 	free(ch->file_mid);
 	free(ch->file_base);
+	ntprof_chain_detail_free(ch);
 	ntprof_chain_stats_free(ch);
 	free(ch);
 	run->chain = NULL;

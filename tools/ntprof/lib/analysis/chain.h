@@ -27,6 +27,7 @@
 #include "analysis/stats.h"
 
 struct recording_run;
+struct ntprof_chain_detail;
 
 /* No record: an index that links nowhere. */
 #define NTPROF_CHAIN_NONE	UINT32_MAX
@@ -236,6 +237,8 @@ struct ntprof_chain {
 	uint64_t outside;
 	/* The per-group numbers (chain_stats.c); NULL before. */
 	struct ntprof_chain_stats *stats;
+	/* --detail: their components (chain_detail.c); NULL without. */
+	struct ntprof_chain_detail *detail;
 };
 
 /* recording.c's steps. 0, or 1 after a one-line message for @cmd. */

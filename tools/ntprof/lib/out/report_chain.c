@@ -18,6 +18,7 @@
 #include "common/names.h"
 #include "common/util.h"
 #include "out/report_chain.h"
+#include "out/report_chain_detail.h"
 
 /*
  * A middle, or a note (a piece missing, a file not linked): a run of one
@@ -211,6 +212,7 @@ static void print_group(FILE *f, const struct recording_run *run,
 		print_hops(f, cg);
 	if (cg->nr_legs)
 		print_legs(f, run, cg);
+	report_chain_detail_print(f, run, cg);
 }
 
 int report_chain_print(FILE *f, const struct recording_run *run)
@@ -227,7 +229,7 @@ int report_chain_print(FILE *f, const struct recording_run *run)
 	return 0;
 }
 
-static void json_hops(struct ntprof_json *js,
+static void json_hops(struct ntprof_json *js, const struct recording_run *run,
 		      const struct ntprof_chain_group *cg)
 {
 	const struct ntprof_chain_hop_stats *hs;
@@ -261,6 +263,7 @@ static void json_hops(struct ntprof_json *js,
 			ntprof_json_num(js, "mean_us", mean / 1e3, 3);
 			ntprof_json_num(js, "share_pct",
 					100 * mean / cg->e2e_mean, 2);
+			report_chain_detail_json(js, run, cg, h, -1, s);
 			ntprof_json_obj_end(js);
 		}
 		ntprof_json_arr_end(js);
@@ -304,6 +307,7 @@ static void json_legs(struct ntprof_json *js, const struct recording_run *run,
 							  ls->kind, 0));
 			ntprof_json_num(js, "mean_us",
 					ls->stage_sum[s] / d / 1e3, 3);
+			report_chain_detail_json(js, run, cg, 0, (int)i, s);
 			ntprof_json_obj_end(js);
 		}
 		ntprof_json_arr_end(js);
@@ -329,7 +333,7 @@ void report_chain_json_group(struct ntprof_json *js,
 	if (!cg)
 		return;
 	ntprof_json_u64(js, "n_followed", cg->followed);
-	json_hops(js, cg);
+	json_hops(js, run, cg);
 	json_legs(js, run, cg);
 }
 
