@@ -130,23 +130,6 @@ hits() {
 	awk '{ s += $NF } END { print s + 0 }' $HOOKS
 }
 
-# The CPU time of the recorders so far, in ns of guest time.
-cpu_ns() {
-	local p s=0 t
-
-	for p in $PIDS; do
-		read -r t _ < "/proc/$p/schedstat" 2> /dev/null || t=0
-		s=$((s + t))
-	done
-	echo $s
-}
-
-records() {
-	awk '$2 == "cpu" { for (i = 2; i <= NF; i++) if ($(i - 1) == "records") s += $i }
-		END { print s + 0 }' /sys/kernel/debug/ntprof/buffers
-}
-
-PIDS=
 start() {
 	local mode=$1
 
@@ -164,14 +147,7 @@ start() {
 }
 
 stop() {
-	local p
-
-	for p in $PIDS; do
-		kill -INT "$p" 2> /dev/null
-		wait "$p"
-	done
-	PIDS=
-	return 0
+	stop_recorders
 }
 
 # fio_n OP: OPS_N commands of OP (randread, randwrite) on the volume,

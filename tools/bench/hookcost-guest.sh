@@ -26,30 +26,19 @@ namespace() {
 	fi
 }
 
-PIDS=
-stop() {
-	local p
-
-	for p in $PIDS; do
-		kill -INT "$p" 2> /dev/null
-		wait "$p"
-	done
-	PIDS=
-}
-
 for t in $TRANSPORTS; do
 	dev=$(namespace "$t")
 	for mode in $MODES; do
-		record_both "$t" "${mode#s}" || { stop; exit 1; }
+		record_both "$t" "${mode#s}" || { stop_recorders; exit 1; }
 		# A few reads first: the first hits of a session fault in its code.
 		fio --name=warm --filename="$dev" --rw=randread --bs=4k --direct=1 \
 			--ioengine=psync --size=256m --number_ios=50 > /dev/null
 		cat $C > /tmp/cost0
 		fio --name=hookcost --filename="$dev" --rw=randread --bs=4k --direct=1 \
 			--ioengine=psync --size=256m --number_ios="$READS" > /dev/null ||
-			{ log "fio failed ($t $mode)"; stop; exit 1; }
+			{ log "fio failed ($t $mode)"; stop_recorders; exit 1; }
 		cat $C > /tmp/cost1
-		stop
+		stop_recorders
 		awk -v t="$t" -v m="$mode" -v n="$READS" '
 			FNR == NR { k = $1 " " $2 " " $3 " " $4; h[k] = $5; ns[k] = $6; next }
 			$1 == "bracket" { b = $2; next }

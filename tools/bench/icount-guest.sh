@@ -47,24 +47,6 @@ hits() {
 	awk '{ s += $NF } END { print s + 0 }' /sys/kernel/debug/ntprof/hooks
 }
 
-# The CPU time of the profiler's processes so far, in ns (schedstat's
-# first field: guest time, so instructions times 4 under icount).
-cpu_ns() {
-	local p s=0 t
-
-	for p in $PIDS; do
-		read -r t _ < "/proc/$p/schedstat" 2> /dev/null || t=0
-		s=$((s + t))
-	done
-	echo $s
-}
-
-# Records the kernel handed to the readers so far, both roles.
-records() {
-	awk '$2 == "cpu" { for (i = 2; i <= NF; i++) if ($(i - 1) == "records") s += $i }
-		END { print s + 0 }' /sys/kernel/debug/ntprof/buffers
-}
-
 # sites T KIND [lean]: the names ntprof attaches, of KIND (tracepoint,
 # kprobe), comma-separated, found by starting sessions for transport T
 # once (with --stages-only for lean).
@@ -85,7 +67,6 @@ sites() {
 	cat "$f"
 }
 
-PIDS=
 # start MODE T: start the profiler of MODE for transport T; ready on return.
 start() {
 	local mode=$1 t=$2 role i n
@@ -143,7 +124,7 @@ start() {
 }
 
 stop() {
-	local mode=$1 p
+	local mode=$1
 
 	case "$mode" in
 	empty*) rmmod ntprof_emptyprobe ;;
@@ -154,12 +135,7 @@ stop() {
 		echo > $T/trace
 		;;
 	esac
-	for p in $PIDS; do
-		kill -INT "$p" 2> /dev/null
-		wait "$p"
-	done
-	PIDS=
-	return 0
+	stop_recorders
 }
 
 # read_n DEV QD: fio's 4 KiB random reads, READS of them (per job at QD32).

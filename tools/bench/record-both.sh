@@ -5,8 +5,10 @@
 # ROLES (host, target) for transport T, sampling 1 in N, with OPTIONs
 # (--stages-only), and return once all have started (their probing
 # done), their PIDs added to PIDS. record_both T N [OPTION...]: the same
-# as host and as target. Sent to the guest in front of
-# tools/bench/icount-guest.sh and hookcost-guest.sh, which define log().
+# as host and as target. stop_recorders stops them all. Sent to the
+# guest in front of tools/bench/icount-guest.sh, hookcost-guest.sh and
+# chain-icount-guest.sh, which define log().
+PIDS=
 record_roles() {
 	local roles=$1 t=$2 n=$3 role c want
 
@@ -37,4 +39,34 @@ record_both() {
 
 	shift 2
 	record_roles "host target" "$t" "$n" "$@"
+}
+
+# stop_recorders: SIGINT to every recorder of PIDS, each waited for.
+stop_recorders() {
+	local p
+
+	for p in $PIDS; do
+		kill -INT "$p" 2> /dev/null
+		wait "$p"
+	done
+	PIDS=
+	return 0
+}
+
+# The CPU time of the recorders so far, in ns (schedstat's first field:
+# guest time, so instructions times 4 under icount).
+cpu_ns() {
+	local p s=0 t
+
+	for p in $PIDS; do
+		read -r t _ < "/proc/$p/schedstat" 2> /dev/null || t=0
+		s=$((s + t))
+	done
+	echo $s
+}
+
+# Records the kernel handed to the readers so far, both roles.
+records() {
+	awk '$2 == "cpu" { for (i = 2; i <= NF; i++) if ($(i - 1) == "records") s += $i }
+		END { print s + 0 }' /sys/kernel/debug/ntprof/buffers
 }
