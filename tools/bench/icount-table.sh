@@ -9,21 +9,13 @@
 # instructions a read took are 1e9 / (4 * IOPS) at QD1 (at QD32 the same
 # figure is per read of the device's throughput).
 set -euo pipefail
+# shellcheck source=tools/bench/lib.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dir=${1:?usage: icount-table.sh DIR}
 [ -s "$dir/runs.tsv" ] || { echo "icount-table: no runs in $dir" >&2; exit 1; }
 
-awk -F'\t' '
-function median(list,   n, a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	MIN = a[1]; MAX = a[n]
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function instr(iops) { return 1e9 / (4 * iops) }
+awk -F'\t' "$BENCH_AWK_STATS"'
 {
 	key = $2 " " $3
 	if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }

@@ -10,6 +10,23 @@ BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$BENCH_DIR/../.." && pwd)
 LAB_CACHE=${LAB_CACHE:-/var/cache/ntprof-lab}
 
+# The tables' awk functions: median(LIST) of space-separated numbers,
+# setting MIN and MAX to its extremes; instr(IOPS), the instructions a
+# command took at QD1 under -icount shift=2 (a guest instruction is 4 ns).
+# shellcheck disable=SC2016 # awk's code, not the shell's
+BENCH_AWK_STATS='
+function median(list,   n, a, i, j, t) {
+	n = split(list, a, " ")
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
+			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
+		}
+	MIN = a[1]; MAX = a[n]
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function instr(iops) { return 1e9 / (4 * iops) }
+'
+
 # bench_settings VAR...: the variables as assignments, for the guest.
 bench_settings() {
 	local v

@@ -14,21 +14,13 @@
 # ntprof's read mean (column 8 of runs.tsv, the joined recordings') is
 # below perf's Average, median over the repetitions, in %.
 set -euo pipefail
+# shellcheck source=tools/bench/lib.sh disable=SC1091
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 dir=${1:?usage: spdk-icount-table.sh DIR}
 [ -s "$dir/runs.tsv" ] || { echo "spdk-icount-table: no runs in $dir" >&2; exit 1; }
 
-awk -F'\t' '
-function median(list,   n, a, i, j, t) {
-	n = split(list, a, " ")
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-		}
-	MIN = a[1]; MAX = a[n]
-	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-}
-function instr(iops) { return 1e9 / (4 * iops) }
+awk -F'\t' "$BENCH_AWK_STATS"'
 NR == 1 { next }
 $4 + 0 <= 0 { next }
 {
