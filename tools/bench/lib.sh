@@ -13,7 +13,7 @@ LAB_CACHE=${LAB_CACHE:-/var/cache/ntprof-lab}
 # The tables' awk functions: median(LIST) of space-separated numbers,
 # setting MIN and MAX to its extremes; instr(IOPS), the instructions a
 # command took at QD1 under -icount shift=2 (a guest instruction is 4 ns).
-# shellcheck disable=SC2016 # awk's code, not the shell's
+# shellcheck disable=SC2016,SC2034 # awk's code, used by the tables
 BENCH_AWK_STATS='
 function median(list,   n, a, i, j, t) {
 	n = split(list, a, " ")
