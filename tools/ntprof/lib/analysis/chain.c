@@ -26,11 +26,6 @@ static bool same_machine(const struct ntp_header *a, const struct ntp_header *b)
 	       !strcmp(a->boot_id, b->boot_id);
 }
 
-static bool is_host(const struct recording *rec)
-{
-	return rec->hdr->role == NTPROF_ROLE_HOST;
-}
-
 bool ntprof_chain_present(const struct recording_run *run)
 {
 	return run->chain && run->chain->nr_mid;
@@ -124,10 +119,10 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 		for (k = 0; k < run->nr_files; k++) {
 			if (!same_machine(run->files[k].hdr, run->files[f].hdr))
 				continue;
-			has_host |= is_host(&run->files[k]);
-			has_target |= !is_host(&run->files[k]);
+			has_host |= recording_is_host(&run->files[k]);
+			has_target |= !recording_is_host(&run->files[k]);
 		}
-		if (!has_host || !has_target || is_host(&run->files[f]))
+		if (!has_host || !has_target || recording_is_host(&run->files[f]))
 			continue;
 		m = middle_of(run, f);
 		if (!m || u32_push(&m->up_files, &m->nr_up_files, (uint32_t)f))
@@ -135,7 +130,7 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 		ch->file_mid[f] = (int32_t)(m - ch->mid);
 	}
 	for (f = 0; f < run->nr_files; f++) {
-		if (!is_host(&run->files[f]))
+		if (!recording_is_host(&run->files[f]))
 			continue;
 		for (k = 0; k < ch->nr_mid; k++) {
 			m = &ch->mid[k];
@@ -243,8 +238,8 @@ static int missing_notes(struct recording_run *run)
 		 * An origin host's unmatched commands are the join's to
 		 * report; a target's matter only when hosts were given.
 		 */
-		if ((is_host(rec) && !rec->leg) ||
-		    (!is_host(rec) && !run->nr_host_files))
+		if ((recording_is_host(rec) && !rec->leg) ||
+		    (!recording_is_host(rec) && !run->nr_host_files))
 			continue;
 		unmatched = n = 0;
 		for (i = 0; i < rec->n; i++) {
@@ -252,7 +247,7 @@ static int missing_notes(struct recording_run *run)
 						     rec->hdr->role))
 				continue;
 			n++;
-			if (is_host(rec))
+			if (recording_is_host(rec))
 				unmatched += rec->match_file[i] ==
 					     NTPROF_NO_MATCH;
 			else
@@ -264,7 +259,7 @@ static int missing_notes(struct recording_run *run)
 		if (rec->leg)
 			err = note_add(ch, "missing: the replicas' target recordings for %s (%s's host side): none of its %" PRIu64 " commands matched a target record",
 				       rec->path, rec->hdr->hostname, n);
-		else if (!is_host(rec))
+		else if (!recording_is_host(rec))
 			err = note_add(ch, "missing: the host recording that sent %s's %" PRIu64 " commands (%s): none matched a host record",
 				       rec->path, n, rec->hdr->hostname);
 	}
@@ -482,7 +477,7 @@ int ntprof_chain_cmd_get(const struct recording_run *run, uint32_t file,
 	if (file >= run->nr_files)
 		return -EINVAL;
 	rec = &run->files[file];
-	if (!is_host(rec) || rec->leg || idx >= rec->n)
+	if (!recording_is_host(rec) || rec->leg || idx >= rec->n)
 		return -EINVAL;
 	c->nr = 1;
 	c->truncated = false;
@@ -512,7 +507,7 @@ int ntprof_chain_each(const struct recording_run *run,
 	if (!c)
 		return -ENOMEM;
 	for (f = 0; f < run->nr_files && !ret; f++) {
-		if (!is_host(&run->files[f]) || run->files[f].leg)
+		if (!recording_is_host(&run->files[f]) || run->files[f].leg)
 			continue;
 		for (i = 0; i < run->files[f].n && !ret; i++) {
 			ntprof_chain_cmd_get(run, (uint32_t)f, (uint32_t)i, c);

@@ -192,11 +192,6 @@ static bool several_transports(const struct recording_run *run)
 	return false;
 }
 
-static bool is_host(const struct recording *rec)
-{
-	return rec->hdr->role == NTPROF_ROLE_HOST;
-}
-
 /*
  * All files must share N: a join of different samples matches a part.
  * A middle's host side is checked against its middle apart (chain.c): a
@@ -269,7 +264,7 @@ static int devs_collect(struct recording_run *run, bool host,
 
 	for (i = 0; i < run->nr_files; i++) {
 		/* A middle's host side names its own devices apart. */
-		if (is_host(&run->files[i]) != host || run->files[i].leg)
+		if (recording_is_host(&run->files[i]) != host || run->files[i].leg)
 			continue;
 		hdr = run->files[i].hdr;
 		t = ntp_trailer(run->files[i].file);
@@ -297,7 +292,7 @@ static int paths_collect(struct recording_run *run)
 	size_t n = 0, cap = 0, i, c, k;
 
 	for (i = 0; i < run->nr_files; i++) {
-		if (!is_host(&run->files[i]) || run->files[i].leg)
+		if (!recording_is_host(&run->files[i]) || run->files[i].leg)
 			continue;
 		hdr = run->files[i].hdr;
 		for (c = 0; c < hdr->nr_ctrls; c++) {
@@ -406,7 +401,7 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 	opts.nr_target_devs = run->nr_target_devs;
 	/* Recordings of one side run side by side: the longest is the run. */
 	for (f = 0; f < run->nr_files; f++)
-		if (is_host(&run->files[f]) == hosts && !run->files[f].leg &&
+		if (recording_is_host(&run->files[f]) == hosts && !run->files[f].leg &&
 		    run->files[f].duration_ns > opts.duration_ns)
 			opts.duration_ns = run->files[f].duration_ns;
 	if (run->an) {
@@ -430,7 +425,7 @@ static int analyse(struct recording_run *run, const char *cmd,
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
 		/* A middle's host records show only through its chains. */
-		if (is_host(rec) != hosts || rec->leg)
+		if (recording_is_host(rec) != hosts || rec->leg)
 			continue;
 		ntprof_analysis_set_machine(run->an, rec->machine);
 		for (i = 0; i < rec->n && !err; i++) {
@@ -477,7 +472,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		rec = &run->files[i];
 		if (recording_prepare(rec, cmd))
 			return 1;
-		if (is_host(rec))
+		if (recording_is_host(rec))
 			run->nr_host_files++;
 		else
 			run->nr_target_files++;
@@ -491,9 +486,9 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 		rec = &run->files[i];
 		if (recording_read(rec, cmd))
 			return 1;
-		if (is_host(rec) && !rec->leg)
+		if (recording_is_host(rec) && !rec->leg)
 			run->nr_host += rec->n;
-		else if (!is_host(rec))
+		else if (!recording_is_host(rec))
 			run->nr_target += rec->n;
 	}
 	if (run->nr_host_files && run->nr_target_files &&

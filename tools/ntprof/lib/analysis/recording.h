@@ -88,6 +88,12 @@ struct recording_failed {
 	uint64_t n_sampled;		/* of the sample */
 };
 
+/* Whether @rec is a host's recording (else a target's). */
+static inline bool recording_is_host(const struct recording *rec)
+{
+	return rec->hdr->role == NTPROF_ROLE_HOST;
+}
+
 /* The paths given, each directory replaced by its .ntp files. */
 struct recording_paths {
 	char **v;

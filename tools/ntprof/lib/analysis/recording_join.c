@@ -20,11 +20,6 @@
 #include "analysis/recording.h"
 #include "common/util.h"
 
-static bool is_host(const struct recording *rec)
-{
-	return rec->hdr->role == NTPROF_ROLE_HOST;
-}
-
 /* Whether two recordings may hold the same commands: a transport in common. */
 static bool same_transports(const struct ntp_header *a,
 			    const struct ntp_header *b)
@@ -75,7 +70,7 @@ static bool exported_elsewhere(const struct recording_run *run,
 	if (!nqn[0] || exports(t->hdr, nqn))
 		return false;
 	for (i = 0; i < run->nr_files; i++)
-		if (&run->files[i] != t && !is_host(&run->files[i]) &&
+		if (&run->files[i] != t && !recording_is_host(&run->files[i]) &&
 		    exports(run->files[i].hdr, nqn))
 			return true;
 	return false;
@@ -288,7 +283,7 @@ int recording_join_all(struct recording_run *run, const char *cmd)
 		goto nomem;
 	for (hi = 0; hi < run->nr_files; hi++) {
 		rec = &run->files[hi];
-		if (is_host(rec)) {
+		if (recording_is_host(rec)) {
 			rec->match_file = malloc((rec->n + 1) * sizeof(uint32_t));
 			rec->match_idx = malloc((rec->n + 1) * sizeof(uint32_t));
 			if (!rec->match_file || !rec->match_idx)
@@ -301,10 +296,10 @@ int recording_join_all(struct recording_run *run, const char *cmd)
 		}
 	}
 	for (hi = 0; hi < run->nr_files; hi++) {
-		if (!is_host(&run->files[hi]))
+		if (!recording_is_host(&run->files[hi]))
 			continue;
 		for (ti = 0; ti < run->nr_files; ti++) {
-			if (is_host(&run->files[ti]) ||
+			if (recording_is_host(&run->files[ti]) ||
 			    !same_transports(run->files[ti].hdr,
 					     run->files[hi].hdr))
 				continue;

@@ -54,11 +54,6 @@
 
 enum recording_stream recording_stream_mode;
 
-static bool is_host(const struct recording *rec)
-{
-	return rec->hdr->role == NTPROF_ROLE_HOST;
-}
-
 bool recording_stream_wanted(const struct recording_run *run)
 {
 	const struct ntp_header *a, *b;
@@ -558,12 +553,12 @@ static int stream_side(struct stream *s)
 
 	for (f = 0; f < run->nr_files && !err; f++) {
 		rec = &run->files[f];
-		if (is_host(rec) != (run->nr_host_files > 0))
+		if (recording_is_host(rec) != (run->nr_host_files > 0))
 			continue;
 		if (reader_init(&s->h, rec, !s->first, s->cmd))
 			return -EIO;
 		while (!err && (x = reader_next(&s->h)))
-			err = is_host(rec) ? s->fn(x, NULL, rec, NULL, s->arg) :
+			err = recording_is_host(rec) ? s->fn(x, NULL, rec, NULL, s->arg) :
 					     s->fn(NULL, x, NULL, rec, s->arg);
 		if (s->h.err)
 			return -EIO;
@@ -586,9 +581,9 @@ static int stream_run(struct stream *s)
 	/* The tests' small chunks: boundaries in every ntpgen case. */
 	s->chunk = env && atol(env) > 0 ? (size_t)atol(env) : STREAM_CHUNK;
 	for (f = 0; f < run->nr_files; f++) {
-		if (is_host(&run->files[f]) && !s->hrec)
+		if (recording_is_host(&run->files[f]) && !s->hrec)
 			s->hrec = &run->files[f];
-		else if (!is_host(&run->files[f]) && !s->trec)
+		else if (!recording_is_host(&run->files[f]) && !s->trec)
 			s->trec = &run->files[f];
 	}
 	if (!s->hrec || !s->trec)
@@ -632,7 +627,7 @@ static int stream_summary(struct recording_run *run, struct stream *s)
 
 	run->nr_host = run->nr_target = 0;
 	for (f = 0; f < run->nr_files; f++) {
-		if (is_host(&run->files[f]))
+		if (recording_is_host(&run->files[f]))
 			run->nr_host += run->files[f].n;
 		else
 			run->nr_target += run->files[f].n;
