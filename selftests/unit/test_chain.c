@@ -279,7 +279,8 @@ static uint32_t mh_sample = 1;
 static void write_file(const char *name, const char *host, uint8_t role,
 		       int machine, uint8_t chain, uint64_t offset,
 		       const struct side *s, const struct ntp_dev *devs,
-		       uint32_t nr_devs)
+		       uint32_t nr_devs, const struct ntp_ctrl *ctrls,
+		       uint32_t nr_ctrls)
 {
 	struct ntp_header hdr = {
 		.role = role, .transport = NTPROF_TRANSPORT_TCP,
@@ -288,6 +289,7 @@ static void write_file(const char *name, const char *host, uint8_t role,
 		.start_real_ns = 1700000000000000000ULL,
 		.chain = chain, .chain_offset = offset,
 		.devs = devs, .nr_devs = nr_devs,
+		.ctrls = ctrls, .nr_ctrls = nr_ctrls,
 	};
 	struct ntp_trailer tr = { .end_mono_ns = clock_of[machine] + 40000000,
 				  .end_real_ns = 1700000000040000000ULL };
@@ -313,12 +315,14 @@ static void write_all(uint8_t mh_chain)
 	static const struct ntp_dev rdevs[] = { { 0x1100000, "nullb0" },
 						{ 0x1100001, "nullb1" } };
 
-	write_file(names[0], "h", NTPROF_ROLE_HOST, MH, 1, 0, &hs, hdevs, 1);
-	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 1, 0, &ts, mtdevs, 1);
+	write_file(names[0], "h", NTPROF_ROLE_HOST, MH, 1, 0, &hs, hdevs, 1,
+		   NULL, 0);
+	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 1, 0, &ts, mtdevs, 1,
+		   NULL, 0);
 	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, mh_chain, OFFSET, &ds,
-		   mhdevs, 2);
+		   mhdevs, 2, NULL, 0);
 	write_file(names[3], "r", NTPROF_ROLE_TARGET, MR, 1, OFFSET, &rs,
-		   rdevs, 2);
+		   rdevs, 2, NULL, 0);
 }
 
 static int load(struct recording_run *run, int skip)
@@ -468,10 +472,12 @@ static void test_run(void)
 	 * Without the chain rule anywhere, a machine's two roles are a hop
 	 * over loopback: its host records make groups, as ever.
 	 */
-	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 0, 0, &ts, NULL, 0);
-	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 0, OFFSET, &ds, NULL, 0);
+	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 0, 0, &ts, NULL, 0,
+		   NULL, 0);
+	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 0, OFFSET, &ds, NULL,
+		   0, NULL, 0);
 	write_file(names[3], "r", NTPROF_ROLE_TARGET, MR, 0, OFFSET, &rs, NULL,
-		   0);
+		   0, NULL, 0);
 	err = load(&run, 0);
 	ok(!err && !ntprof_chain_present(&run) && !run.files[1].leg &&
 	   run.an->nr_host == 11 && run.an->nr_groups > 0,
@@ -490,6 +496,56 @@ static void test_run(void)
 	recording_run_free(&run);
 	/* KEEP_TMP keeps the whole chain, to report by hand. */
 	write_all(1);
+}
+
+/*
+ * A host and its target on one machine, both recorded with the chain
+ * rule, the host's controller naming the target's subsystem: a hop over
+ * loopback, as the lab's one guest runs it. Its host records join the
+ * target's and make groups; no middle, no note.
+ */
+static void test_loopback(void)
+{
+	static const struct ntp_ctrl hc[] = { { .dev = 0x10300000, .nsid = 1,
+						.subsysnqn = "nqn.lo" } };
+	static const struct ntp_ctrl tc[] = { { .dev = 0x900001, .nsid = 1,
+						.subsysnqn = "nqn.lo" } };
+	static const struct ntp_ctrl other[] = { { .dev = 0x10300000,
+						   .nsid = 1,
+						   .subsysnqn = "nqn.far" } };
+	struct side lh = { NULL, 0 }, lt = { NULL, 0 };
+	struct recording_run run;
+	char *paths[2];
+	int i, err;
+
+	for (i = 0; i < N_CMDS; i++)
+		hop(push(&lh), push(&lt), MM, MM, 1000000 + i * 1000000ULL,
+		    20000, 1, (uint16_t)i, 0x02, 100 + 8 * (uint64_t)i,
+		    0x10300000, 0x900001);
+	write_file(names[1], "m", NTPROF_ROLE_TARGET, MM, 1, 0, &lt, NULL, 0,
+		   tc, 1);
+	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 1, 0, &lh, NULL, 0,
+		   hc, 1);
+	paths[0] = strdup(tap_path(dir, names[2]));
+	paths[1] = strdup(tap_path(dir, names[1]));
+	err = recording_run_load(&run, "report", paths, 2, 0);
+	ok(!err && !ntprof_chain_present(&run) && !run.files[0].leg &&
+	   run.matched == N_CMDS && run.an->nr_groups > 0 &&
+	   run.chain->nr_notes == 0,
+	   "one machine's host over loopback to its own target, with the chain rule: a hop, every record joined, no middle");
+	recording_run_free(&run);
+
+	/* The same machine's host naming another machine's subsystem. */
+	write_file(names[2], "m", NTPROF_ROLE_HOST, MM, 1, 0, &lh, NULL, 0,
+		   other, 1);
+	err = recording_run_load(&run, "report", paths, 2, 0);
+	ok(!err && ntprof_chain_present(&run) && run.files[0].leg,
+	   "the same files, the host naming a subsystem its machine does not export: a middle");
+	recording_run_free(&run);
+	free(paths[0]);
+	free(paths[1]);
+	free(lh.v);
+	free(lt.v);
 }
 
 /*
@@ -516,6 +572,7 @@ int main(int argc, char *argv[])
 	test_link();
 	test_split();
 	test_run();
+	test_loopback();
 	tap_rmdir(dir, names, 4);
 	free(hs.v);
 	free(ts.v);

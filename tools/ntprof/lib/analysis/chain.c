@@ -89,6 +89,42 @@ static struct ntprof_chain_middle *middle_of(struct recording_run *run,
 	return m;
 }
 
+/*
+ * Whether host file @f reaches only targets of its own machine: a hop
+ * over loopback, as a lab of one guest runs it, not a middle's legs.
+ * Every subsystem its controllers name is exported by a target file of
+ * the same machine; a file that names none is taken as a middle's.
+ */
+static bool loops_back(const struct recording_run *run, size_t f)
+{
+	const struct ntp_header *h = run->files[f].hdr, *t;
+	bool named = false, found;
+	uint32_t k;
+	size_t i;
+
+	for (k = 0; k < h->nr_ctrls; k++) {
+		if (!h->ctrls[k].subsysnqn[0])
+			continue;
+		named = true;
+		found = false;
+		for (i = 0; i < run->nr_files && !found; i++) {
+			t = run->files[i].hdr;
+			found = !recording_is_host(&run->files[i]) &&
+				same_machine(t, h) &&
+				recording_exports(t, h->ctrls[k].subsysnqn);
+		}
+		if (!found)
+			return false;
+	}
+	return named;
+}
+
+/* Whether file @f is a middle's host side: its legs' recording. */
+static bool is_downstream(const struct recording_run *run, size_t f)
+{
+	return recording_is_host(&run->files[f]) && !loops_back(run, f);
+}
+
 int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 {
 	struct ntprof_chain_middle *m;
@@ -119,7 +155,7 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 		for (k = 0; k < run->nr_files; k++) {
 			if (!same_machine(run->files[k].hdr, run->files[f].hdr))
 				continue;
-			has_host |= recording_is_host(&run->files[k]);
+			has_host |= is_downstream(run, k);
 			has_target |= !recording_is_host(&run->files[k]);
 		}
 		if (!has_host || !has_target || recording_is_host(&run->files[f]))
@@ -130,7 +166,7 @@ int ntprof_chain_setup(struct recording_run *run, const char *cmd)
 		ch->file_mid[f] = (int32_t)(m - ch->mid);
 	}
 	for (f = 0; f < run->nr_files; f++) {
-		if (!recording_is_host(&run->files[f]))
+		if (!is_downstream(run, f))
 			continue;
 		for (k = 0; k < ch->nr_mid; k++) {
 			m = &ch->mid[k];

@@ -94,6 +94,9 @@ static inline bool recording_is_host(const struct recording *rec)
 	return rec->hdr->role == NTPROF_ROLE_HOST;
 }
 
+/* Whether target header @t has a controller of subsystem @nqn. */
+bool recording_exports(const struct ntp_header *t, const char *nqn);
+
 /* The paths given, each directory replaced by its .ntp files. */
 struct recording_paths {
 	char **v;

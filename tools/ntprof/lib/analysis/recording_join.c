@@ -47,8 +47,7 @@ static void join_hint(const struct ntp_header *h, const struct ntp_header *t,
 			      (int64_t)(h->start_mono_ns - h->start_real_ns);
 }
 
-/* Whether target header @t has a controller of subsystem @nqn. */
-static bool exports(const struct ntp_header *t, const char *nqn)
+bool recording_exports(const struct ntp_header *t, const char *nqn)
 {
 	uint32_t k;
 
@@ -67,11 +66,11 @@ static bool exported_elsewhere(const struct recording_run *run,
 {
 	size_t i;
 
-	if (!nqn[0] || exports(t->hdr, nqn))
+	if (!nqn[0] || recording_exports(t->hdr, nqn))
 		return false;
 	for (i = 0; i < run->nr_files; i++)
 		if (&run->files[i] != t && !recording_is_host(&run->files[i]) &&
-		    exports(run->files[i].hdr, nqn))
+		    recording_exports(run->files[i].hdr, nqn))
 			return true;
 	return false;
 }
