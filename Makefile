@@ -66,13 +66,22 @@ dkms-install:
 	sed 's/#MODULE_VERSION#/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 
 # The Debian packages ntprof-dkms and ntprof (Documentation/packages.rst),
-# built in a copy of the tree's files as git sees them (changes and new
-# files included, ignored ones such as build products left out) under
-# build/deb/, where the .deb files land, so that debian/rules' clean
-# never touches this tree's own build.
+# with debian/control's Build-Depends (apt-get build-dep installs those
+# missing), built in a copy of the tree's files as git sees them
+# (changes and new files included, ignored ones such as build products
+# left out) under build/deb/, where the .deb files land, so that
+# debian/rules' clean never touches this tree's own build.
 DEB_DIR ?= build/deb
 deb:
-	@selftests/lab/install-deps.sh
+	@command -v dpkg-checkbuilddeps > /dev/null && dpkg-checkbuilddeps 2> /dev/null || \
+	if [ "$$(id -u)" -ne 0 ]; then \
+		echo "ntprof: make deb needs debian/control's Build-Depends: run it as root or install them" >&2; exit 1; \
+	else \
+		echo "ntprof: installing debian/control's Build-Depends" >&2; \
+		export DEBIAN_FRONTEND=noninteractive && apt-get update -qq && \
+		apt-get install -y -qq --no-install-recommends dpkg-dev > /dev/null && \
+		apt-get build-dep -y -qq ./ > /dev/null; \
+	fi
 	@test "$$(dpkg-parsechangelog -S Version)" = "$(DKMS_VERSION)" || \
 		{ echo "ntprof: debian/changelog's version is not VERSION's ($(DKMS_VERSION)): add an entry" >&2; exit 1; }
 	rm -rf $(DEB_DIR)
