@@ -9,7 +9,8 @@
 # with its path and records, which the part holds; then the service's
 # wrapper, tools/ntprof/systemd/ntprof-record, makes the command line
 # from /etc/default/ntprof's variables (the shipped file's and others),
-# moves the previous run's parts aside, and refuses bad values in one
+# moves the previous run's parts aside, goes on without --prom when
+# node_exporter's directory is missing, and refuses bad values in one
 # line without starting anything.
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -149,6 +150,18 @@ else
 	ktap_diag "want: $want"
 fi
 
+# No node_exporter: its directory missing, the recording goes on
+# without --prom, and says so.
+out=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR="$TMP/none")
+want="ntprof-record: NTPROF_PROM_DIR $TMP/none is not a directory: recording without --prom (install prometheus-node-exporter, or empty NTPROF_PROM_DIR in /etc/default/ntprof) record -r host -s 100 -t tcp,rdma --rotate 256M --keep 16 -o $TMP/var/host.ntp --stages-only "
+if [ "$out" = "$want" ]; then
+	ktap_pass "ntprof-record: NTPROF_PROM_DIR missing: a line saying so, and the recording without --prom"
+else
+	ktap_fail "ntprof-record: NTPROF_PROM_DIR missing: a line saying so, and the recording without --prom"
+	ktap_diag "got:  $out"
+	ktap_diag "want: $want"
+fi
+
 # A restart: the run before's parts go to DIR/ROLE.previous, replacing
 # an older one; the other role's parts stay.
 mkdir "$TMP/var/host.previous"
@@ -185,8 +198,8 @@ refused host "NTPROF_STAGES_ONLY is yes or no, not 'maybe'" \
 	NTPROF_DIR="$TMP/var" NTPROF_STAGES_ONLY=maybe || ok=0
 refused host "NTPROF_DIR is an absolute path, not 'var'" NTPROF_DIR=var || ok=0
 refused host "NTPROF_DIR $TMP/none is not a directory" NTPROF_DIR="$TMP/none" || ok=0
-refused host "NTPROF_PROM_DIR $TMP/none is not a directory" \
-	NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR="$TMP/none" || ok=0
+refused host "NTPROF_PROM_DIR is an absolute path, not 'prom'" \
+	NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR=prom || ok=0
 if [ $ok = 1 ]; then
 	ktap_pass "ntprof-record: a bad role or value refused in one line, nothing started"
 else
