@@ -184,6 +184,8 @@ refused() {
 	local role=$1 words=$2 out rc
 
 	shift 2
+	# An empty role is no argument at all.
+	# shellcheck disable=SC2086
 	out=$(env -i PATH="$PATH" NTPROF="$TMP/fake-ntprof" "$@" \
 		sh "$WRAPPER" $role 2>&1)
 	rc=$?
