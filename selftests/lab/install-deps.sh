@@ -11,6 +11,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq python3-jsonschema python3-docutils
+	debhelper dh-dkms lintian systemd
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
 
 # mdadm: the lab's chain topology builds an md raid1 on its middle guest
@@ -22,6 +23,9 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
 # against trixie's kernels (7.x) for the build test.
+# debhelper, dh-dkms: make deb builds the Debian packages with them;
+# lintian checks them, and systemd's systemd-analyze verifies the unit
+# (selftests/unit/test_deb.sh).
 # python3-docutils: test_docs.sh builds Documentation/*.rst.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
