@@ -101,13 +101,16 @@ programs() {
 }
 
 # run_serial: every program, one after another, its output as it comes.
+# The list is read whole first: the programs keep make check's stdin.
 run_serial() {
-	local group n g cmd
+	local line group n g cmd list
 
-	while read -r group n g cmd; do
+	mapfile -t list < <(programs)
+	for line in "${list[@]}"; do
+		read -r group n g cmd <<< "$line"
 		# shellcheck disable=SC2086 # the command is words without quotes.
 		run_program "$group/$n" $cmd
-	done < <(programs)
+	done
 }
 
 # run_side_by_side: every program, side by side on LAB_JOBS CPUs. A lab
