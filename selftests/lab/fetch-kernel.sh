@@ -47,6 +47,17 @@ linux_closure() {
 		while read -r dep; do linux_closure "$dep"; done
 }
 
+# cached_release: prints the release of $KERNEL and succeeds when it is
+# fetched and unpacked whole.
+cached_release() {
+	local release
+
+	[ -s "$LAB_CACHE/kernels/by-name/$KERNEL" ] || return 1
+	release=$(cat "$LAB_CACHE/kernels/by-name/$KERNEL")
+	[ -f "$LAB_CACHE/kernels/$release/complete" ] || return 1
+	echo "$release"
+}
+
 main() {
 	local release kdir pkgs
 
@@ -54,13 +65,10 @@ main() {
 	[ "$KERNEL" != debug ] || exec bash "$LAB_DIR/debug-kernel.sh"
 
 	mkdir -p "$LAB_CACHE/kernels/by-name" "$LAB_CACHE/debs"
-	if [ -s "$LAB_CACHE/kernels/by-name/$KERNEL" ]; then
-		release=$(cat "$LAB_CACHE/kernels/by-name/$KERNEL")
-		if [ -f "$LAB_CACHE/kernels/$release/complete" ]; then
-			echo "$release"
-			return 0
-		fi
-	fi
+	cached_release && return 0
+	lab_fetch_lock
+	# Another lab run may have fetched it while this one waited.
+	cached_release && return 0
 	lab_apt_update
 	case "$KERNEL" in
 	*-amd64) release=$KERNEL ;;

@@ -52,6 +52,12 @@ main() {
 		echo "$root"
 		return 0
 	fi
+	lab_fetch_lock
+	# Another lab run may have unpacked it while this one waited.
+	if [ "$(cat "$stamp" 2>/dev/null)" = "$TLS_STAMP" ]; then
+		echo "$root"
+		return 0
+	fi
 	lab_apt_init trixie
 	lab_apt_update
 	pkgs=$(closure $TLS_PACKAGES | sort -u)

@@ -78,9 +78,12 @@ chain)
 esac
 
 release=$(bash "$LAB_DIR/fetch-kernel.sh")
-make -s -C "$TOP_DIR/tools/ntprof" >&2
-make -s -C "$TOP_DIR/tools/agent" libntprof-agent.so >&2
-make -s -C "$TOP_DIR/selftests/tools" >&2
+# Labs that run side by side (make check runs two one-guest tests at once)
+# build the same programs in this tree: one make at a time, under a lock
+# on the tree's top directory, or two would write the same objects.
+flock "$TOP_DIR" make -s -C "$TOP_DIR/tools/ntprof" >&2
+flock "$TOP_DIR" make -s -C "$TOP_DIR/tools/agent" libntprof-agent.so >&2
+flock "$TOP_DIR" make -s -C "$TOP_DIR/selftests/tools" >&2
 vmlinux="$LAB_CACHE/kernels/$release/vmlinux"
 # A kernel's own parameters (the debug kernel's: debug-kernel.sh).
 kernel_cmdline=$(cat "$LAB_CACHE/kernels/$release/cmdline" 2>/dev/null) || kernel_cmdline=
@@ -134,6 +137,47 @@ boot_guest() {
 	return "${PIPESTATUS[0]}"
 }
 
+# ports_free BASE N: whether no socket on this machine has bound one of
+# the UDP ports BASE to BASE+N-1 on 127.0.0.1 (a bind without
+# SO_REUSEADDR fails on a port that any socket holds).
+ports_free() {
+	python3 - "$1" "$2" <<'PY'
+import socket, sys
+base, n = int(sys.argv[1]), int(sys.argv[2])
+socks = []
+try:
+    for p in range(base, base + n):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.bind(("127.0.0.1", p))
+        socks.append(s)
+except OSError:
+    sys.exit(1)
+PY
+}
+
+# port_slot: sets port to the first of four UDP ports on 127.0.0.1 for the
+# guests' links that no other lab run uses. QEMU binds its socket with
+# SO_REUSEADDR, so two runs on one port would both bind it and take each
+# other's frames without an error: each run takes a slot, the lock file
+# LAB_CACHE/ports/slot-N that no other run holds, with ports 20000 + 4 N
+# to 20000 + 4 N + 3, skipping a slot whose ports another program has
+# bound. The lock is on a descriptor that the guests' QEMU processes
+# inherit, so it lasts as long as the last of them.
+port_slot() {
+	local dir=$LAB_CACHE/ports slot
+
+	mkdir -p "$dir"
+	for ((slot = 0; slot < 256; slot++)); do
+		exec {port_lock}> "$dir/slot-$slot"
+		if flock -n "$port_lock" && ports_free $((20000 + slot * 4)) 4; then
+			port=$((20000 + slot * 4))
+			return 0
+		fi
+		exec {port_lock}>&-
+	done
+	lab_die "no free UDP ports for the guests' links (all 256 slots of $dir taken)"
+}
+
 null_blk=${LAB_NULL_BLK:+lab.null_blk=$LAB_NULL_BLK}
 lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
 start=$(date +%s)
@@ -143,7 +187,7 @@ elif [ "$TOPOLOGY" = chain ]; then
 	# Two links, each as the two guests' (UDP datagrams on 127.0.0.1,
 	# point to point): host <-> middle on 10.77.0.0/24 (link a), middle
 	# <-> replica on 10.77.1.0/24 (link b). The middle has a NIC on each.
-	port=$((20000 + ($$ % 5000) * 4))
+	port_slot
 	link_a=(udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))
 		udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port)
 	link_b=(udp=127.0.0.1:$((port + 2)),localaddr=127.0.0.1:$((port + 3))
@@ -169,7 +213,7 @@ elif [ "$TOPOLOGY" = chain ]; then
 else
 	# The guests' link: UDP datagrams between the two QEMU processes on
 	# 127.0.0.1 (a stream socket would add Nagle's delays).
-	port=$((20000 + ($$ % 10000) * 2))
+	port_slot
 	boot_guest target "${LAB_GUEST_MEM:-1024}" 1 \
 		"lab.role=target lab.topology=two lab.addr=10.77.0.1 $null_blk" \
 		-netdev "socket,id=n0,udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))" \

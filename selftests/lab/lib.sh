@@ -72,6 +72,16 @@ lab_apt_init() {
 		      -o "APT::Sandbox::User=root")
 }
 
+# lab_fetch_lock: holds, until the calling script ends, the lock that
+# every writer of the cache's downloads takes (fetch-kernel.sh,
+# fetch-tls-tools.sh): labs that run side by side never fetch, unpack or
+# read package lists into one place at once.
+lab_fetch_lock() {
+	mkdir -p "$LAB_CACHE"
+	exec {LAB_FETCH_LOCK}> "$LAB_CACHE/.fetch.lock"
+	flock "$LAB_FETCH_LOCK"
+}
+
 # lab_apt_update: read the package lists of lab_apt_init's configuration,
 # at most once a day, and again when its suites changed.
 lab_apt_update() {

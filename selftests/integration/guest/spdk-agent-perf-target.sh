@@ -60,7 +60,7 @@ kill -KILL $rec
 wait $rec 2>/dev/null
 wait $p
 rc=$?
-sed 's/^/# /' /tmp/perf-killed.out | grep -v '^# *$' | tail -n 3
+perf_summary /tmp/perf-killed.out | sed 's/^/# /' | grep -v '^# *$' | tail -n 3
 iops=$(perf_field 1 /tmp/perf-killed.out)
 if [ $rc -eq 0 ] && [ -n "$iops" ] && kill -0 "$pid" 2>/dev/null; then
 	ktap_pass "a recorder SIGKILLed mid-session: SPDK serves on (perf's 20 s at $iops IOPS)"
