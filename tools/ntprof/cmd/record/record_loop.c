@@ -250,26 +250,52 @@ int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
 	return ntprof_analysis_add(an, NULL, r);
 }
 
-/* --prom: @r, with its device named as the report names it. */
-static void prom_take(struct recorder *rec, const struct ntprof_record *r)
+/* @r's device, named as the report names it. */
+static void record_dev_name(const struct recorder *rec,
+			    const struct ntprof_record *r, char *dev,
+			    size_t size)
 {
-	char dev[64];
-
 	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
-		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
+		snprintf(dev, size, "spdk-n%u", r->nsid);
 	else if (r->role == NTPROF_ROLE_HOST &&
 		 (r->flags & NTPROF_REC_F_PASSTHRU))
 		ntprof_passthru_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
-					sizeof(dev));
+					size);
 	else
-		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
-			       sizeof(dev));
+		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev, size);
+}
+
+/* --prom: @r, with its device named. */
+static void prom_take(struct recorder *rec, const struct ntprof_record *r,
+		      const char *dev)
+{
 	if (prom_add(rec->prom, r, dev)) {
 		prom_free(rec->prom);
 		rec->prom = NULL;
 		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",
 			rec->o->prom);
 	}
+}
+
+/*
+ * -r host,target --prom: @r kept for the chain's links, with its
+ * subsystem (a target record's: the volume's). Out of memory, the chain's
+ * file is no longer rewritten; the recording goes on.
+ */
+static void chain_take(struct recorder *rec, const struct ntprof_record *r,
+		       const char *dev)
+{
+	struct record_middle *mid = rec->mid;
+	const char *subnqn = rec->prom ? prom_subnqn(rec->prom, r) : "";
+
+	pthread_mutex_lock(&mid->lock);
+	if (mid->cp && chain_prom_add(mid->cp, r, dev, subnqn)) {
+		chain_prom_free(mid->cp);
+		mid->cp = NULL;
+		fprintf(stderr, "ntprof: record: out of memory for the chain's links: %s is no longer rewritten\n",
+			mid->cp_path);
+	}
+	pthread_mutex_unlock(&mid->lock);
 }
 
 /* --prom's file rewritten, with the session's counters @st (NULL: none). */
@@ -304,16 +330,24 @@ static void prom_update(struct recorder *rec)
 		fprintf(stderr, "ntprof: record: cannot write %s: %s (the recording goes on)\n",
 			rec->o->prom, strerror(-err));
 	rec->prom_failed = err != 0;
+	/* The chain's windows go with the target side's. */
+	if (rec->mid && rec->o->cfg.role == NTPROF_ROLE_TARGET)
+		record_middle_window(rec->mid, false);
 }
 
 /* Feeds the analyses; one out of memory goes, the recording stays. */
 static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 {
 	uint32_t role = rec->o->cfg.role;
+	char dev[64];
 
 	devmap_add(rec, r->dev);
+	if (rec->prom || rec->mid)
+		record_dev_name(rec, r, dev, sizeof(dev));
 	if (rec->prom)
-		prom_take(rec, r);
+		prom_take(rec, r, dev);
+	if (rec->mid)
+		chain_take(rec, r, dev);
 	if (rec->all && record_analysis_add(rec->all, role, r)) {
 		ntprof_analysis_free(rec->all);
 		rec->all = NULL;
@@ -391,7 +425,7 @@ static int record_take_spdk(const struct ntprof_record *recs, size_t n,
 int record_drain(struct recorder *rec, uint64_t *count)
 {
 	struct nl_sock *sock = rec->busy ? rec->sock : rec->quiet_sock;
-	uint64_t n = 0;
+	uint64_t n = 0, start = clock_ns(CLOCK_MONOTONIC);
 	int err = 0;
 
 	*count = 0;
@@ -415,6 +449,12 @@ int record_drain(struct recorder *rec, uint64_t *count)
 	}
 	if (!err)
 		rec->busy = *count >= DRAIN_QUIET;
+	/* Every record of ours that ended before @start is now taken. */
+	if (!err && rec->mid) {
+		pthread_mutex_lock(&rec->mid->lock);
+		rec->mid->drained[rec->o->cfg.role == NTPROF_ROLE_HOST] = start;
+		pthread_mutex_unlock(&rec->mid->lock);
+	}
 	return err;
 }
 
@@ -429,6 +469,8 @@ static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
 	rec->iv = record_analysis_new(rec, true);
 	if (!an)
 		goto out;
+	if (rec->mid)
+		pthread_mutex_lock(&rec->mid->print);
 	an->opts.duration_ns = now - rec->iv_start;
 	ntprof_analysis_finish(an);
 	for (i = 0; i < an->nr_groups; i++)
@@ -440,6 +482,8 @@ static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
 	}
 	ntprof_print_live(stdout, an, (double)(tick - rec->start_mono) / 1e9);
 	fflush(stdout);
+	if (rec->mid)
+		pthread_mutex_unlock(&rec->mid->print);
 	ntprof_analysis_free(an);
 out:
 	rec->iv_start = now;
