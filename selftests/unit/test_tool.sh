@@ -477,7 +477,9 @@ t_completion() {
 	got=$(complete_words ntprof p)
 	[ "$got" = probe ] || { echo "# 'ntprof p': $got"; return 1; }
 	got=$(complete_words ntprof record -r "")
-	[ "$got" = "host target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
+	[ "$got" = "host target host,target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
+	got=$(complete_words ntprof probe -r "")
+	[ "$got" = "host target" ] || { echo "# 'ntprof probe -r ': $got"; return 1; }
 	got=$(complete_words ntprof probe --transport "")
 	[ "$got" = "tcp rdma tcp,rdma" ] || { echo "# 'ntprof probe --transport ': $got"; return 1; }
 	got=$(complete_words ntprof record --op "")
