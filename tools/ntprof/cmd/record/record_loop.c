@@ -336,18 +336,49 @@ static void prom_update(struct recorder *rec)
 }
 
 /* Feeds the analyses; one out of memory goes, the recording stays. */
+/*
+ * The device a target record's command went to, for --prom's labels.
+ * nvmet's records name the disk of the first block request they saw, and
+ * a bio-based device such as md0 has none (dev 0); then the controller
+ * table tells it, when one backing device alone has the command's
+ * namespace id, as the report's chain analysis does (chain_stats.c).
+ */
+static uint32_t target_dev(const struct recorder *rec,
+			   const struct ntprof_record *r)
+{
+	uint32_t dev = 0;
+	size_t i;
+
+	if (r->dev || r->role != NTPROF_ROLE_TARGET)
+		return r->dev;
+	for (i = 0; i < rec->nr_ctrls; i++) {
+		if (rec->ctrls[i].nsid != r->nsid || !rec->ctrls[i].dev)
+			continue;
+		if (dev && dev != rec->ctrls[i].dev)
+			return 0;
+		dev = rec->ctrls[i].dev;
+	}
+	return dev;
+}
+
 static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 {
 	uint32_t role = rec->o->cfg.role;
+	struct ntprof_record named;
 	char dev[64];
 
 	devmap_add(rec, r->dev);
-	if (rec->prom || rec->mid)
-		record_dev_name(rec, r, dev, sizeof(dev));
-	if (rec->prom)
-		prom_take(rec, r, dev);
-	if (rec->mid)
-		chain_take(rec, r, dev);
+	if (rec->prom || rec->mid) {
+		named = *r;
+		named.dev = target_dev(rec, r);
+		if (named.dev != r->dev)
+			devmap_add(rec, named.dev);
+		record_dev_name(rec, &named, dev, sizeof(dev));
+		if (rec->prom)
+			prom_take(rec, &named, dev);
+		if (rec->mid)
+			chain_take(rec, &named, dev);
+	}
 	if (rec->all && record_analysis_add(rec->all, role, r)) {
 		ntprof_analysis_free(rec->all);
 		rec->all = NULL;
