@@ -362,11 +362,7 @@ int record_run(struct record_opts *o, struct record_middle *mid)
 	if (rec.kernel)
 		modules_note(rec.sock, &o->cfg);
 	err = record_loop(&rec, rec.cmd);
-	if (mid)
-		pthread_mutex_lock(&mid->print);
 	err = record_finish(&rec, rec.cmd, err);
-	if (mid)
-		pthread_mutex_unlock(&mid->print);
 	recorder_free(&rec);
 	return err;
 
