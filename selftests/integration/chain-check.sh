@@ -380,6 +380,103 @@ fio_vs_e2e() {
 	done
 }
 
+# prom_sum FILE METRIC FILTER...: the sum of METRIC's samples in FILE
+# whose labels hold every FILTER (a label="value" string).
+prom_sum() {
+	local file=$1 metric=$2
+
+	shift 2
+	awk -v m="$metric" -v f="$*" '
+		BEGIN { n = split(f, want, " ") }
+		index($0, m "{") == 1 {
+			for (i = 1; i <= n; i++) if (!index($0, want[i])) next
+			s += $NF; k++
+		}
+		END { if (k) print s + 0 }' "$file" 2>/dev/null
+}
+
+# leg_wait FILE LEG: the mean of leg LEG's writes' remote_wait in FILE,
+# in whole us, or nothing.
+leg_wait() {
+	local s n
+
+	s=$(prom_sum "$1" ntprof_chain_stage_latency_seconds_sum 'op="write"' \
+		"leg=\"$2\"" 'stage="remote_wait"')
+	n=$(prom_sum "$1" ntprof_chain_stage_latency_seconds_count 'op="write"' \
+		"leg=\"$2\"" 'stage="remote_wait"')
+	awk -v s="$s" -v n="$n" 'BEGIN { if (n > 0) printf "%.0f", s / n * 1e6 }'
+}
+
+# chain_prom PHASE: the middle recorded both roles in one process with
+# --prom (chain-middle.sh, at -s 1): its file has the middle stage of
+# md0, and each leg's commands and critical counts are the report's
+# (the report's legs are the replica's devices, nullb0 fast and nullb1
+# slow; the middle's are its own head or path disk); the slow leg's
+# wait, which holds its replica's storage, is the longer.
+chain_prom() {
+	local phase=$1 prom=$share/$1-middle.prom json=$work/$1-chain.json
+	local mid l nb head disk name op want got ok=1 diag= fw sw
+
+	if ! [ -s "$prom" ] || ! [ -s "$share/$phase-middle-target.prom" ] ||
+	   ! [ -s "$share/$phase-middle-host.prom" ]; then
+		ktap_fail "$phase: record -r host,target --prom left the chain's file and each role's"
+		return 1
+	fi
+	if ! command -v promtool > /dev/null; then
+		ktap_diag "$phase: no promtool: the middle's chain file is not checked by it"
+	elif promtool check metrics < "$prom" > "$work/promtool" 2>&1; then
+		ktap_pass "$phase: promtool check metrics accepts the middle's chain file"
+	else
+		ktap_fail "$phase: promtool check metrics accepts the middle's chain file"
+		sed 's/^/# /' "$work/promtool"
+	fi
+	# md0 is bio-based: nvmet's records have no disk, its namespace
+	# names it (and its subsystem).
+	mid=$(prom_sum "$prom" ntprof_chain_stage_latency_seconds_count \
+		'stage="middle"' 'device="md0"' 'subnqn="nqn.' 'hop="1"')
+	if [ "${mid:-0}" -gt 0 ]; then
+		ktap_pass "$phase: the middle's file has md0's middle stage, with its subsystem ($mid commands)"
+	else
+		ktap_fail "$phase: the middle's file has md0's middle stage, with its subsystem"
+		grep -m5 chain_ "$prom" | sed 's/^/# /'
+	fi
+	for l in fast:nullb0 slow:nullb1; do
+		IFS=: read -r l nb <<< "$l"
+		read -r head disk <<< "$(awk -v l="$l" '$1 == l { print $2, $3 }' "$share/legs")"
+		# The middle names a leg as its records' device does.
+		name=$head
+		grep -q "leg=\"$disk\"" "$prom" && name=$disk
+		for op in read write; do
+			want=$(num "$json" "[.groups[] | select(.hops != null and .op == \"$op\") | .legs[] | select(.label | test(\"$nb\")) | .n] | add // 0")
+			got=$(prom_sum "$prom" ntprof_chain_leg_commands_total \
+				"op=\"$op\"" "leg=\"$name\"" 'hop="2"')
+			[ -n "$want" ] && [ "${got:-0}" = "$want" ] || ok=0
+			diag="$diag $l $name $op: ${got:-0} (report ${want:-?});"
+		done
+		want=$(num "$json" "[.groups[] | select(.hops != null and .op == \"write\") | .legs[] | select(.label | test(\"$nb\")) | .critical] | add // 0")
+		got=$(prom_sum "$prom" ntprof_chain_leg_critical_total \
+			'op="write"' "leg=\"$name\"")
+		[ -n "$want" ] && [ "${got:-0}" = "$want" ] || ok=0
+		diag="$diag critical ${got:-0} (report ${want:-?});"
+		if [ $l = fast ]; then
+			fw=$(leg_wait "$prom" "$name")
+		else
+			sw=$(leg_wait "$prom" "$name")
+		fi
+	done
+	ktap_diag "$phase: the middle's --prom legs:$diag"
+	if [ $ok = 1 ]; then
+		ktap_pass "$phase: the middle's --prom counts each leg's reads, writes and critical writes as the report does"
+	else
+		ktap_fail "$phase: the middle's --prom counts each leg's reads, writes and critical writes as the report does"
+	fi
+	if [ "${sw:-0}" -gt "${fw:-0}" ] && [ "${fw:-0}" -gt 0 ]; then
+		ktap_pass "$phase: the middle's --prom has the slow leg's writes wait longer ($sw us, the fast one's $fw us)"
+	else
+		ktap_fail "$phase: the middle's --prom has the slow leg's writes wait longer (${sw:-?} us, the fast one's ${fw:-?} us)"
+	fi
+}
+
 for phase in s1 s100; do
 	missing=
 	for f in host middle-target middle-host replica; do
@@ -394,5 +491,6 @@ for phase in s1 s100; do
 	samples_agree "$phase"
 	chain_report "$phase"
 	[ "$phase" = s1 ] && fio_vs_e2e "$phase"
+	[ "$phase" = s1 ] && chain_prom "$phase"
 done
 rm -rf "$work"

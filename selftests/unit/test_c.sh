@@ -5,7 +5,7 @@
 # test_status.c, test_records.c, test_ntp.c, test_ntp2.c, test_crec.c,
 # test_analysis.c, test_writes.c, test_elfsite.c, test_prom.c,
 # test_kbtf.c, test_spdk_role.c, test_strings.c, test_dwbudget.c,
-# test_chain.c and test_chain_md.c,
+# test_chain.c, test_chain_md.c and test_chain_prom.c,
 # for selftests/run_tests.sh
 # (which runs the test_*.sh here); 'make -C selftests/unit check' runs them
 # directly.
@@ -34,4 +34,5 @@ ret=0
 "$UNIT_DIR/test_dwbudget" || ret=1
 "$UNIT_DIR/test_chain" || ret=1
 "$UNIT_DIR/test_chain_md" || ret=1
+"$UNIT_DIR/test_chain_prom" || ret=1
 exit $ret

@@ -242,6 +242,29 @@ t_record_chain_passes() {
 	done
 }
 
+t_record_middle_errors() {
+	desc="record -r host,target without --chain, with --spdk-target, --rotate, --dev: each named, exit 1"
+	usage_fails record "-r host,target records a chain's middle: give --chain (--chain=md on an md raid1)" \
+		-r host,target -o "$TMP/x.ntp" &&
+	usage_fails record "-r host,target records the kernel's two sides: not with --spdk-target or --spdk-host" \
+		-r host,target --chain --spdk-target /bin/true -o "$TMP/x.ntp" &&
+	usage_fails record "-r host,target writes one file per role: not with --rotate" \
+		-r target,host --chain --rotate 1G -o "$TMP/x.ntp" &&
+	usage_fails record "-r host,target records every device of both sides: not with --dev" \
+		-r host,target --chain --dev "$(awk 'NR == 1 { print $1 ":" $2 }' /proc/diskstats)" \
+		-o "$TMP/x.ntp"
+}
+
+t_record_middle_passes() {
+	desc="record -r host,target --chain=4096 --prom passes the option checks: one message without the module, no file left"
+	[ -d /sys/module/ntprof ] && { skip="the ntprof module is loaded"; return 0; }
+	run record -r host,target -s 100 --chain=4096 -o "$TMP/m.ntp" \
+		--prom "$TMP/m.prom"
+	[ "$rc" = 1 ] && [ "$err" = "$NOT_LOADED" ] &&
+		[ ! -e "$TMP/m-host.ntp" ] && [ ! -e "$TMP/m-target.ntp" ] &&
+		[ ! -e "$TMP/m.prom" ] || { diag; return 1; }
+}
+
 t_record_unknown_option() {
 	desc="record --bogus, -x, an extra argument, -o without a value: named, exit 1"
 	usage_fails record "unknown option '--bogus'" \
@@ -454,7 +477,9 @@ t_completion() {
 	got=$(complete_words ntprof p)
 	[ "$got" = probe ] || { echo "# 'ntprof p': $got"; return 1; }
 	got=$(complete_words ntprof record -r "")
-	[ "$got" = "host target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
+	[ "$got" = "host target host,target" ] || { echo "# 'ntprof record -r ': $got"; return 1; }
+	got=$(complete_words ntprof probe -r "")
+	[ "$got" = "host target" ] || { echo "# 'ntprof probe -r ': $got"; return 1; }
 	got=$(complete_words ntprof probe --transport "")
 	[ "$got" = "tcp rdma tcp,rdma" ] || { echo "# 'ntprof probe --transport ': $got"; return 1; }
 	got=$(complete_words ntprof record --op "")

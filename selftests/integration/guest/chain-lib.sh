@@ -27,3 +27,23 @@ chain_record() {
 		return 1
 	fi
 }
+
+# chain_record_middle NAME N OUT PROM: ntprof record -r host,target over
+# NVMe/TCP at -s N with --chain=md into OUT (OUT's -target.ntp and
+# -host.ntp) and --prom PROM, in the background ($rec_pid); its output in
+# /tmp/NAME.out. Returns once both roles profile (60 s at most).
+chain_record_middle() {
+	local name=$1 n=$2 out=$3 prom=$4
+
+	ntprof record -r host,target -t tcp -s "$n" --chain=md -o "$out" \
+		--prom "$prom" > "/tmp/$name.out" 2>&1 &
+	rec_pid=$!
+	if wait_line "/tmp/$name.out" "^ntprof: profiling as target" 60 &&
+	   wait_line "/tmp/$name.out" "^ntprof: profiling as host" 60; then
+		ktap_pass "$name: record -r host,target -s $n --chain=md --prom profiles"
+	else
+		ktap_fail "$name: record -r host,target -s $n --chain=md --prom profiles"
+		sed 's/^/# /' "/tmp/$name.out"
+		return 1
+	fi
+}

@@ -7,7 +7,9 @@
 # number of the path disk, which its records carry), then per
 # phase records both its roles with the chain rule, the target side
 # (--chain: the volume's LBAs are md's) and the host side (--chain=md:
-# the legs' LBAs less md's data offset), and keeps md's and each leg's
+# the legs' LBAs less md's data offset): at -s 1 in one process
+# (-r host,target, with --prom PHASE-middle.prom), at -s 100 as two; and
+# keeps md's and each leg's
 # block layer counters of the recording's span for the checker
 # (PHASE-stat-NAME.0 and .1).
 . /lab/ktap.sh
@@ -72,19 +74,31 @@ lab-ready
 for p in $CHAIN_PHASES; do
 	phase=${p%:*} n=${p#*:}
 	wait_flag "$phase-replica.recording" || ktap_fail "$phase: the replica records"
-	chain_record "$phase-middle-target" target "$n" --chain \
-		"$share/$phase-middle-target.ntp" || break
-	target_pid=$rec_pid
-	chain_record "$phase-middle-host" host "$n" --chain=md \
-		"$share/$phase-middle-host.ntp" || break
-	host_pid=$rec_pid
+	if [ "$phase" = s1 ]; then
+		# Both roles in one process, with the chain's --prom.
+		chain_record_middle "$phase-middle" "$n" "$share/$phase-middle.ntp" \
+			"$share/$phase-middle.prom" || break
+		target_pid=$rec_pid host_pid=
+	else
+		chain_record "$phase-middle-target" target "$n" --chain \
+			"$share/$phase-middle-target.ntp" || break
+		target_pid=$rec_pid
+		chain_record "$phase-middle-host" host "$n" --chain=md \
+			"$share/$phase-middle-host.ntp" || break
+		host_pid=$rec_pid
+	fi
 	save_stats "$phase" 0
 	touch "$share/$phase-middle.recording"
 	wait_flag "$phase-host.stopped" || ktap_fail "$phase: the host stopped"
 	save_stats "$phase" 1
-	record_stop "$phase-middle-host" $host_pid "/tmp/$phase-middle-host.out"
-	record_stop "$phase-middle-target" $target_pid "/tmp/$phase-middle-target.out"
-	cp "/tmp/$phase-middle-host.out" "/tmp/$phase-middle-target.out" "$share/"
+	if [ -z "$host_pid" ]; then
+		record_stop "$phase-middle" $target_pid "/tmp/$phase-middle.out"
+		cp "/tmp/$phase-middle.out" "$share/"
+	else
+		record_stop "$phase-middle-host" $host_pid "/tmp/$phase-middle-host.out"
+		record_stop "$phase-middle-target" $target_pid "/tmp/$phase-middle-target.out"
+		cp "/tmp/$phase-middle-host.out" "/tmp/$phase-middle-target.out" "$share/"
+	fi
 	touch "$share/$phase-middle.stopped"
 done
 ktap_check "rmmod ntprof" rmmod ntprof

@@ -29,7 +29,7 @@ _ntprof()
 			fi
 			case $prev in
 			-r|--role)
-				words="host target"
+				words="host target"; [[ ${COMP_WORDS[1]} == record ]] && words="$words host,target"
 				;;
 			-t|--transport)
 				words="tcp rdma tcp,rdma"

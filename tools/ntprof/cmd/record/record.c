@@ -313,43 +313,39 @@ static void recorder_free(struct recorder *rec)
 	nl_close(rec->sock);
 }
 
-int cmd_record(int argc, char *argv[])
+int record_run(struct record_opts *o, struct record_middle *mid)
 {
 	static struct record_spdk spdk;
-	struct recorder rec = { .cmd = argv[0] };
-	struct record_opts o;
+	struct recorder rec = { .cmd = "record", .mid = mid };
 	bool created = false;
 	int err;
 
-	err = record_parse(argc, argv, &o);
-	if (err >= 0)
-		return err;
-	rec.o = &o;
-	if (o.spdk) {
-		if (record_spdk_open(rec.cmd, &o, &spdk))
+	rec.o = o;
+	if (o->spdk) {
+		if (record_spdk_open(rec.cmd, o, &spdk))
 			return 1;
 		rec.spdk = &spdk;
 	}
-	if (record_connect(&rec, &o))
+	if (record_connect(&rec, o))
 		goto fail;
-	err = record_rotation_init(&rec, &o);
+	err = record_rotation_init(&rec, o);
 	if (err) {
-		fprintf(stderr, "ntprof: %s: %s: %s\n", rec.cmd, o.out,
+		fprintf(stderr, "ntprof: %s: %s: %s\n", rec.cmd, o->out,
 			strerror(-err));
 		goto fail;
 	}
-	err = out_check(o.out, &created);
-	if (!err && o.rotate_size && !out_regular(o.out))
+	err = out_check(o->out, &created);
+	if (!err && o->rotate_size && !out_regular(o->out))
 		err = -EINVAL;
 	if (err == -EINVAL) {
 		fprintf(stderr,
 			"ntprof: %s: --rotate writes parts, regular files: %s is not one\n",
-			rec.cmd, o.out);
+			rec.cmd, o->out);
 		goto fail;
 	}
 	if (err) {
 		fprintf(stderr, "ntprof: %s: cannot write %s: %s\n", rec.cmd,
-			o.out, strerror(-err));
+			o->out, strerror(-err));
 		goto fail;
 	}
 	err = record_signals_set();
@@ -358,13 +354,13 @@ int cmd_record(int argc, char *argv[])
 			rec.cmd, strerror(-err));
 		goto fail;
 	}
-	if (record_analyses(&rec) || record_start(&rec, &o) ||
+	if (record_analyses(&rec) || record_start(&rec, o) ||
 	    record_open_file(&rec))
 		goto fail;
 
-	profiling_line(&o);
+	profiling_line(o);
 	if (rec.kernel)
-		modules_note(rec.sock, &o.cfg);
+		modules_note(rec.sock, &o->cfg);
 	err = record_loop(&rec, rec.cmd);
 	err = record_finish(&rec, rec.cmd, err);
 	recorder_free(&rec);
@@ -372,7 +368,20 @@ int cmd_record(int argc, char *argv[])
 
 fail:
 	if (created)
-		unlink(o.out);
+		unlink(o->out);
 	recorder_free(&rec);
 	return 1;
+}
+
+int cmd_record(int argc, char *argv[])
+{
+	struct record_opts o;
+	int err;
+
+	err = record_parse(argc, argv, &o);
+	if (err >= 0)
+		return err;
+	if (o.middle)
+		return record_middle_run(&o);
+	return record_run(&o, NULL);
 }

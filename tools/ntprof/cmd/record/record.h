@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <sys/types.h>
 #include <time.h>
@@ -23,6 +24,7 @@
 #include "common/util.h"
 #include "genl/session.h"
 #include "ntp/ntp.h"
+#include "out/chain_prom.h"
 #include "out/record_prom.h"
 #include "sites/spdk_agent.h"
 
@@ -44,7 +46,43 @@ struct record_opts {
 	uint64_t rotate_size;	/* --rotate SIZE in bytes; 0: one file */
 	uint32_t keep;		/* --keep N parts; 0: every one */
 	bool chain_md;		/* --chain=md: cfg.chain_offset from md */
+	/* -r host,target: a chain's middle, both roles (record_middle.c). */
+	bool middle;
 };
+
+/*
+ * record_middle.c: -r host,target. Two recorders, one per role, each in
+ * a thread of its own with its own session, sockets and file; what they
+ * share is here, under @lock.
+ */
+struct record_middle {
+	pthread_mutex_t lock;
+	/* --prom: the chain's series, fed by both (NULL without --prom). */
+	struct chain_prom *cp;
+	const char *cp_path;
+	bool cp_failed;
+	/*
+	 * Per role (index: role == host): the start of its last drain, on
+	 * CLOCK_MONOTONIC, the records' clock: every record that ended
+	 * before it has been added.
+	 */
+	uint64_t drained[2];
+	/* The lines each thread prints, whole. */
+	pthread_mutex_t print;
+};
+
+/*
+ * The chain's file rewritten once what both recorders took is linked:
+ * at a window of the target's --prom, or at the @end.
+ */
+void record_middle_window(struct record_middle *mid, bool end);
+/* ntprof record -r host,target: runs both recorders; the exit status. */
+int record_middle_run(struct record_opts *o);
+/* FILE's name for @role: "middle.ntp" is "middle-host.ntp". */
+int record_role_path(const char *path, uint32_t role, char *buf,
+		     size_t size);
+/* One recorder from its parsed options (record.c); the exit status. */
+int record_run(struct record_opts *o, struct record_middle *mid);
 
 /* record_chain.c */
 /* The sysfs of this machine, for chain_md_offset(). */
@@ -205,6 +243,8 @@ struct recorder {
 	/* --prom: the histograms so far; a failed write is said once. */
 	struct prom *prom;
 	bool prom_failed;
+	/* -r host,target: what the two recorders share, else NULL. */
+	struct record_middle *mid;
 };
 
 /* record_loop.c */

@@ -430,7 +430,15 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 					     rec->start_mono);
 		ntprof_analysis_finish(rec->all);
 	}
+	/*
+	 * -r host,target: the other role's summary whole, before or after;
+	 * only the printing waits, never the session's stop.
+	 */
+	if (rec->mid)
+		pthread_mutex_lock(&rec->mid->print);
 	print_summary(rec);
 	print_warnings(rec, &st, have_stats);
+	if (rec->mid)
+		pthread_mutex_unlock(&rec->mid->print);
 	return stop_err ? 1 : 0;
 }

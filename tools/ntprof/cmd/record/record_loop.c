@@ -250,26 +250,52 @@ int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
 	return ntprof_analysis_add(an, NULL, r);
 }
 
-/* --prom: @r, with its device named as the report names it. */
-static void prom_take(struct recorder *rec, const struct ntprof_record *r)
+/* @r's device, named as the report names it. */
+static void record_dev_name(const struct recorder *rec,
+			    const struct ntprof_record *r, char *dev,
+			    size_t size)
 {
-	char dev[64];
-
 	if ((r->flags & NTPROF_REC_F_USER) && !r->dev)
-		snprintf(dev, sizeof(dev), "spdk-n%u", r->nsid);
+		snprintf(dev, size, "spdk-n%u", r->nsid);
 	else if (r->role == NTPROF_ROLE_HOST &&
 		 (r->flags & NTPROF_REC_F_PASSTHRU))
 		ntprof_passthru_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
-					sizeof(dev));
+					size);
 	else
-		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev,
-			       sizeof(dev));
+		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev, size);
+}
+
+/* --prom: @r, with its device named. */
+static void prom_take(struct recorder *rec, const struct ntprof_record *r,
+		      const char *dev)
+{
 	if (prom_add(rec->prom, r, dev)) {
 		prom_free(rec->prom);
 		rec->prom = NULL;
 		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",
 			rec->o->prom);
 	}
+}
+
+/*
+ * -r host,target --prom: @r kept for the chain's links, with its
+ * subsystem (a target record's: the volume's). Out of memory, the chain's
+ * file is no longer rewritten; the recording goes on.
+ */
+static void chain_take(struct recorder *rec, const struct ntprof_record *r,
+		       const char *dev)
+{
+	struct record_middle *mid = rec->mid;
+	const char *subnqn = rec->prom ? prom_subnqn(rec->prom, r) : "";
+
+	pthread_mutex_lock(&mid->lock);
+	if (mid->cp && chain_prom_add(mid->cp, r, dev, subnqn)) {
+		chain_prom_free(mid->cp);
+		mid->cp = NULL;
+		fprintf(stderr, "ntprof: record: out of memory for the chain's links: %s is no longer rewritten\n",
+			mid->cp_path);
+	}
+	pthread_mutex_unlock(&mid->lock);
 }
 
 /* --prom's file rewritten, with the session's counters @st (NULL: none). */
@@ -304,16 +330,55 @@ static void prom_update(struct recorder *rec)
 		fprintf(stderr, "ntprof: record: cannot write %s: %s (the recording goes on)\n",
 			rec->o->prom, strerror(-err));
 	rec->prom_failed = err != 0;
+	/* The chain's windows go with the target side's. */
+	if (rec->mid && rec->o->cfg.role == NTPROF_ROLE_TARGET)
+		record_middle_window(rec->mid, false);
 }
 
 /* Feeds the analyses; one out of memory goes, the recording stays. */
+/*
+ * The device a target record's command went to, for --prom's labels.
+ * nvmet's records name the disk of the first block request they saw, and
+ * a bio-based device such as md0 has none (dev 0); then the controller
+ * table tells it, when one backing device alone has the command's
+ * namespace id, as the report's chain analysis does (chain_stats.c).
+ */
+static uint32_t target_dev(const struct recorder *rec,
+			   const struct ntprof_record *r)
+{
+	uint32_t dev = 0;
+	size_t i;
+
+	if (r->dev || r->role != NTPROF_ROLE_TARGET)
+		return r->dev;
+	for (i = 0; i < rec->nr_ctrls; i++) {
+		if (rec->ctrls[i].nsid != r->nsid || !rec->ctrls[i].dev)
+			continue;
+		if (dev && dev != rec->ctrls[i].dev)
+			return 0;
+		dev = rec->ctrls[i].dev;
+	}
+	return dev;
+}
+
 static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 {
 	uint32_t role = rec->o->cfg.role;
+	struct ntprof_record named;
+	char dev[64];
 
 	devmap_add(rec, r->dev);
-	if (rec->prom)
-		prom_take(rec, r);
+	if (rec->prom || rec->mid) {
+		named = *r;
+		named.dev = target_dev(rec, r);
+		if (named.dev != r->dev)
+			devmap_add(rec, named.dev);
+		record_dev_name(rec, &named, dev, sizeof(dev));
+		if (rec->prom)
+			prom_take(rec, &named, dev);
+		if (rec->mid)
+			chain_take(rec, &named, dev);
+	}
 	if (rec->all && record_analysis_add(rec->all, role, r)) {
 		ntprof_analysis_free(rec->all);
 		rec->all = NULL;
@@ -391,7 +456,7 @@ static int record_take_spdk(const struct ntprof_record *recs, size_t n,
 int record_drain(struct recorder *rec, uint64_t *count)
 {
 	struct nl_sock *sock = rec->busy ? rec->sock : rec->quiet_sock;
-	uint64_t n = 0;
+	uint64_t n = 0, start = clock_ns(CLOCK_MONOTONIC);
 	int err = 0;
 
 	*count = 0;
@@ -415,6 +480,12 @@ int record_drain(struct recorder *rec, uint64_t *count)
 	}
 	if (!err)
 		rec->busy = *count >= DRAIN_QUIET;
+	/* Every record of ours that ended before @start is now taken. */
+	if (!err && rec->mid) {
+		pthread_mutex_lock(&rec->mid->lock);
+		rec->mid->drained[rec->o->cfg.role == NTPROF_ROLE_HOST] = start;
+		pthread_mutex_unlock(&rec->mid->lock);
+	}
 	return err;
 }
 
@@ -429,6 +500,8 @@ static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
 	rec->iv = record_analysis_new(rec, true);
 	if (!an)
 		goto out;
+	if (rec->mid)
+		pthread_mutex_lock(&rec->mid->print);
 	an->opts.duration_ns = now - rec->iv_start;
 	ntprof_analysis_finish(an);
 	for (i = 0; i < an->nr_groups; i++)
@@ -440,6 +513,8 @@ static void record_live(struct recorder *rec, uint64_t now, uint64_t tick)
 	}
 	ntprof_print_live(stdout, an, (double)(tick - rec->start_mono) / 1e9);
 	fflush(stdout);
+	if (rec->mid)
+		pthread_mutex_unlock(&rec->mid->print);
 	ntprof_analysis_free(an);
 out:
 	rec->iv_start = now;

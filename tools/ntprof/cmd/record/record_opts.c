@@ -29,8 +29,8 @@
 
 static void record_usage(FILE *f)
 {
-	fputs("usage: ntprof record -r host|target [-t tcp|rdma] -o FILE.ntp [-s N]\n"
-	      "                     [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
+	fputs("usage: ntprof record -r host|target|host,target [-t tcp|rdma] -o FILE.ntp\n"
+	      "                     [-s N] [-i SECONDS] [-d SECONDS] [--dev DEV]\n"
 	      "                     [--op OPS] [--min-size SIZE] [--max-size SIZE]\n"
 	      "                     [--spdk-target BIN|PID | --spdk-host BIN|PID]\n"
 	      "                     [--prom FILE] [--rotate SIZE [--keep N]]\n"
@@ -43,7 +43,14 @@ static void record_usage(FILE *f)
 	      "with the same -s, and 'ntprof report' joins the two files.\n"
 	      "\n"
 	      "options:\n"
-	      "  -r, --role ROLE            host (initiator) or target\n"
+	      "  -r, --role ROLE            host (initiator) or target; host,target:\n"
+	      "                             a chain's middle, both roles in one\n"
+	      "                             process (with --chain; not with --spdk-*,\n"
+	      "                             --dev, --rotate): -o FILE.ntp writes\n"
+	      "                             FILE-target.ntp and FILE-host.ntp, and\n"
+	      "                             --prom FILE.prom the chain's middle and\n"
+	      "                             legs in FILE.prom, each role's series in\n"
+	      "                             FILE-target.prom and FILE-host.prom\n"
 	      "  -t, --transport TRANSPORT  tcp, rdma, or both (tcp,rdma): the default,\n"
 	      "                             every command of either, in one file\n"
 	      "  -o, --output FILE          the recording to write (replaced if it exists)\n"
@@ -113,7 +120,10 @@ static void record_usage(FILE *f)
 	      "      Always on: parts of 1 GiB, the 24 newest kept.\n"
 	      "  ntprof record -r host -s 100 --chain=md -o middle-host.ntp\n"
 	      "      On a middle machine exporting md raid1, its legs' side of a chain;\n"
-	      "      beside it 'ntprof record -r target -s 100 --chain -o middle-target.ntp'.\n",
+	      "      beside it 'ntprof record -r target -s 100 --chain -o middle-target.ntp'.\n"
+	      "  ntprof record -r host,target -s 100 --chain=md -o middle.ntp --prom m.prom\n"
+	      "      Both at once (middle-target.ntp, middle-host.ntp), with the middle\n"
+	      "      stage and each leg's stages in m.prom.\n",
 	      f);
 }
 
@@ -528,6 +538,14 @@ static int record_option(const char *cmd, int c, int argc, char *argv[],
 {
 	switch (c) {
 	case 'r':
+		/* A chain's middle: both roles, host for the checks below. */
+		if (!strcmp(optarg, "host,target") ||
+		    !strcmp(optarg, "target,host")) {
+			o->middle = true;
+			o->cfg.role = NTPROF_ROLE_HOST;
+			return -1;
+		}
+		o->middle = false;
 		return role_option(cmd, optarg, &o->cfg.role);
 	case 't':
 		return transport_option(cmd, optarg, &o->cfg.transport);
@@ -606,12 +624,35 @@ static int chain_check(const char *cmd, struct record_opts *o)
 	return -1;
 }
 
+/* -r host,target with the other options: -1, or a usage error's status. */
+static int middle_check(const char *cmd, const struct record_opts *o)
+{
+	if (!o->middle)
+		return -1;
+	if (o->spdk)
+		return usage_error(cmd,
+				   "-r host,target records the kernel's two sides: not with --spdk-target or --spdk-host");
+	if (!o->cfg.chain)
+		return usage_error(cmd,
+				   "-r host,target records a chain's middle: give --chain (--chain=md on an md raid1)");
+	if (o->rotate_size)
+		return usage_error(cmd,
+				   "-r host,target writes one file per role: not with --rotate");
+	if (o->cfg.has_dev)
+		return usage_error(cmd,
+				   "-r host,target records every device of both sides: not with --dev");
+	return -1;
+}
+
 /* The options together: -1, or a usage error's status. */
 static int record_opts_check(const char *cmd, struct record_opts *o)
 {
 	struct session_config *cfg = &o->cfg;
 	int ret;
 
+	ret = middle_check(cmd, o);
+	if (ret >= 0)
+		return ret;
 	if (o->spdk) {
 		ret = spdk_role_given(cmd, o->spdk_role, &cfg->role);
 		if (ret >= 0)

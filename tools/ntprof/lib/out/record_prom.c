@@ -346,6 +346,13 @@ int prom_add(struct prom *p, const struct ntprof_record *r,
 	return 0;
 }
 
+const char *prom_subnqn(struct prom *p, const struct ntprof_record *r)
+{
+	int32_t path = path_of(p, r);
+
+	return path >= 0 ? p->ctrls[path].subsysnqn : "";
+}
+
 void prom_address_part(const char *address, const char *key, char *buf,
 		       size_t size)
 {

@@ -51,6 +51,8 @@ int prom_paths(struct prom *p, const struct ntp_ctrl *ctrls,
 /* A record, of the device named @device ("" unknown); 0 or -ENOMEM. */
 int prom_add(struct prom *p, const struct ntprof_record *r,
 	     const char *device);
+/* The subsystem NQN of @r's path, as its series carry it; "" unknown. */
+const char *prom_subnqn(struct prom *p, const struct ntprof_record *r);
 /* Rewrites the file, with the session's counters @c (NULL: none). */
 int prom_write(struct prom *p, const struct prom_counters *c);
 /*
