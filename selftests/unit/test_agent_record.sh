@@ -146,20 +146,34 @@ else
 	ktap_fail "the killed recorder's file keeps its records"
 fi
 
+# wait_file PATH: wait up to 120 s for PATH to appear. The model's rate
+# falls on a loaded machine (make check runs lab guests beside the unit
+# tests), so the recordings below run until their parts exist, not for a
+# fixed time; a rotation that never makes a part still fails.
+wait_file() {
+	local i
+
+	for i in $(seq 1200); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # --rotate: parts of about 1 MiB (some 17,000 records of the model's, 60
 # bytes each; the model makes 5,000 to 15,000 a second, one every 20 us),
 # each whole once closed and reportable while the recording goes on.
 mkdir "$TMP/rot"
-"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 10 --rotate 1M \
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 300 --rotate 1M \
 	-o "$TMP/rot/p.ntp" > "$TMP/rot.out" 2>&1 &
 rec=$!
 # Part 1 is closed once part 2 is there.
-for _ in $(seq 80); do
-	[ -e "$TMP/rot/p.0002.ntp" ] && break
-	sleep 0.1
-done
+wait_file "$TMP/rot/p.0002.ntp"
 out=$("$NTPROF" report "$TMP/rot/p.0001.ntp" 2>&1)
 live_rc=$?
+# Three parts at least: the recording stops once the third is begun.
+wait_file "$TMP/rot/p.0003.ntp"
+kill -INT $rec
 wait $rec
 rc=$?
 n=$(sed -n 's/^ntprof: \([0-9]*\) records written in \([0-9]*\) parts.*/\1 \2/p' \
@@ -188,10 +202,15 @@ fi
 
 rm -rf "$TMP/rot"
 mkdir "$TMP/rot"
-# 10 s: at least 3 parts at the model's slowest (some 5,000 records a second).
-out=$("$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 10 --rotate 1M \
-	--keep 2 -o "$TMP/rot/k" 2>&1)
+# Until part 4 is begun: parts 1 and 2 at least were removed.
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 -d 300 --rotate 1M \
+	--keep 2 -o "$TMP/rot/k" > "$TMP/keep.out" 2>&1 &
+rec=$!
+wait_file "$TMP/rot/k.0004.ntp"
+kill -INT $rec
+wait $rec
 rc=$?
+out=$(cat "$TMP/keep.out")
 last=$(ls "$TMP/rot" | tail -1)
 kept=$(ls "$TMP/rot" | tr '\n' ' ')
 rep=$("$NTPROF" report "$TMP/rot" 2>&1)
