@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "genl/session_events.h"
-#include "record.h"
+#include "cmd/record/record.h"
 
 int record_events(struct recorder *rec, struct nl_sock *sock)
 {
