@@ -3,7 +3,8 @@
  * <debugfs>/ntprof/: for when the ntprof tool is not at hand.
  *
  * status: the facts of a status-get reply and of the sessions, one
- * "key: value" line each;
+ * "key: value" line each, with each session's control-path events
+ * (recorded, dropped, waiting to be drained);
  * hooks: a line per hook: name, kind, role, transport, state, hits;
  * buffers: per role, the size of its record buffers, then a line per
  * possible CPU: its buffer and counters, each line prefixed with the role;
@@ -28,6 +29,7 @@
 #include "clock.h"
 #include "debugfs.h"
 #include "draingen.h"
+#include "events.h"
 #include "hooks.h"
 #include "modules.h"
 #include "ntprof.h"
@@ -96,6 +98,8 @@ static void ntprof_session_show(struct seq_file *m,
 				const struct ntprof_session *s,
 				const char *role)
 {
+	struct ntprof_events_count events;
+
 	if (!s->ever)
 		return;
 
@@ -116,6 +120,9 @@ static void ntprof_session_show(struct seq_file *m,
 	seq_printf(m, "%s start real: %llu\n", role, s->start_real);
 	if (!s->active)
 		seq_printf(m, "%s discarded: %u\n", role, s->discarded);
+	ntprof_events_count(s->cfg.role, &events);
+	seq_printf(m, "%s events: %llu recorded, %llu dropped, %llu waiting\n",
+		   role, events.recorded, events.drops, events.fill);
 }
 
 static int ntprof_status_show(struct seq_file *m, void *unused)

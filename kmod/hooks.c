@@ -50,7 +50,7 @@
 static DEFINE_MUTEX(ntprof_hooks_lock);
 
 /**
- * ntprof_hook_get() - a hook by index, host hooks first
+ * ntprof_hook_get() - a hook by index: host hooks, target hooks, events'
  * @index: from 0 to %NTPROF_NR_HOOKS - 1
  *
  * Context: Any.
@@ -63,6 +63,9 @@ struct ntprof_hook *ntprof_hook_get(unsigned int index)
 	index -= NTPROF_NR_HOST_HOOKS;
 	if (index < NTPROF_NR_TARGET_HOOKS)
 		return &ntprof_target_hooks[index];
+	index -= NTPROF_NR_TARGET_HOOKS;
+	if (index < NTPROF_NR_EVENT_HOOKS)
+		return &ntprof_event_hooks[index];
 	return NULL;
 }
 
@@ -124,7 +127,7 @@ static int ntprof_hook_arm(struct ntprof_hook *hook)
 	if (hook->attached)
 		return 0;
 	/* Its handler would read members at offsets nobody gave. */
-	if (ntprof_layout_missing(hook->fields))
+	if (hook->unchecked || ntprof_layout_missing(hook->fields))
 		return -ENOENT;
 	/* Another hook reads what this one would tell: one hit less. */
 	if (hook->unneeded && !ntprof_layout_missing(hook->unneeded))
@@ -271,6 +274,8 @@ enum ntprof_hook_state ntprof_hook_state(struct ntprof_hook *hook)
 	mutex_lock(&ntprof_hooks_lock);
 	if (hook->attached)
 		state = NTPROF_HOOK_ATTACHED;
+	else if (hook->unchecked)
+		state = NTPROF_HOOK_MISSING;
 	else if (hook->kind == NTPROF_HOOK_TRACEPOINT)
 		state = hook->tp ? NTPROF_HOOK_AVAILABLE : NTPROF_HOOK_MISSING;
 	else

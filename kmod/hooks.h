@@ -147,6 +147,8 @@ struct ntprof_hook_stats {
  * @module: the enum ntprof_module_id it lives in, or %NTPROF_MOD_VMLINUX
  * @fields: NTPROF_LF() of the layout fields its handler reads: without
  *	an offset for each (kmod/layout.h), it does not attach
+ * @unchecked: its handler reads private members at offsets not checked
+ *	on this release: it does not attach
  * @unneeded: NTPROF_LF() of layout fields that make it unneeded: with an
  *	offset for each, another hook reads what it would tell, and it
  *	does not attach (0: none)
@@ -172,6 +174,7 @@ struct ntprof_hook {
 	bool required;
 	unsigned int module;
 	u64 fields;
+	bool unchecked;
 	u64 unneeded;
 	void *tp_probe;
 
@@ -267,10 +270,21 @@ enum ntprof_target_hook_id {
 	NTPROF_NR_TARGET_HOOKS
 };
 
-#define NTPROF_NR_HOOKS	(NTPROF_NR_HOST_HOOKS + NTPROF_NR_TARGET_HOOKS)
+/* The control-path hooks, which record events (hooks_events.c). */
+enum ntprof_event_hook_id {
+	NTPROF_EH_CTRL_STATE,
+	NTPROF_EH_CTRL_RESET,
+	NTPROF_EH_CTRL_RESET_SYNC,
+
+	NTPROF_NR_EVENT_HOOKS
+};
+
+#define NTPROF_NR_HOOKS	(NTPROF_NR_HOST_HOOKS + NTPROF_NR_TARGET_HOOKS + \
+			 NTPROF_NR_EVENT_HOOKS)
 
 extern struct ntprof_hook ntprof_host_hooks[NTPROF_NR_HOST_HOOKS];
 extern struct ntprof_hook ntprof_target_hooks[NTPROF_NR_TARGET_HOOKS];
+extern struct ntprof_hook ntprof_event_hooks[NTPROF_NR_EVENT_HOOKS];
 
 /*
  * A handler's first step: whether a session of the hook's role runs,

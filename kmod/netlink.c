@@ -625,6 +625,14 @@ static const struct genl_ops ntprof_nl_ops[] = {
 		.maxattr = NTPROF_A_RECORDS_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},
+	{
+		.cmd = NTPROF_CMD_EVENTS_GET,
+		.start = ntprof_nl_events_get_start,
+		.dumpit = ntprof_nl_events_get_dumpit,
+		.policy = ntprof_events_get_nl_policy,
+		.maxattr = NTPROF_A_EVENTS_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
 };
 
 struct genl_family ntprof_nl_family __ro_after_init = {

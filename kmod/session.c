@@ -28,6 +28,7 @@
 #include <net/sock.h>
 
 #include "buffer.h"
+#include "events.h"
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
@@ -220,6 +221,12 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	}
 	buffers = true;
 
+	/*
+	 * The last session's events go with it: the recorder drained them
+	 * when it stopped. Unlike its records, a start that fails does not
+	 * bring them back.
+	 */
+	ntprof_events_reset(cfg->role);
 	ntprof_session_publish(s, cfg);
 	published = true;
 	err = ntprof_session_attach(s, cfg, extack);

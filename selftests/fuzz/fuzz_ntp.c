@@ -92,6 +92,7 @@ static uint64_t digest(uint64_t d, const struct ntprof_record *recs, size_t n)
 struct outcome {
 	int ret;
 	size_t records;
+	size_t events;
 	uint64_t digest;
 	bool trailer;
 	char msg[512];
@@ -102,6 +103,7 @@ static void read_input(bool all, size_t size, struct outcome *o)
 	const struct ntprof_record *block;
 	struct ntprof_record *recs;
 	struct ntp_file *f;
+	uint64_t drops;
 	size_t n;
 
 	memset(o, 0, sizeof(*o));
@@ -126,6 +128,9 @@ static void read_input(bool all, size_t size, struct outcome *o)
 	}
 	/* No record comes from nothing: 48 bytes the smallest (2.0). */
 	if (o->records > size / sizeof(struct ntprof_crec))
+		abort();
+	/* Events (2.2) neither: 16 bytes each, after the unit's 8. */
+	if (ntp_events(f, &o->events, &drops) && o->events > size / 16)
 		abort();
 	if (o->ret) {
 		snprintf(o->msg, sizeof(o->msg), "%s", ntp_error(f));
@@ -155,6 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	read_input(false, size, &blocks);
 	read_input(true, size, &all);
 	if (blocks.ret != all.ret || blocks.records != all.records ||
+	    blocks.events != all.events ||
 	    blocks.digest != all.digest || blocks.trailer != all.trailer ||
 	    strcmp(blocks.msg, all.msg)) {
 		fprintf(stderr, "next_block: %d %zu \"%s\"\nread_all: %d %zu \"%s\"\n",

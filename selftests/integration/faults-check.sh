@@ -33,7 +33,9 @@
 #     logs, a level up);
 #   - multipath: the default groups are the head's, one per op and
 #     size; --by path splits them in two controllers, and the requeued
-#     attempts went through the path taken away.
+#     attempts went through the path taken away;
+#   - the control-path events of the resets and the reconnects
+#     (faults-events.sh).
 # Then, at -s 1, each step's stage means against the step without a
 # fault of its transport, for the same op and size: the moves above 5 %,
 # as diagnostics (timings are shown, not asserted), and in
@@ -45,6 +47,7 @@ work=$(mktemp -d)
 
 . "$(dirname "${BASH_SOURCE[0]}")/guest/faults-lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/stages-moved.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/faults-events.sh"
 
 num() {
 	jq -er "$2 | numbers" "$1" 2>/dev/null
@@ -139,6 +142,11 @@ check_step() {
 		ktap_fail "$step: report --json, --csv"
 		sed 's/^/# /' "$work/err"
 		return
+	fi
+	if "$ntprof" report "$host" "$target" > "$work/$step.txt" 2>> "$work/err"; then
+		check_events "$step" "$json" "$work/$step.txt"
+	else
+		ktap_fail "$step: report's text"
 	fi
 	n=$(num "$json" .records.sampled)
 	m=$(num "$json" .records.matched)

@@ -35,4 +35,5 @@ ret=0
 "$UNIT_DIR/test_chain" || ret=1
 "$UNIT_DIR/test_chain_md" || ret=1
 "$UNIT_DIR/test_chain_prom" || ret=1
+"$UNIT_DIR/test_events" || ret=1
 exit $ret

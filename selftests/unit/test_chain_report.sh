@@ -24,7 +24,7 @@ chain() {
 import struct, sys, zlib
 path, rule, offset = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 b = bytearray(open(path, 'rb').read())
-assert b[8:12] == b'\x02\x00\x01\x00', 'not a 2.1 file'
+assert b[8:10] == b'\x02\x00' and b[10] >= 1, 'not a 2.1 or later file'
 n = struct.unpack_from('<I', b, 12)[0]
 b[n - 20] = rule
 struct.pack_into('<Q', b, n - 12, offset)

@@ -99,10 +99,10 @@ fi
 KMOD_DIR=$(cd "$UNIT_DIR/../../kmod" && pwd)
 kmod_layer() {
 	case ${1%.[ch]} in
-	main | netlink | netlink_status | netlink_ops | usite_parse | session | \
-	debugfs) echo 3 ;;
+	main | netlink | netlink_status | netlink_events | netlink_ops | \
+	usite_parse | session | debugfs) echo 3 ;;
 	hooks | hooks_host | hooks_host_req | hooks_host_slots | hooks_target | \
-	uprobes | draingen | hookcost) echo 2 ;;
+	hooks_events | uprobes | draingen | hookcost) echo 2 ;;
 	*) echo 1 ;;
 	esac
 }

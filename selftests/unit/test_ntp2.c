@@ -118,8 +118,8 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 2 && buf[9] == 0 &&
-	   buf[10] == 1 && buf[11] == 0 && rd32(buf + 16) == 0,
-	   "the magic, version 2.1 and record size 0 (records say their own)");
+	   buf[10] == 2 && buf[11] == 0 && rd32(buf + 16) == 0,
+	   "the magic, version 2.2 and record size 0 (records say their own)");
 	/* The header of 1.4, to the byte, then 2.1's chain and the CRC. */
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + HOOKS_LEN +
 			DEVS_LEN + CTRLS_LEN + PART_LEN + CHAIN_LEN + 4 &&
@@ -220,7 +220,7 @@ static void test_versions(void)
 {
 	static const unsigned int v[][2] = {
 		{ 1, 0 }, { 1, 1 }, { 1, 2 }, { 1, 3 }, { 1, 4 }, { 2, 0 },
-		{ 2, 1 },
+		{ 2, 1 }, { 2, 2 },
 	};
 	static const size_t blocks[] = { 5, 1024, 3 };
 	struct ntprof_record *recs;
@@ -230,7 +230,7 @@ static void test_versions(void)
 	size_t n;
 	int i, all;
 
-	for (i = 0; i < 7; i++) {
+	for (i = 0; i < (int)(sizeof(v) / sizeof(v[0])); i++) {
 		snprintf(name, sizeof(name), "v%u.%u.ntp", v[i][0], v[i][1]);
 		recs = write_blocks_format(tpath(name), v[i][0], v[i][1],
 					   blocks, 3, false, &n);
@@ -346,8 +346,8 @@ static void test_writer(void)
 	hdr_make(&h);
 	ret = ntp_writer_open_format(path, &h, 1, 5, &w);
 	ok(ret == -EINVAL, "format 1.5 is not written: -EINVAL (%d)", ret);
-	ret = ntp_writer_open_format(path, &h, 2, 2, &w);
-	ok(ret == -EINVAL, "nor 2.2 (%d)", ret);
+	ret = ntp_writer_open_format(path, &h, 2, 3, &w);
+	ok(ret == -EINVAL, "nor 2.3 (%d)", ret);
 	ret = ntp_writer_open_format(path, &h, 3, 0, &w);
 	ok(ret == -EINVAL, "nor 3.0 (%d)", ret);
 
@@ -556,6 +556,143 @@ static void test_damaged(void)
 	free(recs);
 }
 
+/* Reads @path's records and events; the reader's return in *@ret. */
+static const struct ntp_event *events_read(const char *path, size_t *n,
+					   uint64_t *drops, int *ret,
+					   char *msg, size_t msglen,
+					   struct ntp_file **fp)
+{
+	struct ntprof_record *recs;
+	size_t nrecs;
+
+	*n = 0;
+	*drops = 0;
+	*ret = ntp_open(path, fp, msg, msglen);
+	if (*ret)
+		return NULL;
+	*ret = ntp_read_all(*fp, &recs, &nrecs);
+	free(recs);
+	if (*ret)
+		snprintf(msg, msglen, "%s", ntp_error(*fp));
+	return ntp_events(*fp, n, drops);
+}
+
+/*
+ * 2.2's events units (Documentation/ntp-format.rst, "Events"): between
+ * blocks, at the byte offsets given, read back in order with the last
+ * unit's drops; refused by a 2.1 writer; a 2.1 file's such unit skipped,
+ * no events; and a unit whose count and length disagree, or an event
+ * without a time, refused with one exact message.
+ */
+static void test_events(void)
+{
+	static const struct ntp_event ev[3] = {
+		{ 5000000000ULL, 3, NTPROF_EVENT_CTRL_RESET, 0, 0 },
+		{ 5000000100ULL, 3, NTPROF_EVENT_CTRL_STATE,
+		  NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING },
+		{ 7000000000ULL, 3, NTPROF_EVENT_CTRL_STATE,
+		  NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE },
+	};
+	const char *path = tpath("events.ntp"), *bad = tpath("events-bad.ntp");
+	const struct ntp_event *got;
+	struct ntprof_record recs[3];
+	struct ntp_writer *w;
+	struct ntp_header h;
+	struct ntp_file *f;
+	struct layout l;
+	uint64_t drops;
+	uint8_t *buf, *u;
+	char msg[512], want[160];
+	size_t len, n;
+	int ret;
+
+	three_records(recs);
+	hdr_make(&h);
+	ret = ntp_writer_open_format(path, &h, 2, 1, &w);
+	ok(!ret && ntp_writer_events(w, ev, 1, 0) == -EINVAL,
+	   "a 2.1 writer refuses events (%d)", ret);
+	if (!ret)
+		ntp_writer_close(w, NULL);
+
+	ret = ntp_writer_open(path, &h, &w);
+	if (!ret)
+		ret = ntp_writer_append(w, recs, 2);
+	if (!ret)
+		ret = ntp_writer_events(w, ev, 2, 1);
+	if (!ret)
+		ret = ntp_writer_append(w, recs + 2, 1);
+	if (!ret)
+		ret = ntp_writer_events(w, ev + 2, 1, 4);
+	if (!ret)
+		ret = ntp_writer_close(w, &trailer_in);
+	ok(ret == 0, "a 2.2 file with two events units written (%d)", ret);
+	seed(path);
+
+	buf = slurp(path, &len);
+	layout(buf, len, &l);
+	u = buf + l.unit[1];
+	ok(l.units == 5 && !memcmp(u, "NTPV", 4) && rd32(u + 4) == 1 &&
+	   rd32(u + 8) == 2 && rd32(u + 12) == 8 + 2 * 16 &&
+	   rd32(u + 24) == 1 && rd32(u + 28) == 0 &&
+	   rd32(u + 32 + 16) == (uint32_t)5000000100ULL &&
+	   rd32(u + 32 + 20) == (uint32_t)(5000000100ULL >> 32) &&
+	   rd32(u + 32 + 16 + 8) == 3 &&
+	   u[32 + 16 + 12] == NTPROF_EVENT_CTRL_STATE &&
+	   u[32 + 16 + 13] == NTPROF_CTRL_LIVE &&
+	   u[32 + 16 + 14] == NTPROF_CTRL_RESETTING && !u[32 + 16 + 15],
+	   "the first events unit: tag, seq, count, length, drops, and its second event's bytes where the format puts them");
+
+	got = events_read(path, &n, &drops, &ret, msg, sizeof(msg), &f);
+	ok(!ret && n == 3 && drops == 4 && got &&
+	   !memcmp(&got[0], &ev[0], sizeof(ev[0])) &&
+	   !memcmp(&got[1], &ev[1], sizeof(ev[1])) &&
+	   !memcmp(&got[2], &ev[2], sizeof(ev[2])) &&
+	   ntp_trailer(f) && ntp_trailer(f)->records == 3,
+	   "read back: three events in order, the last unit's drops, the records (%d %s)",
+	   ret, ret ? msg : "");
+	ntp_close(f);
+
+	/* The same bytes as 2.1: its units of a newer minor are skipped. */
+	buf[10] = 1;
+	fix_header(buf);
+	spit(bad, buf, len);
+	got = events_read(bad, &n, &drops, &ret, msg, sizeof(msg), &f);
+	ok(!ret && !n && !got && ntp_trailer(f),
+	   "a 2.1 file reads as without events (%d %s)", ret, ret ? msg : "");
+	ntp_close(f);
+	buf[10] = 2;
+	fix_header(buf);
+
+	/* A count that the length does not hold. */
+	wr32(u + 8, 3);
+	fix_unit(buf, l.unit[1], false);
+	spit(bad, buf, len);
+	seed(bad);
+	events_read(bad, &n, &drops, &ret, msg, sizeof(msg), &f);
+	snprintf(want, sizeof(want),
+		 "%s: events 1 at offset %zu: 3 events do not make 40 bytes",
+		 bad, l.unit[1]);
+	ok(ret == -EBADMSG && !strcmp(msg, want), "a miscounted events unit: \"%s\"",
+	   msg);
+	ntp_close(f);
+	wr32(u + 8, 2);
+	fix_unit(buf, l.unit[1], false);
+
+	/* An event at time 0, which no clock gives. */
+	memset(u + 32 + 16, 0, 8);
+	fix_unit(buf, l.unit[1], true);
+	spit(bad, buf, len);
+	seed(bad);
+	events_read(bad, &n, &drops, &ret, msg, sizeof(msg), &f);
+	snprintf(want, sizeof(want),
+		 "%s: events 1 at offset %zu: event 1 has no time", bad,
+		 l.unit[1]);
+	ok(ret == -EBADMSG && !strcmp(msg, want), "an event without a time: \"%s\"",
+	   msg);
+	ntp_close(f);
+	free(buf);
+}
+
 int main(int argc, char *argv[])
 {
 	if (ntp_test_start(argc, argv, "test_ntp2"))
@@ -567,6 +704,7 @@ int main(int argc, char *argv[])
 	test_writer();
 	test_bound();
 	test_damaged();
+	test_events();
 	cleanup();
 
 	return tap_done("test_ntp2");

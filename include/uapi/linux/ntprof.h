@@ -481,6 +481,62 @@ enum {
 	NTPROF_A_RECORDS_MAX = (__NTPROF_A_RECORDS_MAX - 1)
 };
 
+/*
+ * Control-path events (events-get): what happened to the controllers
+ * while a session recorded, whatever its sampling. Their rate is tiny,
+ * and their hooks are off the I/O path.
+ */
+enum ntprof_event_type {
+	NTPROF_EVENT_NONE,
+	/*
+	 * Host: nvme_change_ctrl_state() was asked to move controller nvmeN
+	 * from OLD_STATE (as it was on entry) to NEW_STATE. The kernel
+	 * refuses a change its state machine does not allow; the reader
+	 * tells which were made (Documentation/stages.rst).
+	 */
+	NTPROF_EVENT_CTRL_STATE,
+	/*
+	 * Host: a reset of nvmeN was asked for (nvme reset, sysfs
+	 * reset_controller, a driver's reset), as opposed to an error
+	 * recovery, which moves the controller to resetting by itself.
+	 */
+	NTPROF_EVENT_CTRL_RESET,
+};
+
+/* The states of a host controller: Linux's enum nvme_ctrl_state. */
+enum ntprof_ctrl_state {
+	NTPROF_CTRL_NEW,
+	NTPROF_CTRL_LIVE,
+	NTPROF_CTRL_RESETTING,
+	NTPROF_CTRL_CONNECTING,
+	NTPROF_CTRL_DELETING,
+	NTPROF_CTRL_DELETING_NOIO,
+	NTPROF_CTRL_DEAD,
+};
+
+/*
+ * events-get: a dump that names the role (NTPROF_A_EVENTS_ROLE,
+ * required). Its first message counts the events of the role's last
+ * session (RECORDED, DROPS: lost to a full buffer); one message per
+ * event follows, with TYPE, TIME, CTRL and the states. The events are
+ * consumed: a second dump gets only those recorded since.
+ */
+enum {
+	NTPROF_A_EVENTS_UNSPEC,
+	NTPROF_A_EVENTS_ROLE,		/* u32, required in the request */
+	NTPROF_A_EVENTS_RECORDED,	/* u64: events recorded this session */
+	NTPROF_A_EVENTS_DROPS,		/* u64: events lost, buffer full */
+	NTPROF_A_EVENTS_TYPE,		/* u32: enum ntprof_event_type */
+	NTPROF_A_EVENTS_TIME,		/* u64: CLOCK_MONOTONIC ns */
+	NTPROF_A_EVENTS_CTRL,		/* u32: host: N of nvmeN */
+	NTPROF_A_EVENTS_OLD_STATE,	/* u32: enum ntprof_ctrl_state */
+	NTPROF_A_EVENTS_NEW_STATE,	/* u32: enum ntprof_ctrl_state */
+	NTPROF_A_EVENTS_PAD,
+
+	__NTPROF_A_EVENTS_MAX,
+	NTPROF_A_EVENTS_MAX = (__NTPROF_A_EVENTS_MAX - 1)
+};
+
 enum {
 	NTPROF_CMD_UNSPEC,
 	NTPROF_CMD_STATUS_GET,
@@ -489,6 +545,7 @@ enum {
 	NTPROF_CMD_PROBE_GET,		/* dump: NTPROF_A_HOOK_* per hook */
 	NTPROF_CMD_STATS_GET,		/* dump: NTPROF_A_STATS_* per CPU */
 	NTPROF_CMD_RECORDS_GET,		/* dump: consumes finished records */
+	NTPROF_CMD_EVENTS_GET,		/* dump: consumes control-path events */
 
 	__NTPROF_CMD_MAX,
 	NTPROF_CMD_MAX = (__NTPROF_CMD_MAX - 1)

@@ -179,6 +179,8 @@ for step in $(faults_steps); do
 		;;
 	esac
 	dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
+	# The kernel's own account of the step's outage, for its events.
+	dmesg > "$share/$step-dmesg.txt"
 done
 rmmod ntprof
 ktap_finished

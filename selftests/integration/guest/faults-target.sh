@@ -53,10 +53,14 @@ for step in $(faults_steps); do
 			ktap_pass "$step: the subsystem taken off port $portid mid-recording" ||
 			ktap_fail "$step: the subsystem taken off port $portid mid-recording"
 		if [ "$f" = reconnect ]; then
+			away=$(date +%s.%N)
 			sleep 2
 			link $portid "$nqn" &&
 				ktap_pass "$step: and put back 2 s later" ||
 				ktap_fail "$step: and put back 2 s later"
+			# How long the port was away, for the events' outage.
+			echo "$(date +%s.%N) $away" |
+				awk '{ printf "%.6f\n", $1 - $2 }' > "$share/$step-away.txt"
 		fi
 	fi
 	wait_flag "$step.done" || ktap_fail "$step: the host finished"

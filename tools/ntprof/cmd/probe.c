@@ -96,9 +96,24 @@ static const char * const point_names[NTPROF_PT_COUNT][2] = {
 					 "response's SEND done" },
 };
 
-static void point_str(uint8_t point, char *buf, size_t size)
+/*
+ * The module's control-path hooks (kmod/hooks_events.c), which stamp no
+ * point: they record events (Documentation/stages.rst).
+ */
+static bool event_hook(const char *name)
 {
-	if (point == SESSION_POINT_NONE)
+	return !strcmp(name, "nvme_change_ctrl_state") ||
+	       !strcmp(name, "nvme_reset_ctrl") ||
+	       !strcmp(name, "nvme_reset_ctrl_sync");
+}
+
+static void point_str(const struct ntp_hook *h, char *buf, size_t size)
+{
+	uint8_t point = h->point;
+
+	if (point == SESSION_POINT_NONE && event_hook(h->name))
+		snprintf(buf, size, "(control-path events)");
+	else if (point == SESSION_POINT_NONE)
 		snprintf(buf, size, "(helps another hook)");
 	else if (point < NTPROF_PT_COUNT)
 		snprintf(buf, size, "%s: %s", point_names[point][0],
@@ -296,14 +311,14 @@ static void print_hooks(const struct session_status *st,
 	for (i = 0; i < hooks->n; i++) {
 		if ((int)strlen(hooks->v[i].h.name) > width)
 			width = strlen(hooks->v[i].h.name);
-		point_str(hooks->v[i].h.point, point, sizeof(point));
+		point_str(&hooks->v[i].h, point, sizeof(point));
 		if ((int)strlen(point) > pwidth)
 			pwidth = strlen(point);
 	}
 	for (i = 0; i < hooks->n; i++) {
 		const struct session_hook *hk = &hooks->v[i];
 
-		point_str(hk->h.point, point, sizeof(point));
+		point_str(&hk->h, point, sizeof(point));
 		/* Missing for now: it comes when its module loads. */
 		mod = hook_module(st, hk);
 		if (hk->h.state == NTPROF_HOOK_MISSING && mod && !mod->present)

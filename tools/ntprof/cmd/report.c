@@ -19,6 +19,7 @@
 #include "cmd/commands.h"
 #include "out/out_file.h"
 #include "out/report_chain.h"
+#include "out/report_events.h"
 #include "out/report_chain_timeline.h"
 #include "out/report_csv.h"
 #include "out/report_hist.h"
@@ -322,6 +323,8 @@ static int report_print(const struct recording_run *run,
 		err = report_timeline_print(stdout, run, o->timeline);
 	if (!err && o->timeline)
 		err = report_chain_timeline_print(stdout, run, o->timeline);
+	if (!err)
+		err = report_events_print(stdout, run);
 	putchar('\n');
 	recording_run_print_records(stdout, run);
 	recording_run_print_notes(stdout, run, o->detail);
@@ -351,6 +354,8 @@ static void report_views_json(struct ntprof_json *js, void *arg)
 	recording_run_json_apart(js, v->run);
 	report_chain_json(js, v->run);
 	recording_run_json_notes(js, v->run, o->detail);
+	if (!v->err)
+		v->err = report_events_json(js, v->run);
 	if (o->tail && !v->err)
 		v->err = report_tail_json(js, v->run, o->tail);
 	if (o->tail && !v->err)

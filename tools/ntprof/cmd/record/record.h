@@ -199,6 +199,10 @@ struct recorder {
 	struct nl_sock *quiet_sock;
 	bool busy;
 	struct nl_sock *drained_on;	/* the last drain's, for its error */
+	/* Control-path events written, the module's drops of them. */
+	uint64_t events;
+	uint64_t event_drops;
+	bool no_events;		/* a module without events-get */
 	struct ntp_writer *w;
 	uint64_t start_mono;
 	uint64_t start_real;
@@ -255,6 +259,13 @@ int record_signals_set(void);
  * Returns 0, or -errno of what cut it short (already reported).
  */
 int record_loop(struct recorder *rec, const char *cmd);
+/*
+ * The module's control-path events into the file (record_events.c): 0,
+ * also for a module that has none, or -errno (a write's is in
+ * rec->write_err).
+ */
+int record_events(struct recorder *rec, struct nl_sock *sock);
+
 /* One drain of the agents and the kernel; *@count: the records taken. */
 int record_drain(struct recorder *rec, uint64_t *count);
 /* @live: for an interval's line of the live table, not the summary. */

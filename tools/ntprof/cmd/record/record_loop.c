@@ -471,6 +471,8 @@ int record_drain(struct recorder *rec, uint64_t *count)
 		err = session_records_get(sock, rec->o->cfg.role, record_take,
 					  rec, &n);
 		*count += n;
+		if (!err)
+			err = record_events(rec, sock);
 	}
 	/* Out of the dump: the part --rotate left can get its counters. */
 	if (!err) {

@@ -182,6 +182,10 @@ void print_warnings(const struct recorder *rec,
 		fprintf(stderr,
 			"ntprof: WARNING: %" PRIu64 " sampled commands not recorded (in-flight table full): sample fewer commands (a larger -s), or load ntprof with a larger inflight_slots\n",
 			st->evicted);
+	if (rec->event_drops)
+		fprintf(stderr,
+			"ntprof: WARNING: %" PRIu64 " control-path events lost (the module's buffer of them was full): the report's events miss them\n",
+			rec->event_drops);
 	if (rec->other_role)
 		fprintf(stderr,
 			"ntprof: WARNING: the kernel returned %" PRIu64 " records of a %s session, left out (a module bug: please report it)\n",

@@ -20,12 +20,12 @@
 #include <uapi/linux/ntprof.h>
 
 /*
- * The format this code writes (2.1: the chain rule in the header). It
+ * The format this code writes (2.2: units of control-path events). It
  * reads every minor of its major, and of major 1 (1.0 to 1.4: the same
  * header, records of a fixed size).
  */
 #define NTP_VERSION_MAJOR	2
-#define NTP_VERSION_MINOR	1
+#define NTP_VERSION_MINOR	2
 
 /*
  * The on-disk size of a record in formats 1.0 to 1.4: struct
@@ -197,6 +197,21 @@ struct ntp_trailer {
 	uint32_t nr_late_hooks;
 };
 
+/*
+ * A control-path event, since 2.2: what happened to a controller while
+ * the session recorded (include/uapi/linux/ntprof.h, events-get).
+ */
+struct ntp_event {
+	uint64_t time_mono_ns;	/* CLOCK_MONOTONIC, the records' clock */
+	uint32_t ctrl;		/* host: N of nvmeN */
+	uint8_t type;		/* enum ntprof_event_type */
+	uint8_t old_state;	/* enum ntprof_ctrl_state, of CTRL_STATE */
+	uint8_t new_state;	/* ... the state asked for */
+};
+
+/* Far more events than a recording has; bounds what a reader allocates. */
+#define NTP_EVENTS_MAX		(1U << 20)
+
 /* Writer. Each call returns 0 or -errno. */
 struct ntp_writer;
 
@@ -252,6 +267,13 @@ bool ntp_writer_takes_crec(const struct ntp_writer *w);
  */
 int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
 			   uint16_t cntlid);
+/*
+ * Flushes the records buffered so far, then writes @n events and the
+ * kernel's count of events dropped so far, @drops, as one events unit.
+ * -EINVAL in a format before 2.2, or for more than NTP_EVENTS_MAX.
+ */
+int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
+		      size_t n, uint64_t drops);
 /* Writes the records buffered so far as a (short) block. No fsync. */
 int ntp_writer_flush(struct ntp_writer *w);
 /*
@@ -293,6 +315,13 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n);
 /* Once at the end: NULL if the recording ended early, without a trailer. */
 const struct ntp_trailer *ntp_trailer(const struct ntp_file *f);
+/*
+ * The events of the units read so far (all of them at the end), in the
+ * file's order, and the drops the last of them counted; NULL and 0 for
+ * a file before 2.2 or without events.
+ */
+const struct ntp_event *ntp_events(const struct ntp_file *f, size_t *n,
+				   uint64_t *drops);
 /* Once at the end: bytes after the last whole block of a cut-short file. */
 uint64_t ntp_discarded(const struct ntp_file *f);
 /* The message of the last error: "<path>: <what is wrong>". */

@@ -105,6 +105,18 @@ static const uint8_t ntp_magic[8] = {
 #define UNIT_MAX	(64U << 20)
 static const uint8_t tag_block[4] = { 'N', 'T', 'P', 'B' };
 static const uint8_t tag_end[4] = { 'N', 'T', 'P', 'E' };
+/* Since 2.2: control-path events, a u64 drops then the events. */
+static const uint8_t tag_events[4] = { 'N', 'T', 'P', 'V' };
+#define NTP_EVU_OFF_DROPS		0
+#define EVU_FIXED	8
+/* An event */
+#define NTP_EV_OFF_TIME_MONO_NS		0
+#define NTP_EV_OFF_CTRL			8
+#define NTP_EV_OFF_TYPE			12
+#define NTP_EV_OFF_OLD_STATE		13
+#define NTP_EV_OFF_NEW_STATE		14
+/* 15: reserved, zero */
+#define EV_SIZE		16
 
 /* Record: struct ntprof_record's fields, little-endian, unpadded. */
 #define NTP_REC_OFF_ROLE		0

@@ -53,6 +53,7 @@ bool ntp_is_recording(const char *path)
 /* A unit header, checked. */
 struct unit {
 	const uint8_t *tag;	/* tag_block or tag_end, NULL if unknown */
+	uint8_t raw[4];		/* the tag as the file has it */
 	uint32_t count;
 	uint32_t len;
 	uint32_t crc;		/* the payload's */
@@ -193,6 +194,7 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 	u->count = get32(h + NTP_UNIT_OFF_COUNT);
 	u->len = get32(h + NTP_UNIT_OFF_LENGTH);
 	u->crc = get32(h + NTP_UNIT_OFF_PAYLOAD_CRC);
+	memcpy(u->raw, h + NTP_UNIT_OFF_TAG, 4);
 	if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_block, 4))
 		u->tag = tag_block;
 	else if (!memcmp(h + NTP_UNIT_OFF_TAG, tag_end, 4))
@@ -327,6 +329,8 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
  */
 static int unit_next(struct ntp_file *f, struct unit *u)
 {
+	uint64_t off;
+	uint32_t seq;
 	int ret;
 
 	if (f->err)
@@ -339,10 +343,19 @@ static int unit_next(struct ntp_file *f, struct unit *u)
 			return 1;
 		if (u->tag == tag_end)
 			return trailer_read(f, u);
-		/* An empty block or a newer minor's unit: checked, skipped. */
+		/*
+		 * An empty block or a newer minor's unit: checked, skipped;
+		 * an events unit (since 2.2) read too.
+		 */
+		off = f->off;
+		seq = f->seq;
 		ret = buf_reserve(f, u->len ? u->len : 1);
 		if (!ret)
 			ret = unit_payload(f, u, f->buf);
+		if (ret > 0 && !memcmp(u->raw, tag_events, 4) &&
+		    ntp_file_since(f, 2, 2))
+			ret = ntp_events_parse(f, f->buf, u->count, u->len,
+					       seq, off);
 		if (ret < 0)
 			return ret;
 	}
@@ -545,6 +558,14 @@ const struct ntp_trailer *ntp_trailer(const struct ntp_file *f)
 	return f->has_trailer ? &f->trailer : NULL;
 }
 
+const struct ntp_event *ntp_events(const struct ntp_file *f, size_t *n,
+				   uint64_t *drops)
+{
+	*n = f->nr_events;
+	*drops = f->event_drops;
+	return f->nr_events ? f->events : NULL;
+}
+
 uint64_t ntp_discarded(const struct ntp_file *f)
 {
 	return f->discarded;
@@ -566,6 +587,7 @@ void ntp_close(struct ntp_file *f)
 	free(f->late_devs);
 	free(f->late_hooks);
 	free(f->ctrls);
+	free(f->events);
 	free(f->buf);
 	free(f->recs);
 	free(f);

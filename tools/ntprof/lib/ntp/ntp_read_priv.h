@@ -39,6 +39,10 @@ struct ntp_file {
 	struct ntp_trailer trailer;
 	uint8_t *buf;		/* a block's payload */
 	size_t buf_size;
+	struct ntp_event *events;	/* the events units' (since 2.2) */
+	size_t nr_events;
+	size_t events_size;
+	uint64_t event_drops;
 	struct ntprof_record *recs;	/* a decoded block, when not fast */
 	size_t recs_size;
 	char msg[PATH_MAX + 256];	/* room for any path and the why */
@@ -92,5 +96,13 @@ extern const struct ntp_table ntp_hook_table, ntp_dev_table;
  */
 void *ntp_table_parse(struct ntp_file *f, struct cursor *c, const char *where,
 		      const struct ntp_table *t, uint32_t *nr_out);
+
+/*
+ * The payload of an events unit, @len bytes holding @count events, the
+ * unit numbered @seq at @off: its events after f->events. Returns 1 or
+ * an error (ntp_read_events.c).
+ */
+int ntp_events_parse(struct ntp_file *f, const uint8_t *p, uint32_t count,
+		     uint32_t len, uint32_t seq, uint64_t off);
 
 #endif /* NTPROF_NTP_READ_PRIV_H */

@@ -414,6 +414,41 @@ int ntp_writer_flush(struct ntp_writer *w)
 	return 0;
 }
 
+int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
+		      size_t n, uint64_t drops)
+{
+	size_t len = EVU_FIXED + n * EV_SIZE, i;
+	uint8_t *unit, *e;
+	int ret;
+
+	if (!w_since(w, 2, 2) || n > NTP_EVENTS_MAX)
+		return -EINVAL;
+	ret = ntp_writer_flush(w);
+	if (ret)
+		return ret;
+	unit = calloc(1, UNIT_HDR + len);
+	if (!unit)
+		return -ENOMEM;
+	put64(unit + UNIT_HDR + NTP_EVU_OFF_DROPS, drops);
+	for (i = 0; i < n; i++) {
+		e = unit + UNIT_HDR + EVU_FIXED + i * EV_SIZE;
+		put64(e + NTP_EV_OFF_TIME_MONO_NS, ev[i].time_mono_ns);
+		put32(e + NTP_EV_OFF_CTRL, ev[i].ctrl);
+		e[NTP_EV_OFF_TYPE] = ev[i].type;
+		e[NTP_EV_OFF_OLD_STATE] = ev[i].old_state;
+		e[NTP_EV_OFF_NEW_STATE] = ev[i].new_state;
+	}
+	unit_seal(unit, tag_events, w->seq, (uint32_t)n, (uint32_t)len);
+	/* One write(), as a block: a kill leaves it whole or cut. */
+	w->err = write_full(w->fd, unit, UNIT_HDR + len);
+	free(unit);
+	if (w->err)
+		return w->err;
+	w->seq++;
+	w->size += UNIT_HDR + len;
+	return 0;
+}
+
 /* @rec at the end of the block, in the form of @w's format; -ERANGE. */
 static int block_add(struct ntp_writer *w, const struct ntprof_record *rec)
 {

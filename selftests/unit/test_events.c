@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the control-path events on the tool's side: the
+ * pairing of the module's raw events into episodes with durations
+ * (analysis/ctl_events.c): a reset, a lost connection, a connect,
+ * refused changes left out, a delete during an outage, an outage under
+ * way when the recording started; events-get's reply parser
+ * (genl/session_events.c), a malformed reply refused; and report's
+ * events section and JSON "events" of a .ntp file written with events
+ * (out/report_events.c), which must agree.
+ * Prints TAP; exits 1 if any test failed.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+
+#include "analysis/ctl_events.h"
+#include "genl/session_events.h"
+#include "ntp/ntp.h"
+#include "scratch.h"
+#include "tap.h"
+
+#define S	1000000000ULL
+#define T0	(100 * S)
+
+static const char *const files[] = { "events.ntp", "report.txt", "report.json" };
+
+static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
+{
+	return (struct ntp_event) {
+		.time_mono_ns = t, .ctrl = ctrl,
+		.type = NTPROF_EVENT_CTRL_STATE, .old_state = old,
+		.new_state = new,
+	};
+}
+
+static struct ntp_event rst(uint64_t t, uint32_t ctrl)
+{
+	return (struct ntp_event) {
+		.time_mono_ns = t, .ctrl = ctrl,
+		.type = NTPROF_EVENT_CTRL_RESET,
+	};
+}
+
+/* The raw events of one recording that started at T0. */
+static size_t raw_events(struct ntp_event *e)
+{
+	size_t n = 0;
+
+	/* nvme0: nvme reset at 2 s, live again 0.25 s after resetting. */
+	e[n++] = rst(T0 + 2 * S, 0);
+	e[n++] = st(T0 + 2 * S + 10, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	/* Asked again while resetting: refused. */
+	e[n++] = st(T0 + 2 * S + 20, 0, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 2 * S + 100, 0, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	e[n++] = st(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_LIVE);
+	/* nvme0: the connection lost at 10 s, back 12.5 s later. */
+	e[n++] = st(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	/* Live asked of a deleting controller, say: refused. */
+	e[n++] = st(T0 + 11 * S, 0, NTPROF_CTRL_DELETING, NTPROF_CTRL_LIVE);
+	e[n++] = st(T0 + 22 * S + S / 2, 0, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_LIVE);
+	/* nvme1: connected at 30 s in 1.5 s. */
+	e[n++] = st(T0 + 30 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
+	e[n++] = st(T0 + 31 * S + S / 2, 1, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_LIVE);
+	/* nvme1: lost at 40 s, deleted at 50 s, never live again. */
+	e[n++] = st(T0 + 40 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 40 * S + 1, 1, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	e[n++] = st(T0 + 50 * S, 1, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_DELETING);
+	e[n++] = st(T0 + 50 * S + 7, 1, NTPROF_CTRL_DELETING,
+		    NTPROF_CTRL_DEAD);
+	/* nvme2: reconnecting when the recording started, live at 3 s. */
+	e[n++] = st(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
+	/* nvme3: lost at 60 s, still out when the recording ended. */
+	e[n++] = st(T0 + 60 * S, 3, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	return n;
+}
+
+static bool ep(const struct ntprof_ctl_event *e, uint8_t kind, uint32_t ctrl,
+	       uint64_t start, uint64_t end, uint8_t how)
+{
+	return e->kind == kind && e->ctrl == ctrl && e->start_ns == start &&
+	       e->end_ns == end && e->end == how;
+}
+
+static void test_pairing(void)
+{
+	struct ntp_event raw[32];
+	struct ntprof_ctl_event *e = NULL;
+	size_t n = 0, cap = 0, nraw = raw_events(raw);
+	int err;
+
+	err = ntprof_ctl_events(raw, nraw, T0, 0, &e, &n, &cap);
+	ok(!err && n == 7, "17 raw events make 7 episodes (%d, %zu)", err, n);
+	if (n != 7) {
+		free(e);
+		return;
+	}
+	ok(ep(&e[0], NTPROF_CTL_RESET, 0, T0 + 2 * S + 10,
+	      T0 + 2 * S + 250000010, NTPROF_CTL_END_LIVE) &&
+	   e[0].connecting_ns == T0 + 2 * S + 100,
+	   "a reset asked: resetting to live, 0.25 s, the refused second ask left out");
+	ok(ep(&e[1], NTPROF_CTL_LOSS, 0, T0 + 10 * S, T0 + 22 * S + S / 2,
+	      NTPROF_CTL_END_LIVE),
+	   "resetting without a reset asked is a loss: to live 12.5 s later, the refused live left out");
+	ok(ep(&e[2], NTPROF_CTL_CONNECT, 1, T0 + 30 * S, T0 + 31 * S + S / 2,
+	      NTPROF_CTL_END_LIVE), "a connect: new to live, 1.5 s");
+	ok(ep(&e[3], NTPROF_CTL_LOSS, 1, T0 + 40 * S, T0 + 50 * S,
+	      NTPROF_CTL_END_DELETED),
+	   "a loss that ends in a delete: ended deleted, 10 s");
+	ok(ep(&e[4], NTPROF_CTL_DELETE, 1, T0 + 50 * S, 0, NTPROF_CTL_END_NONE),
+	   "the delete itself, an instant");
+	ok(ep(&e[5], NTPROF_CTL_RECOVERY, 2, T0, T0 + 3 * S,
+	      NTPROF_CTL_END_LIVE),
+	   "live from connecting with nothing before: a recovery from the recording's start");
+	ok(ep(&e[6], NTPROF_CTL_LOSS, 3, T0 + 60 * S, 0, NTPROF_CTL_END_NONE),
+	   "a loss not over when the recording ended has no end");
+	free(e);
+}
+
+static void test_state_machine(void)
+{
+	int made = 0, old, new_state;
+
+	for (old = 0; old <= NTPROF_CTRL_DEAD; old++)
+		for (new_state = 0; new_state <= NTPROF_CTRL_DEAD + 1;
+		     new_state++)
+			made += ntprof_ctl_change_made(old, new_state);
+	ok(made == 13 && !ntprof_ctl_change_made(NTPROF_CTRL_LIVE,
+						 NTPROF_CTRL_CONNECTING) &&
+	   ntprof_ctl_change_made(NTPROF_CTRL_DEAD,
+				  NTPROF_CTRL_DELETING_NOIO),
+	   "the kernel's state machine: 13 changes made (%d)", made);
+}
+
+/* An events-get reply message: the summary, or an event. */
+static struct nlmsghdr *reply(char *buf, bool summary, uint32_t type,
+			      uint64_t t)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+
+	g->cmd = NTPROF_CMD_EVENTS_GET;
+	mnl_attr_put_u32(nlh, NTPROF_A_EVENTS_ROLE, NTPROF_ROLE_HOST);
+	if (summary) {
+		mnl_attr_put_u64(nlh, NTPROF_A_EVENTS_RECORDED, 9);
+		mnl_attr_put_u64(nlh, NTPROF_A_EVENTS_DROPS, 2);
+		return nlh;
+	}
+	mnl_attr_put_u32(nlh, NTPROF_A_EVENTS_TYPE, type);
+	mnl_attr_put_u64(nlh, NTPROF_A_EVENTS_TIME, t);
+	mnl_attr_put_u32(nlh, NTPROF_A_EVENTS_CTRL, 4);
+	mnl_attr_put_u32(nlh, NTPROF_A_EVENTS_OLD_STATE, NTPROF_CTRL_LIVE);
+	mnl_attr_put_u32(nlh, NTPROF_A_EVENTS_NEW_STATE, NTPROF_CTRL_RESETTING);
+	return nlh;
+}
+
+static void test_reply(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct session_events out = { 0 };
+	int r1, r2, r3;
+
+	r1 = session_events_reply(reply(buf, true, 0, 0), &out);
+	r2 = session_events_reply(reply(buf, false, NTPROF_EVENT_CTRL_STATE,
+					T0), &out);
+	ok(r1 == MNL_CB_OK && r2 == MNL_CB_OK && out.recorded == 9 &&
+	   out.drops == 2 && out.n == 1 && out.ev[0].time_mono_ns == T0 &&
+	   out.ev[0].ctrl == 4 && out.ev[0].old_state == NTPROF_CTRL_LIVE &&
+	   out.ev[0].new_state == NTPROF_CTRL_RESETTING,
+	   "events-get: the summary's counts, an event's fields");
+	r3 = session_events_reply(reply(buf, false, NTPROF_EVENT_CTRL_STATE, 0),
+				  &out);
+	ok(r3 == MNL_CB_ERROR && errno == EPROTO && out.n == 1 &&
+	   strstr(out.why, "at time 0"),
+	   "an event at time 0 is a malformed reply: \"%s\"", out.why);
+	free(out.ev);
+}
+
+/* The ntprof next to this test: ../../tools/ntprof/ntprof. */
+static void tool_path(char *path, size_t size)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+
+	if (n <= 0)
+		scratch_bail("readlink /proc/self/exe");
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(path, size, "%s/../../tools/ntprof/ntprof", self);
+}
+
+/* @path's directory, in a buffer of its own. */
+static const char *dirname_of(const char *path)
+{
+	static char dir[PATH_MAX + 32];
+	char *slash;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	return dir;
+}
+
+static char *slurp_text(const char *path)
+{
+	static char buf[16384];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* JSON without its layout's blanks: none of the strings compared has any. */
+static char *squeeze(char *s)
+{
+	char *r = s, *w = s;
+
+	if (!s)
+		return NULL;
+	for (; *r; r++)
+		if (*r != ' ' && *r != '\n')
+			*w++ = *r;
+	*w = '\0';
+	return s;
+}
+
+static void test_report(void)
+{
+	struct ntp_event raw[32];
+	size_t nraw = raw_events(raw);
+	struct ntprof_record rec = { 0 };
+	struct ntp_trailer tr = { 0 };
+	struct ntp_header h = { 0 };
+	struct ntp_writer *w;
+	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	int err;
+
+	h.role = NTPROF_ROLE_HOST;
+	h.transport = NTPROF_TRANSPORT_TCP;
+	h.sample = 1;
+	h.nr_cpus = 1;
+	h.start_mono_ns = T0;
+	h.start_real_ns = 1700000000ULL * S;
+	snprintf(h.hostname, sizeof(h.hostname), "host1");
+	rec.role = NTPROF_ROLE_HOST;
+	rec.transport = NTPROF_TRANSPORT_TCP;
+	rec.opcode = 2;
+	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.length = 4096;
+	rec.ts[NTPROF_PT_HOST_BLK_START] = T0 + S;
+	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = T0 + S + 50000;
+	err = ntp_writer_open("events.ntp", &h, &w);
+	if (!err)
+		err = ntp_writer_append(w, &rec, 1);
+	if (!err)
+		err = ntp_writer_events(w, raw, 9, 0);
+	if (!err)
+		err = ntp_writer_events(w, raw + 9, nraw - 9, 3);
+	tr.end_mono_ns = T0 + 70 * S;
+	tr.end_real_ns = h.start_real_ns + 70 * S;
+	if (!err)
+		err = ntp_writer_close(w, &tr);
+	ok(!err, "a recording with events in two units written (%d)", err);
+
+	tool_path(tool, sizeof(tool));
+	snprintf(cmd, sizeof(cmd), "%s report events.ntp > report.txt", tool);
+	err = system(cmd);
+	text = slurp_text("report.txt");
+	ok(!err && text &&
+	   strstr(text, "\nevents (control path, seconds from the recording's start)\n") &&
+	   strstr(text, "      2.000000  nvme0         reset           0.250000  live\n") &&
+	   strstr(text, "     10.000000  nvme0         loss           12.500000  live\n") &&
+	   strstr(text, "     30.000000  nvme1         connect         1.500000  live\n") &&
+	   strstr(text, "     40.000000  nvme1         loss           10.000000  deleted\n") &&
+	   strstr(text, "     50.000000  nvme1         delete                 -  \n") &&
+	   strstr(text, "      0.000000  nvme2         recovery        3.000000  live  under way when the recording started\n") &&
+	   strstr(text, "     60.000000  nvme3         loss                   -  not within the recording\n") &&
+	   strstr(text, "  3 events lost: the module's buffer of them was full\n"),
+	   "report: the events section, each episode with its duration");
+	if (text && !strstr(text, "nvme3"))
+		diag("%s", text);
+
+	snprintf(cmd, sizeof(cmd), "%s report --json events.ntp > report.json",
+		 tool);
+	err = system(cmd);
+	text = squeeze(slurp_text("report.json"));
+	ok(!err && text &&
+	   strstr(text, "\"events\":[{\"type\":\"reset\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":2.000000,\"duration_s\":0.250000,\"end\":\"live\",\"before_start\":false}") &&
+	   strstr(text, "{\"type\":\"loss\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":10.000000,\"duration_s\":12.500000,\"end\":\"live\"") &&
+	   strstr(text, "{\"type\":\"delete\",\"controller\":\"nvme1\",\"machine\":\"host1\",\"start_s\":50.000000,\"duration_s\":null,\"end\":null") &&
+	   strstr(text, "{\"type\":\"loss\",\"controller\":\"nvme3\",\"machine\":\"host1\",\"start_s\":60.000000,\"duration_s\":null,\"end\":\"none\"") &&
+	   strstr(text, "\"events_lost\":3"),
+	   "report --json: the same episodes in \"events\", the events lost");
+	/* And the schema, whose events this test checks against. */
+	snprintf(cmd, sizeof(cmd),
+		 "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json report.json",
+		 dirname_of(tool), dirname_of(tool));
+	ok(!system(cmd), "report --json with events matches ntprof-report-1.json");
+	if (text && !strstr(text, "\"events_lost\":3"))
+		diag("%s", text);
+}
+
+int main(void)
+{
+	scratch_enter("test_events", files, sizeof(files) / sizeof(files[0]));
+	test_state_machine();
+	test_pairing();
+	test_reply();
+	test_report();
+	scratch_cleanup();
+	return tap_done("test_events");
+}
