@@ -12,8 +12,12 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils gawk groff-base man-db jq python3-jsonschema python3-docutils
 	debhelper dh-dkms lintian systemd
-	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
+	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil
+	ibverbs-providers"
 
+# ibverbs-providers: with SPDK=DIR the lab copies soft-RoCE's libibverbs
+# provider (librxe) into the guests, which SPDK's RDMA transport opens
+# without naming it to ldd (build-guest.sh, stage_spdk).
 # mdadm: the lab's chain topology builds an md raid1 on its middle guest
 # (selftests/lab/guest/chain.sh) with it.
 # libyaml-dev: selftests/tools/nlfuzz reads the family's YAML spec.
