@@ -21,7 +21,7 @@ KERNEL_SOURCES := $(KMOD_SOURCES) include/uapi/linux/ntprof.h \
 	$(filter-out %.mod.c,$(wildcard tools/bench/emptyprobe/*.c))
 
 .PHONY: all modules tools clean install modules_install tools_install \
-	dkms-install style check check-debug lab lab-run deps
+	dkms-install deb style check check-debug lab lab-run deps
 
 all: modules tools
 
@@ -63,7 +63,38 @@ dkms-install:
 	cp Kbuild Makefile VERSION $(DKMS_SRC)/
 	cp kmod/Kbuild $(KMOD_SOURCES) $(DKMS_SRC)/kmod/
 	cp include/uapi/linux/ntprof.h $(DKMS_SRC)/include/uapi/linux/
-	sed 's/@VERSION@/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+	sed 's/#MODULE_VERSION#/$(DKMS_VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
+# The Debian packages ntprof-dkms and ntprof (Documentation/packages.rst),
+# with debian/control's Build-Depends (apt-get build-dep installs those
+# missing), built in a copy of the tree's files as git sees them
+# (changes and new files included, ignored ones such as build products
+# left out) under build/deb/, where the .deb files land, so that
+# debian/rules' clean never touches this tree's own build.
+DEB_DIR ?= build/deb
+deb:
+	@command -v dpkg-checkbuilddeps > /dev/null && dpkg-checkbuilddeps 2> /dev/null || \
+	if [ "$$(id -u)" -ne 0 ]; then \
+		echo "ntprof: make deb needs debian/control's Build-Depends: run it as root or install them" >&2; exit 1; \
+	else \
+		echo "ntprof: installing debian/control's Build-Depends" >&2; \
+		export DEBIAN_FRONTEND=noninteractive && apt-get update -qq && \
+		apt-get install -y -qq --no-install-recommends dpkg-dev > /dev/null && \
+		apt-get build-dep -y -qq ./ > /dev/null; \
+	fi
+	@test "$$(dpkg-parsechangelog -S Version)" = "$(DKMS_VERSION)" || \
+		{ echo "ntprof: debian/changelog's version is not VERSION's ($(DKMS_VERSION)): add an entry" >&2; exit 1; }
+	rm -rf $(DEB_DIR)
+	mkdir -p $(DEB_DIR)/src
+	if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then \
+		git ls-files -z --cached --others --exclude-standard | \
+			tar --null -T - --ignore-failed-read -cf - | tar -C $(DEB_DIR)/src -xf -; \
+	else \
+		tar --exclude=./build -cf - . | tar -C $(DEB_DIR)/src -xf -; \
+	fi
+	cd $(DEB_DIR)/src && DEB_BUILD_OPTIONS="parallel=2 $$DEB_BUILD_OPTIONS" \
+		dpkg-buildpackage -b -us -uc
+	@ls $(DEB_DIR)/*.deb
 
 # LINUX_VERSION_CODE: the rule is for code merged into one kernel; this
 # module builds for many, with its version tests in kmod/compat.h.

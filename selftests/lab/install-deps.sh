@@ -11,6 +11,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils e2fsprogs gawk groff-base man-db jq python3-jsonschema python3-docutils
+	debhelper dh-dkms lintian systemd
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil"
 
 # mdadm: the lab's chain topology builds an md raid1 on its middle guest
@@ -24,6 +25,9 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # against trixie's kernels (7.x) for the build test, and make-pkg-root.sh
 # the Debian 12 system of the package test; e2fsprogs: pkg-image.sh
 # makes that test's disk with mkfs.ext4 -d.
+# debhelper, dh-dkms: make deb builds the Debian packages with them;
+# lintian checks them, and systemd's systemd-analyze verifies the unit
+# (selftests/unit/test_deb.sh).
 # python3-docutils: test_docs.sh builds Documentation/*.rst.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).

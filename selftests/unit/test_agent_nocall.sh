@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The SPDK agent's handler as compilers build it: tools/agent/hit.c, the
-# object the stub calls into, built with the agent's own handler flags
-# (make -C tools/agent handler-flags) by gcc and clang, at -O2 and -O0,
-# calls nothing outside itself. A call into libc (memcpy, memset, a
-# stack protector's failure) may use the vector registers, which the
-# stub does not save: objdump -dr must show no call or jump to a symbol
+# object the stub calls into, built by the agent's Makefile's rule for it
+# by gcc and clang, at -O2 and -O0, and with Debian's hardening flags
+# (make deb's), calls nothing outside itself. A call into libc (memcpy,
+# memset, a stack protector's failure) may use the vector registers,
+# which the stub does not save: objdump -dr must show no call or jump to a symbol
 # the object does not define, and no indirect call (an indirect jump is
 # a switch's table, within the object), and nm -u only the
 # data the handler reads (agent_hs, agent_reg_slot, agent_ident_zeros,
@@ -25,13 +25,26 @@ trap 'rm -rf "$TMP"' EXIT
 
 ALLOWED=" agent_hs agent_reg_slot agent_ident_zeros agent_inflight _GLOBAL_OFFSET_TABLE_ "
 
-# nocall CC LEVEL: hit.o built so calls nothing outside itself.
-nocall() {
-	local cc=$1 level=$2 flags undef bad sym
+# Debian's package build flags (dpkg-buildflags, as debian/rules has
+# them): a stack protector and _FORTIFY_SOURCE, which the handler's own
+# flags must override.
+DEB_CFLAGS=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CFLAGS 2>/dev/null)
+DEB_CPPFLAGS=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS 2>/dev/null)
 
-	flags=$(make -s -C "$AGENT" handler-flags CC="$cc") || return 1
+# nocall CC CFLAGS [CPPFLAGS]: hit.o built by the agent's Makefile's own
+# rule (make -n prints its command), with the build's CFLAGS and
+# CPPFLAGS as given, calls nothing outside itself.
+nocall() {
+	local cc=$1 cmd undef bad sym
+
+	cmd=$(make -s -n -B -C "$AGENT" hit.o CC="$cc" CFLAGS="$2" \
+		CPPFLAGS="${3-}" | grep "^$cc ") || return 1
+	case $cmd in
+	*" -o hit.o hit.c") ;;
+	*) echo "unexpected rule: $cmd"; return 1 ;;
+	esac
 	# shellcheck disable=SC2086 # the flags are words
-	"$cc" $flags "$level" -g -c -o "$TMP/hit.o" "$AGENT/hit.c" || return 1
+	(cd "$AGENT" && ${cmd% -o hit.o hit.c} -o "$TMP/hit.o" hit.c) || return 1
 	undef=" $(nm -u "$TMP/hit.o" | awk '{ print $NF }' | tr '\n' ' ') "
 	bad=
 	for sym in $undef; do
@@ -50,7 +63,7 @@ nocall() {
 		{ branch = 0 }' | tr '\n' ' ')"
 	bad=$(echo $bad)
 	[ -z "$bad" ] && return 0
-	echo "$cc $level: $bad"
+	echo "$cc $2: $bad"
 	return 1
 }
 
@@ -62,8 +75,15 @@ for cc in gcc clang; do
 	fi
 	for level in -O2 -O0; do
 		ktap_check "$cc $level: the handler calls nothing outside itself" \
-			nocall "$cc" "$level"
+			nocall "$cc" "$level -g"
 	done
+	if [ -n "$DEB_CFLAGS" ]; then
+		ktap_check "$cc with Debian's hardening flags: the handler calls nothing outside itself" \
+			nocall "$cc" "$DEB_CFLAGS" "$DEB_CPPFLAGS"
+	else
+		ktap_skip "$cc with Debian's hardening flags: the handler calls nothing outside itself" \
+			"no dpkg-buildflags"
+	fi
 done
 
 make -s -C "$AGENT" libntprof-agent.so >&2 ||

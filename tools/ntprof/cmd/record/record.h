@@ -269,6 +269,16 @@ void record_rotation_trailer(struct recorder *rec, struct ntp_trailer *tr,
 			     const struct session_stats *st, bool have_stats);
 /* The last part's records, as it is closed. */
 void record_rotation_last(struct recorder *rec, uint64_t records);
+/*
+ * The line on stderr that says part @part is closed, whole, at @path:
+ * its @records, the losses of its trailer @tr, and the session's
+ * counters @st then (NULL: none; before the last part, its losses go to
+ * a later part's).
+ */
+void record_part_line(const struct recorder *rec, uint32_t part,
+		      const char *path, uint64_t records,
+		      const struct ntp_trailer *tr,
+		      const struct session_stats *st);
 /* Where the summary's records start: the oldest part kept's start. */
 uint64_t record_rotation_start(const struct recorder *rec);
 

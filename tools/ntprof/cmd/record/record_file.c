@@ -363,6 +363,7 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 	bool have_stats = false;
 	struct ntp_dev *late;
 	int stop_err, settle_err, close_err, ret;
+	uint64_t records;
 
 	tr.end_mono_ns = clock_ns(CLOCK_MONOTONIC);
 	tr.end_real_ns = clock_ns(CLOCK_REALTIME);
@@ -393,10 +394,15 @@ int record_finish(struct recorder *rec, const char *cmd, int err)
 	ret = settle_err;
 	/* A rotation that failed left no part open. */
 	if (rec->w) {
-		record_rotation_last(rec, ntp_writer_records(rec->w));
+		records = ntp_writer_records(rec->w);
+		record_rotation_last(rec, records);
 		close_err = ntp_writer_close(rec->w, err ? NULL : &tr);
 		if (!ret)
 			ret = close_err;
+		/* The last part, whole, in the same line as the others. */
+		if (!close_err && !err && rec->rot.size)
+			record_part_line(rec, rec->rot.part, o->out, records,
+					 &tr, have_stats ? &st : NULL);
 	}
 	rec->w = NULL;
 	free(late);

@@ -5,7 +5,8 @@
  * FILE.0002.ntp, ...; a part is closed, with its trailer, at the first
  * block boundary after it reached SIZE, and is then a complete recording
  * (Documentation/ntp-format.rst, "Parts"); the next one starts with the
- * session's header. Beyond N parts, the oldest is removed.
+ * session's header. Beyond N parts, the oldest is removed. Each part
+ * closed and each removed is a line on stderr, for a service's journal.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -145,19 +146,60 @@ static int part_open(struct recorder *rec, uint64_t start_mono)
 	return ntp_writer_open(rot->path, &hdr, &rec->w);
 }
 
-/* Beyond --keep N parts, the oldest goes; a part already gone is fine. */
+/*
+ * Beyond --keep N parts, the oldest goes, said in a line of its own; a
+ * part already gone is fine.
+ */
 static void parts_trim(struct recorder *rec, const char *cmd)
 {
 	struct record_rotation *rot = &rec->rot;
 	char old[sizeof(rot->path)];
 
 	while (rot->keep && rot->part - rot->first + 1 > rot->keep) {
-		if (!rotate_part_path(rot->base, rot->first, old, sizeof(old)) &&
-		    unlink(old) && errno != ENOENT)
-			fprintf(stderr, "ntprof: %s: cannot remove %s: %s\n",
-				cmd, old, strerror(errno));
+		if (!rotate_part_path(rot->base, rot->first, old, sizeof(old))) {
+			if (!unlink(old))
+				fprintf(stderr,
+					"ntprof: %s: part %" PRIu32 " removed, %s (--keep %" PRIu32 ")\n",
+					cmd, rot->first, old, rot->keep);
+			else if (errno != ENOENT)
+				fprintf(stderr,
+					"ntprof: %s: cannot remove %s: %s\n",
+					cmd, old, strerror(errno));
+		}
 		rot->first++;
 	}
+}
+
+void record_part_line(const struct recorder *rec, uint32_t part,
+		      const char *path, uint64_t records,
+		      const struct ntp_trailer *tr,
+		      const struct session_stats *st)
+{
+	fprintf(stderr,
+		"ntprof: %s: part %" PRIu32 " closed, %s: %" PRIu64 " records",
+		rec->cmd, part, path, records);
+	if (!st) {
+		/*
+		 * A part filled within the drain that filled the next has
+		 * its losses counted in a later part's trailer; the last
+		 * part of a session without counters has none to give.
+		 */
+		fputs(rec->rot.part > part ?
+		      ", its losses counted in a later part\n" :
+		      ", no counters\n", stderr);
+		return;
+	}
+	fprintf(stderr, ", %" PRIu64 " dropped, %" PRIu64 " evicted",
+		tr->drops, tr->evictions);
+	/* The agents count no commands seen or sampled: the module does. */
+	if (rec->kernel)
+		fprintf(stderr,
+			"; the session so far: %" PRIu64 " commands seen, %" PRIu64 " sampled, %" PRIu64 " dropped, %" PRIu64 " evicted\n",
+			st->seen, st->sampled, st->drops, st->evicted);
+	else
+		fprintf(stderr,
+			"; the session so far: %" PRIu64 " dropped, %" PRIu64 " evicted\n",
+			st->drops, st->evicted);
 }
 
 /*
@@ -170,6 +212,7 @@ static int part_close(struct recorder *rec, bool fresh)
 	struct record_rotation *rot = &rec->rot;
 	struct session_stats st = { 0 };
 	struct ntp_trailer tr = { 0 };
+	char path[sizeof(rot->path)];
 	struct ntp_hook *late_hooks;
 	struct ntp_dev *late;
 	bool have_stats;
@@ -186,6 +229,11 @@ static int part_close(struct recorder *rec, bool fresh)
 	free(late_hooks);
 	if (err)
 		return err;
+	/* The part closing is always the one before the part written. */
+	if (!rotate_part_path(rot->base, rot->part - 1, path, sizeof(path)))
+		record_part_line(rec, rot->part - 1, path,
+				 rot->parts[rot->part - 2].records, &tr,
+				 have_stats ? &st : NULL);
 	parts_trim(rec, rec->cmd);
 	return 0;
 }

@@ -1,0 +1,195 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What ntprof-record@.service relies on (Documentation/packages.rst), on
+# this machine with no module: 'ntprof record --rotate' of
+# selftests/tools/spdk-model through its agent, stopped by SIGTERM as
+# systemctl stop stops it, leaves every part whole and says each part
+# closed and each part removed in one line of stderr (the journal),
+# with its path and records, which the part holds; then the service's
+# wrapper, tools/ntprof/systemd/ntprof-record, makes the command line
+# from /etc/default/ntprof's variables (the shipped file's and others),
+# moves the previous run's parts aside, and refuses bad values in one
+# line without starting anything.
+set -u
+cd "$(dirname "$0")" || exit 1
+. ../ktap.sh
+
+TOP=$(cd ../.. && pwd)
+NTPROF=$TOP/tools/ntprof/ntprof
+LIB=$TOP/tools/agent/libntprof-agent.so
+MODEL=$TOP/selftests/tools/spdk-model
+WRAPPER=$TOP/tools/ntprof/systemd/ntprof-record
+DEFAULTS=$TOP/tools/ntprof/systemd/ntprof.default
+TMP=$(mktemp -d)
+MODEL_PID=
+trap 'kill -9 $MODEL_PID 2>/dev/null; jobs -p | xargs -r kill -9 2>/dev/null; rm -rf "$TMP"' EXIT
+
+ktap_header
+make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
+	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
+	make -s -C "$TOP/selftests/tools" spdk-model >&2 ||
+	{ echo "Bail out! cannot build the tool, the agent or the model"; exit 1; }
+
+"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > "$TMP/model.out" \
+	2> "$TMP/model.err" &
+MODEL_PID=$!
+for _ in $(seq 50); do
+	grep -q "sites patched" "$TMP/model.err" && break
+	sleep 0.1
+done
+
+# Parts of 1 MiB, some 17,000 of the model's records each (5,000 to
+# 15,000 a second): SIGTERM once part 4 is written, so that part 1 was
+# removed by --keep 2 and parts 2 and 3 were closed by rotation.
+mkdir "$TMP/rot"
+"$NTPROF" record --spdk-target "$MODEL_PID" -s 1 --rotate 1M --keep 2 \
+	-o "$TMP/rot/host.ntp" > "$TMP/rec.out" 2> "$TMP/rec.err" &
+rec=$!
+for _ in $(seq 300); do
+	[ -e "$TMP/rot/host.0004.ntp" ] && break
+	sleep 0.1
+done
+kill -TERM $rec
+wait $rec
+rc=$?
+kept=$(ls "$TMP/rot" | tr '\n' ' ')
+rep=$("$NTPROF" report "$TMP/rot" 2>&1)
+rep_rc=$?
+if [ $rc = 0 ] && [ $rep_rc = 0 ] && ! grep -q "ends early" <<< "$rep" &&
+   [ "$(ls "$TMP/rot" | wc -l)" = 2 ]; then
+	ktap_pass "record --rotate stopped by SIGTERM: exit 0, the parts kept ($kept) whole"
+else
+	ktap_fail "record --rotate stopped by SIGTERM: exit 0, the parts whole (rc $rc, report rc $rep_rc, $kept)"
+	sed 's/^/# /' "$TMP/rec.err"
+	sed 's/^/# /' <<< "$rep"
+fi
+
+# closed_ok: one "part N closed" line for each part from 1 to the last,
+# in order, each naming its path; for the parts on disk, its records
+# are the part's.
+closed_ok() {
+	local last n path records want line
+
+	last=$(ls "$TMP/rot" | sed -n 's/^host\.\([0-9]*\)\.ntp$/\1/p' | tail -1)
+	[ -n "$last" ] || return 1
+	[ "$(grep -c " closed, " "$TMP/rec.err")" = $((10#$last)) ] || return 1
+	for n in $(seq 1 $((10#$last))); do
+		path=$TMP/rot/host.$(printf %04d "$n").ntp
+		line=$(grep "^ntprof: record: part $n closed, $path: " "$TMP/rec.err") ||
+			{ echo "no line for part $n"; return 1; }
+		# A journal line: no line break within it.
+		[ "$(wc -l <<< "$line")" = 1 ] || return 1
+		[[ $line =~ :\ ([0-9]+)\ records,\ ([0-9]+)\ dropped,\ ([0-9]+)\ evicted\;\ the\ session\ so\ far:\ [0-9]+\ dropped,\ [0-9]+\ evicted$ ]] ||
+			{ echo "part $n: $line"; return 1; }
+		records=${BASH_REMATCH[1]}
+		[ -e "$path" ] || continue
+		want=$("$NTPROF" report --csv - "$path" | tail -n +2 | wc -l)
+		[ "$records" = "$want" ] ||
+			{ echo "part $n: $records records said, $want in the file"; return 1; }
+	done
+}
+if out=$(closed_ok); then
+	ktap_pass "stderr: one line per part closed, its path and its records (the file's), its losses and the session's"
+else
+	ktap_fail "stderr: one line per part closed, its path and its records"
+	ktap_diag "$out"
+	sed 's/^/# /' "$TMP/rec.err"
+fi
+if grep -q "^ntprof: record: part 1 removed, $TMP/rot/host.0001.ntp (--keep 2)$" \
+	"$TMP/rec.err" && [ ! -e "$TMP/rot/host.0001.ntp" ]; then
+	ktap_pass "stderr: a line for each part --keep removed"
+else
+	ktap_fail "stderr: a line for each part --keep removed"
+	sed 's/^/# /' "$TMP/rec.err"
+fi
+{ kill -9 "$MODEL_PID"; wait "$MODEL_PID"; } 2>/dev/null
+MODEL_PID=
+
+# The wrapper, with a tool that prints its arguments one a line.
+cat > "$TMP/fake-ntprof" <<'EOF'
+#!/bin/sh
+for a; do echo "$a"; done
+EOF
+chmod +x "$TMP/fake-ntprof"
+mkdir -p "$TMP/var" "$TMP/prom"
+# wrap ROLE VAR=VALUE...: the wrapper under the environment systemd
+# gives it (EnvironmentFile= sets variables, no shell), its arguments
+# joined by spaces.
+wrap() {
+	local role=$1
+
+	shift
+	env -i PATH="$PATH" NTPROF="$TMP/fake-ntprof" "$@" \
+		sh "$WRAPPER" "$role" 2>&1 | tr '\n' ' '
+}
+# The shipped file's assignments, as systemd reads them, with the
+# directories of this test.
+mapfile -t vars < <(grep -E '^[A-Z_]+=' "$DEFAULTS" |
+	sed -e "s|^NTPROF_DIR=.*|NTPROF_DIR=$TMP/var|" \
+	    -e "s|^NTPROF_PROM_DIR=.*|NTPROF_PROM_DIR=$TMP/prom|")
+out=$(wrap host "${vars[@]}")
+want="record -r host -s 100 -t tcp,rdma --rotate 256M --keep 16 -o $TMP/var/host.ntp --stages-only --prom $TMP/prom/ntprof-host.prom "
+if [ "$out" = "$want" ] && [ ${#vars[@]} -ge 8 ]; then
+	ktap_pass "ntprof-record host with the shipped /etc/default/ntprof: the record command it promises"
+else
+	ktap_fail "ntprof-record host with the shipped /etc/default/ntprof"
+	ktap_diag "got:  $out"
+	ktap_diag "want: $want"
+fi
+out=$(wrap target NTPROF_DIR="$TMP/var" NTPROF_SAMPLE=10 NTPROF_TRANSPORTS=rdma \
+	NTPROF_STAGES_ONLY=no NTPROF_ROTATE=1G NTPROF_KEEP=4 NTPROF_PROM_DIR= \
+	NTPROF_OPTS="--op read,write  --min-size 4K *")
+want="record -r target -s 10 -t rdma --rotate 1G --keep 4 -o $TMP/var/target.ntp --op read,write --min-size 4K * "
+if [ "$out" = "$want" ]; then
+	ktap_pass "ntprof-record target: every variable taken, no --prom when empty, NTPROF_OPTS split into words, no file name expansion"
+else
+	ktap_fail "ntprof-record target: every variable taken"
+	ktap_diag "got:  $out"
+	ktap_diag "want: $want"
+fi
+
+# A restart: the run before's parts go to DIR/ROLE.previous, replacing
+# an older one; the other role's parts stay.
+mkdir "$TMP/var/host.previous"
+touch "$TMP/var/host.previous/host.0007.ntp" "$TMP/var/host.0001.ntp" \
+	"$TMP/var/host.0002.ntp" "$TMP/var/target.0001.ntp"
+out=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR=)
+if grep -q "the previous run's 2 parts moved to $TMP/var/host.previous" <<< "$out" &&
+   [ "$(ls "$TMP/var/host.previous" | tr '\n' ' ')" = "host.0001.ntp host.0002.ntp " ] &&
+   [ "$(ls "$TMP/var" | tr '\n' ' ')" = "host.previous target.0001.ntp " ]; then
+	ktap_pass "ntprof-record: the previous run's parts moved to DIR/host.previous, the older ones replaced, @target's left"
+else
+	ktap_fail "ntprof-record: the previous run's parts moved to DIR/host.previous"
+	ktap_diag "$out"
+	ls -R "$TMP/var" | sed 's/^/# /'
+fi
+
+# refused VAR=VALUE... -- WORDS: one line naming the problem, exit 2,
+# the tool not started.
+refused() {
+	local role=$1 words=$2 out rc
+
+	shift 2
+	out=$(env -i PATH="$PATH" NTPROF="$TMP/fake-ntprof" "$@" \
+		sh "$WRAPPER" $role 2>&1)
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] &&
+		grep -q "^ntprof-record: .*$words" <<< "$out" &&
+		! grep -q "^record$" <<< "$out"
+}
+ok=1
+refused middle "the instance is the role, host or target" || ok=0
+refused "" "usage: ntprof-record host|target" || ok=0
+refused host "NTPROF_STAGES_ONLY is yes or no, not 'maybe'" \
+	NTPROF_DIR="$TMP/var" NTPROF_STAGES_ONLY=maybe || ok=0
+refused host "NTPROF_DIR is an absolute path, not 'var'" NTPROF_DIR=var || ok=0
+refused host "NTPROF_DIR $TMP/none is not a directory" NTPROF_DIR="$TMP/none" || ok=0
+refused host "NTPROF_PROM_DIR $TMP/none is not a directory" \
+	NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR="$TMP/none" || ok=0
+if [ $ok = 1 ]; then
+	ktap_pass "ntprof-record: a bad role or value refused in one line, nothing started"
+else
+	ktap_fail "ntprof-record: a bad role or value refused in one line, nothing started"
+fi
+ktap_finished
