@@ -9,7 +9,9 @@
 # with its path and records, which the part holds; then the service's
 # wrapper, tools/ntprof/systemd/ntprof-record, makes the command line
 # from /etc/default/ntprof's variables (the shipped file's and others),
-# moves the previous run's parts aside, and refuses bad values in one
+# moves the previous run's parts aside and keeps the earlier runs'
+# newest parts, goes on without --prom when
+# node_exporter's directory is missing, and refuses bad values in one
 # line without starting anything.
 set -u
 cd "$(dirname "$0")" || exit 1
@@ -149,21 +151,47 @@ else
 	ktap_diag "want: $want"
 fi
 
-# A restart: the run before's parts go to DIR/ROLE.previous, replacing
-# an older one; the other role's parts stay.
-mkdir "$TMP/var/host.previous"
-touch "$TMP/var/host.previous/host.0007.ntp" "$TMP/var/host.0001.ntp" \
-	"$TMP/var/host.0002.ntp" "$TMP/var/target.0001.ntp"
-out=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR=)
-if grep -q "the previous run's 2 parts moved to $TMP/var/host.previous" <<< "$out" &&
-   [ "$(ls "$TMP/var/host.previous" | tr '\n' ' ')" = "host.0001.ntp host.0002.ntp " ] &&
-   [ "$(ls "$TMP/var" | tr '\n' ' ')" = "host.previous target.0001.ntp " ]; then
-	ktap_pass "ntprof-record: the previous run's parts moved to DIR/host.previous, the older ones replaced, @target's left"
+# No node_exporter: its directory missing, the recording goes on
+# without --prom, and says so.
+out=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR="$TMP/none")
+want="ntprof-record: NTPROF_PROM_DIR $TMP/none is not a directory: recording without --prom (install prometheus-node-exporter, or empty NTPROF_PROM_DIR in /etc/default/ntprof) record -r host -s 100 -t tcp,rdma --rotate 256M --keep 16 -o $TMP/var/host.ntp --stages-only "
+if [ "$out" = "$want" ]; then
+	ktap_pass "ntprof-record: NTPROF_PROM_DIR missing: a line saying so, and the recording without --prom"
 else
-	ktap_fail "ntprof-record: the previous run's parts moved to DIR/host.previous"
-	ktap_diag "$out"
+	ktap_fail "ntprof-record: NTPROF_PROM_DIR missing: a line saying so, and the recording without --prom"
+	ktap_diag "got:  $out"
+	ktap_diag "want: $want"
+fi
+
+# Restarts: the run before's parts go to DIR/ROLE.previous/TIME/, the
+# other role's stay; the earlier runs together keep their NTPROF_KEEP
+# newest parts. With --keep 4, a long run of 5 parts (its oldest goes
+# at once), then a run that failed after 1 part: the long run loses its
+# 2 oldest in all.
+touch "$TMP/var/host.0001.ntp" "$TMP/var/host.0002.ntp" "$TMP/var/host.0003.ntp" \
+	"$TMP/var/host.0004.ntp" "$TMP/var/host.0005.ntp" "$TMP/var/target.0001.ntp"
+out1=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
+long=$(ls "$TMP/var/host.previous")
+touch "$TMP/var/host.0001.ntp"
+out2=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
+short=$(ls "$TMP/var/host.previous" | grep -vx "$long")
+kept=$(cd "$TMP/var/host.previous" && find . -type f | LC_ALL=C sort | tr '\n' ' ')
+if grep -q "ntprof-record: the previous run's 5 parts moved to $TMP/var/host.previous/$long" <<< "$out1" &&
+   grep -q "ntprof-record: $TMP/var/host.previous/$long/host.0001.ntp removed: the earlier runs keep 4 parts" <<< "$out1" &&
+   [[ $long < $short ]] &&
+   grep -q "ntprof-record: the previous run's 1 parts moved to $TMP/var/host.previous/$short" <<< "$out2" &&
+   grep -q "ntprof-record: $TMP/var/host.previous/$long/host.0002.ntp removed: the earlier runs keep 4 parts" <<< "$out2" &&
+   [ "$kept" = "./$long/host.0003.ntp ./$long/host.0004.ntp ./$long/host.0005.ntp ./$short/host.0001.ntp " ] &&
+   [ "$(ls "$TMP/var" | tr '\n' ' ')" = "host.previous target.0001.ntp " ]; then
+	ktap_pass "ntprof-record: a restart moves the run's parts to DIR/host.previous/TIME; the earlier runs keep the newest NTPROF_KEEP parts; @target's stay"
+else
+	ktap_fail "ntprof-record: a restart moves the run's parts to DIR/host.previous/TIME"
+	ktap_diag "$out1"
+	ktap_diag "$out2"
+	ktap_diag "kept: $kept"
 	ls -R "$TMP/var" | sed 's/^/# /'
 fi
+rm -rf "$TMP/var/host.previous" "$TMP/var/target.0001.ntp"
 
 # refused VAR=VALUE... -- WORDS: one line naming the problem, exit 2,
 # the tool not started.
@@ -171,6 +199,8 @@ refused() {
 	local role=$1 words=$2 out rc
 
 	shift 2
+	# An empty role is no argument at all.
+	# shellcheck disable=SC2086
 	out=$(env -i PATH="$PATH" NTPROF="$TMP/fake-ntprof" "$@" \
 		sh "$WRAPPER" $role 2>&1)
 	rc=$?
@@ -185,8 +215,15 @@ refused host "NTPROF_STAGES_ONLY is yes or no, not 'maybe'" \
 	NTPROF_DIR="$TMP/var" NTPROF_STAGES_ONLY=maybe || ok=0
 refused host "NTPROF_DIR is an absolute path, not 'var'" NTPROF_DIR=var || ok=0
 refused host "NTPROF_DIR $TMP/none is not a directory" NTPROF_DIR="$TMP/none" || ok=0
-refused host "NTPROF_PROM_DIR $TMP/none is not a directory" \
-	NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR="$TMP/none" || ok=0
+refused host "NTPROF_PROM_DIR is an absolute path, not 'prom'" \
+	NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR=prom || ok=0
+refused host "NTPROF_KEEP is a number of parts, not '4x'" \
+	NTPROF_DIR="$TMP/var" NTPROF_KEEP=4x || ok=0
+# Nothing moved by a start refused.
+touch "$TMP/var/host.0001.ntp"
+refused host "NTPROF_PROM_DIR is an absolute path" NTPROF_DIR="$TMP/var" \
+	NTPROF_PROM_DIR=prom || ok=0
+[ -e "$TMP/var/host.0001.ntp" ] && [ ! -e "$TMP/var/host.previous" ] || ok=0
 if [ $ok = 1 ]; then
 	ktap_pass "ntprof-record: a bad role or value refused in one line, nothing started"
 else
