@@ -7,6 +7,9 @@
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin:/lab/bin
 export HOME=/root
 mkdir -p /root
+# The console, as the lab's /init writes: lines as they are, which
+# journald's forwarding would prefix with a time and a process.
+exec > /dev/console 2>&1
 
 . /lab/guest.sh
 lab_boot
