@@ -88,6 +88,8 @@ build() {
 	lab_in_chroot "$work" "$LAB_CACHE/debs" -- env INITRD=No dpkg -i $debs \
 		> "$dir/$release.log" 2>&1 ||
 		lab_die "installing kernel $release in the package test's root failed: see $dir/$release.log"
+	# The chroot's mount point of the packages, and the root's stamp.
+	rm -rf "$work/var/cache/ntprof-lab" "$work/.ntprof-chroot"
 	configure "$work"
 	# Room for the module's build and the recordings beside the system.
 	mkfs.ext4 -q -F -L ntprof-pkg -d "$work" "$image.new" \
