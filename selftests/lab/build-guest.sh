@@ -18,6 +18,8 @@
 # (tools/bench/drain.sh).
 # LAB_TLS=1: trixie's nvme-cli and tlshd in /lab/tls (fetch-tls-tools.sh),
 # where the kernel has NVMe/TCP TLS (CONFIG_NVME_TCP_TLS, since 6.7).
+# LAB_PKG=DIR: the package test's guest (lab-run.sh), which mounts its
+# Debian system from a virtio disk (guest/pkgroot.sh): its drivers too.
 # SPDK=DIR: the SPDK build in DIR (its build/bin/nvmf_tgt and spdk_nvme_perf)
 # in /lab/spdk, for the lab-spdk-target helper (Documentation/lab.rst).
 set -euo pipefail
@@ -43,6 +45,7 @@ GUEST_MODULES="virtio_pci virtio_net 9p 9pnet_virtio configfs null_blk brd
 TLS_MODULES="tls gcm ghash_generic ghash_clmulni_intel aesni_intel
 	chacha20poly1305"
 [ "${LAB_TLS:-0}" != 1 ] || GUEST_MODULES="$GUEST_MODULES $TLS_MODULES"
+[ -z "${LAB_PKG:-}" ] || GUEST_MODULES="$GUEST_MODULES virtio_blk ext4"
 # Programs copied with their shared libraries; busybox supplies the rest.
 # mdadm: the chain topology's middle (guest/chain.sh).
 GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv mdadm"

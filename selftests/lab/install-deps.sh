@@ -10,7 +10,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	libisal-dev libzydis-dev
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
-	util-linux coreutils gawk groff-base man-db jq python3-jsonschema python3-docutils
+	util-linux coreutils e2fsprogs gawk groff-base man-db jq python3-jsonschema python3-docutils
 	debhelper dh-dkms lintian systemd
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil
 	ibverbs-providers"
@@ -26,7 +26,9 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # cpio, xz-utils, kmod: debug-kernel.sh builds the lab's debug kernel
 # from Debian's linux-source-6.12 with them.
 # debootstrap: make-chroot.sh makes the chroot where the module builds
-# against trixie's kernels (7.x) for the build test.
+# against trixie's kernels (7.x) for the build test, and make-pkg-root.sh
+# the Debian 12 system of the package test; e2fsprogs: pkg-image.sh
+# makes that test's disk with mkfs.ext4 -d.
 # debhelper, dh-dkms: make deb builds the Debian packages with them;
 # lintian checks them, and systemd's systemd-analyze verifies the unit
 # (selftests/unit/test_deb.sh).

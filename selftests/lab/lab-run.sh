@@ -23,6 +23,10 @@
 #           the path hardware takes; -1, the module's own default, on KVM)
 #           LAB_ACCEL=auto|kvm|tcg|icount (icount: guest time counted in
 #           instructions, for cost measurements: Documentation/benchmarks.rst)
+#           LAB_PKG=DIR (TOPOLOGY=one: the guest boots a Debian system
+#           with systemd and the kernel's headers, pkg-image.sh's disk,
+#           with the .deb files of DIR in the share's debs/: the package
+#           test, scenarios/packages.sh)
 #           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and
 #           spdk_nvme_perf in the guests, lab-spdk-target; guests get 2 GiB)
 #           LAB_REPLICA_SLOW_NS=NS (chain: the slow replica's completion
@@ -63,6 +67,11 @@ if [ -n "${SPDK:-}" ]; then
 	# DPDK's hugepages and nvmf_tgt -s 256 do not fit in 1 GiB.
 	LAB_GUEST_MEM=${LAB_GUEST_MEM:-2048}
 fi
+if [ -n "${LAB_PKG:-}" ]; then
+	[ "$TOPOLOGY" = one ] || lab_die "LAB_PKG needs TOPOLOGY=one"
+	ls "$LAB_PKG"/*.deb > /dev/null 2>&1 || lab_die "LAB_PKG=$LAB_PKG: no .deb files there"
+	export LAB_PKG
+fi
 case "$TOPOLOGY" in
 one|two)
 	[ -z "$middle_script$replica_script" ] ||
@@ -97,6 +106,16 @@ initrd="$run_dir/guest/initrd.cpio"
 [ -z "$target_script" ] || cp "$target_script" "$run_dir/share/target.sh"
 [ -z "$middle_script" ] || cp "$middle_script" "$run_dir/share/middle.sh"
 [ -z "$replica_script" ] || cp "$replica_script" "$run_dir/share/replica.sh"
+# The package test's disk, opened with snapshot=on so that it stays as
+# made, and its packages in the share.
+pkg_args=()
+pkg_append=
+if [ -n "${LAB_PKG:-}" ]; then
+	pkg_args=(-drive "file=$(bash "$LAB_DIR/pkg-image.sh" "$release"),format=raw,if=virtio,snapshot=on")
+	pkg_append=lab.pkgroot=1
+	mkdir -p "$run_dir/share/debs"
+	cp "$LAB_PKG"/*.deb "$run_dir/share/debs/"
+fi
 
 # KVM only where hardware virtualisation really works; TCG otherwise.
 # TCG runs all vCPUs in one thread by default: with a thread per vCPU,
@@ -182,7 +201,7 @@ null_blk=${LAB_NULL_BLK:+lab.null_blk=$LAB_NULL_BLK}
 lab_log "kernel $release, topology $TOPOLOGY, run in $run_dir"
 start=$(date +%s)
 if [ "$TOPOLOGY" = one ]; then
-	boot_guest lab "${LAB_GUEST_MEM:-2048}" "${LAB_ONE_SMP:-2}" "lab.role=both lab.topology=one $null_blk" -nic none || true
+	boot_guest lab "${LAB_GUEST_MEM:-2048}" "${LAB_ONE_SMP:-2}" "lab.role=both lab.topology=one $null_blk $pkg_append" -nic none "${pkg_args[@]}" || true
 elif [ "$TOPOLOGY" = chain ]; then
 	# Two links, each as the two guests' (UDP datagrams on 127.0.0.1,
 	# point to point): host <-> middle on 10.77.0.0/24 (link a), middle

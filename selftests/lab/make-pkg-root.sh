@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Debian 12 system the package test boots (scenarios/packages.sh,
+# Documentation/lab.rst): what an operator's host has before installing
+# ntprof's packages, that is systemd as init, dkms with the compiler
+# Debian's kernels are built with, dpkg, and the lab's tools (fio,
+# nvme-cli, iproute2), with no kernel yet: pkg-image.sh adds one.
+#
+# It is made by debootstrap from Debian's archive only, under
+# LAB_CACHE/chroots/bookworm-pkg, and kept: a later call checks its stamp
+# and returns at once; a changed package list changes the stamp, and the
+# root is made again. Prints the root's path. The first run downloads some
+# 150 MB of packages; later runs take no time.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+dist=bookworm
+root=$LAB_CACHE/chroots/$dist-pkg
+# systemd as init; dkms and what the kernels' headers packages depend on
+# (linux-base, pahole, the gcc-12 of linux-compiler-gcc-12-x86) and the
+# initramfs tool linux-image depends on, so that pkg-image.sh installs a
+# kernel without the network; the libraries the
+# ntprof package's programs link against; and the lab's tools.
+packages="systemd systemd-sysv dkms gcc make linux-base dwarves
+	  linux-compiler-gcc-12-x86 kmod libmnl0 libelf1 libdw1 libbpf1
+	  libzydis4.0 libisal2 fio nvme-cli iproute2 procps initramfs-tools"
+stamp_text="$dist: $(echo $packages)"
+key=/usr/share/keyrings/debian-archive-keyring.gpg
+
+if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" = "$stamp_text" ]; then
+	echo "$root"
+	exit 0
+fi
+[ "$(id -u)" -eq 0 ] || lab_die "making the $dist package-test root needs root"
+command -v debootstrap > /dev/null ||
+	lab_die "debootstrap is missing (selftests/lab/install-deps.sh installs it)"
+
+mkdir -p "$LAB_CACHE/chroots"
+exec 9> "$LAB_CACHE/chroots/.lock-$dist-pkg"
+flock 9
+# Another caller may have made it while this one waited.
+if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" != "$stamp_text" ]; then
+	lab_log "making the $dist root of the package test in $root (once)"
+	log=$LAB_CACHE/chroots/$dist-pkg.log
+	rm -rf "$root.new"
+	debootstrap --variant=minbase --components=main --keyring="$key" \
+		--include="$(echo $packages | tr ' ' ,)" \
+		"$dist" "$root.new" http://deb.debian.org/debian > "$log" 2>&1 ||
+		lab_die "debootstrap of $dist failed: see $log"
+	# Its packages are installed: no caches to keep.
+	chroot "$root.new" apt-get -qq clean
+	rm -rf "$root.new/var/lib/apt/lists/"*_Packages
+	echo "$stamp_text" > "$root.new/.ntprof-chroot"
+	rm -rf "$root"
+	mv "$root.new" "$root"
+fi
+echo "$root"
