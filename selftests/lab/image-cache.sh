@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# shellcheck disable=SC2154 # release, GUEST_*: build-guest.sh's.
 #
 # The cache of guest images and module builds, sourced by build-guest.sh
 # after it has set release, kroot, GUEST_MODULES and GUEST_PROGRAMS.
@@ -14,7 +16,8 @@
 # and renamed into place, so a reader sees only complete entries; a lock
 # per key makes a second run with the same key wait for the first one's
 # build rather than build it again. The newest LAB_IMAGE_CACHE_KEEP
-# entries of each kind stay (8 by default), older ones go.
+# entries of each kind stay (12 by default: a make check makes some ten
+# images), older ones go.
 # LAB_IMAGE_CACHE=0 builds everything anew and caches nothing.
 # Documentation/lab.rst, "The image cache"; selftests/unit/test_lab_image_key.sh.
 
@@ -91,6 +94,7 @@ key_programs() {
 	for p in "$@"; do
 		# A static program (busybox) has no libraries to name.
 		"$rtld" --verify "$p" > /dev/null 2>&1 || continue
+		# shellcheck disable=SC2207 # paths without blanks.
 		libs+=($(LD_TRACE_LOADED_OBJECTS=1 "$rtld" "$p" 2>/dev/null |
 			 { grep -o '/[^ ]*' || true; }))
 	done
@@ -240,7 +244,7 @@ LAB_CACHE_TMPS=
 # entries of KIND (image, module), each under its lock so that no run is
 # linking its files meanwhile, and what runs that died left behind.
 lab_cache_prune() {
-	local dir=$LAB_CACHE/images keep=${LAB_IMAGE_CACHE_KEEP:-8} e lock n=0
+	local dir=$LAB_CACHE/images keep=${LAB_IMAGE_CACHE_KEEP:-12} e lock n=0
 
 	for e in $(ls -dt "$dir/$1"-*/ 2>/dev/null); do
 		e=${e%/}

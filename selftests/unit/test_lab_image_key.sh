@@ -105,6 +105,7 @@ same() {
 }
 
 append() { echo "# changed" >> "$1"; }
+# shellcheck disable=SC2163 # $1 is NAME=VALUE.
 in_env() { local k; k=$(export "$1"; key); [ "$k" != "$BASE" ] && echo "$k"; }
 env_changes() {
 	if [ -n "$(in_env "$1")" ]; then
