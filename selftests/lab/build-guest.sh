@@ -7,8 +7,12 @@
 # the NVMe-oF and md raid1 modules, ntprof.ko and the ntprof tool.
 #
 # Usage: build-guest.sh RELEASE OUTDIR    (writes OUTDIR/initrd.cpio)
+#        build-guest.sh --manifest RELEASE   (prints what the image's key covers)
 #
-# Everything is built inside OUTDIR, so labs may run side by side.
+# Everything is built inside OUTDIR, or inside a new entry of the image
+# cache (image-cache.sh), so labs may run side by side. The cache
+# reuses an image, and a module build, made of the same inputs; off
+# with LAB_IMAGE_CACHE=0 (Documentation/lab.rst, "The image cache").
 # LAB_EXTRA="bpftrace": more programs, with their libraries, that only some
 # runs need (tools/bench/overhead.sh); off by default, as bpftrace's
 # libraries (LLVM, clang) add some 200 MB to the image.
@@ -25,14 +29,25 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+manifest_only=0
+# Only a manifest printed for the unit test may leave out this machine's
+# programs and packages (image-cache.sh, host_manifest).
+manifest_without_host=0
+if [ "${1:-}" = --manifest ] || [ "${1:-}" = --manifest-without-host ]; then
+	manifest_only=1
+	[ "$1" = --manifest ] || manifest_without_host=1
+	shift
+	set -- "${1:?usage: build-guest.sh --manifest RELEASE}" /nonexistent
+fi
 release=${1:?usage: build-guest.sh RELEASE OUTDIR}
 out=${2:?usage: build-guest.sh RELEASE OUTDIR}
 # Absolute: a chroot build binds it at the same path (lab_kmake).
-mkdir -p "$out"
-out=$(cd "$out" && pwd)
+[ "$manifest_only" = 1 ] || { mkdir -p "$out" && out=$(cd "$out" && pwd); }
 kroot=$(lab_kernel_root "$release")
 kbuild=$(lab_kernel_build_dir "$release")
-stage="$out/stage"
+# Where build_image stages the initramfs and puts the modules it holds.
+stage=
+kodir=
 
 # Kernel modules the guests load, with their dependencies. A name that this
 # kernel build lacks (or has built in) is skipped.
@@ -50,24 +65,27 @@ TLS_MODULES="tls gcm ghash_generic ghash_clmulni_intel aesni_intel
 # mdadm: the chain topology's middle (guest/chain.sh).
 GUEST_PROGRAMS="dash bash fio nvme ip tc rdma kmod timeout nsenter setpriv mdadm"
 
+# build_module DIR: ntprof.ko (and the benchmark's empty probes) built
+# into DIR, which must be absolute: a chroot build binds it (lab_kmake).
 build_module() {
-	local src="$out/ntprof-src"
+	local dir=$1 src="$1/ntprof-src"
 
 	copy_module_sources "$src"
 	# In a chroot for 7.x, with gcc-12 for 5.10: lab_kmake.
-	lab_kmake "$release" "$out" -s M="$src" \
+	lab_kmake "$release" "$dir" -s M="$src" \
 		NTPROF_VERSION="$(ntprof_version)" \
 		NTPROF_HOOK_COST="${LAB_HOOK_COST:-0}" \
 		NTPROF_DRAIN_GEN="${LAB_DRAIN_GEN:-0}" modules >&2
-	cp "$src/kmod/ntprof.ko" "$out/ntprof.ko"
+	cp "$src/kmod/ntprof.ko" "$dir/ntprof.ko"
 	# The benchmark's empty probes (tools/bench/icount.sh), on request.
 	if [ "${LAB_EMPTYPROBE:-0}" = 1 ]; then
 		mkdir -p "$src/tools/bench"
 		cp -r "$TOP_DIR/tools/bench/emptyprobe" "$src/tools/bench/"
-		lab_kmake "$release" "$out" -s M="$src/tools/bench/emptyprobe" \
+		lab_kmake "$release" "$dir" -s M="$src/tools/bench/emptyprobe" \
 			modules >&2
-		cp "$src/tools/bench/emptyprobe/ntprof_emptyprobe.ko" "$out/"
+		cp "$src/tools/bench/emptyprobe/ntprof_emptyprobe.ko" "$dir/"
 	fi
+	rm -rf "$src"
 }
 
 ntprof_version() {
@@ -109,7 +127,7 @@ stage_modules() {
 		done
 	done
 	mkdir -p "$stage$moddir/extra"
-	cp "$out"/*.ko "$stage$moddir/extra/"
+	cp "$kodir"/*.ko "$stage$moddir/extra/"
 	/sbin/depmod -b "$stage" "$release"
 }
 
@@ -221,6 +239,8 @@ stage_userland() {
 }
 
 main() {
+	local key
+
 	[ -f "$kbuild/Makefile" ] || lab_die "no headers for $release (run fetch-kernel.sh)"
 	[ -x "$TOP_DIR/tools/ntprof/ntprof" ] || lab_die "the ntprof tool is not built (make tools)"
 	[ -x "$TOP_DIR/selftests/tools/testclient" ] ||
@@ -234,13 +254,49 @@ main() {
 	[ -x "$TOP_DIR/selftests/tools/nlfuzz" ] ||
 		lab_die "the netlink fuzzer is not built (make -C selftests/tools)"
 	mkdir -p "$out"
-	build_module
+	if ! lab_image_cache_on; then
+		build_image "$out"
+		return 0
+	fi
+	image_manifest > "$out/image.manifest"
+	key=image-$(sha256sum < "$out/image.manifest" | cut -d' ' -f1)
+	lab_cache_use "$key" "$out/image.manifest" build_image "$out"
+	if [ "$LAB_CACHE_BUILT" = 1 ]; then
+		lab_log "guest image for $release built, cached as $key"
+	else
+		lab_log "guest image for $release from the cache: $key"
+	fi
+	rm -f "$out/image.manifest"
+}
+
+# build_image DIR: DIR/initrd.cpio, with the module built for it (or the
+# cache's build of the same inputs: image-cache.sh).
+build_image() {
+	local dir=$1 key
+
+	kodir="$dir/ko"
+	if lab_image_cache_on; then
+		module_manifest > "$dir/module.manifest"
+		key=module-$(sha256sum < "$dir/module.manifest" | cut -d' ' -f1)
+		lab_cache_use "$key" "$dir/module.manifest" build_module "$kodir"
+		[ "$LAB_CACHE_BUILT" = 1 ] ||
+			lab_log "ntprof.ko for $release from the cache: $key"
+	else
+		mkdir -p "$kodir"
+		build_module "$kodir"
+	fi
+	stage="$dir/stage"
 	rm -rf "$stage"
 	mkdir -p "$stage"
 	stage_modules
 	stage_userland
-	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$out/initrd.cpio"
-	rm -rf "$stage" "$out/ntprof-src"
+	(cd "$stage" && find . -print0 | cpio --null -o -H newc --quiet) > "$dir/initrd.cpio"
+	rm -rf "$stage" "$kodir" "$dir/module.manifest"
 }
 
+. "$LAB_DIR/image-cache.sh"
+if [ "$manifest_only" = 1 ]; then
+	image_manifest
+	exit 0
+fi
 main "$@"

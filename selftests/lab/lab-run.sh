@@ -27,6 +27,8 @@
 #           with systemd and the kernel's headers, pkg-image.sh's disk,
 #           with the .deb files of DIR in the share's debs/: the package
 #           test, scenarios/packages.sh)
+#           LAB_IMAGE_CACHE=0 (build the guest image anew, cache nothing:
+#           build-guest.sh, Documentation/lab.rst)
 #           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and
 #           spdk_nvme_perf in the guests, lab-spdk-target; guests get 2 GiB)
 #           LAB_REPLICA_SLOW_NS=NS (chain: the slow replica's completion
@@ -245,7 +247,8 @@ else
 	wait "$target_pid" || true
 fi
 lab_log "guests ran for $(( $(date +%s) - start )) s"
-# The image is rebuilt for every run; keep the logs only.
+# The image is a hard link to the image cache's entry (build-guest.sh),
+# or a copy built for this run alone (LAB_IMAGE_CACHE=0): keep the logs only.
 rm -rf "$run_dir/guest"
 
 # The verdict: every script's exit code, and a clean kernel log everywhere.
