@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/recording.h"
 #include "ntp/ntp.h"
 #include "out/chain_prom.h"
 
@@ -23,17 +24,6 @@ struct ev {
 	uint64_t last;
 	const struct ntprof_record *r;
 };
-
-static uint64_t last_point(const struct ntprof_record *r)
-{
-	uint64_t hi = 0;
-	int p;
-
-	for (p = 0; p < NTPROF_RECORD_POINTS; p++)
-		if (r->ts[p] > hi)
-			hi = r->ts[p];
-	return hi;
-}
 
 static int ev_cmp(const void *pa, const void *pb)
 {
@@ -85,9 +75,9 @@ int main(int argc, char *argv[])
 	if (!cp || !ev)
 		return 1;
 	for (i = 0; i < nu; i++)
-		ev[k++] = (struct ev){ last_point(&up[i]), &up[i] };
+		ev[k++] = (struct ev){ recording_last_point(&up[i], 1), &up[i] };
 	for (i = 0; i < nd; i++)
-		ev[k++] = (struct ev){ last_point(&down[i]), &down[i] };
+		ev[k++] = (struct ev){ recording_last_point(&down[i], 1), &down[i] };
 	qsort(ev, k, sizeof(*ev), ev_cmp);
 	next = k ? ev[0].last + window : 0;
 	for (i = 0; i < k && !err; i++) {

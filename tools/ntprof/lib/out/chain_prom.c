@@ -29,12 +29,12 @@
 
 #include "analysis/analysis.h"
 #include "analysis/chain.h"
+#include "analysis/recording.h"
 #include "common/util.h"
 #include "ntp/ntp.h"
 #include "out/chain_prom.h"
+#include "out/prom_text.h"
 
-/* 1 us, 2 us, ... 2^23 us (8.4 s), then +Inf: record_prom.c's. */
-#define CP_BUCKETS	24
 /* Device names met; later ones are "". */
 #define CP_NAMES_MAX	128
 
@@ -61,12 +61,6 @@ static const char * const cp_part_id[CP_COUNT] = {
 
 #define CP_OP_OVERFLOW	NTPROF_OPC_COUNT
 
-struct cp_hist {
-	uint64_t b[CP_BUCKETS + 1];
-	uint64_t n;
-	double sum_s;
-};
-
 /* The upstream command's group and the leg: -1 for the middle's. */
 struct cp_key {
 	uint8_t op;
@@ -80,7 +74,7 @@ struct cp_series {
 	struct cp_key key;
 	uint64_t commands;
 	uint64_t critical;
-	struct cp_hist h[CP_COUNT];
+	struct prom_hist h[CP_COUNT];
 };
 
 /* Records waiting for their partner, with their names. */
@@ -202,28 +196,6 @@ int chain_prom_add(struct chain_prom *cp, const struct ntprof_record *r,
 }
 
 /* A record's last point: when it ended. */
-static uint64_t last_point(const struct ntprof_record *r)
-{
-	uint64_t hi = 0;
-	int p;
-
-	for (p = 0; p < NTPROF_RECORD_POINTS; p++)
-		if (r->ts[p] > hi)
-			hi = r->ts[p];
-	return hi;
-}
-
-static void hist_add(struct cp_hist *h, int64_t ns)
-{
-	int k = 0;
-
-	while (k < CP_BUCKETS && ns > (int64_t)1000 << k)
-		k++;
-	h->b[k]++;
-	h->n++;
-	h->sum_s += (double)ns / 1e9;
-}
-
 /* @k's series, made while there is room, else the overflow's; NULL: ENOMEM. */
 static struct cp_series *series_of(struct chain_prom *cp, struct cp_key *k,
 				   bool *overflow)
@@ -275,9 +247,9 @@ static void leg_parts(struct cp_series *s, const struct ntprof_breakdown *bd)
 
 	for (i = 0; i < ARRAY_SIZE(map); i++)
 		if (bd->stage_has & (1U << map[i].stage))
-			hist_add(&s->h[map[i].part], bd->stage[map[i].stage]);
+			prom_hist_add(&s->h[map[i].part], bd->stage[map[i].stage]);
 	if (bd->has & (1U << NTPROF_COMP_E2E))
-		hist_add(&s->h[CP_E2E], bd->comp[NTPROF_COMP_E2E]);
+		prom_hist_add(&s->h[CP_E2E], bd->comp[NTPROF_COMP_E2E]);
 }
 
 /*
@@ -304,7 +276,7 @@ static int take(struct chain_prom *cp, const struct ntprof_chain_links *l,
 	key.dev = up->dev[u];
 	key.subnqn = up->subnqn[u];
 	for (k = l->first[u]; k < l->first[u + 1]; k++) {
-		last = last_point(&down->r[l->down[k]]);
+		last = recording_last_point(&down->r[l->down[k]], 1);
 		if (crit == NTPROF_CHAIN_NONE || last > best) {
 			crit = l->down[k];
 			best = last;
@@ -338,7 +310,7 @@ static int take(struct chain_prom *cp, const struct ntprof_chain_links *l,
 	    (tbd.stage_has & (1U << NTPROF_STAGE_STORAGE)) &&
 	    !ntprof_breakdown(&down->r[crit], NULL, &dbd) &&
 	    (dbd.has & (1U << NTPROF_COMP_E2E)))
-		hist_add(&s->h[CP_MIDDLE], tbd.stage[NTPROF_STAGE_STORAGE] -
+		prom_hist_add(&s->h[CP_MIDDLE], tbd.stage[NTPROF_STAGE_STORAGE] -
 					   dbd.comp[NTPROF_COMP_E2E]);
 	return 0;
 }
@@ -382,7 +354,7 @@ int chain_prom_settle(struct chain_prom *cp, uint64_t safe)
 		goto out;
 	}
 	for (i = 0; i < up->n; i++) {
-		if (last_point(&up->r[i]) > cut)
+		if (recording_last_point(&up->r[i], 1) > cut)
 			continue;
 		err = take(cp, &l, (uint32_t)i);
 		if (err)
@@ -401,7 +373,7 @@ int chain_prom_settle(struct chain_prom *cp, uint64_t safe)
 		 * record, or with several, once it could have come.
 		 */
 		if (l.state[i] != NTPROF_CHAIN_OUTSIDE &&
-		    last_point(&down->r[i]) > cut)
+		    recording_last_point(&down->r[i], 1) > cut)
 			continue;
 		cp->state[l.state[i]]++;
 		gone_down[i] = 1;
@@ -417,25 +389,6 @@ out:
 
 /* Output */
 
-static void cp_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-static void cp_label(FILE *f, const char *name, const char *value)
-{
-	fprintf(f, ",%s=\"", name);
-	cp_value(f, value);
-	fputc('"', f);
-}
-
 /* A series' labels from '{' on, without the closing brace. */
 static void series_labels(FILE *f, const struct chain_prom *cp,
 			  const struct cp_series *s)
@@ -444,46 +397,43 @@ static void series_labels(FILE *f, const struct chain_prom *cp,
 	char size[16] = "";
 
 	fputs("{role=\"middle\"", f);
-	cp_label(f, "op", k->op == CP_OP_OVERFLOW ? "overflow" :
+	prom_label(f, "op", k->op == CP_OP_OVERFLOW ? "overflow" :
 			  ntprof_opclass_name(k->op));
 	if (k->op != CP_OP_OVERFLOW)
 		snprintf(size, sizeof(size), "%" PRIu32, k->size);
-	cp_label(f, "size_bytes", size);
-	cp_label(f, "device", cp->names[k->dev]);
-	cp_label(f, "subnqn", cp->names[k->subnqn]);
+	prom_label(f, "size_bytes", size);
+	prom_label(f, "device", cp->names[k->dev]);
+	prom_label(f, "subnqn", cp->names[k->subnqn]);
 	/*
 	 * As a chain of one middle numbers them: the middle ends hop 1, its
 	 * legs are hop 2 (the middle cannot see the hops above it).
 	 */
-	cp_label(f, "hop", k->leg < 0 ? "1" : "2");
-	cp_label(f, "leg", k->leg < 0 ? "" : cp->names[k->leg]);
+	prom_label(f, "hop", k->leg < 0 ? "1" : "2");
+	prom_label(f, "leg", k->leg < 0 ? "" : cp->names[k->leg]);
 }
 
-static void hist_write(FILE *f, const struct chain_prom *cp,
-		       const struct cp_series *s, int part)
+/* A series' histograms, its labels printed once; 0 or -ENOMEM. */
+static int hists_write(FILE *f, const struct chain_prom *cp,
+		       const struct cp_series *s)
 {
-	const struct cp_hist *h = &s->h[part];
-	const char *m = "ntprof_chain_stage_latency_seconds";
-	uint64_t cum = 0;
-	int k;
+	char *labels = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&labels, &len);
+	int p;
 
-	for (k = 0; k <= CP_BUCKETS; k++) {
-		cum += h->b[k];
-		fprintf(f, "%s_bucket", m);
-		series_labels(f, cp, s);
-		fprintf(f, ",stage=\"%s\"", cp_part_id[part]);
-		if (k < CP_BUCKETS)
-			fprintf(f, ",le=\"%.6f\"} %" PRIu64 "\n",
-				(double)(1ULL << k) / 1e6, cum);
-		else
-			fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
+	if (!m)
+		return -ENOMEM;
+	series_labels(m, cp, s);
+	if (fclose(m)) {
+		free(labels);
+		return -ENOMEM;
 	}
-	fprintf(f, "%s_sum", m);
-	series_labels(f, cp, s);
-	fprintf(f, ",stage=\"%s\"} %.9f\n", cp_part_id[part], h->sum_s);
-	fprintf(f, "%s_count", m);
-	series_labels(f, cp, s);
-	fprintf(f, ",stage=\"%s\"} %" PRIu64 "\n", cp_part_id[part], h->n);
+	for (p = 0; p < CP_COUNT; p++)
+		if (s->h[p].n)
+			prom_hist_write(f, "ntprof_chain_stage_latency_seconds",
+					labels, cp_part_id[p], &s->h[p]);
+	free(labels);
+	return 0;
 }
 
 /* A counter per series, of the legs' (@legs) or the middle's. */
@@ -504,15 +454,9 @@ static void series_counter(FILE *f, const struct chain_prom *cp,
 	}
 }
 
-static void plain_counter(FILE *f, const char *name, const char *help,
-			  uint64_t v)
+static int chain_prom_print(FILE *f, const void *arg)
 {
-	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n%s{role=\"middle\"} %" PRIu64 "\n",
-		name, help, name, name, v);
-}
-
-static void chain_prom_print(FILE *f, const struct chain_prom *cp)
-{
+	const struct chain_prom *cp = arg;
 	static const char * const state_id[] = {
 		[NTPROF_CHAIN_LINKED] = "linked",
 		[NTPROF_CHAIN_NO_UPSTREAM] = "no_upstream",
@@ -521,14 +465,12 @@ static void chain_prom_print(FILE *f, const struct chain_prom *cp)
 	};
 	const char *m = "ntprof_chain_downstream_commands_total";
 	size_t i;
-	int p;
 
 	fputs("# HELP ntprof_chain_stage_latency_seconds Time of the middle's own part and of its legs' stages, of the linked sampled commands since the recording started (Documentation/prometheus.rst).\n"
 	      "# TYPE ntprof_chain_stage_latency_seconds histogram\n", f);
 	for (i = 0; i < cp->n; i++)
-		for (p = 0; p < CP_COUNT; p++)
-			if (cp->s[i].h[p].n)
-				hist_write(f, cp, &cp->s[i], p);
+		if (hists_write(f, cp, &cp->s[i]))
+			return -ENOMEM;
 	series_counter(f, cp, "ntprof_chain_commands_total",
 		       "Upstream sampled commands the middle linked to the commands they caused.",
 		       false, false);
@@ -543,29 +485,16 @@ static void chain_prom_print(FILE *f, const struct chain_prom *cp)
 	for (i = 0; i < ARRAY_SIZE(state_id); i++)
 		fprintf(f, "%s{role=\"middle\",state=\"%s\"} %" PRIu64 "\n",
 			m, state_id[i], cp->state[i]);
-	plain_counter(f, "ntprof_chain_records_dropped_total",
-		      "Sampled records not linked: too many waited for their partner.",
-		      cp->dropped);
-	plain_counter(f, "ntprof_chain_overflow_commands_total",
-		      "Commands in op=\"overflow\" series, beyond the cap.",
-		      cp->overflowed);
+	prom_counter(f, "ntprof_chain_records_dropped_total",
+		     "Sampled records not linked: too many waited for their partner.",
+		     "middle", cp->dropped);
+	prom_counter(f, "ntprof_chain_overflow_commands_total",
+		     "Commands in op=\"overflow\" series, beyond the cap.",
+		     "middle", cp->overflowed);
+	return 0;
 }
 
 int chain_prom_write(struct chain_prom *cp)
 {
-	FILE *f = fopen(cp->tmp, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	chain_prom_print(f, cp);
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(cp->tmp, cp->path))
-		err = -errno;
-	if (err)
-		unlink(cp->tmp);
-	return err;
+	return prom_file_write(cp->path, cp->tmp, chain_prom_print, cp);
 }

@@ -24,10 +24,8 @@
 #include "analysis/analysis.h"
 #include "common/names.h"
 #include "common/util.h"
+#include "out/prom_text.h"
 #include "out/record_prom.h"
-
-/* 1 us, 2 us, ... 2^23 us (8.4 s), then +Inf. */
-#define PROM_BUCKETS	24
 
 /*
  * The parts of a side's path that a histogram is kept of: the stages one
@@ -62,12 +60,6 @@ static const char * const part_id[PP_COUNT] = {
 
 /* An op of its own for the overflow series: the classes come first. */
 #define PROM_OP_OVERFLOW	NTPROF_OPC_COUNT
-
-struct prom_hist {
-	uint64_t b[PROM_BUCKETS + 1];	/* [PROM_BUCKETS]: above all */
-	uint64_t n;
-	double sum_s;
-};
 
 /* What makes a group; zeroed whole before it is filled, for memcmp(). */
 struct prom_key {
@@ -268,17 +260,6 @@ static struct prom_group *prom_group(struct prom *p, struct prom_key *k)
 	return g ? g : group_push(p, k);
 }
 
-static void hist_add(struct prom_hist *h, int64_t ns)
-{
-	int k = 0;
-
-	while (k < PROM_BUCKETS && ns > (int64_t)1000 << k)
-		k++;
-	h->b[k]++;
-	h->n++;
-	h->sum_s += (double)ns / 1e9;
-}
-
 /* A side's breakdown into the group's histograms. */
 static void parts_add(struct prom_group *g, const struct ntprof_breakdown *bd)
 {
@@ -307,14 +288,14 @@ static void parts_add(struct prom_group *g, const struct ntprof_breakdown *bd)
 		if (target && s == NTPROF_STAGE_NETWORK)
 			part = PP_HOST_DATA;
 		if (bd->stage_has & (1U << s))
-			hist_add(&g->h[part], bd->stage[s]);
+			prom_hist_add(&g->h[part], bd->stage[s]);
 	}
 	/*
 	 * A target record's end to end is its window, TARGET_RECV (or its
 	 * first point) to TARGET_END: what the wire's formula subtracts.
 	 */
 	if (bd->has & (1U << NTPROF_COMP_E2E))
-		hist_add(&g->h[target ? PP_TGT_WINDOW : PP_E2E],
+		prom_hist_add(&g->h[target ? PP_TGT_WINDOW : PP_E2E],
 			 bd->comp[NTPROF_COMP_E2E]);
 }
 
@@ -376,26 +357,6 @@ void prom_address_part(const char *address, const char *key, char *buf,
 	}
 }
 
-/* A label value: backslash, quote and newline escaped. */
-static void prom_value(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', f);
-		if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-static void prom_label(FILE *f, const char *name, const char *value)
-{
-	fprintf(f, ",%s=\"", name);
-	prom_value(f, value);
-	fputc('"', f);
-}
-
 /* A group's labels, from '{' on, without the closing brace. */
 static void group_labels(FILE *f, const struct prom *p,
 			 const struct prom_group *g)
@@ -421,43 +382,39 @@ static void group_labels(FILE *f, const struct prom *p,
 	prom_label(f, "hostnqn", c ? p->hostnqns[k->path] : "");
 }
 
-static void hist_write(FILE *f, const struct prom *p,
-		       const struct prom_group *g, int part)
+/* A group's histograms, its labels printed once; 0 or -ENOMEM. */
+static int hists_write(FILE *f, const struct prom *p,
+		       const struct prom_group *g)
 {
-	const struct prom_hist *h = &g->h[part];
-	uint64_t cum = 0;
-	int k;
+	char *labels = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&labels, &len);
+	int s;
 
-	for (k = 0; k <= PROM_BUCKETS; k++) {
-		cum += h->b[k];
-		fputs("ntprof_stage_latency_seconds_bucket", f);
-		group_labels(f, p, g);
-		fprintf(f, ",stage=\"%s\"", part_id[part]);
-		if (k < PROM_BUCKETS)
-			fprintf(f, ",le=\"%.6f\"} %" PRIu64 "\n",
-				(double)(1ULL << k) / 1e6, cum);
-		else
-			fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);
+	if (!m)
+		return -ENOMEM;
+	group_labels(m, p, g);
+	if (fclose(m)) {
+		free(labels);
+		return -ENOMEM;
 	}
-	fputs("ntprof_stage_latency_seconds_sum", f);
-	group_labels(f, p, g);
-	fprintf(f, ",stage=\"%s\"} %.9f\n", part_id[part], h->sum_s);
-	fputs("ntprof_stage_latency_seconds_count", f);
-	group_labels(f, p, g);
-	fprintf(f, ",stage=\"%s\"} %" PRIu64 "\n", part_id[part], h->n);
+	for (s = 0; s < PP_COUNT; s++)
+		if (g->h[s].n)
+			prom_hist_write(f, "ntprof_stage_latency_seconds",
+					labels, part_id[s], &g->h[s]);
+	free(labels);
+	return 0;
 }
 
-static void prom_hists(FILE *f, const struct prom *p)
+static int prom_hists(FILE *f, const struct prom *p)
 {
 	size_t i;
-	int s;
 
 	fputs("# HELP ntprof_stage_latency_seconds Time of each part of the sampled commands' path since the recording started (Documentation/prometheus.rst).\n"
 	      "# TYPE ntprof_stage_latency_seconds histogram\n", f);
 	for (i = 0; i < p->n; i++)
-		for (s = 0; s < PP_COUNT; s++)
-			if (p->g[i].h[s].n)
-				hist_write(f, p, &p->g[i], s);
+		if (hists_write(f, p, &p->g[i]))
+			return -ENOMEM;
 	fputs("# HELP ntprof_group_commands_total Sampled commands recorded, per group.\n"
 	      "# TYPE ntprof_group_commands_total counter\n", f);
 	for (i = 0; i < p->n; i++) {
@@ -465,13 +422,7 @@ static void prom_hists(FILE *f, const struct prom *p)
 		group_labels(f, p, &p->g[i]);
 		fprintf(f, "} %" PRIu64 "\n", p->g[i].commands);
 	}
-}
-
-static void prom_counter(FILE *f, const char *name, const char *help,
-			 const char *role, uint64_t v)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n%s{role=\"%s\"} %" PRIu64 "\n",
-		name, help, name, name, role, v);
+	return 0;
 }
 
 static void prom_session(FILE *f, const char *role,
@@ -492,27 +443,29 @@ static void prom_session(FILE *f, const char *role,
 		     c->evicted);
 }
 
-int prom_write(struct prom *p, const struct prom_counters *c)
-{
-	const char *role = ntprof_role_name(p->role);
-	FILE *f = fopen(p->tmp, "w");
-	int err = 0;
+struct prom_print {
+	const struct prom *p;
+	const struct prom_counters *c;
+};
 
-	if (!f)
-		return -errno;
-	prom_hists(f, p);
+static int prom_print(FILE *f, const void *arg)
+{
+	const struct prom_print *pp = arg;
+	const char *role = ntprof_role_name(pp->p->role);
+
+	if (prom_hists(f, pp->p))
+		return -ENOMEM;
 	prom_counter(f, "ntprof_overflow_commands_total",
 		     "Sampled commands of groups beyond the cap, in op=\"overflow\" series.",
-		     role, p->overflowed);
-	if (c)
-		prom_session(f, role, c);
-	if (fflush(f) || ferror(f))
-		err = -EIO;
-	if (fclose(f) && !err)
-		err = -errno;
-	if (!err && rename(p->tmp, p->path))
-		err = -errno;
-	if (err)
-		unlink(p->tmp);
-	return err;
+		     role, pp->p->overflowed);
+	if (pp->c)
+		prom_session(f, role, pp->c);
+	return 0;
+}
+
+int prom_write(struct prom *p, const struct prom_counters *c)
+{
+	struct prom_print pp = { p, c };
+
+	return prom_file_write(p->path, p->tmp, prom_print, &pp);
 }
