@@ -42,6 +42,12 @@ void profiling_line(const struct record_opts *o)
 	const struct session_config *cfg = &o->cfg;
 	char a[16], b[16], ops[48];
 
+	/*
+	 * The line in one piece: with -r host,target the other role's
+	 * thread prints its own at the same time, and the lab's scripts
+	 * read each line whole.
+	 */
+	flockfile(stdout);
 	printf("ntprof: profiling as %s, ", ntprof_role_name(cfg->role));
 	if (cfg->sample > 1)
 		printf("sampling 1 of %u commands", cfg->sample);
@@ -71,6 +77,7 @@ void profiling_line(const struct record_opts *o)
 	}
 	puts(", saving records; Ctrl-C to stop");
 	fflush(stdout);
+	funlockfile(stdout);
 }
 
 /* Says what a failed start means, in the user's terms. */
