@@ -3,8 +3,9 @@
 #
 # The layers (Documentation/architecture.rst). Each room of tools/ntprof
 # imports only the rooms below it, so the arrows run one way: cmd -> out
-# -> analysis -> ntp -> common, with genl and sites beside them (sites
-# hand genl the uprobe sites it sends). The module's files include only
+# -> analysis -> sites -> genl -> ntp -> common (sites hand genl the
+# uprobe sites it sends; probe's verdict in analysis and its lines in out
+# read the module's hooks and the kernel's BTF). The module's files include only
 # their own layer's or the ones below: control -> I/O path -> shared. A
 # line per room and layer; a failure names the file and the include that
 # runs the wrong way.
@@ -22,9 +23,9 @@ declare -A ALLOWED=(
 	[lib/common]=""
 	[lib/ntp]="common"
 	[lib/genl]="common ntp"
-	[lib/analysis]="common ntp"
+	[lib/analysis]="common ntp genl sites"
 	[lib/sites]="common ntp genl agent"
-	[lib/out]="common ntp analysis"
+	[lib/out]="common ntp analysis genl sites"
 	[cmd]="common ntp genl analysis out sites cmd"
 	[main.c]="common cmd"
 )
