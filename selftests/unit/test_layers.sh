@@ -17,14 +17,15 @@ UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOOL_DIR=$(cd "$UNIT_DIR/../../tools/ntprof" && pwd)
 . "$UNIT_DIR/../ktap.sh"
 
-# What each room may import besides itself. agent/ is tools/agent, whose
-# headers the tool shares with the in-process agent.
+# What each room may import besides itself. What the tool shares with
+# the module and the agent is in include/ (<uapi/linux/ntprof.h>,
+# <ntprof/agent_abi.h>), which is no room: nothing of tools/agent is.
 declare -A ALLOWED=(
 	[lib/common]=""
 	[lib/ntp]="common"
 	[lib/genl]="common ntp"
 	[lib/analysis]="common ntp genl sites"
-	[lib/sites]="common ntp genl agent"
+	[lib/sites]="common ntp genl"
 	[lib/out]="common ntp analysis genl sites"
 	[cmd]="common ntp genl analysis out sites cmd"
 	[main.c]="common cmd"
