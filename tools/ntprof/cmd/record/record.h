@@ -7,7 +7,7 @@
  * the summary; record_print.c prints; record_opts.c reads the command
  * line; record_machine.c reads what the header names of this machine
  * (its block devices, its NVMe-oF controllers); record_spdk.c takes SPDK
- * processes up; record_chain.c finds --chain's offset.
+ * processes up; lib/sites/chain_md.c finds --chain's offset.
  */
 #ifndef NTPROF_RECORD_H
 #define NTPROF_RECORD_H
