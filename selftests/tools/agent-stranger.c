@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/shm.h"
+#include <ntprof/agent_abi.h>
 
 static int die(const char *what)
 {

@@ -17,8 +17,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ntprof/agent_abi.h>
 
-#include "agent/shm.h"
 #include "sites/spdk_agent.h"
 #include "tap.h"
 

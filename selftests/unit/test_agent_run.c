@@ -35,11 +35,10 @@
 
 #include <stdbool.h>
 #include <time.h>
+#include <ntprof/agent_abi.h>
 
 #include "agent-cmd.h"
 #include "sites/agent_attach.h"
-#include "patch.h"
-#include "shm.h"
 #include "tap.h"
 
 struct child {

@@ -22,6 +22,7 @@
 #include "analysis/join.h"
 #include "analysis/stats.h"
 #include "out/report_json.h"
+#include "out/live.h"
 #include "out/table.h"
 #include "tap.h"
 

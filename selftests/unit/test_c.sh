@@ -20,6 +20,7 @@ make -s -C "$UNIT_DIR" all >&2 ||
 ret=0
 "$UNIT_DIR/test_nl" || ret=1
 "$UNIT_DIR/test_status" || ret=1
+"$UNIT_DIR/test_probe" || ret=1
 "$UNIT_DIR/test_records" || ret=1
 "$UNIT_DIR/test_ntp" || ret=1
 "$UNIT_DIR/test_ntp2" || ret=1

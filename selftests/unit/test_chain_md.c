@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record --chain's value (cmd/record/record_chain.c): an offset, md, or
+ * record --chain's value (lib/sites/chain_md.c): an offset, md, or
  * an error; and --chain=md against sysfs trees built here as md lays
  * them out (/sys/block/mdX/md/level, md/dev-NAME/offset in 512-byte
  * sectors, md/dev-NAME/block linked to the member's device, whose queue,
  * or its disk's for a partition, has logical_block_size): the offset in
  * the members' LBAs, and each way the members can fail to give one
- * refused with its one-line reason, members in name order. record_chain.c is included so that
- * the test reaches it without the tool's main().
+ * refused with its one-line reason, members in name order.
  * Prints TAP; exits 1 if any test failed.
  */
 #define _GNU_SOURCE
@@ -20,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cmd/record/record_chain.c"
+#include "sites/chain_md.h"
 #include "tap.h"
 
 static char root[256];

@@ -3,8 +3,9 @@
 #
 # The layers (Documentation/architecture.rst). Each room of tools/ntprof
 # imports only the rooms below it, so the arrows run one way: cmd -> out
-# -> analysis -> ntp -> common, with genl and sites beside them (sites
-# hand genl the uprobe sites it sends). The module's files include only
+# -> analysis -> sites -> genl -> ntp -> common (sites hand genl the
+# uprobe sites it sends; probe's verdict in analysis and its lines in out
+# read the module's hooks and the kernel's BTF). The module's files include only
 # their own layer's or the ones below: control -> I/O path -> shared. A
 # line per room and layer; a failure names the file and the include that
 # runs the wrong way.
@@ -16,15 +17,16 @@ UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOOL_DIR=$(cd "$UNIT_DIR/../../tools/ntprof" && pwd)
 . "$UNIT_DIR/../ktap.sh"
 
-# What each room may import besides itself. agent/ is tools/agent, whose
-# headers the tool shares with the in-process agent.
+# What each room may import besides itself. What the tool shares with
+# the module and the agent is in include/ (<uapi/linux/ntprof.h>,
+# <ntprof/agent_abi.h>), which is no room: nothing of tools/agent is.
 declare -A ALLOWED=(
 	[lib/common]=""
 	[lib/ntp]="common"
 	[lib/genl]="common ntp"
-	[lib/analysis]="common ntp"
-	[lib/sites]="common ntp genl agent"
-	[lib/out]="common ntp analysis"
+	[lib/analysis]="common ntp genl sites"
+	[lib/sites]="common ntp genl"
+	[lib/out]="common ntp analysis genl sites"
 	[cmd]="common ntp genl analysis out sites cmd"
 	[main.c]="common cmd"
 )

@@ -2,31 +2,18 @@
 /*
  * Unit tests of what 'ntprof status' makes of the module's reply: replies
  * are built here, since this machine has no module to send them, and
- * parsed by session.c as for every command. status.c is included so its
- * static printer can be called directly.
+ * parsed by session.c as for every command, and printed by status_print()
+ * (lib/out/status_out.c), as 'ntprof status' prints them.
  * Prints TAP; exits 1 if any test failed.
  */
+#include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "cmd/status.c"
+#include "out/status_out.h"
 #include "tap.h"
-
-/* main.c's, which status.c calls on usage errors only. */
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	(void)cmd;
-	(void)fmt;
-	return 1;
-}
-
-int option_error(const char *cmd, int c, char *argv[])
-{
-	(void)cmd;
-	(void)c;
-	(void)argv;
-	return 1;
-}
 
 static char msg[4096];
 

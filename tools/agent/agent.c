@@ -183,7 +183,7 @@ static enum agent_refusal site_address(const struct agent_listed *l,
  */
 static void wait_recorder(const struct agent_shm_ctl *ctl)
 {
-	const char *s = secure_getenv("NTPROF_AGENT_WAIT");
+	const char *s = secure_getenv(AGENT_ENV_WAIT);
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
 	unsigned long secs, i;
 	char *end;
@@ -320,7 +320,7 @@ static void agent_setup(const char *path);
  */
 __attribute__((constructor)) static void agent_start(void)
 {
-	const char *path = secure_getenv("NTPROF_AGENT_SITES");
+	const char *path = secure_getenv(AGENT_ENV_SITES);
 
 	if (path && *path) {
 		sitelist_cloexec(path);

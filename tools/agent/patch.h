@@ -11,29 +11,16 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <ntprof/agent_abi.h>
 
 #include "tramp.h"
 
-/* Why a function was not patched; AGENT_PATCHED if it was. */
-enum agent_refusal {
-	AGENT_PATCHED,
-	AGENT_TOO_SHORT,	/* fewer than 5 bytes after an endbr64 */
-	AGENT_UNDECODABLE,	/* bytes of the body that are no instruction */
-	AGENT_BRANCH_INTO_PATCH,/* a branch of the body lands in the patch */
-	AGENT_UNRELOCATABLE,	/* a displaced instruction cannot move */
-	AGENT_NO_TRAMPOLINE,	/* no memory within 2 GiB of the function */
-	AGENT_NO_WRITE,		/* the code cannot be written */
-	AGENT_NOT_LOADED,	/* its object is not mapped in the process */
-	AGENT_BREAKPOINT,	/* an int3 in the bytes: a uprobe or debugger's */
-	AGENT_OTHER_BUILD,	/* the list is of another build of its object */
-	AGENT_BRANCH_FROM_OBJECT,/* a branch from outside the body lands in it */
-	AGENT_NOT_IN_TEXT,	/* the listed address is not its object's code */
-};
-
-const char *agent_refusal_str(enum agent_refusal r);
-
-/* Most bytes displaced: a 5-byte jump over instructions of up to 15. */
-#define AGENT_DISPLACED_MAX	19
+/*
+ * enum agent_refusal, agent_refusal_str() and AGENT_DISPLACED_MAX, the
+ * most bytes displaced, are the agent's ABI (ntprof/agent_abi.h): the
+ * tool reads the first two in the control page, and names the code near
+ * a site by the third.
+ */
 
 /**
  * struct agent_patch - a patched function

@@ -49,10 +49,10 @@ static int shm_memfd(void)
 {
 	int fd;
 
-	fd = memfd_create("ntprof-agent",
+	fd = memfd_create(AGENT_SHM_NAME,
 			  MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_NOEXEC_SEAL);
 	if (fd < 0 && errno == EINVAL)
-		fd = memfd_create("ntprof-agent", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		fd = memfd_create(AGENT_SHM_NAME, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	return fd;
 }
 

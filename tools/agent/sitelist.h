@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <ntprof/agent_abi.h>
 
 #include "site.h"
 
@@ -23,9 +24,6 @@ struct agent_build {
 	int64_t mtime_sec;
 	int64_t mtime_nsec;
 };
-
-/* Functions beside a site's that the list names, at most. */
-#define AGENT_NEAR_MAX		16
 
 /* A function's symbol as linked: [vaddr, vaddr + size). */
 struct agent_sym {

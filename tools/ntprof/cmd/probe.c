@@ -7,23 +7,21 @@
  * kernel inlined or renamed shows here as missing, and a missing optional
  * hook only merges two components of the report into one.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
+#include "analysis/probe_verdict.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "common/names.h"
-#include "common/util.h"
 #include "genl/conn.h"
 #include "genl/session.h"
+#include "out/probe_out.h"
 #include "sites/kbtf.h"
+#include "sites/kcaps.h"
 #include "sites/spdk.h"
 #include "sites/spdk_agent.h"
-
 
 static void probe_usage(FILE *f)
 {
@@ -63,384 +61,6 @@ static void probe_usage(FILE *f)
 	      f);
 }
 
-/* Each point as Documentation/stages.rst names it, and where it is. */
-static const char * const point_names[NTPROF_PT_COUNT][2] = {
-	[NTPROF_PT_HOST_BLK_START] = { "HOST_BLK_START", "block layer took it" },
-	[NTPROF_PT_HOST_QUEUE_RQ] = { "HOST_QUEUE_RQ", "queue_rq entered" },
-	[NTPROF_PT_HOST_SETUP] = { "HOST_SETUP", "command built" },
-	[NTPROF_PT_HOST_BLK_ISSUE] = { "HOST_BLK_ISSUE", "driver started it" },
-	[NTPROF_PT_HOST_SEND] = { "HOST_SEND", "capsule to the wire" },
-	[NTPROF_PT_HOST_SEND_DONE] = { "HOST_SEND_DONE", "capsule's SEND done" },
-	[NTPROF_PT_HOST_R2T] = { "HOST_R2T", "target asked for data" },
-	[NTPROF_PT_HOST_RECV] = { "HOST_RECV", "response in the driver" },
-	[NTPROF_PT_HOST_DRIVER_DONE] = { "HOST_DRIVER_DONE",
-					 "completion parsed" },
-	[NTPROF_PT_HOST_NVME_COMPLETE] = { "HOST_NVME_COMPLETE",
-					   "nvme_complete_rq" },
-	[NTPROF_PT_HOST_BLK_COMPLETE] = { "HOST_BLK_COMPLETE",
-					  "block layer done" },
-	[NTPROF_PT_TARGET_RECV] = { "TARGET_RECV", "capsule in the driver" },
-	[NTPROF_PT_TARGET_INIT] = { "TARGET_INIT", "command parsed" },
-	[NTPROF_PT_TARGET_R2T] = { "TARGET_R2T", "R2T or RDMA READ out" },
-	[NTPROF_PT_TARGET_DATA] = { "TARGET_DATA", "write data arrived" },
-	[NTPROF_PT_TARGET_EXEC] = { "TARGET_EXEC", "to the backing store" },
-	[NTPROF_PT_TARGET_BLK_ISSUE] = { "TARGET_BLK_ISSUE",
-					 "backing device started" },
-	[NTPROF_PT_TARGET_BLK_COMPLETE] = { "TARGET_BLK_COMPLETE",
-					    "backing device done" },
-	[NTPROF_PT_TARGET_COMPLETE] = { "TARGET_COMPLETE", "storage done" },
-	[NTPROF_PT_TARGET_QUEUE_RESP] = { "TARGET_QUEUE_RESP",
-					  "response queued" },
-	[NTPROF_PT_TARGET_SEND] = { "TARGET_SEND", "response PDU built" },
-	[NTPROF_PT_TARGET_SEND_DONE] = { "TARGET_SEND_DONE",
-					 "response's SEND done" },
-};
-
-/*
- * The module's control-path hooks (kmod/hooks_events.c), which stamp no
- * point: they record events (Documentation/stages.rst).
- */
-static bool event_hook(const char *name)
-{
-	return !strcmp(name, "nvme_change_ctrl_state") ||
-	       !strcmp(name, "nvme_reset_ctrl") ||
-	       !strcmp(name, "nvme_reset_ctrl_sync");
-}
-
-static void point_str(const struct ntp_hook *h, char *buf, size_t size)
-{
-	uint8_t point = h->point;
-
-	if (point == SESSION_POINT_NONE && event_hook(h->name))
-		snprintf(buf, size, "(control-path events)");
-	else if (point == SESSION_POINT_NONE)
-		snprintf(buf, size, "(helps another hook)");
-	else if (point < NTPROF_PT_COUNT)
-		snprintf(buf, size, "%s: %s", point_names[point][0],
-			 point_names[point][1]);
-	else
-		snprintf(buf, size, "point %u (unknown to this tool)", point);
-}
-
-static const char *kind_str(uint8_t kind)
-{
-	switch (kind) {
-	case NTPROF_HOOK_TRACEPOINT:
-		return "tracepoint";
-	case NTPROF_HOOK_KPROBE:
-		return "kprobe";
-	}
-	return "?";
-}
-
-static const char *hook_state_str(uint8_t state)
-{
-	switch (state) {
-	case NTPROF_HOOK_AVAILABLE:
-	case NTPROF_HOOK_ATTACHED:
-		return "ok";
-	case NTPROF_HOOK_MISSING:
-		return "missing";
-	}
-	return "?";
-}
-
-/* What the kernel offers the module, as far as we can tell from here. */
-struct caps {
-	const char *kprobes;	/* "yes", "disabled", "no", "unknown" */
-	bool kprobes_disabled;
-	const char *tracepoints;
-};
-
-/* Looks for exported functions in /proc/kallsyms; false when unreadable. */
-static bool kallsyms_has(const char * const *names, bool *found, size_t n)
-{
-	char line[512], sym[256];
-	FILE *f = fopen("/proc/kallsyms", "r");
-	size_t i;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		/* "ffffffff81234560 T register_kprobe" */
-		if (sscanf(line, "%*s %*s %255s", sym) != 1)
-			continue;
-		for (i = 0; i < n; i++)
-			if (!found[i] && !strcmp(sym, names[i]))
-				found[i] = true;
-	}
-	fclose(f);
-	return true;
-}
-
-static void caps_get(struct caps *c)
-{
-	static const char * const names[] = {
-		"register_kprobe", "tracepoint_probe_register",
-	};
-	bool found[ARRAY_SIZE(names)] = { false };
-	bool readable;
-	char buf[8];
-	FILE *f;
-
-	readable = kallsyms_has(names, found, ARRAY_SIZE(names));
-	c->kprobes = !readable ? "unknown" : found[0] ? "yes" : "no";
-	c->tracepoints = !readable ? "unknown" : found[1] ? "yes" : "no";
-	c->kprobes_disabled = false;
-
-	/*
-	 * Kprobes can be switched off as a whole: then registered ones stay
-	 * registered, and never fire. Only debugfs tells.
-	 */
-	f = fopen("/sys/kernel/debug/kprobes/enabled", "r");
-	if (!f)
-		return;
-	if (fgets(buf, sizeof(buf), f)) {
-		if (buf[0] == '0') {
-			c->kprobes = "disabled";
-			c->kprobes_disabled = true;
-		} else if (buf[0] == '1') {
-			c->kprobes = "yes";
-		}
-	}
-	fclose(f);
-}
-
-/*
- * The module a hook lives in. probe-get does not say; the hooks of a
- * transport live in its module, the others are the role's core's
- * (nvme_*, nvmet_*) or the kernel's (block_*, blk_*).
- */
-static const struct session_module *
-hook_module(const struct session_status *st, const struct session_hook *hk)
-{
-	if (hk->h.transport != NTPROF_TRANSPORT_NONE)
-		return session_module_find(st, hk->h.role, hk->h.transport);
-	if (!strncmp(hk->h.name, "nvme", 4))
-		return session_module_find(st, hk->h.role,
-					   NTPROF_TRANSPORT_NONE);
-	return NULL;
-}
-
-static void print_modules(const struct session_status *st, uint32_t role,
-			  uint32_t transport)
-{
-	const struct session_module *mod;
-	const char *sep = " ";
-	uint32_t t[SESSION_TRANSPORTS];
-	int i, n = session_transports(transport, t);
-
-	printf("%s modules:", ntprof_role_name(role));
-	for (i = 0; i < n; i++) {
-		mod = session_module_find(st, role, t[i]);
-		if (!mod)
-			continue;
-		printf("%s%s %s", sep, mod->name,
-		       mod->present ? "present" : "absent");
-		sep = ", ";
-	}
-	if (*sep == ' ')
-		fputs(" none reported", stdout);
-	putchar('\n');
-}
-
-/*
- * The layouts the hooks' handlers read: BTF gives a field (record hands
- * it to the module), or the module has it. A hook with a field of
- * neither cannot attach: it is missing, and @lacking says which.
- */
-static void hooks_layout(struct session_hooks *hooks,
-			 const struct kbtf_layout *l)
-{
-	uint64_t found = kbtf_layout_found(l);
-	size_t i;
-
-	for (i = 0; i < hooks->n; i++) {
-		hooks->v[i].lacking = hooks->v[i].fields_missing & ~found;
-		if (hooks->v[i].lacking)
-			hooks->v[i].h.state = NTPROF_HOOK_MISSING;
-	}
-}
-
-/* The first field of @mask, as "struct.member", with why BTF lacks it. */
-static void layout_lack_str(uint64_t mask, const struct kbtf_layout *l,
-			    char *buf, size_t size)
-{
-	const struct kbtf_field_def *f;
-	unsigned int id;
-
-	for (id = 0; id < NTPROF_LF_COUNT && !(mask >> id & 1); id++)
-		;
-	f = kbtf_field(id);
-	if (!f) {
-		snprintf(buf, size, "a member");
-		return;
-	}
-	snprintf(buf, size, "%s.%s (%s; no built-in offset for this release)",
-		 f->st, f->member, l->why[id][0] ? l->why[id] : "not in BTF");
-}
-
-/* Where a hook's layout comes from, for its line. */
-static void layout_note(const struct session_hook *hk,
-			const struct kbtf_layout *l, char *buf, size_t size)
-{
-	uint64_t found = kbtf_layout_found(l);
-	char lack[192];
-
-	if (hk->lacking) {
-		layout_lack_str(hk->lacking, l, lack, sizeof(lack));
-		snprintf(buf, size, "  [no layout: %s]", lack);
-	} else if (!hk->fields) {
-		buf[0] = '\0';
-	} else if (!(hk->fields & ~found)) {
-		snprintf(buf, size, "  [layout: BTF]");
-	} else {
-		snprintf(buf, size, "  [layout: built-in]");
-	}
-}
-
-static void print_hooks(const struct session_status *st,
-			const struct session_hooks *hooks,
-			const struct kbtf_layout *l)
-{
-	const struct session_module *mod;
-	char point[96], note[96], lnote[256], line[896];
-	int width = 0, pwidth = 0, len;
-	size_t i;
-
-	for (i = 0; i < hooks->n; i++) {
-		if ((int)strlen(hooks->v[i].h.name) > width)
-			width = strlen(hooks->v[i].h.name);
-		point_str(&hooks->v[i].h, point, sizeof(point));
-		if ((int)strlen(point) > pwidth)
-			pwidth = strlen(point);
-	}
-	for (i = 0; i < hooks->n; i++) {
-		const struct session_hook *hk = &hooks->v[i];
-
-		point_str(&hk->h, point, sizeof(point));
-		/* Missing for now: it comes when its module loads. */
-		mod = hook_module(st, hk);
-		if (hk->h.state == NTPROF_HOOK_MISSING && mod && !mod->present)
-			snprintf(note, sizeof(note), "  (comes with %s)",
-				 mod->name);
-		else
-			note[0] = '\0';
-		layout_note(hk, l, lnote, sizeof(lnote));
-		len = snprintf(line, sizeof(line), "  %-7s  %-*s  %-10s  %-*s%s%s%s%s",
-			       hook_state_str(hk->h.state), width, hk->h.name,
-			       kind_str(hk->h.kind), pwidth, point,
-			       hk->h.required ? "  (required)" : "",
-			       hk->detail ? "  (not with --stages-only)" : "",
-			       note, lnote);
-		if (len >= (int)sizeof(line))
-			len = sizeof(line) - 1;
-		/* The columns pad; the end of a line does not. */
-		while (len > 0 && line[len - 1] == ' ')
-			line[--len] = '\0';
-		puts(line);
-	}
-}
-
-/* Whether another hook than @i, not missing, stamps hook @i's point. */
-static bool point_stamped(const struct session_hooks *hooks, size_t i)
-{
-	uint8_t point = hooks->v[i].h.point;
-	size_t k;
-
-	if (point == SESSION_POINT_NONE)
-		return false;
-	for (k = 0; k < hooks->n; k++)
-		if (k != i && hooks->v[k].h.point == point &&
-		    hooks->v[k].h.state != NTPROF_HOOK_MISSING)
-			return true;
-	return false;
-}
-
-/*
- * The verdict. Returns true if 'record' can run; @why gets the reason it
- * cannot, or what it will wait for.
- */
-
-static bool probe_verdict(const struct session_status *st,
-			  const struct session_hooks *hooks,
-			  const struct kbtf_layout *l,
-			  const struct caps *caps, uint32_t role,
-			  uint32_t transport, bool busy, char *why,
-			  size_t size)
-{
-	const struct session_module *mod, *absent[SESSION_TRANSPORTS];
-	uint32_t t[SESSION_TRANSPORTS];
-	int n = session_transports(transport, t);
-	const struct session_hook *hk;
-	int nr_absent = 0, i;
-	size_t k;
-
-	*why = '\0';
-	if (busy) {
-		snprintf(why, size,
-			 "a %s session is already running (another ntprof record?)",
-			 ntprof_role_name(role));
-		return false;
-	}
-	for (k = 0; k < hooks->n; k++) {
-		hk = &hooks->v[k];
-		if (!hk->h.required || hk->h.state != NTPROF_HOOK_MISSING)
-			continue;
-		mod = hook_module(st, hk);
-		/* It may come with its module: the start will not fail. */
-		if (mod && !mod->present)
-			continue;
-		if (hk->lacking) {
-			char lack[192];
-
-			layout_lack_str(hk->lacking, l, lack, sizeof(lack));
-			snprintf(why, size,
-				 "the required %s %s reads %s",
-				 kind_str(hk->h.kind), hk->h.name, lack);
-			return false;
-		}
-		snprintf(why, size,
-			 "the required %s %s is missing from this kernel%s%s",
-			 kind_str(hk->h.kind), hk->h.name,
-			 mod ? " although " : "", mod ? mod->name : "");
-		if (mod)
-			snprintf(why + strlen(why), size - strlen(why),
-				 " is loaded");
-		return false;
-	}
-	if (caps->kprobes_disabled) {
-		for (k = 0; k < hooks->n; k++) {
-			hk = &hooks->v[k];
-			if (hk->h.required && hk->h.kind == NTPROF_HOOK_KPROBE)
-				break;
-		}
-		if (k < hooks->n) {
-			snprintf(why, size,
-				 "kprobes are disabled, and the required kprobe %s would never fire (echo 1 > /sys/kernel/debug/kprobes/enabled)",
-				 hooks->v[k].h.name);
-			return false;
-		}
-	}
-
-	for (i = 0; i < n; i++) {
-		mod = session_module_find(st, role, t[i]);
-		if (mod && !mod->present)
-			absent[nr_absent++] = mod;
-	}
-	if (nr_absent == 1)
-		snprintf(why, size,
-			 "%s is not loaded: a recording waits for it and its hooks attach when it loads",
-			 absent[0]->name);
-	else if (nr_absent > 1)
-		snprintf(why, size,
-			 "%s%s%s and %s are not loaded: a recording waits for them and their hooks attach when they load",
-			 absent[0]->name, nr_absent > 2 ? ", " : "",
-			 nr_absent > 2 ? absent[1]->name : "",
-			 absent[nr_absent - 1]->name);
-	return true;
-}
-
 /*
  * --spdk-target, --spdk-host: SPDK has no kernel hook in its path, so
  * the section is its sites and the processes that run it, each through
@@ -450,6 +70,7 @@ static bool probe_verdict(const struct session_status *st,
 static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
 		      uint32_t transport, bool module, bool busy)
 {
+	struct probe_verdict v;
 	struct spdk_procs ps;
 	struct spdk_prog t;
 	char err[512];
@@ -463,34 +84,11 @@ static int probe_spdk(const char *cmd, const char *arg, uint32_t role,
 	if (strspn(arg, "0123456789") == strlen(arg))
 		only = (pid_t)strtoul(arg, NULL, 10);
 	ret = spdk_procs_find(&t, only, &ps, err, sizeof(err));
-	putchar('\n');
-	spdk_prog_print(&t, stdout);
-	if (ret)
-		printf("  load: no, %s\n", err);
-	else if (!t.ok)
-		printf("  load: no, %s\n", t.why);
-	spdk_procs_print(&t, &ps, stdout);
-	if (ret || !t.ok) {
-		ret = 1;
-	} else if (ps.nr_agents && ps.nr_agents == ps.n - ps.nr_skipped) {
-		/* Agents alone: no session of the module's is needed. */
-		printf("  load: ok, through the agent%s\n",
-		       ps.n > 1 ? "s" : "");
-		ret = 0;
-	} else if (!module) {
-		printf("  load: no, uprobes need the ntprof module (modprobe ntprof), or start the program with 'ntprof run'\n");
-		ret = 1;
-	} else if (busy) {
-		printf("  load: no, a %s session is already running (another ntprof record?)\n",
-		       ntprof_role_name(role));
-		ret = 1;
-	} else {
-		printf("  load: ok\n");
-		ret = 0;
-	}
+	probe_spdk_judge(&t, &ps, ret ? err : NULL, module, busy, role, &v);
+	probe_spdk_print(&t, &ps, !ret, &v);
 	spdk_procs_detach(&ps);
 	spdk_prog_close(&t);
-	return ret;
+	return v.ok ? 0 : 1;
 }
 
 struct probe_opts {
@@ -584,75 +182,22 @@ static int probe_module(const char *cmd, const struct probe_opts *o,
 	return 0;
 }
 
-/* The kernel, the module and the NVMe-oF modules, a line each. */
-static void print_kernel(struct session_status *st, const struct caps *caps,
-			 const struct probe_opts *o)
-{
-	struct utsname uts;
-
-	if (!st->release[0] && !uname(&uts))
-		snprintf(st->release, sizeof(st->release), "%s", uts.release);
-	printf("kernel %s: kprobes %s, tracepoints %s\n", st->release,
-	       caps->kprobes, caps->tracepoints);
-	printf("ntprof module %s: loaded, %s\n",
-	       st->version[0] ? st->version : "(unknown version)",
-	       st->state == NTPROF_STATE_RECORDING ? "recording" : "idle");
-	print_modules(st, o->role, o->transport);
-}
-
-/*
- * Missing for good, not waiting for its module, and no other hook stamps
- * its point (kernels differ in which of two functions they have): a split
- * is lost.
- */
-static bool optional_hook_lost(const struct session_status *st,
-			       const struct session_hooks *hooks)
-{
-	const struct session_module *mod;
-	size_t i;
-
-	for (i = 0; i < hooks->n; i++) {
-		mod = hook_module(st, &hooks->v[i]);
-		if (!hooks->v[i].h.required &&
-		    hooks->v[i].h.state == NTPROF_HOOK_MISSING &&
-		    (!mod || mod->present) && !point_stamped(hooks, i))
-			return true;
-	}
-	return false;
-}
-
 /* The kernel's hooks, a line each, and the verdict; the exit status. */
 static int probe_hooks(const struct session_status *st,
-		       struct session_hooks *hooks, const struct caps *caps,
+		       struct session_hooks *hooks,
+		       const struct kernel_caps *caps,
 		       const struct probe_opts *o, bool busy)
 {
 	struct kbtf_layout layout;
-	char why[512];
-	bool ok;
+	struct probe_verdict v;
 
 	kbtf_layout_read(kbtf_sys_dir(), o->role, &layout);
-	hooks_layout(hooks, &layout);
-	printf("\n%s hooks over %s:\n", ntprof_role_name(o->role),
-	       ntprof_transport_name(o->transport));
-	if (!hooks->n)
-		puts("  (the module reports none)");
-	print_hooks(st, hooks, &layout);
-	if (optional_hook_lost(st, hooks))
-		puts("  (without an optional hook, the components on either side of its point merge)");
-	if (caps->kprobes_disabled)
-		puts("  (kprobes are disabled: the kprobe hooks attach but do not fire)");
-
-	ok = hooks->n && probe_verdict(st, hooks, &layout, caps, o->role,
-				       o->transport, busy, why, sizeof(why));
-	if (!hooks->n)
-		snprintf(why, sizeof(why), "the module reports no hook for %s over %s",
-			 ntprof_role_name(o->role),
-			 ntprof_transport_name(o->transport));
-	if (ok)
-		printf("  load: ok%s%s\n", *why ? ", but " : "", why);
-	else
-		printf("  load: no, %s\n", why);
-	return ok ? 0 : 1;
+	probe_hooks_layout(hooks, &layout);
+	probe_hooks_judge(st, hooks, &layout, caps, o->role, o->transport,
+			  busy, &v);
+	probe_hooks_print(st, hooks, &layout, caps, o->role, o->transport,
+			  &v);
+	return v.ok ? 0 : 1;
 }
 
 int cmd_probe(int argc, char *argv[])
@@ -661,7 +206,7 @@ int cmd_probe(int argc, char *argv[])
 	const char *cmd = argv[0];
 	struct session_status st;
 	struct probe_opts o;
-	struct caps caps;
+	struct kernel_caps caps;
 	bool busy;
 	int ret;
 
@@ -670,14 +215,14 @@ int cmd_probe(int argc, char *argv[])
 		return ret;
 	/* The agent needs no module: SPDK's section without it. */
 	if (o.spdk && !ntprof_module_loaded()) {
-		puts("ntprof module: not loaded (uprobes need it; the agent does not)");
+		probe_no_module_print();
 		return probe_spdk(cmd, o.spdk, o.role, o.transport, false,
 				  false);
 	}
 	if (probe_module(cmd, &o, &st, &hooks, &busy))
 		return 1;
-	caps_get(&caps);
-	print_kernel(&st, &caps, &o);
+	kernel_caps_get(&caps);
+	probe_kernel_print(&st, &caps, o.role, o.transport);
 	if (o.spdk)
 		ret = probe_spdk(cmd, o.spdk, o.role, o.transport, true, busy);
 	else

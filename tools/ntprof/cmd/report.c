@@ -40,6 +40,7 @@ struct report_opts {
 	unsigned int by;	/* --by: NTPROF_BY_*, 0: the default */
 	bool by_leg;		/* --by leg: chains per critical leg */
 	double timeline;	/* --timeline SECONDS, 0: none */
+	enum recording_stream stream;	/* --stream, --load */
 };
 
 static void report_usage(FILE *f)
@@ -281,10 +282,10 @@ static int report_parse(int argc, char *argv[], struct report_opts *o)
 						   optarg);
 			break;
 		case 'S':
-			recording_stream_mode = RECORDING_STREAM_ALWAYS;
+			o->stream = RECORDING_STREAM_ALWAYS;
 			break;
 		case 'M':
-			recording_stream_mode = RECORDING_STREAM_NEVER;
+			o->stream = RECORDING_STREAM_NEVER;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -466,13 +467,15 @@ static int report_outputs_check(const struct recording_run *run,
 int cmd_report(int argc, char *argv[])
 {
 	struct report_opts o = { 0 };
+	struct recording_opts load;
 	struct recording_run run;
 	int ret = report_parse(argc, argv, &o);
 
 	if (ret >= 0)
 		return ret;
-	ret = recording_run_load(&run, argv[0], argv + optind,
-				 (size_t)(argc - optind), o.by);
+	load = (struct recording_opts){ .by = o.by, .stream = o.stream };
+	ret = recording_run_load_opts(&run, argv[0], argv + optind,
+				      (size_t)(argc - optind), &load);
 	if (!ret)
 		ret = report_outputs_check(&run, argv[0], &o);
 	if (ret > 0) {

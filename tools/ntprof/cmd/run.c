@@ -23,6 +23,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ntprof/agent_abi.h>
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -388,8 +389,8 @@ static int run_with_agent(const char *cmd, const struct run_opts *o,
 	snprintf(preload, sizeof(preload), "%s%s%s", lib, pre && *pre ? ":" : "",
 		 pre ? pre : "");
 	if (setenv("LD_PRELOAD", preload, 1) ||
-	    setenv("NTPROF_AGENT_SITES", sites, 1) ||
-	    (o->wait && setenv("NTPROF_AGENT_WAIT", o->wait, 1)))
+	    setenv(AGENT_ENV_SITES, sites, 1) ||
+	    (o->wait && setenv(AGENT_ENV_WAIT, o->wait, 1)))
 		return fprintf(stderr, "ntprof: %s: %s\n", cmd, strerror(errno)), 1;
 	execv(program, argv);
 	fprintf(stderr, "ntprof: %s: cannot run %s: %s\n", cmd, program,

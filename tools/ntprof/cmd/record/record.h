@@ -7,7 +7,7 @@
  * the summary; record_print.c prints; record_opts.c reads the command
  * line; record_machine.c reads what the header names of this machine
  * (its block devices, its NVMe-oF controllers); record_spdk.c takes SPDK
- * processes up; record_chain.c finds --chain's offset.
+ * processes up; lib/sites/chain_md.c finds --chain's offset.
  */
 #ifndef NTPROF_RECORD_H
 #define NTPROF_RECORD_H
@@ -84,23 +84,8 @@ int record_role_path(const char *path, uint32_t role, char *buf,
 /* One recorder from its parsed options (record.c); the exit status. */
 int record_run(struct record_opts *o, struct record_middle *mid);
 
-/* record_chain.c */
-/* The sysfs of this machine, for chain_md_offset(). */
+/* The sysfs of this machine, for chain_md_offset() (sites/chain_md.h). */
 #define RECORD_SYSFS	"/sys"
-/*
- * --chain=md: the data offset of the md raid1 arrays' NVMe members, in
- * their LBAs, from sysfs at @sysfs ("/sys"; a test's tree). 0, or -errno
- * with a one-line reason in @why: no such array, members that disagree
- * (other offsets or LBA sizes), an array that is not raid1, sysfs
- * unreadable.
- */
-int chain_md_offset(const char *sysfs, uint64_t *lbas, char *why,
-		    size_t size);
-/*
- * --chain's value: none (offset 0), "md" (*@md), or a whole number of
- * LBAs. 0, or -EINVAL.
- */
-int chain_arg_parse(const char *arg, bool *md, uint64_t *offset);
 
 /* --rotate: at least this, so that a part holds a few whole blocks. */
 #define ROTATE_MIN	(1ULL << 20)

@@ -21,6 +21,7 @@
 #include "genl/session.h"
 #include "ntp/crec.h"
 #include "out/record_prom.h"
+#include "out/live.h"
 #include "out/table.h"
 
 /*

@@ -22,6 +22,7 @@
 #include "cmd/commands.h"
 #include "cmd/record/record.h"
 #include "out/out_file.h"
+#include "sites/chain_md.h"
 
 /* -d: a limit that keeps the arithmetic in nanoseconds far from overflow. */
 #define DURATION_MAX_S	(100.0 * 365 * 86400)

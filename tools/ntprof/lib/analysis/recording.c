@@ -449,6 +449,15 @@ static int analyse(struct recording_run *run, const char *cmd,
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by)
 {
+	struct recording_opts o = { .by = by };
+
+	return recording_run_load_opts(run, cmd, paths, nr_paths, &o);
+}
+
+int recording_run_load_opts(struct recording_run *run, const char *cmd,
+			    char *const paths[], size_t nr_paths,
+			    const struct recording_opts *o)
+{
 	struct recording_paths *p = &run->paths;
 	struct recording *rec;
 	size_t i, k;
@@ -480,8 +489,8 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 	if (ntprof_chain_setup(run, cmd) || check_sample(run, cmd) ||
 	    recording_machines(run, cmd))
 		return 1;
-	if (recording_stream_wanted(run))
-		return recording_stream_load(run, cmd, by);
+	if (recording_stream_wanted(run, o->stream))
+		return recording_stream_load(run, cmd, o->by);
 	for (i = 0; i < run->nr_files; i++) {
 		rec = &run->files[i];
 		if (recording_read(rec, cmd))
@@ -497,7 +506,7 @@ int recording_run_load(struct recording_run *run, const char *cmd,
 	if (run->chain->active && ntprof_chain_link_run(run, cmd))
 		return 1;
 	recording_join_total(run);
-	return analyse(run, cmd, by);
+	return analyse(run, cmd, o->by);
 }
 
 void recording_run_free(struct recording_run *run)

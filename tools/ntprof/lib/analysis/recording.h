@@ -110,7 +110,17 @@ enum recording_stream {
 	RECORDING_STREAM_ALWAYS,	/* whenever the run's shape allows */
 	RECORDING_STREAM_NEVER,
 };
-extern enum recording_stream recording_stream_mode;
+
+/**
+ * struct recording_opts - how recording_run_load_opts() loads a run
+ * @by: the parts the groups are made by (NTPROF_BY_*, 0: the default)
+ * @stream: whether the join streams through the files (report's --stream
+ *	and --load)
+ */
+struct recording_opts {
+	unsigned int by;
+	enum recording_stream stream;
+};
 
 struct recording_run {
 	struct recording_paths paths;
@@ -162,6 +172,10 @@ struct recording_run {
  */
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
+/* recording_run_load() - the same, with every setting in @o. */
+int recording_run_load_opts(struct recording_run *run, const char *cmd,
+			    char *const paths[], size_t nr_paths,
+			    const struct recording_opts *o);
 void recording_run_free(struct recording_run *run);
 
 /* Internal, for recording_stream.c. */
@@ -187,8 +201,9 @@ int recording_join_all(struct recording_run *run, const char *cmd);
 void recording_join_total(struct recording_run *run);
 
 /* recording_stream.c */
-/* Whether @run is streamed: its shape allows, and the mode asks. */
-bool recording_stream_wanted(const struct recording_run *run);
+/* Whether @run is streamed: its shape allows, and @mode asks. */
+bool recording_stream_wanted(const struct recording_run *run,
+			     enum recording_stream mode);
 /* Streams @run's join into its analysis; 0, or 1 after a message. */
 int recording_stream_load(struct recording_run *run, const char *cmd,
 			  unsigned int by);

@@ -52,9 +52,8 @@
 /* ... looked up in at most this many target records (3.6 GiB loaded). */
 #define THETA_SCAN		(1U << 24)
 
-enum recording_stream recording_stream_mode;
-
-bool recording_stream_wanted(const struct recording_run *run)
+bool recording_stream_wanted(const struct recording_run *run,
+			     enum recording_stream mode)
 {
 	const struct ntp_header *a, *b;
 	uint64_t records = 0;
@@ -65,7 +64,7 @@ bool recording_stream_wanted(const struct recording_run *run)
 	 * Chains load whole (chain.c): a middle's links need its records
 	 * and its replicas' at once.
 	 */
-	if (recording_stream_mode == RECORDING_STREAM_NEVER ||
+	if (mode == RECORDING_STREAM_NEVER ||
 	    ntprof_chain_present(run) ||
 	    (run->nr_host_files && run->nr_target_files &&
 	     (run->nr_host_files > 1 || run->nr_target_files > 1)))
@@ -79,7 +78,7 @@ bool recording_stream_wanted(const struct recording_run *run)
 		    b->transport != NTPROF_TRANSPORT_NONE)
 			return false;
 	}
-	if (recording_stream_mode == RECORDING_STREAM_ALWAYS)
+	if (mode == RECORDING_STREAM_ALWAYS)
 		return true;
 	for (i = 0; i < run->nr_files; i++)
 		for (k = 0; k < run->files[i].nr_parts; k++)

@@ -19,6 +19,7 @@
 #include "common/util.h"
 #include "out/report_chain.h"
 #include "out/report_chain_detail.h"
+#include "out/table.h"
 
 /*
  * A middle, or a note (a piece missing, a file not linked): a run of one
@@ -27,12 +28,6 @@
 bool report_chain_shown(const struct recording_run *run)
 {
 	return run->chain && (run->chain->nr_mid || run->chain->nr_notes);
-}
-
-/* A share as a whole percent, with no "-0" for a tiny negative one. */
-static double share_round(double share)
-{
-	return share > -0.5 && share < 0.5 ? 0 : share;
 }
 
 /* A hop's stage's name: the middle's own, or the stage's. */
@@ -121,7 +116,7 @@ static void print_hops(FILE *f, const struct ntprof_chain_group *cg)
 			if (!(cg->hop[h].stage_has & (1U << s)))
 				continue;
 			mean = ntprof_chain_stage_mean(cg, h, s);
-			share = share_round(100 * mean / cg->e2e_mean);
+			share = ntprof_share_round(100 * mean / cg->e2e_mean);
 			snprintf(val, sizeof(val), "%.2f", mean / 1e3);
 			if (first)
 				fprintf(f, "  %-4d%-*s%-10s", h + 1, w,

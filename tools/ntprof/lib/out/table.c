@@ -16,8 +16,7 @@
 /* A bar of this many '#' is 100 % of the latency. */
 #define BAR_WIDTH	24
 
-/* 15.0k, 1.2M: a rate in three digits. */
-static const char *rate_str(double r, char *buf, size_t size)
+const char *ntprof_rate_str(double r, char *buf, size_t size)
 {
 	if (isnan(r))
 		snprintf(buf, size, "-");
@@ -30,8 +29,7 @@ static const char *rate_str(double r, char *buf, size_t size)
 	return buf;
 }
 
-/* A share as a whole percent, with no "-0" for a tiny negative one. */
-static double share_round(double share)
+double ntprof_share_round(double share)
 {
 	return share > -0.5 && share < 0.5 ? 0 : share;
 }
@@ -143,7 +141,7 @@ static void print_group_head(FILE *f, const struct ntprof_group *g)
 	fprintf(f, "== %s: %" PRIu64 " commands sampled", g->label, g->n);
 	if (!isnan(g->rate))
 		fprintf(f, " (from about %s commands/s)",
-			rate_str(g->rate, rate, sizeof(rate)));
+			ntprof_rate_str(g->rate, rate, sizeof(rate)));
 	switch (g->kind) {
 	case NTPROF_KIND_JOINED:
 		if (g->n_joined == g->n)
@@ -176,7 +174,7 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 		s = ntprof_stage_order[i];
 		if (!(g->stage_has & BIT(s)))
 			continue;
-		share = share_round(g->stage_share[s]);
+		share = ntprof_share_round(g->stage_share[s]);
 		n = isnan(share) ? 0 : (int)(share * BAR_WIDTH / 100 + 0.5);
 		if (n < 0)
 			n = 0;
@@ -203,7 +201,7 @@ static void print_stages(FILE *f, const struct ntprof_group *g)
 		fprintf(f, "  largest: %s, %.0f %% of the latency\n",
 			ntprof_stage_name(g->largest, g->transport, g->kind,
 					  g->stacks),
-			share_round(g->stage_share[g->largest]));
+			ntprof_share_round(g->stage_share[g->largest]));
 }
 
 /* A component's name in @g's tables. */
@@ -348,75 +346,5 @@ void ntprof_print_records(FILE *f, uint64_t nr_host, uint64_t nr_target,
 		fprintf(f, "records: %" PRIu64 " target\n", nr_target);
 	} else {
 		fprintf(f, "records: %" PRIu64 " host\n", nr_host);
-	}
-}
-
-void ntprof_print_live_header(FILE *f, unsigned int interval_s)
-{
-	fprintf(f,
-		"every %u s, per group: sampled commands, rate, latency, and each stage's share of the mean\n",
-		interval_s);
-	fputs("(*: network and target together; the target's side is not recorded)\n",
-	      f);
-	fprintf(f, "%78s%25s\n", "host", "target");
-	fprintf(f, "%8s  %-22s%7s%9s%10s%10s%8s%8s%8s%8s%8s\n", "time",
-		"group", "n", "cmds/s", "mean us", "p99 us", "block", "driver",
-		"network", "driver", "storage");
-}
-
-/* A stage's share for a live row, "" when the group has no such stage. */
-static const char *live_share(const struct ntprof_group *g, uint32_t stages,
-			      char *buf, size_t size)
-{
-	double share = 0;
-	int s;
-
-	if (!(g->stage_has & stages))
-		return "";
-	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
-		if ((stages & BIT(s)) && (g->stage_has & BIT(s)))
-			share += g->stage_share[s];
-	if (isnan(share))
-		return "-";
-	snprintf(buf, size, "%.0f%%", share_round(share));
-	return buf;
-}
-
-void ntprof_print_live(FILE *f, const struct ntprof_analysis *an,
-		       double elapsed_s)
-{
-	static const uint32_t cols[5] = {
-		BIT(NTPROF_STAGE_HOST_BLK),
-		BIT(NTPROF_STAGE_HOST_DRV),
-		BIT(NTPROF_STAGE_NETWORK) | BIT(NTPROF_STAGE_NET_TARGET),
-		BIT(NTPROF_STAGE_TGT_DRV),
-		BIT(NTPROF_STAGE_STORAGE),
-	};
-	const struct ntprof_group *g;
-	char line[256], rate[32], buf[5][16];
-	const char *s[5];
-	size_t i;
-	int len, c;
-
-	for (i = 0; i < an->nr_groups; i++) {
-		g = &an->groups[i];
-		if (!g->n_table)
-			continue;
-		for (c = 0; c < 5; c++)
-			s[c] = live_share(g, cols[c], buf[c], sizeof(buf[c]));
-		rate_str(g->rate, rate, sizeof(rate));
-		/* The '*' after the network's share: no target's side. */
-		len = snprintf(line, sizeof(line),
-			       "%7.1fs  %-22s%7" PRIu64 "%9s%10.2f%10.2f%8s%8s%7s%c%8s%8s",
-			       elapsed_s, g->label, g->n, rate,
-			       g->comp[NTPROF_COMP_E2E].mean / 1e3,
-			       g->comp[NTPROF_COMP_E2E].p99 / 1e3, s[0], s[1],
-			       s[2], g->kind == NTPROF_KIND_HOST ? '*' : ' ',
-			       s[3], s[4]);
-		if (len >= (int)sizeof(line))
-			len = sizeof(line) - 1;
-		while (len > 0 && line[len - 1] == ' ')
-			line[--len] = '\0';
-		fprintf(f, "%s\n", line);
 	}
 }

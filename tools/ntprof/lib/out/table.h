@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Printing an analysis: the tables of 'ntprof record' and 'report' for a
- * terminal, and record's live lines (report_json.h: the same numbers as
- * JSON for scripts).
+ * terminal (report_json.h: the same numbers as JSON for scripts; live.h:
+ * record's live lines).
  */
 #ifndef NTPROF_TABLE_H
 #define NTPROF_TABLE_H
@@ -42,9 +42,13 @@ void ntprof_print_groups(FILE *f, const struct ntprof_analysis *an,
 void ntprof_print_records(FILE *f, uint64_t nr_host, uint64_t nr_target,
 			  uint64_t matched);
 
-/* record -i: the legend and column heads, then a row per group. */
-void ntprof_print_live_header(FILE *f, unsigned int interval_s);
-void ntprof_print_live(FILE *f, const struct ntprof_analysis *an,
-		       double elapsed_s);
+/* ntprof_rate_str() - a rate in three digits: "15.0k", "1.2M", "-". */
+const char *ntprof_rate_str(double r, char *buf, size_t size);
+
+/*
+ * ntprof_share_round() - a share, to be printed as a whole percent, with
+ * no "-0" for a tiny negative one.
+ */
+double ntprof_share_round(double share);
 
 #endif /* NTPROF_TABLE_H */

@@ -22,8 +22,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <ntprof/agent_abi.h>
 
-#include "agent/shm.h"
 #include "sites/agent_attach.h"
 #include "sites/agent_memfd.h"
 

@@ -22,9 +22,12 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <ntprof/agent_abi.h>
 
-#include "agent/shm.h"
 #include "sites/agent_memfd.h"
+
+/* The memfd's link in /proc/PID/fd, with the " (deleted)" that follows. */
+#define AGENT_MEMFD_LINK	"/memfd:" AGENT_SHM_NAME " "
 
 #ifndef F_GET_SEALS
 #define F_GET_SEALS	1034
@@ -91,7 +94,7 @@ static int find_fd(pid_t pid, char *path, size_t size)
 			continue;
 		link[n] = '\0';
 		/* "ntprof-agent-sites" is the site list, not this. */
-		if (!strncmp(link, "/memfd:ntprof-agent ", 20))
+		if (!strncmp(link, AGENT_MEMFD_LINK, strlen(AGENT_MEMFD_LINK)))
 			ret = 0;
 	}
 	closedir(dp);

@@ -8,9 +8,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sys/stat.h>
+#include <ntprof/agent_abi.h>
 
-#include "agent/patch.h"
-#include "agent/sitelist.h"
 #include "sites/agent_sites.h"
 #include "sites/elfsite.h"
 

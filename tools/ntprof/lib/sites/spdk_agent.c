@@ -16,8 +16,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ntprof/agent_abi.h>
 
-#include "agent/patch.h"
 #include "sites/spdk_agent.h"
 
 static void proc_add(struct spdk_procs *ps, pid_t pid)

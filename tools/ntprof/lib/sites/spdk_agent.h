@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <ntprof/agent_abi.h>
 
 #include "ntp/ntp.h"
-#include "agent/shm.h"
 #include "sites/agent_attach.h"
 #include "sites/spdk.h"
 

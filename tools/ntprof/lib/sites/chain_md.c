@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/record/record.h"
+#include "sites/chain_md.h"
 
 /* md's unit: data_offset and the other sysfs offsets are in sectors. */
 #define MD_SECTOR	512
