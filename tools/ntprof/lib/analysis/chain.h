@@ -185,9 +185,9 @@ int ntprof_chain_each(const struct recording_run *run,
 /*
  * ntprof_chain_cmd_print() - print one line for an origin command's tree,
  * which a test compares with a generator's truth: each node in tree order
- * (preorder), separated by
- * one space, as "HOP:HOSTPATH#I>TARGETPATH#J" with "-" for an unmatched
- * target and a "*" after a node on the critical path, e.g.
+ * (preorder), separated by one space, as "HOP:HOSTPATH#I>TARGETPATH#J",
+ * with "-" for an unmatched target and a "*" after a node on the critical
+ * path, e.g.
  *   1:h.ntp#7>m-t.ntp#7* 2:m-h.ntp#14>r-t.ntp#14* 2:m-h.ntp#15>r-t.ntp#15
  * Record numbers count from 0 in the order the file holds them.
  */
