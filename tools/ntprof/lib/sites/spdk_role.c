@@ -17,7 +17,10 @@
 
 #include "sites/spdk_role.h"
 
-/* The transport of one "trtype" value at @v: up to a space or a comma. */
+/*
+ * trtype_value() - return the transport of one "trtype" value at @v, which
+ * runs up to a space or a comma.
+ */
 static uint32_t trtype_value(const char *v)
 {
 	size_t len = strcspn(v, " \t,;'\"");
