@@ -128,7 +128,10 @@ void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg)
 	spdk_procs_line(&rs->procs, stdout);
 }
 
-/* An agent's process that is gone: said once; its last records stay. */
+/*
+ * gone_check() - say, once for each, which agents' processes are gone; their
+ * last records stay.
+ */
 static void gone_check(struct record_spdk *rs, const char *cmd)
 {
 	struct spdk_proc *pr;
