@@ -409,10 +409,21 @@ uint64_t record_rotation_start(const struct recorder *rec);
 int record_parse(int argc, char *argv[], struct record_opts *o);
 
 /* record_print.c: the lines record prints besides the live table. */
+/*
+ * profiling_line() - print, in one piece, the line that says what is
+ * recorded: the role, the sampling and the filters.
+ */
 void profiling_line(const struct record_opts *o);
+/* start_error() - say what a failed start means, in the user's terms. */
 void start_error(struct nl_sock *sock, const char *cmd,
 		 const struct session_config *cfg, int err);
+/* print_summary() - print the summary of the recording at its end. */
 void print_summary(struct recorder *rec);
+/*
+ * print_warnings() - print on stderr a line for each loss or oddity of the
+ * recording: drops, evictions, lost events, records left out, failed
+ * commands outside the sample, and a summary lost for want of memory.
+ */
 void print_warnings(const struct recorder *rec,
 		    const struct session_stats *st, bool have_stats);
 
