@@ -89,8 +89,9 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 		o->cfg.pid = (uint32_t)only;
 	}
 	/*
-	 * The sites hold all they need but the file, which the start request
-	 * sends: the parse is freed now, the file closed at the end.
+	 * The sites hold all they need except the file, which the start
+	 * request sends: the parse is freed now, and the file is closed at
+	 * the end.
 	 */
 	spdk_prog_close_elf(p);
 	if (!p->nr_pids)

@@ -121,7 +121,10 @@ static void group_key_of(const struct ntprof_analysis *an, uint16_t machine,
 	if (by & NTPROF_BY_DEV) {
 		k->spdk_ns = group_spdk_ns(r);
 		k->dev = k->spdk_ns ? r->nsid : target_side ? r->dev : host_dev;
-		/* The disk's, but through its char device: apart. */
+		/*
+		 * Passthrough commands are the disk's too, but they go through
+		 * its char device, so they make a group of their own.
+		 */
 		k->passthru = !target_side && (r->flags & NTPROF_REC_F_PASSTHRU);
 	}
 	if (by & NTPROF_BY_PATH)

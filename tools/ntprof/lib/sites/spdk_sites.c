@@ -13,7 +13,7 @@
  *   nvmf_bdev_ctrlr_read_cmd(bdev, desc, ch, req)
  *   nvmf_bdev_ctrlr_write_cmd(bdev, desc, ch, req)
  *                                         TARGET_EXEC: to the bdev;
- *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last but
+ *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last except
  *       over RDMA: the response goes to the transport. It is the one
  *       function every completion runs, on the qpair's thread:
  *       spdk_nvmf_request_complete() calls it (directly or by a message)
