@@ -9,7 +9,7 @@
  * file instead (a new file renamed over it, never through a symbolic
  * link) and prints the two variables, for a container's spec.
  * --wait-recorder holds the program before its main until a recorder
- * turns its agent on, so that a recording has its every command.
+ * turns its agent on, so that a recording has every one of its commands.
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
