@@ -155,7 +155,7 @@ static int compare_parse(int argc, char *argv[], struct compare_opts *o)
 	return -1;
 }
 
-/* Splits "a.ntp,b.ntp" in place; empty names are an error. */
+/* split_files() - split "a.ntp,b.ntp" in place; an empty name is an error. */
 static int split_files(const char *cmd, char *arg, char ***paths, size_t *n)
 {
 	char **v;
@@ -208,7 +208,10 @@ static void lad_str(double lad, char *buf, size_t size)
 		snprintf(buf, size, "%.2f", lad);
 }
 
-/* The line under the largest change: its LAD, or its change in us. */
+/*
+ * print_largest() - print the line under the largest change: its LAD, or its
+ * change in us.
+ */
 static void print_largest(const struct cmp_group *cg)
 {
 	const struct cmp_row *r;
@@ -299,7 +302,10 @@ static void json_run(struct ntprof_json *js, const char *key,
 	ntprof_json_obj_end(js);
 }
 
-/* What the pair was matched by, and how its two groups differ. */
+/*
+ * json_pairing() - write what the pair was matched by, and how its two
+ * groups differ.
+ */
 static void json_pairing(struct ntprof_json *js, const struct cmp_group *cg)
 {
 	ntprof_json_arr_start(js, "matched_by");
@@ -360,7 +366,10 @@ static void json_group(struct ntprof_json *js, const struct cmp_group *cg,
 	ntprof_json_obj_end(js);
 }
 
-/* The chain of pair @cg, or NULL: not chained in both runs. */
+/*
+ * chain_of() - return the chain of pair @cg, or NULL when the pair is not
+ * chained in both runs.
+ */
 static const struct cmp_chain *
 chain_of(const struct cmp_group *groups, struct cmp_chain *const *chains,
 	 const struct cmp_group *cg)
@@ -425,8 +434,9 @@ static void compare_print(const struct recording_run *base,
 }
 
 /*
- * Both runs' chains: each pair's, in @chains (NULL where a pair is not
- * chained in both). 0, or 1 after a message.
+ * compare_chains() - compare both runs' chains: put each pair's chain in
+ * @chains (NULL where a pair is not chained in both runs). It returns 0, or
+ * 1 after a message.
  */
 static int compare_chains(const char *cmd, struct recording_run *base,
 			  struct recording_run *load,
@@ -477,7 +487,10 @@ static void chains_free(struct cmp_chain **chains, size_t nr)
 	free(chains);
 }
 
-/* --html: the page; 0, or 1 after a message. */
+/*
+ * compare_html() - write the --html page. It returns 0, or 1 after a
+ * message.
+ */
 static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *base,
 			const struct recording_run *load,
@@ -494,8 +507,9 @@ static int compare_html(const char *cmd, const char *path,
 }
 
 /*
- * --html: never over a recording or a file of either run (out_file.c);
- * -1 to go on, else the exit status.
+ * compare_output_check() - check that --html never writes over a recording
+ * or a file of either run (out_file.c). It returns -1 to go on, or else the
+ * exit status.
  */
 static int compare_output_check(const char *cmd, const char *path,
 				const struct recording_run *base,

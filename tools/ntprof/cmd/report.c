@@ -127,7 +127,10 @@ static void report_usage(FILE *f)
  */
 #define REPORT_BY_LEG	(1U << 31)
 
-/* --by: a comma-separated list of parts, each once. */
+/*
+ * parse_by() - parse --by, a comma-separated list of parts, each given at
+ * most once.
+ */
 static int parse_by(const char *s, unsigned int *by)
 {
 	static const struct {
@@ -161,7 +164,7 @@ static int parse_by(const char *s, unsigned int *by)
 	}
 }
 
-/* A percentile: a number above 0 and below 100. */
+/* parse_percent() - parse a percentile: a number above 0 and below 100. */
 static int parse_percent(const char *s, double *p)
 {
 	char *end;
@@ -173,7 +176,10 @@ static int parse_percent(const char *s, double *p)
 	return 0;
 }
 
-/* Whether @s names a stage or component --hist takes. */
+/*
+ * hist_value() - tell whether @s names a stage or a component that --hist
+ * takes.
+ */
 static bool hist_value(const char *s)
 {
 	return !report_hist_check(s);
@@ -187,11 +193,12 @@ static bool tail_value(const char *s)
 }
 
 /*
- * --tail and --hist take their value after '=' only: getopt reads
- * "--tail 99" as --tail and a file 99. When the word after such an option
- * is no file but a value it takes, the user meant the value: say how to
- * write it, rather than "99: No such file or directory". -1 to go on,
- * else the exit status.
+ * optional_spaced() - catch a value given after a space to --tail or --hist.
+ * These options take their value only after '=': getopt reads "--tail 99" as
+ * --tail followed by a file named 99. When the word after such an option is
+ * not a file but a value that the option takes, the user meant the value, so
+ * say how to write it, rather than "99: No such file or directory". It
+ * returns -1 to go on, or else the exit status.
  */
 static int optional_spaced(int argc, char *argv[], const char *opt,
 			   bool (*value)(const char *s))
@@ -346,7 +353,10 @@ struct report_views {
 	int err;
 };
 
-/* The views asked for, as members of the report's JSON object. */
+/*
+ * report_views_json() - write the views asked for, as members of the
+ * report's JSON object.
+ */
 static void report_views_json(struct ntprof_json *js, void *arg)
 {
 	struct report_views *v = arg;
@@ -419,8 +429,8 @@ static int report_json(const struct recording_run *run,
 }
 
 /*
- * --csv, --html: @write's output to FILE or standard output; 0 or 1 after
- * a message.
+ * report_file() - write @write's output (for --csv or --html) to FILE or to
+ * standard output. It returns 0, or 1 after a message.
  */
 static int report_file(const struct recording_run *run, const char *cmd,
 		       const char *path,
@@ -444,8 +454,9 @@ static int report_file(const struct recording_run *run, const char *cmd,
 }
 
 /*
- * --csv and --html: never over a recording or an input (out_file.c);
- * -1 to go on, else the exit status.
+ * report_outputs_check() - check that --csv and --html never write over a
+ * recording or an input (out_file.c). It returns -1 to go on, or else the
+ * exit status.
  */
 static int report_outputs_check(const struct recording_run *run,
 				const char *cmd, const struct report_opts *o)

@@ -9,7 +9,7 @@
  * file instead (a new file renamed over it, never through a symbolic
  * link) and prints the two variables, for a container's spec.
  * --wait-recorder holds the program before its main until a recorder
- * turns its agent on, so that a recording has its every command.
+ * turns its agent on, so that a recording has every one of its commands.
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
@@ -72,7 +72,10 @@ static void run_usage(FILE *f)
 	      f);
 }
 
-/* --wait-recorder's whole seconds, 1 to 3600, as the agent reads them. */
+/*
+ * wait_seconds() - tell whether @s is a valid --wait-recorder value: whole
+ * seconds, 1 to 3600, as the agent reads them.
+ */
 static bool wait_seconds(const char *s)
 {
 	unsigned long v;
@@ -85,7 +88,10 @@ static bool wait_seconds(const char *s)
 	return !*end && !errno && v >= 1 && v <= 3600;
 }
 
-/* @name as execvp() would find it, into @path; -ENOENT if nowhere. */
+/*
+ * program_path() - find @name as execvp() would, and put its path in @path.
+ * It returns -ENOENT if the program is nowhere.
+ */
 static int program_path(const char *name, char *path, size_t size)
 {
 	const char *dirs = getenv("PATH"), *end;
@@ -109,12 +115,12 @@ static int program_path(const char *name, char *path, size_t size)
 }
 
 /*
- * The agent's library: @given; else, if this tool runs in its build
- * tree (tools/ntprof/ntprof, its main.c beside it), the one built beside
- * it in tools/agent/; else the installed one. An installed tool never
- * takes a library from a directory near it that is not the one it was
- * installed with: that library would be preloaded into the programs it
- * starts, often as root.
+ * agent_lib() - find the agent's library. It is @given, if given. Otherwise,
+ * if this tool runs in its build tree (tools/ntprof/ntprof, with its main.c
+ * beside it), it is the library built beside it in tools/agent/; otherwise
+ * it is the installed one. An installed tool never takes a library from a
+ * directory near it other than the one it was installed with, because that
+ * library would be preloaded into the programs it starts, often as root.
  */
 static int agent_lib(const char *given, char *path, size_t size)
 {
@@ -141,7 +147,10 @@ static int agent_lib(const char *given, char *path, size_t size)
 	return access(path, R_OK) ? -errno : 0;
 }
 
-/* @program's sites for @role over @transport: 0 if it has them all. */
+/*
+ * resolve_one() - resolve @program's sites for @role over @transport. It
+ * returns 0 if the program has all of them.
+ */
 static int resolve_one(const char *cmd, const char *program, uint32_t role,
 		       uint32_t transport, struct spdk_prog *p)
 {
@@ -156,7 +165,10 @@ static int resolve_one(const char *cmd, const char *program, uint32_t role,
 	return 1;
 }
 
-/* spdk_choose()'s question: has @ctx, the program, these sites? */
+/*
+ * has_sites() - answer spdk_choose()'s question: does @ctx, the program,
+ * have these sites?
+ */
 static bool has_sites(void *ctx, uint32_t role, uint32_t transport)
 {
 	struct spdk_prog p;
@@ -171,9 +183,9 @@ static bool has_sites(void *ctx, uint32_t role, uint32_t transport)
 }
 
 /*
- * @program's sites for @role over @transport, or without them what its
- * sites and its arguments @args say (spdk_choose()). 0, or 1 with the
- * reason printed.
+ * resolve() - resolve @program's sites for @role over @transport or, when
+ * they are not given, for what its sites and its arguments @args say
+ * (spdk_choose()). It returns 0, or 1 after printing the reason.
  */
 static int resolve(const char *cmd, char *program, uint32_t role,
 		   uint32_t transport, char *const args[], int nargs,
@@ -197,7 +209,10 @@ static int resolve(const char *cmd, char *program, uint32_t role,
 	return 1;
 }
 
-/* The site list in a memfd the program inherits, named for it in @env. */
+/*
+ * list_memfd() - write the site list into a memfd that the program inherits,
+ * and name it for the program in @env.
+ */
 static int list_memfd(const struct spdk_prog *p, const char *program,
 		      char *env, size_t size)
 {
@@ -224,10 +239,10 @@ static int list_memfd(const struct spdk_prog *p, const char *program,
 }
 
 /*
- * The site list written to a new file beside @file, then renamed over
- * it: nothing is written through a symbolic link at @file (often as
- * root), and a reader never sees half a list. A symbolic link at @file
- * is refused, not replaced. 0, or -errno.
+ * write_list() - write the site list to a new file beside @file, then rename
+ * it over @file. So nothing is written through a symbolic link at @file
+ * (often as root), and a reader never sees half a list. A symbolic link at
+ * @file is refused, not replaced. It returns 0, or -errno.
  */
 static int write_list(const struct spdk_prog *p, const char *program,
 		      const char *file)
@@ -309,7 +324,10 @@ static const struct option run_options[] = {
 	CLI_OPT_END
 };
 
-/* One option of getopt_long()'s @c: -1, or the exit status. */
+/*
+ * run_option() - handle one option, getopt_long()'s @c. It returns -1 to go
+ * on, or the exit status.
+ */
 static int run_option(const char *cmd, int c, char *argv[],
 		      struct run_opts *o)
 {
@@ -344,8 +362,8 @@ static int run_option(const char *cmd, int c, char *argv[],
 }
 
 /*
- * Fills @o from the command line up to PROGRAM, at argv[optind]: -1 to
- * go on, else the exit status.
+ * run_parse() - fill @o from the command line up to PROGRAM, at
+ * argv[optind]. It returns -1 to go on, or else the exit status.
  */
 static int run_parse(int argc, char *argv[], struct run_opts *o)
 {
@@ -367,8 +385,9 @@ static int run_parse(int argc, char *argv[], struct run_opts *o)
 }
 
 /*
- * Runs @program (@argv) with the agent of @lib preloaded and its sites
- * @p in a memfd; returns only on failure, its exit status.
+ * run_with_agent() - run @program (@argv) with the agent of @lib preloaded
+ * and its sites @p in a memfd. It returns only on failure, with the exit
+ * status.
  */
 static int run_with_agent(const char *cmd, const struct run_opts *o,
 			  struct spdk_prog *p, const char *program,

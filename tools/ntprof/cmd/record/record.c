@@ -54,9 +54,10 @@ uint64_t clock_ns(clockid_t id)
 }
 
 /*
- * Before the session starts: can the file be written at all? A missing
- * folder or a read-only file system then costs no session. Creates the
- * file if it did not exist (*created: remove it if we give up).
+ * out_check() - check, before the session starts, that the file can be
+ * written at all, so that a missing folder or a read-only file system costs
+ * no session. It creates the file if it did not exist, and sets *@created so
+ * that the caller removes it if it gives up.
  */
 static int out_check(const char *path, bool *created)
 {
@@ -79,7 +80,10 @@ static int out_check(const char *path, bool *created)
 	return 0;
 }
 
-/* --rotate's parts are files to close, read, remove: not a FIFO. */
+/*
+ * out_regular() - tell whether @path is a regular file. --rotate's parts are
+ * files that are closed, read and removed, so they cannot be a FIFO.
+ */
 static bool out_regular(const char *path)
 {
 	struct stat st;
@@ -87,7 +91,10 @@ static bool out_regular(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-/* Looks up the session's start; falls back on our own clocks. */
+/*
+ * record_start_times() - look up the session's start, falling back on our
+ * own clocks.
+ */
 static void record_start_times(struct recorder *rec)
 {
 	struct session_status st;
@@ -108,7 +115,7 @@ static void record_start_times(struct recorder *rec)
 	}
 }
 
-/* Warns of the modules a recording of @cfg waits for. */
+/* modules_note() - warn of the modules that a recording of @cfg waits for. */
 static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 {
 	uint32_t t[SESSION_TRANSPORTS];
@@ -127,7 +134,10 @@ static void modules_note(struct nl_sock *sock, const struct session_config *cfg)
 	}
 }
 
-/* The private structs' layouts, as this kernel's BTF has them. */
+/*
+ * btf_layout() - read the layouts of the private structs, as this kernel's
+ * BTF has them.
+ */
 static size_t btf_layout(uint32_t role,
 			 struct session_layout_field v[NTPROF_LF_COUNT])
 {
@@ -148,10 +158,10 @@ static size_t btf_layout(uint32_t role,
 }
 
 /*
- * The sockets of the module's session: one for requests and busy drains,
- * one of small receives for quiet drains, the only two that drain it.
- * Agents alone need no module: their records come from memory. 0, or 1
- * after a message.
+ * record_connect() - open the sockets of the module's session: one for
+ * requests and busy drains, and one of small receives for quiet drains; only
+ * these two drain the session. Agents alone need no module, because their
+ * records come from memory. It returns 0, or 1 after a message.
  */
 static int record_connect(struct recorder *rec, struct record_opts *o)
 {
@@ -170,7 +180,10 @@ static int record_connect(struct recorder *rec, struct record_opts *o)
 	return 0;
 }
 
-/* The analyses and --prom's state; 0, or 1 after a message. */
+/*
+ * record_analyses() - create the analyses and --prom's state. It returns 0,
+ * or 1 after a message.
+ */
 static int record_analyses(struct recorder *rec)
 {
 	const struct record_opts *o = rec->o;
@@ -193,7 +206,10 @@ static int record_analyses(struct recorder *rec)
 	return 0;
 }
 
-/* The kernel's session and the agents, started; 0, or 1 after a message. */
+/*
+ * record_start() - start the kernel's session and the agents. It returns 0,
+ * or 1 after a message.
+ */
 static int record_start(struct recorder *rec, struct record_opts *o)
 {
 	struct session_layout_field layout[NTPROF_LF_COUNT];
@@ -217,9 +233,9 @@ static int record_start(struct recorder *rec, struct record_opts *o)
 }
 
 /*
- * The file, opened with its header once the session runs (the header
- * holds its start and its hooks). 0, or 1 after a message, with the
- * session stopped.
+ * record_open_file() - open the file and write its header once the session
+ * runs, because the header holds the session's start and its hooks. It
+ * returns 0, or 1 after a message, with the session stopped.
  */
 static int record_open_file(struct recorder *rec)
 {
@@ -295,7 +311,10 @@ static int record_open_file(struct recorder *rec)
 	return 1;
 }
 
-/* What the recorder holds, whatever became of the recording. */
+/*
+ * recorder_free() - free what the recorder holds, whatever became of the
+ * recording.
+ */
 static void recorder_free(struct recorder *rec)
 {
 	ntprof_analysis_free(rec->all);

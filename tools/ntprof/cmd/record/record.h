@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ntprof record, in rooms of its own: record.c starts the session and
- * opens the file; record_loop.c drains the kernel's buffers and the
- * agents' rings into it, with the live lines and --prom; record_file.c
- * writes the header, and after the loop the last records, the trailer and
- * the summary; record_print.c prints; record_opts.c reads the command
- * line; record_machine.c reads what the header names of this machine
- * (its block devices, its NVMe-oF controllers); record_spdk.c takes SPDK
- * processes up; lib/sites/chain_md.c finds --chain's offset.
+ * ntprof record, split into files of its own. record.c starts the session
+ * and opens the file. record_loop.c drains the kernel's buffers and the
+ * agents' rings into the file, with the live lines and --prom.
+ * record_file.c writes the header and, after the loop, the last records,
+ * the trailer and the summary. record_print.c prints. record_opts.c reads
+ * the command line. record_machine.c reads what the header says of this
+ * machine (its block devices, its NVMe-oF controllers). record_spdk.c
+ * takes up SPDK processes. lib/sites/chain_md.c finds --chain's offset.
  */
 #ifndef NTPROF_RECORD_H
 #define NTPROF_RECORD_H
@@ -28,7 +28,7 @@
 #include "out/record_prom.h"
 #include "sites/spdk_agent.h"
 
-/* @id's time now, in ns. */
+/* clock_ns() - return the current time of clock @id, in ns. */
 uint64_t clock_ns(clockid_t id);
 
 /* --prom without -i: how often the file is rewritten. */
@@ -72,16 +72,26 @@ struct record_middle {
 };
 
 /*
- * The chain's file rewritten once what both recorders took is linked:
- * at a window of the target's --prom, or at the @end.
+ * record_middle_window() - rewrite the chain's file once what both
+ * recorders took is linked: at a window of the target's --prom, or at the
+ * end (@end).
  */
 void record_middle_window(struct record_middle *mid, bool end);
-/* ntprof record -r host,target: runs both recorders; the exit status. */
+/*
+ * record_middle_run() - run both recorders of ntprof record -r
+ * host,target, and return the exit status.
+ */
 int record_middle_run(struct record_opts *o);
-/* FILE's name for @role: "middle.ntp" is "middle-host.ntp". */
+/*
+ * record_role_path() - write into @buf the name of FILE for @role:
+ * "middle.ntp" becomes "middle-host.ntp".
+ */
 int record_role_path(const char *path, uint32_t role, char *buf,
 		     size_t size);
-/* One recorder from its parsed options (record.c); the exit status. */
+/*
+ * record_run() - run one recorder from its parsed options (record.c), and
+ * return the exit status.
+ */
 int record_run(struct record_opts *o, struct record_middle *mid);
 
 /* The sysfs of this machine, for chain_md_offset() (sites/chain_md.h). */
@@ -155,17 +165,32 @@ struct record_spdk {
 };
 
 /*
- * Resolves @o->spdk's sites and sorts its processes into agents and
- * uprobes, setting @o->cfg's sites for the latter. Returns 0, or 1 with
- * the reason printed.
+ * record_spdk_open() - resolve @o->spdk's sites and sort its processes
+ * into those recorded through agents and those recorded through uprobes,
+ * and set @o->cfg's sites for the latter. It returns 0, or 1 after
+ * printing the reason.
  */
 int record_spdk_open(const char *cmd, struct record_opts *o,
 		     struct record_spdk *rs);
+/*
+ * record_spdk_close() - detach from the agents, close the program and
+ * free the buffer.
+ */
 void record_spdk_close(struct record_spdk *rs);
-/* Turns the agents on for @cfg's commands and says who records what. */
+/*
+ * record_spdk_start() - turn the agents on for @cfg's commands, and say
+ * which process is recorded in which way.
+ */
 void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg);
+/*
+ * record_spdk_stop() - turn the agents off, and take up no new process
+ * from then on.
+ */
 void record_spdk_stop(struct record_spdk *rs);
-/* The agents' heartbeats, then their records to @fn, as a drain. */
+/*
+ * record_spdk_take() - send the agents' heartbeats, then hand their
+ * records to @fn, as a drain does.
+ */
 int record_spdk_take(struct record_spdk *rs, const char *cmd,
 		     int (*fn)(const struct ntprof_record *, size_t, void *),
 		     void *data, uint64_t *count);
@@ -237,121 +262,193 @@ struct recorder {
 };
 
 /* record_loop.c */
-/* SIGINT, SIGTERM and SIGHUP end the loop; SIGPIPE is ignored. -errno. */
+/*
+ * record_signals_set() - make SIGINT, SIGTERM and SIGHUP end the loop, and
+ * ignore SIGPIPE. It returns 0 or -errno.
+ */
 int record_signals_set(void);
 /*
- * The recording loop: drain, print, flush, sleep, until -d or a signal.
- * Returns 0, or -errno of what cut it short (already reported).
+ * record_loop() - run the recording loop (drain, print, flush, sleep)
+ * until -d's time is up or a signal comes. It returns 0, or the -errno of
+ * what cut it short, which it has already reported.
  */
 int record_loop(struct recorder *rec, const char *cmd);
 /*
- * The module's control-path events into the file (record_events.c): 0,
- * also for a module that has none, or -errno (a write's is in
- * rec->write_err).
+ * record_events() - write the module's control-path events into the file
+ * (record_events.c). It returns 0, also for a module that has no events,
+ * or -errno (a write's error is in rec->write_err).
  */
 int record_events(struct recorder *rec, struct nl_sock *sock);
 
-/* One drain of the agents and the kernel; *@count: the records taken. */
+/*
+ * record_drain() - drain the agents and the kernel once, and put the
+ * number of records taken in *@count.
+ */
 int record_drain(struct recorder *rec, uint64_t *count);
-/* @live: for an interval's line of the live table, not the summary. */
+/*
+ * record_analysis_new() - create an analysis for the summary or, with
+ * @live, for an interval's line of the live table.
+ */
 struct ntprof_analysis *record_analysis_new(struct recorder *rec, bool live);
+/* record_analysis_add() - add record @r of @role to analysis @an. */
 int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
 			const struct ntprof_record *r);
-/* --prom's file rewritten, with the session's counters @st (NULL: none). */
+/*
+ * record_prom_write() - rewrite --prom's file, with the session's
+ * counters @st (NULL when there are none).
+ */
 int record_prom_write(struct prom *p, const struct session_stats *st);
-/* Whether @err of a request on @sock says the module went away. */
+/*
+ * record_module_gone() - tell whether @err of a request on @sock means
+ * that the module went away.
+ */
 bool record_module_gone(struct nl_sock *sock, int err);
 
 /* record_file.c */
 /*
- * The header; the hooks are the session's as it attached them. Returns
- * the hooks, for free().
+ * record_header() - fill the header @hdr, with the session's hooks as it
+ * attached them. It returns the hooks, which the caller frees.
  */
 struct ntp_hook *record_header(struct recorder *rec, struct ntp_header *hdr);
 /*
- * Whether the summary can be made at the end from the file just opened
- * for writing; notes which file that is.
+ * record_readback_possible() - tell whether the summary can be made at
+ * the end from the file just opened for writing, and note which file
+ * that is.
  */
 bool record_readback_possible(struct recorder *rec);
-/* After the loop: stop, take the rest, close the file, summarize. */
+/*
+ * record_finish() - after the loop, stop the session, take the remaining
+ * records, close the file and print the summary.
+ */
 int record_finish(struct recorder *rec, const char *cmd, int err);
-/* The session's counters, the kernel's and the agents': true if any. */
+/*
+ * record_counters() - sum the session's counters, the kernel's and the
+ * agents', into @st. It returns true if there are any.
+ */
 bool record_counters(struct recorder *rec, struct session_stats *st);
 /*
- * The trailer's tables, devices and hooks found after the start;
- * *@devs and *@hooks are for free(), in any case.
+ * record_trailer_tables() - fill the trailer's tables with the devices
+ * and hooks found after the start. The caller frees *@devs and *@hooks
+ * in any case.
  */
 void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
 			   struct ntp_dev **devs, struct ntp_hook **hooks);
 
 /* record_rotate.c */
-/* FILE.ntp's part @part, FILE.0001.ntp; 0 or -ENAMETOOLONG. */
+/*
+ * rotate_part_path() - write into @buf the path of part @part of
+ * FILE.ntp, such as FILE.0001.ntp. It returns 0 or -ENAMETOOLONG.
+ */
 int rotate_part_path(const char *out, uint32_t part, char *buf, size_t size);
-/* With --rotate, @o->out becomes the first part's path. 0 or -errno. */
+/*
+ * record_rotation_init() - set up the rotation; with --rotate, @o->out
+ * becomes the first part's path. It returns 0 or -errno.
+ */
 int record_rotation_init(struct recorder *rec, struct record_opts *o);
+/* record_rotation_free() - free what the rotation holds. */
 void record_rotation_free(struct record_rotation *rot);
 /*
- * Once the part reached SIZE, leaves it for the next (between appends:
- * at a block boundary); record_rotation_settle() closes it. 0 or -errno.
+ * record_rotate_maybe() - once the part has reached SIZE, leave it for the
+ * next part. It is called between appends, so a part ends at a block
+ * boundary; record_rotation_settle() closes it. It returns 0 or -errno.
  */
 int record_rotate_maybe(struct recorder *rec);
 /*
- * After a drain: the part left, closed with its trailer, and the oldest
- * beyond --keep removed. 0 or -errno.
+ * record_rotation_settle() - after a drain, close the part just left with
+ * its trailer, and remove the oldest parts beyond --keep. It returns 0 or
+ * -errno.
  */
 int record_rotation_settle(struct recorder *rec);
-/* The trailer's losses: the session's, or with --rotate the part's. */
+/*
+ * record_rotation_trailer() - fill the trailer's losses: the session's,
+ * or with --rotate the part's.
+ */
 void record_rotation_trailer(struct recorder *rec, struct ntp_trailer *tr,
 			     const struct session_stats *st, bool have_stats);
-/* The last part's records, as it is closed. */
+/*
+ * record_rotation_last() - note the last part's @records as it is
+ * closed.
+ */
 void record_rotation_last(struct recorder *rec, uint64_t records);
 /*
- * The line on stderr that says part @part is closed, whole, at @path:
- * its @records, the losses of its trailer @tr, and the session's
- * counters @st then (NULL: none; before the last part, its losses go to
- * a later part's).
+ * record_part_line() - print the line on stderr that says that part @part
+ * is closed, whole, at @path, with its @records, the losses of its
+ * trailer @tr, and the session's counters @st at that time (NULL when
+ * there are none; before the last part, its losses go to a later part).
  */
 void record_part_line(const struct recorder *rec, uint32_t part,
 		      const char *path, uint64_t records,
 		      const struct ntp_trailer *tr,
 		      const struct session_stats *st);
-/* Where the summary's records start: the oldest part kept's start. */
+/*
+ * record_rotation_start() - return where the summary's records start: the
+ * start of the oldest part kept.
+ */
 uint64_t record_rotation_start(const struct recorder *rec);
 
 /*
- * record_opts.c: fills @o from the command line. Returns -1 to go on, or
- * the exit status (0 after --help, 2 after a usage error, printed).
+ * record_parse() - fill @o from the command line (record_opts.c). It
+ * returns -1 to go on, or the exit status: 0 after --help, 2 after a
+ * usage error, which it has printed.
  */
 int record_parse(int argc, char *argv[], struct record_opts *o);
 
 /* record_print.c: the lines record prints besides the live table. */
+/*
+ * profiling_line() - print, in one piece, the line that says what is
+ * recorded: the role, the sampling and the filters.
+ */
 void profiling_line(const struct record_opts *o);
+/* start_error() - say what a failed start means, in the user's terms. */
 void start_error(struct nl_sock *sock, const char *cmd,
 		 const struct session_config *cfg, int err);
+/* print_summary() - print the summary of the recording at its end. */
 void print_summary(struct recorder *rec);
+/*
+ * print_warnings() - print on stderr a line for each loss or oddity of the
+ * recording: drops, evictions, lost events, records left out, failed
+ * commands outside the sample, and a summary lost for want of memory.
+ */
 void print_warnings(const struct recorder *rec,
 		    const struct session_stats *st, bool have_stats);
 
 /* record_machine.c */
-/* The kernel's new_encode_dev(), as ntprof_record.dev carries it. */
+/*
+ * dev_encode() - encode a device number as the kernel's new_encode_dev()
+ * does, which is how ntprof_record.dev carries it.
+ */
 uint32_t dev_encode(unsigned int maj, unsigned int min);
-/* A block device's number by its name, from /proc/diskstats; -errno. */
+/*
+ * diskstats_find() - find a block device's number by its name in
+ * /proc/diskstats. It returns 0 or -errno.
+ */
 int diskstats_find(const char *name, unsigned int *maj, unsigned int *min);
-/* The header's device table of @role's devices; its length. */
+/*
+ * devs_gather() - build the header's table of @role's devices in *@tab,
+ * and return its length.
+ */
 size_t devs_gather(uint32_t role, struct ntp_dev **tab);
-/* @dev's name in @tab, or NULL. */
+/* devs_find() - return @dev's name in @tab, or NULL. */
 const char *devs_find(const struct ntp_dev *tab, size_t n, uint32_t dev);
-/* @dev's name, looked up now: "" if none. */
+/* dev_lookup() - look up @dev's name now; "" if it has none. */
 void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size);
-/* The header's controller table of @role; its length. */
+/*
+ * ctrls_gather() - build the header's controller table of @role in *@tab,
+ * and return its length.
+ */
 size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab);
-/* Whether a host's controller has now an id other than @c's. */
+/*
+ * ctrl_id_moved() - tell whether a host's controller now has an id other
+ * than @c's.
+ */
 bool ctrl_id_moved(const struct ntp_ctrl *c, int *fd);
+/* ctrl_id_fds_free() - close the @n descriptors of @fds and free them. */
 void ctrl_id_fds_free(int *fds, size_t n);
 /*
- * --prom's host NQN of each of the @n entries of @tab: on a host its own
- * (a controller's hostnqn), on a target the host its subsystem allows
- * when it allows one alone; "" unknown. NULL when @n is 0 or no memory.
+ * ctrls_hostnqns() - return --prom's host NQN for each of the @n entries
+ * of @tab: on a host, its own (a controller's hostnqn); on a target, the
+ * host that its subsystem allows, when it allows only one; "" when
+ * unknown. It returns NULL when @n is 0 or memory is short.
  */
 prom_nqn *ctrls_hostnqns(uint32_t role, const struct ntp_ctrl *tab, size_t n);
 

@@ -45,10 +45,11 @@ static void read_boot_id(char *buf, size_t size)
 }
 
 /*
- * The header. The hooks are the session's as it attached them; without
- * them (a failed dump, no memory) the file is still a recording, so that
- * costs the list, not the recording; the same goes for the devices,
- * gathered by the caller. Returns the hooks, for free().
+ * record_header() - fill the header. The hooks are the session's as it
+ * attached them. Without them (after a failed dump, or when memory is short)
+ * the file is still a recording: that costs the list, not the recording. The
+ * same goes for the devices, which the caller gathers. It returns the hooks,
+ * which the caller frees.
  */
 struct ntp_hook *record_header(struct recorder *rec,
 				      struct ntp_header *hdr)
@@ -108,9 +109,10 @@ struct ntp_hook *record_header(struct recorder *rec,
 }
 
 /*
- * Whether the summary can be made at the end from the file just opened
- * for writing: a regular file that can be read (not a FIFO, /dev/null or
- * a file without read permission). Else it is made live, as records come.
+ * record_readback_possible() - tell whether the summary can be made at the
+ * end from the file just opened for writing: a regular file that can be read
+ * (not a FIFO, /dev/null or a file without read permission). If not, the
+ * summary is made live, as the records come.
  */
 bool record_readback_possible(struct recorder *rec)
 {
@@ -125,8 +127,8 @@ bool record_readback_possible(struct recorder *rec)
 }
 
 /*
- * The records of @path fed to the summary's analysis; *@got counts them.
- * 0, or -1 with the reason in @why.
+ * readback_file() - feed the records of @path to the summary's analysis, and
+ * count them in *@got. It returns 0, or -1 with the reason in @why.
  */
 static int readback_file(struct recorder *rec, const char *path,
 			 uint64_t *got, char *why, size_t whylen)
@@ -159,8 +161,9 @@ static int readback_file(struct recorder *rec, const char *path,
 }
 
 /*
- * The parts still on disk (--keep removed the older ones), oldest first:
- * the summary is theirs. Returns 0, or -1 with the reason in @why.
+ * readback_parts() - read back the parts still on disk (--keep removed the
+ * older ones), oldest first; the summary covers them. It returns 0, or -1
+ * with the reason in @why.
  */
 static int readback_parts(struct recorder *rec, char *why, size_t whylen)
 {
@@ -187,12 +190,12 @@ static int readback_parts(struct recorder *rec, char *why, size_t whylen)
 }
 
 /*
- * The summary's analysis, made after the file was closed: its records
- * read back block by block, the sampled ones fed in the order they were
- * written, as record_take() would have. The devices were named while
- * recording (devmap_add()), so the analysis sees the same names. Returns
- * 0, or -1 after a one-line note when the file does not read back as it
- * was written: then there is no summary, only the count.
+ * record_readback() - make the summary's analysis after the file was closed:
+ * read its records back block by block, and feed the sampled ones in the
+ * order they were written, as record_take() would have. The devices were
+ * named while recording (devmap_add()), so the analysis sees the same names.
+ * It returns 0, or -1 after a one-line note when the file does not read back
+ * as it was written; then there is no summary, only the count.
  */
 static int record_readback(struct recorder *rec, const char *cmd)
 {
@@ -237,9 +240,10 @@ fail:
 }
 
 /*
- * The devices named after the start (the records' devices the header's
- * table lacks, looked up as their first records came), for the trailer:
- * a namespace created mid-recording gets its name in the report too.
+ * late_devs() - list, for the trailer, the devices named after the start:
+ * the records' devices that the header's table lacks, looked up as their
+ * first records came. So a namespace created in the middle of a recording
+ * gets its name in the report too.
  */
 static struct ntp_dev *late_devs(const struct recorder *rec, uint32_t *nr)
 {
@@ -262,9 +266,9 @@ static struct ntp_dev *late_devs(const struct recorder *rec, uint32_t *nr)
 }
 
 /*
- * The session stopped, with a message when that did not go as asked.
- * Returns 0 or the stop's -errno; *@err becomes it when the module went
- * away with the last records.
+ * record_stop() - stop the session, with a message when that did not go as
+ * asked. It returns 0 or the stop's -errno; *@err takes that value when the
+ * module went away with the last records.
  */
 static int record_stop(struct recorder *rec, const char *cmd, int *err)
 {
@@ -292,7 +296,10 @@ static int record_stop(struct recorder *rec, const char *cmd, int *err)
 	return stop_err;
 }
 
-/* Records finished before the stop are still in the buffers. */
+/*
+ * record_final_drains() - drain the buffers a last few times, because
+ * records that finished before the stop are still in them.
+ */
 static int record_final_drains(struct recorder *rec, const char *cmd)
 {
 	uint64_t n = 0;
@@ -317,8 +324,8 @@ static int record_final_drains(struct recorder *rec, const char *cmd)
 }
 
 /*
- * The session's counters (the kernel's, and what the agents lost): true
- * if there are any.
+ * record_counters() - sum the session's counters (the kernel's, and what the
+ * agents lost) into @st. It returns true if there are any.
  */
 bool record_counters(struct recorder *rec, struct session_stats *st)
 {
@@ -334,9 +341,9 @@ bool record_counters(struct recorder *rec, struct session_stats *st)
 }
 
 /*
- * The trailer's tables: the devices named after the start, and the sites
- * of the agents found after it, as the header's. *@devs and *@hooks are
- * for free(), in any case.
+ * record_trailer_tables() - fill the trailer's tables: the devices named
+ * after the start, and the sites of the agents found after it, in the same
+ * form as the header's. The caller frees *@devs and *@hooks in any case.
  */
 void record_trailer_tables(struct recorder *rec, struct ntp_trailer *tr,
 			   struct ntp_dev **devs, struct ntp_hook **hooks)

@@ -90,10 +90,10 @@ int record_signals_set(void)
 }
 
 /*
- * The cntlid of a host record: the host's kernel does not know it at the
- * hooks (it lies deep in a private struct), the path disk of the record
- * does (it belongs to one controller). Unknown (0) once the controller
- * came back with another id.
+ * ctrl_cntlid() - return the cntlid of a host record. The host's kernel does
+ * not know it at the hooks (it lies deep in a private struct), but the
+ * record's path disk does, because the disk belongs to one controller. It
+ * returns 0 (unknown) once the controller came back with another id.
  */
 static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
 {
@@ -113,15 +113,15 @@ static uint16_t ctrl_cntlid(struct recorder *rec, uint32_t dev)
 }
 
 /*
- * Whether a controller got another id, read after the records it could
- * concern: a reset or a reconnect makes a new controller on the target,
- * and nvmet gives it the lowest id free, which is the old one only when
- * the old controller went first. A record the kernel gave us completed
- * before this read; if it went through the new controller, the id had
- * changed before it was sent, and so is seen here. From then on the
- * controller's records have no cntlid, and the join does without it
- * (join.h): which records went through the old controller and which
- * through the new one, the host cannot tell.
+ * ctrls_recheck() - check whether a controller got another id, after reading
+ * the records that the change could concern. A reset or a reconnect makes a
+ * new controller on the target, and nvmet gives it the lowest free id, which
+ * is the old one only when the old controller went first. A record that the
+ * kernel gave us completed before this check; if it went through the new
+ * controller, the id had changed before the record was sent, and is seen
+ * here. From then on, the controller's records have no cntlid, and the join
+ * does without it (join.h), because the host cannot tell which records went
+ * through the old controller and which through the new one.
  */
 static void ctrls_recheck(struct recorder *rec)
 {
@@ -138,11 +138,11 @@ static void ctrls_recheck(struct recorder *rec)
 }
 
 /*
- * Appends @n records of our role, a host's with their cntlid filled in,
- * 64 at a time: with --rotate, a part ends at the block boundary after
- * it reached its size, at most 64 records later. With the kernel's
- * compact bytes @crecs, a file of format 2.0 takes those as they are: no
- * copy of each 232-byte record, no second encoding.
+ * record_append() - append @n records of our role, a host's with their
+ * cntlid filled in, 64 at a time, so that with --rotate a part ends at the
+ * block boundary after it reached its size, at most 64 records later. Given
+ * the kernel's compact bytes @crecs, a file of format 2.0 takes them as they
+ * are: no copy of each 232-byte record, and no second encoding.
  */
 static int record_append(struct recorder *rec,
 			 const struct ntprof_record *recs,
@@ -189,9 +189,9 @@ static int record_append(struct recorder *rec,
 }
 
 /*
- * Names the devices of the records for the analysis as they first come.
- * A device without a name is kept too (name NULL), so it is looked up
- * once; the analysis then labels it "dev MAJ:MIN".
+ * devmap_add() - name the devices of the records for the analysis as they
+ * first come. A device without a name is kept too (with a NULL name), so
+ * that it is looked up only once; the analysis then labels it "dev MAJ:MIN".
  */
 static void devmap_add(struct recorder *rec, uint32_t dev)
 {
@@ -227,7 +227,10 @@ static void devmap_add(struct recorder *rec, uint32_t dev)
 
 /* Analyses */
 
-/* @live: for an interval's line of the live table, not the summary. */
+/*
+ * record_analysis_new() - create an analysis for the summary or, with @live,
+ * for an interval's line of the live table.
+ */
 struct ntprof_analysis *record_analysis_new(struct recorder *rec, bool live)
 {
 	struct ntprof_analysis_opts opts = {
@@ -251,7 +254,7 @@ int record_analysis_add(struct ntprof_analysis *an, uint32_t role,
 	return ntprof_analysis_add(an, NULL, r);
 }
 
-/* @r's device, named as the report names it. */
+/* record_dev_name() - name @r's device as the report names it. */
 static void record_dev_name(const struct recorder *rec,
 			    const struct ntprof_record *r, char *dev,
 			    size_t size)
@@ -266,7 +269,7 @@ static void record_dev_name(const struct recorder *rec,
 		ntprof_dev_str(r->dev, rec->devs.v, rec->devs.n, dev, size);
 }
 
-/* --prom: @r, with its device named. */
+/* prom_take() - add @r, with its device named, to --prom's histograms. */
 static void prom_take(struct recorder *rec, const struct ntprof_record *r,
 		      const char *dev)
 {
@@ -279,9 +282,9 @@ static void prom_take(struct recorder *rec, const struct ntprof_record *r,
 }
 
 /*
- * -r host,target --prom: @r kept for the chain's links, with its
- * subsystem (a target record's: the volume's). Out of memory, the chain's
- * file is no longer rewritten; the recording goes on.
+ * chain_take() - keep @r for the chain's links (for -r host,target --prom),
+ * with its subsystem (for a target record, the volume's). When memory is
+ * short, the chain's file is no longer rewritten, and the recording goes on.
  */
 static void chain_take(struct recorder *rec, const struct ntprof_record *r,
 		       const char *dev)
@@ -299,7 +302,10 @@ static void chain_take(struct recorder *rec, const struct ntprof_record *r,
 	pthread_mutex_unlock(&mid->lock);
 }
 
-/* --prom's file rewritten, with the session's counters @st (NULL: none). */
+/*
+ * record_prom_write() - rewrite --prom's file, with the session's counters
+ * @st (NULL when there are none).
+ */
 int record_prom_write(struct prom *p, const struct session_stats *st)
 {
 	struct prom_counters c;
@@ -316,7 +322,10 @@ int record_prom_write(struct prom *p, const struct session_stats *st)
 	return prom_write(p, &c);
 }
 
-/* --prom: the file rewritten; the recording goes on if it cannot be. */
+/*
+ * prom_update() - rewrite --prom's file; the recording goes on if it cannot
+ * be written.
+ */
 static void prom_update(struct recorder *rec)
 {
 	struct session_stats st;
@@ -338,11 +347,12 @@ static void prom_update(struct recorder *rec)
 
 /* Feeds the analyses; one out of memory goes, the recording stays. */
 /*
- * The device a target record's command went to, for --prom's labels.
- * nvmet's records name the disk of the first block request they saw, and
- * a bio-based device such as md0 has none (dev 0); then the controller
- * table tells it, when one backing device alone has the command's
- * namespace id, as the report's chain analysis does (chain_stats.c).
+ * target_dev() - return the device that a target record's command went to,
+ * for --prom's labels. nvmet's records name the disk of the first block
+ * request they saw, and a bio-based device such as md0 has none (dev 0).
+ * Then the controller table tells the device when only one backing device
+ * has the command's namespace id, as the report's chain analysis does
+ * (chain_stats.c).
  */
 static uint32_t target_dev(const struct recorder *rec,
 			   const struct ntprof_record *r)
@@ -394,10 +404,11 @@ static void record_analyse(struct recorder *rec, const struct ntprof_record *r)
 /* Draining */
 
 /*
- * Whether @r goes into the file: a record of our role (the kernel drains
- * one role's buffers per request: another's would be its mistake) whose
- * times the file's compact form holds (an agent's record garbled in its
- * process's memory may have times 2^63 ns apart).
+ * record_ok() - tell whether @r goes into the file: it must be a record of
+ * our role (the kernel drains one role's buffers per request, so another
+ * role's record would be the kernel's mistake), with times that the file's
+ * compact form holds (an agent's record garbled in its process's memory may
+ * have times 2^63 ns apart).
  */
 static bool record_ok(const struct recorder *rec, const struct ntprof_record *r,
 		      bool compact)
@@ -405,7 +416,10 @@ static bool record_ok(const struct recorder *rec, const struct ntprof_record *r,
 	return r->role == rec->o->cfg.role && (compact || crec_size(r));
 }
 
-/* @crecs: the kernel's records came in compact form, which the file holds. */
+/*
+ * record_take() - take a batch of the kernel's records. @crecs holds them in
+ * compact form, which the file takes as it is.
+ */
 static int record_take(const struct ntprof_record *recs,
 		       const void *const *crecs, size_t n, void *data)
 {
@@ -447,7 +461,10 @@ static int record_take(const struct ntprof_record *recs,
 	return 0;
 }
 
-/* The agents' records: no compact form, each is checked and encoded. */
+/*
+ * record_take_spdk() - take a batch of the agents' records. They have no
+ * compact form, so each one is checked and encoded.
+ */
 static int record_take_spdk(const struct ntprof_record *recs, size_t n,
 			    void *data)
 {
@@ -523,7 +540,10 @@ out:
 	rec->iv_start = now;
 }
 
-/* The module is unloading or unloaded: /sys/module says so. */
+/*
+ * module_unloading() - tell whether the module is unloading or unloaded, as
+ * /sys/module says.
+ */
 static bool module_unloading(void)
 {
 	char state[16] = "";
@@ -538,10 +558,11 @@ static bool module_unloading(void)
 }
 
 /*
- * A request to a family that is no longer registered fails with ENOENT
- * and no explanation: the module was unloaded, taking the session along.
- * A request that meets the family on its way out can fail otherwise
- * (EPROTONOSUPPORT was seen on 6.12): then /sys/module tells.
+ * record_module_gone() - tell whether @err of a request on @sock means that
+ * the module went away. A request to a family that is no longer registered
+ * fails with ENOENT and no explanation: the module was unloaded, and took
+ * the session along. A request that meets the family on its way out can fail
+ * otherwise (EPROTONOSUPPORT was seen on 6.12); then /sys/module tells.
  */
 bool record_module_gone(struct nl_sock *sock, int err)
 {
@@ -551,8 +572,9 @@ bool record_module_gone(struct nl_sock *sock, int err)
 }
 
 /*
- * The recording loop: drain, print, flush, sleep, until -d or a signal.
- * Returns 0, or -errno of what cut it short (already reported).
+ * record_loop() - run the recording loop (drain, print, flush, sleep) until
+ * -d's time is up or a signal comes. It returns 0, or the -errno of what cut
+ * it short, which it has already reported.
  */
 int record_loop(struct recorder *rec, const char *cmd)
 {

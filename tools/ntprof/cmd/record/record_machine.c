@@ -21,16 +21,20 @@
 #include "cmd/record/record.h"
 #include "common/names.h"
 
-/* The kernel's new_encode_dev(), as ntprof_record.dev carries it. */
+/*
+ * dev_encode() - encode a device number as the kernel's new_encode_dev()
+ * does, which is how ntprof_record.dev carries it.
+ */
 uint32_t dev_encode(unsigned int maj, unsigned int min)
 {
 	return (min & 0xff) | (maj << 8) | ((min & ~0xffU) << 12);
 }
 
 /*
- * The device number of a block device by its name, from /proc/diskstats:
- * the one place that has those of the hidden path disks of native NVMe
- * multipath (nvme0c0n1), which sysfs lists without a dev attribute.
+ * diskstats_find() - find the device number of a block device by its name in
+ * /proc/diskstats. That file is the one place that has the numbers of the
+ * hidden path disks of native NVMe multipath (nvme0c0n1), which sysfs lists
+ * without a dev attribute.
  */
 int diskstats_find(const char *name, unsigned int *maj,
 			  unsigned int *min)
@@ -62,9 +66,10 @@ int diskstats_find(const char *name, unsigned int *maj,
 /* Device names */
 
 /*
- * The head of a hidden path disk of native NVMe multipath: nvmeXcYnZ is
- * the path through controller nvmeY to namespace nvmeXnZ (the kernel
- * names both so). Returns 0 and the head's name if the head is there.
+ * mpath_head() - find the head of a hidden path disk of native NVMe
+ * multipath: nvmeXcYnZ is the path through controller nvmeY to namespace
+ * nvmeXnZ (the kernel names both so). It returns 0 and the head's name if
+ * the head is there.
  */
 static int mpath_head(const char *name, char *head, size_t size)
 {
@@ -81,12 +86,13 @@ static int mpath_head(const char *name, char *head, size_t size)
 }
 
 /*
- * The device table of a recording of @role, from /proc/diskstats (the one
- * list with the numbers of the hidden path disks): on a host the NVMe
- * namespaces, each path disk named after its head, since that is the
- * name users know (lsblk, nvme list); on a target every whole disk, since
- * a backing device can be anything. Partitions never carry records.
- * Returns the count; *tab is for free(), NULL if none or out of memory.
+ * devs_gather() - build the device table of a recording of @role from
+ * /proc/diskstats, the one list with the numbers of the hidden path disks.
+ * On a host, it lists the NVMe namespaces, each path disk named after its
+ * head, since that is the name users know (lsblk, nvme list). On a target,
+ * it lists every whole disk, since a backing device can be anything.
+ * Partitions never carry records. It returns the count; the caller frees
+ * *tab, which is NULL if there are none or memory is short.
  */
 size_t devs_gather(uint32_t role, struct ntp_dev **tab)
 {
@@ -140,7 +146,10 @@ const char *devs_find(const struct ntp_dev *tab, size_t n,
 	return NULL;
 }
 
-/* @dev's name, looked up again: a device that came after the start. */
+/*
+ * dev_lookup() - look up @dev's name again, for a device that came after the
+ * start.
+ */
 void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size)
 {
 	struct ntp_dev *tab;
@@ -157,7 +166,10 @@ void dev_lookup(uint32_t role, uint32_t dev, char *buf, size_t size)
 
 /* Controllers */
 
-/* A sysfs or configfs attribute's first line, cut to @size; 0 or -1. */
+/*
+ * read_attr() - read the first line of a sysfs or configfs attribute, cut to
+ * @size. It returns 0 or -1.
+ */
 static int read_attr(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
@@ -173,10 +185,11 @@ static int read_attr(const char *path, char *buf, size_t size)
 }
 
 /*
- * A sysfs attribute read again from offset 0 is shown anew: the file is
- * opened once and each check is one pread(). A controller deleted makes
- * the read fail: the file is opened again, for a controller of the same
- * name that came in its place.
+ * ctrl_id_read() - read a controller's id attribute. A sysfs attribute read
+ * again from offset 0 shows its current value, so the file is opened once
+ * and each check is one pread(). When a controller is deleted, the read
+ * fails, and the file is opened again, for a controller of the same name
+ * that came in its place.
  */
 static ssize_t ctrl_id_read(const struct ntp_ctrl *c, int *fd, char *buf,
 			    size_t size)
@@ -223,7 +236,10 @@ void ctrl_id_fds_free(int *fds, size_t n)
 	free(fds);
 }
 
-/* A controller's transport as sysfs names it: tcp, rdma, or another. */
+/*
+ * transport_of() - return a controller's transport as sysfs names it: tcp,
+ * rdma, or another.
+ */
 static uint8_t transport_of(const char *s)
 {
 	uint32_t t;
@@ -233,7 +249,10 @@ static uint8_t transport_of(const char *s)
 	return t;
 }
 
-/* A new zeroed entry at the end of *@v, or NULL (full, or no memory). */
+/*
+ * ctrl_push() - add a new zeroed entry at the end of *@v, and return it, or
+ * NULL when the table is full or memory is short.
+ */
 static struct ntp_ctrl *ctrl_push(struct ntp_ctrl **v, size_t *n, size_t *cap)
 {
 	struct ntp_ctrl *nv;
@@ -252,10 +271,11 @@ static struct ntp_ctrl *ctrl_push(struct ntp_ctrl **v, size_t *n, size_t *cap)
 }
 
 /*
- * The host's controllers, from /sys/class/nvme/nvmeN/: an entry per
- * namespace disk under the controller (nvmeXcNnZ with native multipath,
- * else nvmeNnZ), with its device number from /proc/diskstats; one without
- * a disk when it has none.
+ * ctrls_gather_host() - list the host's controllers from
+ * /sys/class/nvme/nvmeN/: an entry per namespace disk under the controller
+ * (nvmeXcNnZ with native multipath, else nvmeNnZ), with its device number
+ * from /proc/diskstats, or one entry without a disk when the controller has
+ * none.
  */
 static size_t ctrls_gather_host(struct ntp_ctrl **tab)
 {
@@ -326,11 +346,11 @@ static size_t ctrls_gather_host(struct ntp_ctrl **tab)
 #define NVMET_CONFIGFS	"/sys/kernel/config/nvmet"
 
 /*
- * The target's exports, from nvmet's configfs: an entry per port,
- * subsystem on it and namespace of that subsystem, with the backing
- * device's number (0 for a file); one without a namespace when the
- * subsystem has none. Which host a controller serves is not there: the
- * records' cntlid names the controller.
+ * ctrls_gather_target() - list the target's exports from nvmet's configfs:
+ * an entry per port, subsystem on that port and namespace of that subsystem,
+ * with the backing device's number (0 for a file), or one entry without a
+ * namespace when the subsystem has none. Which host a controller serves is
+ * not there; the records' cntlid names the controller.
  */
 static size_t ctrls_gather_target(struct ntp_ctrl **tab)
 {
@@ -419,10 +439,11 @@ size_t ctrls_gather(uint32_t role, struct ntp_ctrl **tab)
 }
 
 /*
- * The one host a target's subsystem serves, when its configfs says so:
- * allow_any_host off and a single allowed host. Which host a controller
- * serves is nowhere else outside debugfs (CONFIG_NVME_TARGET_DEBUGFS,
- * off in Debian's kernels); "" otherwise.
+ * subsys_hostnqn() - find the one host that a target's subsystem serves,
+ * when its configfs says so: allow_any_host is off and a single host is
+ * allowed. Outside debugfs (CONFIG_NVME_TARGET_DEBUGFS, off in Debian's
+ * kernels), nothing else says which host a controller serves. It writes ""
+ * otherwise.
  */
 static void subsys_hostnqn(const char *subnqn, char *buf, size_t size)
 {

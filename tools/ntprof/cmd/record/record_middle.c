@@ -86,7 +86,10 @@ static void *middle_thread(void *arg)
 	return NULL;
 }
 
-/* Role @role's options from the command line's @o; 0, or 1 after a message. */
+/*
+ * middle_opts() - make role @role's options from the command line's @o. It
+ * returns 0, or 1 after a message.
+ */
 static int middle_opts(const struct record_opts *o, uint32_t role,
 		       struct middle_role *mr)
 {

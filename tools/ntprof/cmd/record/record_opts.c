@@ -142,7 +142,10 @@ static int parse_sample(const char *s, uint32_t *n)
 	return 0;
 }
 
-/* A positive number of seconds; @whole: no fraction. */
+/*
+ * parse_seconds() - parse a positive number of seconds, at most @max; with
+ * @whole, without a fraction.
+ */
 static int parse_seconds(const char *s, bool whole, double max, double *out)
 {
 	char *end;
@@ -159,8 +162,8 @@ static int parse_seconds(const char *s, bool whole, double max, double *out)
 }
 
 /*
- * 4096, 4K, 4k, 4KiB, 4KB, 1M, 1G: a byte count, in binary units, at
- * most @max.
+ * parse_bytes() - parse a byte count in binary units, at most @max: 4096,
+ * 4K, 4k, 4KiB, 4KB, 1M, 1G.
  */
 static int parse_bytes(const char *s, uint64_t max, uint64_t *out)
 {
@@ -207,7 +210,10 @@ static int parse_size(const char *s, uint32_t *out)
 	return 0;
 }
 
-/* read, write, other, comma-separated; an empty item is a typo. */
+/*
+ * parse_ops() - parse a comma-separated list of read, write and other; an
+ * empty item is taken for a typo, and refused.
+ */
 static int parse_ops(const char *s, uint32_t *ops)
 {
 	static const char * const names[] = { "read", "write", "other" };
@@ -232,7 +238,10 @@ static int parse_ops(const char *s, uint32_t *ops)
 	}
 }
 
-/* A block device's name by its number: "" when sysfs has none. */
+/*
+ * dev_name_of() - find a block device's name by its number; "" when sysfs
+ * has none.
+ */
 static void dev_name_of(unsigned int maj, unsigned int min, char *buf,
 			size_t size)
 {
@@ -254,13 +263,13 @@ static void dev_name_of(unsigned int maj, unsigned int min, char *buf,
 }
 
 /*
- * The paths of a native NVMe multipath head nvmeXnZ: the hidden disks
- * nvmeXcYnZ, one per controller Y, whose device numbers host records
- * carry (newer kernels also link them in /sys/block/HEAD/multipath/,
- * not 6.1 or 6.12; the names are the same in all). Returns their count,
- * -1 when @name is no NVMe disk, and the first in @path; @list gets them
- * all, for messages. A disk without paths is a namespace without
- * multipath.
+ * mpath_paths() - find the paths of a native NVMe multipath head nvmeXnZ:
+ * the hidden disks nvmeXcYnZ, one per controller Y, whose device numbers
+ * host records carry. (Newer kernels also link them in
+ * /sys/block/HEAD/multipath/, but 6.1 and 6.12 do not; the names are the
+ * same in all.) It returns their count, or -1 when @name is not an NVMe
+ * disk, and puts the first one in @path; @list gets them all, for messages.
+ * A disk without paths is a namespace without multipath.
  */
 static int mpath_paths(const char *name, char *path, size_t size, char *list,
 		       size_t lsize)
@@ -296,8 +305,9 @@ static int mpath_paths(const char *name, char *path, size_t size, char *list,
 }
 
 /*
- * Whether @name is a namespace's NVMe char device (ngXnY, of nvme's
- * "nvme-generic" class), and its disk's name, nvmeXnY, into @disk.
+ * ng_disk() - tell whether @name is a namespace's NVMe char device (ngXnY,
+ * of nvme's "nvme-generic" class), and put its disk's name, nvmeXnY, into
+ * @disk.
  */
 static bool ng_disk(const char *name, char *disk, size_t size)
 {
@@ -316,12 +326,13 @@ static bool ng_disk(const char *name, char *disk, size_t size)
 }
 
 /*
- * --dev: MAJ:MIN, or a block device's name or path. Host records carry
- * the namespace's whole disk, so a partition could never match: refuse it
- * here rather than record nothing. With native NVMe multipath that disk
- * is the namespace's hidden path disk (nvme0c0n1 under nvme0n1): a head
- * resolves to its one path; one with several is refused, since the
- * kernel's filter takes one device. @why gets the reason of an error.
+ * parse_dev() - parse --dev: MAJ:MIN, or a block device's name or path. Host
+ * records carry the namespace's whole disk, so a partition could never
+ * match; it is refused here rather than recording nothing. With native NVMe
+ * multipath, that disk is the namespace's hidden path disk (nvme0c0n1 under
+ * nvme0n1): a head resolves to its one path, and a head with several paths
+ * is refused, since the kernel's filter takes one device. @why gets the
+ * reason of an error.
  */
 static int parse_dev(const char *s, uint32_t *dev, char *why, size_t size)
 {
@@ -435,7 +446,10 @@ static const struct option record_options[] = {
 	CLI_OPT_END
 };
 
-/* --dev, --op, --min-size and --max-size: -1, or a usage error's status. */
+/*
+ * filter_option() - handle --dev, --op, --min-size and --max-size. It
+ * returns -1, or a usage error's status.
+ */
 static int filter_option(const char *cmd, int c, const char *arg,
 			 struct record_opts *o)
 {
@@ -473,7 +487,10 @@ static int filter_option(const char *cmd, int c, const char *arg,
 	}
 }
 
-/* -s, -i and -d: -1, or a usage error's status. */
+/*
+ * number_option() - handle -s, -i and -d. It returns -1, or a usage error's
+ * status.
+ */
 static int number_option(const char *cmd, int c, const char *arg,
 			 struct record_opts *o)
 {
@@ -504,7 +521,10 @@ static int number_option(const char *cmd, int c, const char *arg,
 	}
 }
 
-/* --rotate SIZE and --keep N: -1, or a usage error's status. */
+/*
+ * rotate_option() - handle --rotate SIZE and --keep N. It returns -1, or a
+ * usage error's status.
+ */
 static int rotate_option(const char *cmd, int c, const char *arg,
 			 struct record_opts *o)
 {
@@ -533,7 +553,10 @@ static int rotate_option(const char *cmd, int c, const char *arg,
 	return -1;
 }
 
-/* One option of getopt_long()'s @c: -1, or the exit status. */
+/*
+ * record_option() - handle one option, getopt_long()'s @c. It returns -1, or
+ * the exit status.
+ */
 static int record_option(const char *cmd, int c, int argc, char *argv[],
 			 struct record_opts *o)
 {
@@ -604,7 +627,10 @@ static int record_option(const char *cmd, int c, int argc, char *argv[],
 	}
 }
 
-/* --chain with the other options, and md's offset: -1, or the status. */
+/*
+ * chain_check() - check --chain against the other options, and find md's
+ * offset. It returns -1, or the exit status.
+ */
 static int chain_check(const char *cmd, struct record_opts *o)
 {
 	char why[512];
@@ -625,7 +651,10 @@ static int chain_check(const char *cmd, struct record_opts *o)
 	return -1;
 }
 
-/* -r host,target with the other options: -1, or a usage error's status. */
+/*
+ * middle_check() - check -r host,target against the other options. It
+ * returns -1, or a usage error's status.
+ */
 static int middle_check(const char *cmd, const struct record_opts *o)
 {
 	if (!o->middle)
@@ -645,7 +674,10 @@ static int middle_check(const char *cmd, const struct record_opts *o)
 	return -1;
 }
 
-/* The options together: -1, or a usage error's status. */
+/*
+ * record_opts_check() - check the options together. It returns -1, or a
+ * usage error's status.
+ */
 static int record_opts_check(const char *cmd, struct record_opts *o)
 {
 	struct session_config *cfg = &o->cfg;

@@ -16,7 +16,10 @@
 #include "genl/nl.h"
 #include "out/table.h"
 
-/* "reads and writes": the kinds of commands a --op mask lets through. */
+/*
+ * ops_str() - describe the kinds of commands that a --op mask lets through,
+ * such as "reads and writes".
+ */
 static const char *ops_str(uint32_t ops, char *buf, size_t size)
 {
 	static const char * const names[] = {
@@ -80,7 +83,7 @@ void profiling_line(const struct record_opts *o)
 	funlockfile(stdout);
 }
 
-/* Says what a failed start means, in the user's terms. */
+/* start_error() - say what a failed start means, in the user's terms. */
 void start_error(struct nl_sock *sock, const char *cmd,
 		 const struct session_config *cfg, int err)
 {
@@ -100,7 +103,10 @@ void start_error(struct nl_sock *sock, const char *cmd,
 
 /* The end */
 
-/* The recording as 'report' takes it: the file, or the parts' pattern. */
+/*
+ * recording_name() - return the recording's name as 'report' takes it: the
+ * file, or the parts' pattern.
+ */
 static const char *recording_name(const struct recorder *rec, char *buf,
 				  size_t size)
 {
@@ -116,7 +122,10 @@ static const char *recording_name(const struct recorder *rec, char *buf,
 	return buf;
 }
 
-/* What to do with the file: join it with the other side's. */
+/*
+ * report_hint() - say what to do with the file: join it with the other
+ * side's.
+ */
 static void report_hint(const struct recorder *rec)
 {
 	char buf[4200];
@@ -130,7 +139,10 @@ static void report_hint(const struct recorder *rec)
 		       name);
 }
 
-/* The records written, and with --rotate where they went. */
+/*
+ * written_line() - print how many records were written and, with --rotate,
+ * where they went.
+ */
 static void written_line(const struct recorder *rec)
 {
 	const struct record_rotation *rot = &rec->rot;

@@ -20,9 +20,10 @@
 #include "ntp/ntp.h"
 
 /*
- * FILE.ntp's part @part: FILE.0001.ntp. Four digits sort in the order of
- * the parts up to 9999; after, the numbers grow wider (the report orders
- * parts by their headers' numbers, not their names). 0 or -ENAMETOOLONG.
+ * rotate_part_path() - write into @buf the path of part @part of FILE.ntp:
+ * FILE.0001.ntp. Four digits sort in the order of the parts up to 9999;
+ * after that, the numbers grow wider (the report orders parts by the numbers
+ * in their headers, not by their names). It returns 0 or -ENAMETOOLONG.
  */
 int rotate_part_path(const char *out, uint32_t part, char *buf, size_t size)
 {
@@ -35,7 +36,7 @@ int rotate_part_path(const char *out, uint32_t part, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* Part @part's records and start; -ENOMEM. */
+/* part_set() - note part @part's records and start. It returns 0 or -ENOMEM. */
 static int part_set(struct record_rotation *rot, uint32_t part, uint64_t n,
 		    uint64_t start_mono)
 {
@@ -91,9 +92,9 @@ void record_rotation_free(struct record_rotation *rot)
 }
 
 /*
- * The trailer of the part closed now: its records, and the session's
- * losses since the part opened, so that the parts' trailers add up to
- * the session's and no loss is counted twice.
+ * part_trailer() - fill the trailer of the part closed now: its records, and
+ * the session's losses since the part was opened, so that the parts'
+ * trailers add up to the session's and no loss is counted twice.
  */
 static void part_trailer(struct recorder *rec, struct ntp_trailer *tr,
 			 const struct session_stats *st, bool have_stats)
@@ -124,9 +125,9 @@ void record_rotation_trailer(struct recorder *rec, struct ntp_trailer *tr,
 }
 
 /*
- * The next part, opened with the session's header as the first part
- * had it: no request to the module, which may be in the middle of a
- * drain's dump. 0 or -errno.
+ * part_open() - open the next part, with the session's header as the first
+ * part had it, so that no request goes to the module, which may be in the
+ * middle of a drain's dump. It returns 0 or -errno.
  */
 static int part_open(struct recorder *rec, uint64_t start_mono)
 {
@@ -147,8 +148,8 @@ static int part_open(struct recorder *rec, uint64_t start_mono)
 }
 
 /*
- * Beyond --keep N parts, the oldest goes, said in a line of its own; a
- * part already gone is fine.
+ * parts_trim() - remove the oldest part beyond --keep N parts, and say so in
+ * a line of its own; a part that is already gone is fine.
  */
 static void parts_trim(struct recorder *rec, const char *cmd)
 {
@@ -203,9 +204,10 @@ void record_part_line(const struct recorder *rec, uint32_t part,
 }
 
 /*
- * The part left closed with its trailer: its records, and the losses
- * since its start; without @fresh counters (a second part filled within
- * one drain), none: they go to a later part, and the sum stays whole.
+ * part_close() - close the part just left, with its trailer: its records,
+ * and the losses since its start. Without @fresh counters (when a second
+ * part filled within one drain), the trailer has no losses; they go to a
+ * later part, and the sum stays whole.
  */
 static int part_close(struct recorder *rec, bool fresh)
 {
@@ -270,7 +272,10 @@ int record_rotate_maybe(struct recorder *rec)
 	return part_open(rec, rot->closing_end_mono);
 }
 
-/* The last part closed: its records, for the read back. */
+/*
+ * record_rotation_last() - note the records of the last part as it is
+ * closed, for the read back.
+ */
 void record_rotation_last(struct recorder *rec, uint64_t records)
 {
 	if (rec->rot.size)

@@ -89,8 +89,9 @@ int record_spdk_open(const char *cmd, struct record_opts *o,
 		o->cfg.pid = (uint32_t)only;
 	}
 	/*
-	 * The sites hold all they need but the file, which the start request
-	 * sends: the parse is freed now, the file closed at the end.
+	 * The sites hold all they need except the file, which the start
+	 * request sends: the parse is freed now, and the file is closed at
+	 * the end.
 	 */
 	spdk_prog_close_elf(p);
 	if (!p->nr_pids)
@@ -128,7 +129,10 @@ void record_spdk_start(struct record_spdk *rs, const struct session_config *cfg)
 	spdk_procs_line(&rs->procs, stdout);
 }
 
-/* An agent's process that is gone: said once; its last records stay. */
+/*
+ * gone_check() - say, once for each, which agents' processes are gone; their
+ * last records stay.
+ */
 static void gone_check(struct record_spdk *rs, const char *cmd)
 {
 	struct spdk_proc *pr;

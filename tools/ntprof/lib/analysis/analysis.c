@@ -90,9 +90,10 @@ static bool ch_is_target(int i)
 }
 
 /*
- * The RDMA target's window ends when it posts the response: the SEND's
- * completion comes after the host's NIC acknowledged it, inside the host's
- * window, and would count twice.
+ * target_end() - return the point where the target's window ends. Over RDMA,
+ * it ends when the target posts the response, because the SEND's completion
+ * comes after the host's NIC acknowledged the SEND, inside the host's
+ * window, and would be counted twice.
  */
 static unsigned int target_end(const struct ntprof_record *t)
 {
@@ -150,7 +151,10 @@ int ntprof_comp_stage(enum ntprof_comp comp)
 	}
 }
 
-/* The index in @idx of the first (@dir 1) or last (-1) present point. */
+/*
+ * find_present() - return the index in @idx of the first (@dir 1) or the
+ * last (@dir -1) present point.
+ */
 static int find_present(const uint64_t *p, const uint8_t *idx, int from,
 			int to, int dir)
 {
@@ -163,11 +167,11 @@ static int find_present(const uint64_t *p, const uint8_t *idx, int from,
 }
 
 /*
- * Drops the interior points of one machine's chain that break its time
- * order: those earlier than the point kept before them or later than the
- * chain's last point. Which of two swapped points is wrong cannot be
- * known; dropping the later one merges the same two components either way
- * and keeps the end points, which the end to end rests on.
+ * drop_disorder() - drop the interior points of one machine's chain that
+ * break its time order: those earlier than the point kept before them, or
+ * later than the chain's last point. Which of two swapped points is wrong
+ * cannot be known; dropping the later one merges the same two components
+ * either way, and keeps the end points, on which the end to end rests.
  */
 static unsigned int drop_disorder(uint64_t *p, const uint8_t *idx, int n)
 {
@@ -219,11 +223,12 @@ struct chain {
 };
 
 /*
- * The part of the path from chain point @a to @b, the next one recorded.
- * Within one machine it is a plain difference, owned by the component of
- * its first segment. A part that reaches across to the other machine (or
- * across the unrecorded target) belongs to the wire (or NET_TARGET):
- * its value comes from ntprof_breakdown(), which sees both hops.
+ * add_part() - add the part of the path from chain point @a to @b, the next
+ * one recorded. Within one machine, the part is a plain difference, owned by
+ * the component of its first segment. A part that reaches across to the
+ * other machine (or across the unrecorded target) belongs to the wire (or to
+ * NET_TARGET): its value comes from ntprof_breakdown(), which sees both
+ * hops.
  */
 static void add_part(struct ntprof_breakdown *bd, const struct chain *c,
 		     int a, int b)
@@ -261,7 +266,10 @@ static void add_part(struct ntprof_breakdown *bd, const struct chain *c,
 	bd->merged[NTPROF_COMP_WIRE] |= absorbed;
 }
 
-/* The host's points of @r in their places in the chain @p. */
+/*
+ * host_points() - put the host's points of @r in their places in the chain
+ * @p; target_points() does the same for a target's.
+ */
 static void host_points(uint64_t *p, const struct ntprof_record *r)
 {
 	size_t i;
@@ -280,8 +288,8 @@ static void target_points(uint64_t *p, const struct ntprof_record *r)
 }
 
 /*
- * The target's points of @t in @c; false if they make no window, and
- * then none are kept.
+ * chain_target() - put the target's points of @t in @c. It returns false if
+ * they make no window, and then it keeps none of them.
  */
 static bool chain_target(struct chain *c, const struct ntprof_record *t)
 {
@@ -306,15 +314,16 @@ static bool chain_target(struct chain *c, const struct ntprof_record *t)
 }
 
 /*
- * Where a write's data transfer is (Documentation/stages.rst, Large
- * writes): from TARGET_R2T, the R2T queued or the RDMA READ posted, to
- * the data's arrival, in the network stage. Over RDMA it arrives at
- * TARGET_DATA, the READ's completion; over TCP at TARGET_EXEC, as
- * nvmet-tcp executes the command when it has read the data's last byte
- * (TARGET_DATA is where the H2C data PDU starts, inside the transfer).
- * A command with no R2T (nor, over RDMA, a READ's completion) moved no
- * data that way, a read or an in-capsule write: the transfer is not on
- * its path, and no component took it in.
+ * chain_xfer() - find where a write's data transfer is
+ * (Documentation/stages.rst, Large writes): from TARGET_R2T, where the R2T
+ * is queued or the RDMA READ posted, to the data's arrival, in the network
+ * stage. Over RDMA, the data arrives at TARGET_DATA, the READ's completion.
+ * Over TCP, it arrives at TARGET_EXEC, because nvmet-tcp executes the
+ * command when it has read the data's last byte (TARGET_DATA is where the
+ * H2C data PDU starts, inside the transfer). A command with no R2T (nor,
+ * over RDMA, a READ's completion), such as a read or an in-capsule write,
+ * moved no data that way: the transfer is not on its path, and no component
+ * took it in.
  */
 static void chain_xfer(struct chain *c, const struct ntprof_record *t)
 {
@@ -327,7 +336,10 @@ static void chain_xfer(struct chain *c, const struct ntprof_record *t)
 		c->off_path |= BIT(NTPROF_COMP_HOST_DATA);
 }
 
-/* The host's points of @h in @c; -EINVAL if they make no window. */
+/*
+ * chain_host() - put the host's points of @h in @c. It returns -EINVAL if
+ * they make no window.
+ */
 static int chain_host(struct chain *c, const struct ntprof_record *h)
 {
 	uint64_t *p = c->p;
@@ -350,10 +362,11 @@ static int chain_host(struct chain *c, const struct ntprof_record *h)
 }
 
 /*
- * The target's window lies inside the host's wait for it, whatever
- * the clocks: a receive stamp that alone puts it outside is not
- * this command's (see ntprof_record_window()), and is dropped.
- * Otherwise the clocks disagree, and the wire comes out negative.
+ * drop_stray_recv() - drop a receive stamp that is not this command's. The
+ * target's window lies inside the host's wait for it, whatever the clocks,
+ * so a receive stamp that alone puts the window outside belongs to another
+ * command (see ntprof_record_window()). Otherwise, the clocks disagree, and
+ * the wire comes out negative.
  */
 static void drop_stray_recv(struct chain *c)
 {
@@ -372,7 +385,10 @@ static void drop_stray_recv(struct chain *c)
 	}
 }
 
-/* The parts between the points of @c, the wire and the end to end. */
+/*
+ * add_chain() - add the parts between the points of @c, the wire and the end
+ * to end.
+ */
 static void add_chain(struct ntprof_breakdown *bd, const struct chain *c)
 {
 	const uint64_t *p = c->p;
@@ -399,7 +415,10 @@ static void add_chain(struct ntprof_breakdown *bd, const struct chain *c)
 		bd_add(bd, NTPROF_COMP_E2E, (int64_t)(p[c->tl] - p[c->tf]), 0);
 }
 
-/* An SPDK side's absent parts are not merged into anything. */
+/*
+ * unmerge_absent() - keep an SPDK side's absent parts from being merged into
+ * anything.
+ */
 static void unmerge_absent(struct ntprof_breakdown *bd,
 			   const struct ntprof_record *host,
 			   const struct ntprof_record *target)
@@ -416,9 +435,10 @@ static void unmerge_absent(struct ntprof_breakdown *bd,
 }
 
 /*
- * The sub-rows: parts shown on their own, outside the sums. SPDK's
- * target posts the response on the thread that completes the
- * command, right after: its data transfer starts at the completion.
+ * add_subrows() - add the sub-rows, the parts shown on their own, outside
+ * the sums. SPDK's target posts the response on the thread that completes
+ * the command, right after the completion, so its data transfer starts at
+ * the completion.
  */
 static void add_subrows(struct ntprof_breakdown *bd,
 			const struct ntprof_record *host,

@@ -91,11 +91,12 @@ struct ntprof_breakdown {
 };
 
 /*
- * Splits one command into components and stages. @host or @target may be
- * NULL (a side that was not recorded or not matched), not both. Returns
- * 0, or -EINVAL when the record lacks the points for an end to end: two
- * points on the measuring machine, and for a host record, one point
- * before the send and one after the receive.
+ * ntprof_breakdown() - split one command into components and stages.
+ * Either @host or @target may be NULL (for a side that was not recorded
+ * or not matched), but not both. It returns 0, or -EINVAL when the record
+ * lacks the points for an end to end: two points on the measuring
+ * machine and, for a host record, one point before the send and one
+ * after the receive.
  *
  * Each component is the difference of two points of one machine. The
  * wire spans both and is computed as the host's wait minus the target's
@@ -125,13 +126,14 @@ int ntprof_breakdown(const struct ntprof_record *host,
 		     struct ntprof_breakdown *bd);
 
 /*
- * Whether @r is a host's attempt that did not complete: nvme_core sent
- * its request back for another try (requeued: a retry, a multipath
- * failover), or the host ended it without a response (a status it made
- * up, command aborted by host, host path error: a reset, a lost
- * connection). Its points stop where the attempt did, and the target's
- * part is not inside them: such a record is counted apart, never in the
- * stages, and joined to no target record.
+ * ntprof_record_aborted() - tell whether @r is a host's attempt that did
+ * not complete. Either nvme_core sent its request back for another try
+ * (requeued: a retry, a multipath failover), or the host ended it without
+ * a response (with a status that the host made up, such as command
+ * aborted by host or host path error, after a reset or a lost
+ * connection). The record's points stop where the attempt stopped, and
+ * the target's part is not inside them, so such a record is counted
+ * separately, never in the stages, and is joined to no target record.
  */
 static inline bool ntprof_record_aborted(const struct ntprof_record *r)
 {
@@ -141,11 +143,12 @@ static inline bool ntprof_record_aborted(const struct ntprof_record *r)
 }
 
 /*
- * Whether @r counts in the numbers of @role's recording, which stand for
- * 1 command in N: of that role, picked by the sampling, and completed. A
- * failed command is recorded even when sampling passed it over; such a
- * record is counted apart (failed commands), never in the stages, as an
- * aborted one is (ntprof_record_aborted()).
+ * ntprof_record_in_sample() - tell whether @r counts in the numbers of
+ * @role's recording, which stand for 1 command in N: whether it is of
+ * that role, picked by the sampling, and completed. A failed command is
+ * recorded even when sampling passed it over; such a record is counted
+ * separately (as a failed command), never in the stages, as an aborted
+ * one is (ntprof_record_aborted()).
  */
 static inline bool ntprof_record_in_sample(const struct ntprof_record *r,
 					   uint32_t role)
@@ -155,13 +158,15 @@ static inline bool ntprof_record_in_sample(const struct ntprof_record *r,
 }
 
 /*
- * The part of a record's path that holds the other machine's part: for a
- * host record, from its last point before the send to its first after
- * the receive (HOST_SEND to HOST_RECV when both are there); for a target
- * record, from TARGET_INIT (else its first point) to its last
- * (TARGET_END). The join matches records by these. 0, or -EINVAL if the
- * record has none, as an aborted host record has (ntprof_record_aborted():
- * the target's part, if any, is not inside its points).
+ * ntprof_record_window() - find the part of a record's path that holds
+ * the other machine's part. For a host record, it runs from the last point
+ * before the send to the first point after the receive (HOST_SEND to
+ * HOST_RECV when both are there). For a target record, it runs from
+ * TARGET_INIT (else the first point) to the last point (TARGET_END). The
+ * join matches records by these windows. It returns 0, or -EINVAL if the
+ * record has no window, as for an aborted host record
+ * (ntprof_record_aborted(): the target's part, if any, is not inside its
+ * points).
  */
 int ntprof_record_window(const struct ntprof_record *r, uint64_t *start,
 			 uint64_t *end);
@@ -354,23 +359,28 @@ struct ntprof_analysis {
 };
 
 /*
- * Creates an empty analysis; NULL when out of memory. The device maps
- * are referenced, not copied: they must outlive the analysis.
+ * ntprof_analysis_new() - create an empty analysis, or return NULL when
+ * out of memory. The analysis refers to the device maps instead of
+ * copying them, so they must outlive it.
  */
 struct ntprof_analysis *
 ntprof_analysis_new(const struct ntprof_analysis_opts *opts);
 void ntprof_analysis_free(struct ntprof_analysis *an);
 
 /*
- * Adds one command: a host record with its matched target record, a host
- * record alone (@target NULL) or a target record alone (@host NULL).
- * Returns 0 (an unusable record is counted, not an error) or -ENOMEM.
+ * ntprof_analysis_add() - add one command: a host record with its matched
+ * target record, a host record alone (@target NULL) or a target record
+ * alone (@host NULL). It returns 0 (an unusable record is counted, and is
+ * not an error) or -ENOMEM.
  */
 int ntprof_analysis_add(struct ntprof_analysis *an,
 			const struct ntprof_record *host,
 			const struct ntprof_record *target);
 
-/* The records added from now on are machine @machine's. */
+/*
+ * ntprof_analysis_set_machine() - mark the records added from now on as
+ * machine @machine's.
+ */
 static inline void ntprof_analysis_set_machine(struct ntprof_analysis *an,
 					       uint16_t machine)
 {
@@ -378,10 +388,11 @@ static inline void ntprof_analysis_set_machine(struct ntprof_analysis *an,
 }
 
 /*
- * Adds a whole recording: every host record, with the target record
- * @match gives it (ntprof_join(); NULL: none), or when there are no host
- * records, every target record alone. Target records no host record
- * matched are not added: they are commands the host did not record.
+ * ntprof_analysis_add_all() - add a whole recording: every host record,
+ * with the target record that @match gives it (ntprof_join(); NULL means
+ * none), or, when there are no host records, every target record alone.
+ * Target records that no host record matched are not added, because they
+ * are commands that the host did not record.
  */
 int ntprof_analysis_add_all(struct ntprof_analysis *an,
 			    const struct ntprof_record *host, size_t nr_host,
@@ -389,30 +400,33 @@ int ntprof_analysis_add_all(struct ntprof_analysis *an,
 			    size_t nr_target, const uint32_t *match);
 
 /*
- * The groups' device names again, from the maps now in @an->opts: a run
- * streamed through its files learns the devices its trailers name at
- * the end. Before ntprof_analysis_finish().
+ * ntprof_analysis_relabel() - name the groups' devices again, from the
+ * maps now in @an->opts. A run streamed through its files learns the
+ * devices that its trailers name only at the end. Call it before
+ * ntprof_analysis_finish().
  */
 void ntprof_analysis_relabel(struct ntprof_analysis *an);
 
 /*
- * Computes every group's numbers, frees the samples, and sorts the groups
- * (by side, op, size, device). Nothing can be added afterwards. Returns 0
- * or -ENOMEM.
+ * ntprof_analysis_finish() - compute every group's numbers, free the
+ * samples, and sort the groups (by side, op, size, device). Nothing can
+ * be added afterwards. It returns 0 or -ENOMEM.
  */
 int ntprof_analysis_finish(struct ntprof_analysis *an);
 
 /*
- * The component that took @comp's time in @g's records where @comp merged
- * into another (its points coincided), or -1: not on this path.
+ * ntprof_group_merged_into() - return the component that took @comp's time
+ * in @g's records, where @comp merged into another one (because its points
+ * coincided), or -1 when @comp is not on this path.
  */
 int ntprof_group_merged_into(const struct ntprof_group *g, int comp);
 
 /*
- * The group a command of machine @machine went to: the one of @host's
- * record, or of @target's without a host; NULL if none. Its tables are
- * made of the command only if the group's kind is the command's (JOINED:
- * it has both sides).
+ * ntprof_analysis_group_of() - return the group that a command of machine
+ * @machine went to: the group of @host's record, or of @target's record
+ * when there is no host record; NULL if there is none. The group's tables
+ * include the command only if the group's kind is the command's kind
+ * (JOINED when the command has both sides).
  */
 const struct ntprof_group *
 ntprof_analysis_group_of(const struct ntprof_analysis *an, uint16_t machine,
@@ -420,24 +434,35 @@ ntprof_analysis_group_of(const struct ntprof_analysis *an, uint16_t machine,
 			 const struct ntprof_record *target);
 
 /* Labels. */
-/* A command's class; every admin command (queue 0) is "other". */
+/*
+ * ntprof_opclass_of() - return a command's class; every admin command
+ * (queue 0) is "other".
+ */
 enum ntprof_opclass ntprof_opclass_of(uint16_t qid, uint8_t opcode);
 const char *ntprof_opclass_name(enum ntprof_opclass op);
-/* "512B", "4KiB", "1MiB": exact, in the largest unit that divides it. */
+/*
+ * ntprof_size_str() - format @bytes exactly, in the largest unit that
+ * divides it: "512B", "4KiB", "1MiB".
+ */
 const char *ntprof_size_str(uint32_t bytes, char *buf, size_t size);
-/* The device's name from @map, else "dev MAJ:MIN". */
+/*
+ * ntprof_dev_str() - return the device's name from @map, or else
+ * "dev MAJ:MIN".
+ */
 const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 			   size_t nr, char *buf, size_t size);
 /*
- * The name of a namespace's passthrough commands (NTPROF_REC_F_PASSTHRU):
- * its char device, "ng1n1" for nvme1n1, else "NAME passthrough".
+ * ntprof_passthru_dev_str() - return the name of a namespace's
+ * passthrough commands (NTPROF_REC_F_PASSTHRU): its char device, "ng1n1"
+ * for nvme1n1, or else "NAME passthrough".
  */
 const char *ntprof_passthru_dev_str(uint32_t dev,
 				    const struct ntprof_devname *map,
 				    size_t nr, char *buf, size_t size);
 /*
- * The --detail name of a component, "host driver, submission", for a
- * transport (enum ntprof_transport) and a NTPROF_STACK_* set.
+ * ntprof_comp_name() - return the --detail name of a component, such as
+ * "host driver, submission", for a transport (enum ntprof_transport) and
+ * a NTPROF_STACK_* set.
  */
 const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
 			     unsigned int stacks);
@@ -449,13 +474,16 @@ const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
 #define NTPROF_STACK_TARGET_SPDK	(1U << 1)
 
 /*
- * A stage's name for a transport, kind and NTPROF_STACK_* set: "host
- * driver (nvme-rdma)", "host driver (SPDK)"; the network stage of a
- * host record alone is its "host receive path".
+ * ntprof_stage_name() - return a stage's name for a transport, kind and
+ * NTPROF_STACK_* set: "host driver (nvme-rdma)", "host driver (SPDK)".
+ * The network stage of a host record alone is named "host receive path".
  */
 const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 			      enum ntprof_kind kind, unsigned int stacks);
-/* The stage a component belongs to, -1 for sub-rows and E2E. */
+/*
+ * ntprof_comp_stage() - return the stage that a component belongs to, or
+ * -1 for sub-rows and E2E.
+ */
 int ntprof_comp_stage(enum ntprof_comp comp);
 
 /*
@@ -463,9 +491,15 @@ int ntprof_comp_stage(enum ntprof_comp comp);
  * unknown rest, comes last.
  */
 extern const enum ntprof_stage ntprof_stage_order[NTPROF_STAGE_COUNT];
-/* A stage's key in JSON, CSV and Prometheus: "host_driver", "storage". */
+/*
+ * ntprof_stage_id() - return a stage's key in JSON, CSV and Prometheus:
+ * "host_driver", "storage".
+ */
 const char *ntprof_stage_id(enum ntprof_stage stage);
-/* A component's id in JSON and CSV: "host_driver_submission". */
+/*
+ * ntprof_comp_id() - return a component's id in JSON and CSV:
+ * "host_driver_submission".
+ */
 const char *ntprof_comp_id(enum ntprof_comp comp);
 
 #endif /* NTPROF_ANALYSIS_H */

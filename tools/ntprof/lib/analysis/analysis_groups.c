@@ -35,8 +35,9 @@ struct group_key {
 };
 
 /*
- * SPDK's namespaces are no devices of the kernel's: the records of
- * userspace sites have none, and group by namespace id instead.
+ * group_spdk_ns() - tell whether @r groups by namespace id. SPDK's
+ * namespaces are not devices of the kernel's, so the records of userspace
+ * sites have no device, and group by namespace id instead.
  */
 static bool group_spdk_ns(const struct ntprof_record *r)
 {
@@ -49,10 +50,11 @@ static unsigned int group_by(const struct ntprof_analysis *an)
 }
 
 /*
- * A host's device as a group knows it: the first of the numbers that
- * have its name. Under native multipath a namespace's records carry the
- * path disk they went through, which the device table names after the
- * namespace (ntp-format.rst, Device entries): its paths are one device.
+ * group_host_dev() - return a host's device as a group knows it: the first
+ * of the numbers that have its name. Under native multipath, a namespace's
+ * records carry the path disk they went through, which the device table
+ * names after the namespace (ntp-format.rst, Device entries), so its paths
+ * are one device.
  */
 static uint32_t group_host_dev(const struct ntprof_analysis *an,
 			       uint16_t machine, uint32_t dev)
@@ -73,10 +75,11 @@ static uint32_t group_host_dev(const struct ntprof_analysis *an,
 }
 
 /*
- * group_host_dev() of the last device asked, kept: a recording's records
- * come from a few devices, mostly many of one in a row, and the lookup
- * compares names. A device map that grew (record names devices as their
- * first records come) makes it ask again.
+ * group_host_dev_cached() - return group_host_dev() of the last device asked
+ * for, kept. A recording's records come from a few devices, mostly many of
+ * one device in a row, and the lookup compares names. When the device map
+ * has grown (record names devices as their first records come), it asks
+ * again.
  */
 static uint32_t group_host_dev_cached(struct ntprof_analysis *an,
 				      uint32_t dev)
@@ -95,7 +98,10 @@ static uint32_t group_host_dev_cached(struct ntprof_analysis *an,
 	return c->head;
 }
 
-/* @host_dev: the record's dev as group_host_dev() gives it, on a host. */
+/*
+ * group_key_of() - make the group key of a record of @machine. @host_dev is
+ * the record's dev, as group_host_dev() gives it, on a host.
+ */
 static void group_key_of(const struct ntprof_analysis *an, uint16_t machine,
 			 bool target_side, const struct ntprof_record *r,
 			 uint32_t host_dev, struct group_key *k)
@@ -115,7 +121,10 @@ static void group_key_of(const struct ntprof_analysis *an, uint16_t machine,
 	if (by & NTPROF_BY_DEV) {
 		k->spdk_ns = group_spdk_ns(r);
 		k->dev = k->spdk_ns ? r->nsid : target_side ? r->dev : host_dev;
-		/* The disk's, but through its char device: apart. */
+		/*
+		 * Passthrough commands are the disk's too, but they go through
+		 * its char device, so they make a group of their own.
+		 */
 		k->passthru = !target_side && (r->flags & NTPROF_REC_F_PASSTHRU);
 	}
 	if (by & NTPROF_BY_PATH)
@@ -209,9 +218,10 @@ static int slots_grow(struct ntprof_analysis *an)
 }
 
 /*
- * "path nvme1 10.0.0.1:4420": a host's controller and the target's
- * address and port (traddr and trsvcid of its address); "path cntlid 2"
- * on a target, whose records name their controller by its id.
+ * group_label_path() - write a path's label: "path nvme1 10.0.0.1:4420", a
+ * host's controller and the target's address and port (the traddr and
+ * trsvcid of its address), or "path cntlid 2" on a target, whose records
+ * name their controller by its id.
  */
 static void group_label_path(const struct ntprof_group *g, char *buf,
 			     size_t size)
@@ -241,7 +251,10 @@ static void group_label_path(const struct ntprof_group *g, char *buf,
 		snprintf(buf, size, "path %s", g->path_ctrl);
 }
 
-/* The controller and address of a host's path, from the opts' map. */
+/*
+ * group_path_names() - look up the controller and address of a host's path
+ * in the opts' map.
+ */
 static void group_path_names(const struct ntprof_analysis *an,
 			     struct ntprof_group *g)
 {
@@ -257,7 +270,10 @@ static void group_path_names(const struct ntprof_analysis *an,
 	}
 }
 
-/* "read 4KiB nvme1n1", "write queue 3", "cpu 2": the parts grouped by. */
+/*
+ * group_label() - write the group's label, made of the parts it is grouped
+ * by: "read 4KiB nvme1n1", "write queue 3", "cpu 2".
+ */
 static void group_label(const struct ntprof_analysis *an,
 			struct ntprof_group *g)
 {
@@ -308,7 +324,10 @@ static void group_label(const struct ntprof_analysis *an,
 #undef LABEL_ADD
 }
 
-/* The group's device name, from the side's device table. */
+/*
+ * group_devname() - look up the group's device name in the side's device
+ * table.
+ */
 static void group_devname(const struct ntprof_analysis *an,
 			  struct ntprof_group *g)
 {

@@ -7,11 +7,17 @@
 
 #include "analysis/analysis.h"
 
-/* The group of @r, a target's record if @target_side; made if new. */
+/*
+ * ntprof_group_get() - return the group of @r (a target's record if
+ * @target_side), and create it if it is new.
+ */
 struct ntprof_group *ntprof_group_get(struct ntprof_analysis *an,
 				      bool target_side,
 				      const struct ntprof_record *r);
-/* qsort()'s order of the groups: side, op, size, device, queue, CPUs. */
+/*
+ * ntprof_group_cmp() - compare two groups for qsort(), by side, op, size,
+ * device, queue and CPUs.
+ */
 int ntprof_group_cmp(const void *a, const void *b);
 
 #endif /* NTPROF_ANALYSIS_GROUPS_H */

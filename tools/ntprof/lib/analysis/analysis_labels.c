@@ -69,11 +69,12 @@ const char *ntprof_dev_str(uint32_t dev, const struct ntprof_devname *map,
 }
 
 /*
- * The kernel names a namespace's char device after its disk: ngXnY
- * beside nvmeXnY, both with the subsystem's instance under native
- * multipath (the head's), else the controller's. Passthrough commands
- * through either node (NVMe ioctls on the disk too) are the same
- * requests of the same disk: their group goes by the char device.
+ * ntprof_passthru_dev_str() - name a namespace's passthrough commands by its
+ * char device. The kernel names that device after the disk: ngXnY beside
+ * nvmeXnY, both with the subsystem's instance under native multipath (the
+ * head's), else with the controller's. Passthrough commands through either
+ * node (NVMe ioctls on the disk too) are the same requests of the same disk,
+ * so their group goes by the char device.
  */
 const char *ntprof_passthru_dev_str(uint32_t dev,
 				    const struct ntprof_devname *map,

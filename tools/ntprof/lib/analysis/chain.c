@@ -31,7 +31,10 @@ bool ntprof_chain_present(const struct recording_run *run)
 	return run->chain && run->chain->nr_mid;
 }
 
-/* A note of one line, kept for the report; -ENOMEM. */
+/*
+ * note_add() - keep a note of one line for the report. It returns 0 or
+ * -ENOMEM.
+ */
 static int __attribute__((format(printf, 2, 3)))
 note_add(struct ntprof_chain *ch, const char *fmt, ...)
 {
@@ -65,7 +68,10 @@ static int u32_push(uint32_t **v, size_t *n, uint32_t x)
 	return 0;
 }
 
-/* The middle of @rec's machine, made if new; NULL when out of memory. */
+/*
+ * middle_of() - return the middle of @rec's machine, and create it if it is
+ * new; NULL when out of memory.
+ */
 static struct ntprof_chain_middle *middle_of(struct recording_run *run,
 					     size_t f)
 {
@@ -90,10 +96,11 @@ static struct ntprof_chain_middle *middle_of(struct recording_run *run,
 }
 
 /*
- * Whether host file @f reaches only targets of its own machine: a hop
- * over loopback, as a lab of one guest runs it, not a middle's legs.
- * Every subsystem its controllers name is exported by a target file of
- * the same machine; a file that names none is taken as a middle's.
+ * loops_back() - tell whether host file @f reaches only targets of its own
+ * machine: a hop over loopback, as a lab of one guest runs it, and not a
+ * middle's legs. That is the case when a target file of the same machine
+ * exports every subsystem that its controllers name; a file that names none
+ * is taken as a middle's.
  */
 static bool loops_back(const struct recording_run *run, size_t f)
 {
@@ -119,7 +126,10 @@ static bool loops_back(const struct recording_run *run, size_t f)
 	return named;
 }
 
-/* Whether file @f is a middle's host side: its legs' recording. */
+/*
+ * is_downstream() - tell whether file @f is a middle's host side, the
+ * recording of its legs.
+ */
 static bool is_downstream(const struct recording_run *run, size_t f)
 {
 	return recording_is_host(&run->files[f]) && !loops_back(run, f);
@@ -188,8 +198,9 @@ nomem:
 }
 
 /*
- * Whether the files of middle @m can be linked: every file recorded
- * with the chain rule and one -s. If not, a note names them.
+ * middle_check() - tell whether the files of middle @m can be linked: every
+ * file must be recorded with the chain rule and one -s. If they cannot, a
+ * note names them.
  */
 static int middle_check(struct recording_run *run, struct ntprof_chain_middle *m)
 {
@@ -212,7 +223,10 @@ static int middle_check(struct recording_run *run, struct ntprof_chain_middle *m
 	return 0;
 }
 
-/* Links middle @m's records; 0 or -ENOMEM, -EINVAL. */
+/*
+ * middle_link() - link middle @m's records. It returns 0, -ENOMEM or
+ * -EINVAL.
+ */
 static int middle_link(struct recording_run *run, struct ntprof_chain_middle *m)
 {
 	struct ntprof_chain *ch = run->chain;
@@ -256,9 +270,9 @@ out:
 }
 
 /*
- * What is missing: a middle's downstream records that no replica's
- * target recording matched, per middle; a target recording that no
- * host recording sent anything to, in a run of chains.
+ * missing_notes() - note what is missing: per middle, the middle's
+ * downstream records that no replica's target recording matched; in a run of
+ * chains, a target recording to which no host recording sent anything.
  */
 static int missing_notes(struct recording_run *run)
 {
@@ -351,7 +365,10 @@ void ntprof_chain_free(struct recording_run *run)
 	run->chain = NULL;
 }
 
-/* A downstream number of middle @m as a record of the run. */
+/*
+ * down_ref() - return a downstream number of middle @m as a record of the
+ * run.
+ */
 static struct ntprof_chain_ref down_ref(const struct recording_run *run,
 					const struct ntprof_chain_middle *m,
 					uint32_t d)
@@ -375,7 +392,7 @@ static const struct ntprof_record *rec_at(const struct recording_run *run,
 	       &run->files[r.file].recs[r.idx];
 }
 
-/* @host's target record, as the join gave it. */
+/* target_of() - return @host's target record, as the join gave it. */
 static struct ntprof_chain_ref target_of(const struct recording_run *run,
 					 struct ntprof_chain_ref host)
 {
@@ -387,7 +404,7 @@ static struct ntprof_chain_ref target_of(const struct recording_run *run,
 					  rec->match_idx[host.idx] };
 }
 
-/* The linked middle of a node's target: its middle, else NULL. */
+/* node_middle() - return the linked middle of a node's target, or NULL. */
 static const struct ntprof_chain_middle *
 node_middle(const struct recording_run *run, const struct ntprof_chain_node *n)
 {
@@ -401,7 +418,10 @@ node_middle(const struct recording_run *run, const struct ntprof_chain_node *n)
 	return &run->chain->mid[k];
 }
 
-/* Node @i's children, appended: its target's linked downstream records. */
+/*
+ * tree_expand() - append node @i's children: its target's linked downstream
+ * records.
+ */
 static void tree_expand(const struct recording_run *run,
 			struct ntprof_chain_cmd *c, int i)
 {
@@ -427,10 +447,11 @@ static void tree_expand(const struct recording_run *run,
 }
 
 /*
- * The stages of node @i's hop into @c: all of them at a leaf; at a
- * middle, those before the target's storage and then the middle's own
- * time, the storage less the critical leg's end to end. false: a stage
- * is missing, and the command is not followed.
+ * hop_stages() - put the stages of node @i's hop into @c: all of them at a
+ * leaf; at a middle, those before the target's storage and then the middle's
+ * own time, which is the storage less the critical leg's end to end. It
+ * returns false when a stage is missing, and then the command is not
+ * followed.
  */
 static bool hop_stages(const struct recording_run *run,
 		       struct ntprof_chain_cmd *c, int i, int child)
@@ -467,7 +488,10 @@ static bool hop_stages(const struct recording_run *run,
 	return true;
 }
 
-/* The critical path from node 0, its nodes marked, and its stages. */
+/*
+ * critical_path() - find the critical path from node 0, mark its nodes, and
+ * collect its stages.
+ */
 static void critical_path(const struct recording_run *run,
 			  struct ntprof_chain_cmd *c)
 {

@@ -80,20 +80,22 @@ struct ntprof_chain_links {
 };
 
 /*
- * Links each downstream record D to the upstream record T that caused
- * it, both of one machine: the same op class (read to read, write and
- * write-zeroes to write), D.slba - D's offset == T.slba - T's offset,
- * the same length, and T's execution around D on the one clock:
- * T.ts[TARGET_EXEC] (else TARGET_INIT) <= D's first point and D's last
- * point <= T.ts[TARGET_COMPLETE] (else T's last point). A D with exactly
- * one such T is linked; with none it has no upstream, with several it is
- * ambiguous: both counted, never linked. A D of no such T is tried as a
- * part of a split: inside exactly one T's range and time, with the
- * other parts its leg (side and device) got of that T tiling T's range
- * (chain_link.c). Sorted work in O(n log n),
- * about 48 bytes per upstream record besides the result. Returns 0,
- * -ENOMEM or -EINVAL (more than NTPROF_CHAIN_NONE - 1 records); free @l
- * with ntprof_chain_links_free() in any case.
+ * ntprof_chain_link() - link each downstream record D to the upstream
+ * record T that caused it, both on one machine. T caused D when they have
+ * the same op class (read to read; write and write-zeroes to write),
+ * D.slba - D's offset == T.slba - T's offset, the same length, and T's
+ * execution surrounds D on the one clock: T.ts[TARGET_EXEC] (else
+ * TARGET_INIT) <= D's first point, and D's last point <=
+ * T.ts[TARGET_COMPLETE] (else T's last point). A D with exactly one such
+ * T is linked. A D with no such T has no upstream, and a D with several
+ * is ambiguous; both cases are counted, and never linked. A D without
+ * such a T is then tried as a part of a split command: it must lie inside
+ * exactly one T's range and time, and the other parts that its leg (side
+ * and device) got from that T must tile T's range (chain_link.c). The work
+ * is sorted, in O(n log n), and takes about 48 bytes per upstream record
+ * besides the result. It returns 0, -ENOMEM or -EINVAL (more than
+ * NTPROF_CHAIN_NONE - 1 records); the caller frees @l with
+ * ntprof_chain_links_free() in any case.
  */
 int ntprof_chain_link(const struct ntprof_chain_side *up, size_t nr_up,
 		      const struct ntprof_chain_side *down, size_t nr_down,
@@ -156,32 +158,36 @@ struct ntprof_chain_cmd {
 };
 
 /*
- * Whether @run holds a chain: a machine recorded as a target and as a
- * host. Then the run's middle host files are legs (recording.leg).
+ * ntprof_chain_present() - tell whether @run holds a chain, that is, a
+ * machine recorded both as a target and as a host. If it does, the run's
+ * middle host files are legs (recording.leg).
  */
 bool ntprof_chain_present(const struct recording_run *run);
 
 /*
- * The tree of the origin command run.files[file].recs[idx] (a host
- * record of a host file that is no leg), and its stages. 0, or -EINVAL
- * for a record that is no origin command.
+ * ntprof_chain_cmd_get() - build the tree and the stages of the origin
+ * command run.files[file].recs[idx] (a host record of a host file that is
+ * not a leg). It returns 0, or -EINVAL for a record that is not an origin
+ * command.
  */
 int ntprof_chain_cmd_get(const struct recording_run *run, uint32_t file,
 			 uint32_t idx, struct ntprof_chain_cmd *c);
 
 /*
- * Calls @fn with each origin command's tree, file by file in the run's
- * order and record by record; stops at, and returns, a non-zero return.
+ * ntprof_chain_each() - call @fn with each origin command's tree, file by
+ * file in the run's order and record by record. It stops at the first
+ * non-zero return of @fn and returns it.
  */
 int ntprof_chain_each(const struct recording_run *run,
 		      int (*fn)(const struct ntprof_chain_cmd *c, void *arg),
 		      void *arg);
 
 /*
- * One line for an origin command's tree, for a test to compare with a
- * generator's truth: each node in tree order (preorder), separated by
- * one space, as "HOP:HOSTPATH#I>TARGETPATH#J" with "-" for an unmatched
- * target and a "*" after a node on the critical path, e.g.
+ * ntprof_chain_cmd_print() - print one line for an origin command's tree,
+ * which a test compares with a generator's truth: each node in tree order
+ * (preorder), separated by one space, as "HOP:HOSTPATH#I>TARGETPATH#J",
+ * with "-" for an unmatched target and a "*" after a node on the critical
+ * path, e.g.
  *   1:h.ntp#7>m-t.ntp#7* 2:m-h.ntp#14>r-t.ntp#14* 2:m-h.ntp#15>r-t.ntp#15
  * Record numbers count from 0 in the order the file holds them.
  */
@@ -242,16 +248,28 @@ struct ntprof_chain {
 };
 
 /* recording.c's steps. 0, or 1 after a one-line message for @cmd. */
-/* After the headers: the middles, and their host files marked legs. */
+/*
+ * ntprof_chain_setup() - once the headers are read, find the middles and
+ * mark their host files as legs.
+ */
 int ntprof_chain_setup(struct recording_run *run, const char *cmd);
-/* After the joins: each middle's links, and the notes. */
+/*
+ * ntprof_chain_link_run() - once the joins are made, link each middle's
+ * records and make the notes.
+ */
 int ntprof_chain_link_run(struct recording_run *run, const char *cmd);
 void ntprof_chain_free(struct recording_run *run);
 
-/* The leg a downstream record serves: an index of chain.legs, or -1. */
+/*
+ * ntprof_chain_leg_of() - return the leg that a downstream record serves,
+ * as an index of chain.legs, or -1.
+ */
 int ntprof_chain_leg_of(const struct recording_run *run,
 			const struct ntprof_chain_node *n);
-/* A middle's name for its stage: "middle (md0)". */
+/*
+ * ntprof_chain_middle_name() - return a middle's name for its stage:
+ * "middle (md0)".
+ */
 const char *ntprof_chain_middle_name(const struct recording_run *run,
 				     const struct ntprof_chain_node *n,
 				     char *buf, size_t size);
@@ -316,17 +334,24 @@ struct ntprof_chain_stats {
 };
 
 /*
- * The groups' chain numbers, in run.chain->stats, made once: per group
- * of the analysis (with @by_leg, per its commands' critical legs too).
- * 0 (also when the run holds no chain), or -ENOMEM.
+ * ntprof_chain_stats_make() - compute the groups' chain numbers into
+ * run.chain->stats, once: per group of the analysis and, with @by_leg,
+ * also per critical leg of its commands. It returns 0 (also when the run
+ * holds no chain), or -ENOMEM.
  */
 int ntprof_chain_stats_make(struct recording_run *run, bool by_leg);
 void ntprof_chain_stats_free(struct ntprof_chain *ch);
-/* The chain group of an origin command, or NULL: in none. */
+/*
+ * ntprof_chain_group_find() - return the chain group of an origin
+ * command, or NULL when it is in none.
+ */
 struct ntprof_chain_group *
 ntprof_chain_group_find(const struct recording_run *run,
 			const struct ntprof_chain_cmd *c);
-/* Hop @hop's (0-based) stage @stage, its mean over the followed, ns. */
+/*
+ * ntprof_chain_stage_mean() - return the mean, in ns, of hop @hop's
+ * (0-based) stage @stage over the commands followed.
+ */
 double ntprof_chain_stage_mean(const struct ntprof_chain_group *cg, int hop,
 			       int stage);
 

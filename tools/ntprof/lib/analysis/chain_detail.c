@@ -90,8 +90,9 @@ static int comp_push(struct ntprof_chain_comps *cc, int comp, int64_t v,
 }
 
 /*
- * The components of node @i's hop into @cc; at a middle (@child, its
- * critical leg, >= 0) the middle's parts in place of the storage's.
+ * hop_comps() - put the components of node @i's hop into @cc; at a middle
+ * (@child, its critical leg, >= 0), the middle's parts take the place of the
+ * storage's components.
  */
 static int hop_comps(const struct recording_run *run,
 		     const struct ntprof_chain_cmd *c, int i, int child,
@@ -133,7 +134,7 @@ static int hop_comps(const struct recording_run *run,
 			 1U << NTPROF_CHAIN_COMP_MIDDLE_COMP);
 }
 
-/* Node @i's own components, as its leg's. */
+/* leg_comps() - add node @i's own components, as its leg's. */
 static int leg_comps(const struct recording_run *run,
 		     const struct ntprof_chain_node *n,
 		     struct ntprof_chain_comps *cc)

@@ -42,17 +42,24 @@ struct ntprof_chain_detail {
 };
 
 /*
- * The groups' components in run.chain->detail, after
- * ntprof_chain_stats_make(); 0 (also without chains) or -ENOMEM.
+ * ntprof_chain_detail_make() - compute the groups' components into
+ * run.chain->detail; call it after ntprof_chain_stats_make(). It returns
+ * 0 (also when there are no chains) or -ENOMEM.
  */
 int ntprof_chain_detail_make(struct recording_run *run);
 void ntprof_chain_detail_free(struct ntprof_chain *ch);
 
-/* A component's name and JSON id, the middle's parts included. */
+/*
+ * ntprof_chain_comp_name() - return a component's name, including the
+ * middle's parts; ntprof_chain_comp_id() returns its JSON id.
+ */
 const char *ntprof_chain_comp_name(const struct ntprof_chain_group *cg,
 				   int hop, int comp, char *buf, size_t size);
 const char *ntprof_chain_comp_id(int comp);
-/* The stage a component is part of: NTPROF_CHAIN_STAGE_MIDDLE too. */
+/*
+ * ntprof_chain_comp_stage() - return the stage that a component is part
+ * of, which may also be NTPROF_CHAIN_STAGE_MIDDLE.
+ */
 int ntprof_chain_comp_stage(int comp);
 
 #endif /* NTPROF_CHAIN_DETAIL_H */

@@ -43,7 +43,10 @@ struct up_entry {
 	uint8_t cls;
 };
 
-/* Read 0, write 1 (write zeroes write too), else -1: never linked. */
+/*
+ * link_class() - return a command's class for linking: 0 for a read, 1 for a
+ * write (write zeroes counts as a write), or else -1, which is never linked.
+ */
 static int link_class(const struct ntprof_record *r)
 {
 	if (!r->qid)
@@ -76,7 +79,7 @@ static void first_last(const struct ntprof_record *r, uint64_t *first,
 	*last = hi;
 }
 
-/* Key order, then start. */
+/* key_cmp() - compare in key order, then by start. */
 static int key_cmp(const struct up_entry *a, uint8_t cls, uint64_t vlba,
 		   uint32_t len)
 {
@@ -101,7 +104,10 @@ static int up_cmp(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-/* The upstream records that can cause a link, sorted; -ENOMEM. */
+/*
+ * up_build() - build the sorted list of the upstream records that can cause
+ * a link. It returns 0 or -ENOMEM.
+ */
 static int up_build(const struct ntprof_chain_side *up, size_t nr_up,
 		    struct up_entry **out, size_t *nr)
 {
@@ -150,8 +156,8 @@ static int up_build(const struct ntprof_chain_side *up, size_t nr_up,
 }
 
 /*
- * The upstream record of one downstream record: its id, or NONE with
- * the state saying why.
+ * down_find() - find the upstream record of one downstream record. It
+ * returns its id, or NONE with the state saying why.
  */
 static uint32_t down_find(const struct up_entry *v, size_t n, uint8_t cls,
 			  uint64_t vlba, uint32_t len, uint64_t first,
@@ -208,9 +214,10 @@ static int part_cmp(const void *pa, const void *pb)
 }
 
 /*
- * The upstream record a downstream record of a split is a part of: the
- * one whose range and time hold it; NONE with @state NO_UPSTREAM or
- * AMBIGUOUS. @maxspan: the most LBAs an upstream record can cover.
+ * part_find() - find the upstream record of which a downstream record of a
+ * split is a part: the one whose range and time hold it. It returns NULL
+ * with @state set to NO_UPSTREAM or AMBIGUOUS otherwise. @maxspan is the
+ * most LBAs that an upstream record can cover.
  */
 static const struct up_entry *part_find(const struct up_entry *v, size_t n,
 					uint8_t cls, uint64_t vlba,
@@ -246,9 +253,9 @@ static const struct up_entry *part_find(const struct up_entry *v, size_t n,
 }
 
 /*
- * Whether the parts @p[0..n) one leg got of one upstream record tile
- * its range: from its first LBA, contiguous at one block size, to its
- * length.
+ * parts_tile() - tell whether the parts @p[0..n) that one leg got of one
+ * upstream record tile its range: from its first LBA, contiguous at one
+ * block size, to its length.
  */
 static bool parts_tile(const struct part *p, size_t n)
 {
@@ -270,8 +277,9 @@ static bool parts_tile(const struct part *p, size_t n)
 }
 
 /*
- * The downstream records no upstream record has whole, tried as parts
- * of splits (see the top of the file); 0 or -ENOMEM.
+ * splits_link() - try the downstream records that no upstream record holds
+ * whole as parts of splits (see the top of the file). It returns 0 or
+ * -ENOMEM.
  */
 static int splits_link(const struct ntprof_chain_side *down, size_t nr_down,
 		       const struct up_entry *v, size_t nv,
@@ -341,7 +349,10 @@ static int splits_link(const struct ntprof_chain_side *down, size_t nr_down,
 	return 0;
 }
 
-/* The downstream records of one upstream record, by first point. */
+/*
+ * sort_by_first() - sort the downstream records of one upstream record by
+ * their first point.
+ */
 static void sort_by_first(uint32_t *d, size_t n, const uint64_t *key)
 {
 	size_t i, j;
@@ -355,7 +366,10 @@ static void sort_by_first(uint32_t *d, size_t n, const uint64_t *key)
 	}
 }
 
-/* The per-upstream lists, from the per-downstream links; -ENOMEM. */
+/*
+ * lists_build() - build the per-upstream lists from the per-downstream
+ * links. It returns 0 or -ENOMEM.
+ */
 static int lists_build(struct ntprof_chain_links *l, const uint64_t *firsts)
 {
 	size_t d, u;

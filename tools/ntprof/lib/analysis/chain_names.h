@@ -15,12 +15,21 @@
 extern const int ntprof_chain_path_order[];
 extern const size_t ntprof_chain_path_len;
 
-/* Hop @h's (0-based) name for stage @s: "middle (md0)", "network (...)". */
+/*
+ * ntprof_chain_hop_stage_name() - return hop @h's (0-based) name for stage
+ * @s: "middle (md0)", "network (...)".
+ */
 const char *ntprof_chain_hop_stage_name(const struct ntprof_chain_group *cg,
 					int h, int s);
-/* A stage's id: "middle", or ntprof_stage_id()'s. */
+/*
+ * ntprof_chain_stage_id() - return a stage's id: "middle", or what
+ * ntprof_stage_id() returns.
+ */
 const char *ntprof_chain_stage_id(int s);
-/* The group of @run's chain numbers that is @g's whole (not per leg). */
+/*
+ * ntprof_chain_group_of() - return the group of @run's chain numbers that
+ * covers @g as a whole (not per leg).
+ */
 const struct ntprof_chain_group *
 ntprof_chain_group_of(const struct recording_run *run,
 		      const struct ntprof_group *g);

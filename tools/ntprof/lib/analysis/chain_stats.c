@@ -19,7 +19,7 @@
 #include "analysis/chain.h"
 #include "analysis/recording.h"
 
-/* @dev's name in @rec's tables, else its number. */
+/* file_dev_name() - return @dev's name in @rec's tables, or else its number. */
 static const char *file_dev_name(const struct recording *rec, uint32_t dev,
 				 char *buf, size_t size)
 {
@@ -67,10 +67,11 @@ int ntprof_chain_leg_of(const struct recording_run *run,
 }
 
 /*
- * The device a middle's target command went to. nvmet's records name the
- * disk of the first block request they saw, and a bio-based device such
- * as md0 has none; then the target recording's namespaces tell it, when
- * one backing device alone has the command's namespace id.
+ * middle_dev() - return the device that a middle's target command went to.
+ * nvmet's records name the disk of the first block request they saw, and a
+ * bio-based device such as md0 has none; then the target recording's
+ * namespaces tell the device, when only one backing device has the command's
+ * namespace id.
  */
 static uint32_t middle_dev(const struct recording *rec,
 			   const struct ntprof_record *r)
@@ -117,7 +118,10 @@ node_target(const struct recording_run *run, const struct ntprof_chain_node *n)
 	return &run->files[n->target.file].recs[n->target.idx];
 }
 
-/* The critical leg of the first middle: the origin's critical child. */
+/*
+ * critical_leg() - return the critical leg of the first middle: the origin's
+ * critical child.
+ */
 static int critical_leg(const struct recording_run *run,
 			const struct ntprof_chain_cmd *c)
 {
@@ -130,9 +134,10 @@ static int critical_leg(const struct recording_run *run,
 }
 
 /*
- * The chain group of an origin command: that of its analysis group, and
- * with --by leg of its critical leg; made if new. NULL: the command is
- * in no group's tables, or no memory.
+ * group_of() - return the chain group of an origin command: that of its
+ * analysis group and, with --by leg, of its critical leg; create it if it is
+ * new. It returns NULL when the command is in no group's tables, or memory
+ * is short.
  */
 static struct ntprof_chain_group *
 group_of(const struct recording_run *run, const struct ntprof_chain_cmd *c,
@@ -170,7 +175,7 @@ group_of(const struct recording_run *run, const struct ntprof_chain_cmd *c,
 	return cg;
 }
 
-/* A hop's machines and transport, from one more command. */
+/* hop_meet() - note a hop's machines and transport from one more command. */
 static void hop_meet(const struct recording_run *run,
 		     struct ntprof_chain_hop_stats *hs,
 		     const struct ntprof_chain_node *n)
@@ -212,7 +217,10 @@ static struct ntprof_chain_leg_stats *leg_stats(struct ntprof_chain_group *cg,
 	return ls;
 }
 
-/* Node @i's leg, counted: its stages, critical or not, how long it held. */
+/*
+ * leg_add() - count node @i's leg: its stages, whether it was critical, and
+ * how long it held.
+ */
 static void leg_add(const struct recording_run *run,
 		    struct ntprof_chain_group *cg,
 		    const struct ntprof_chain_cmd *c, size_t i)
@@ -347,7 +355,10 @@ ntprof_chain_group_find(const struct recording_run *run,
 	return group_of(run, c, &leg, false);
 }
 
-/* The mean of a hop's stage over the group's followed commands. */
+/*
+ * ntprof_chain_stage_mean() - return the mean of a hop's stage over the
+ * group's followed commands.
+ */
 double ntprof_chain_stage_mean(const struct ntprof_chain_group *cg, int hop,
 			       int stage)
 {

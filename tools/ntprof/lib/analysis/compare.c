@@ -12,8 +12,10 @@
 #include "analysis/compare.h"
 
 /*
- * @transport: the groups' transports must agree too, when both runs hold
- * both (otherwise a run over TCP compares with one over RDMA).
+ * same_group() - tell whether @a and @b are the same group: the same side,
+ * op, size and device and, with @transport (when both runs hold both
+ * transports), the same transport, so that a run over TCP is not compared
+ * with one over RDMA.
  */
 static bool same_group(const struct ntprof_group *a,
 		       const struct ntprof_group *b, bool transport)
@@ -23,7 +25,10 @@ static bool same_group(const struct ntprof_group *a,
 	       (!transport || a->transport == b->transport);
 }
 
-/* The hostname of @g's machine in @an, or NULL: not keyed by one. */
+/*
+ * group_hostname() - return the hostname of @g's machine in @an, or NULL
+ * when @g is not keyed by one.
+ */
 static const char *group_hostname(const struct ntprof_analysis *an,
 				  const struct ntprof_group *g)
 {
@@ -33,9 +38,10 @@ static const char *group_hostname(const struct ntprof_analysis *an,
 }
 
 /*
- * When both runs hold several machines, a group pairs with the same
- * machine's only, by hostname: a reboot between the runs is the same
- * host. A run of one host compares with a run of another.
+ * same_host() - tell whether two groups may pair by their machines. When
+ * both runs hold several machines, a group pairs only with the same
+ * machine's group, by hostname, so that a reboot between the runs is still
+ * the same host. A run of one host compares with a run of another.
  */
 static bool same_host(const struct ntprof_analysis *an,
 		      const struct ntprof_group *a,

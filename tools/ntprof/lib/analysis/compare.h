@@ -75,59 +75,76 @@ struct cmp_group {
 };
 
 /*
- * The group of @an that is @g of @other (the same op, size and device,
- * and transport when both runs hold both transports), or NULL.
+ * cmp_group_find() - return the group of @an that corresponds to group @g
+ * of @other (the same op, size and device, and the same transport when
+ * both runs hold both transports), or NULL.
  */
 const struct ntprof_group *
 cmp_group_find(const struct ntprof_analysis *an,
 	       const struct ntprof_analysis *other, const struct ntprof_group *g);
 /*
- * Fills @cg's label, rows (and with @detail its components), shares,
- * largest and answer from its base and load groups.
+ * cmp_group_compare() - fill @cg's label, rows (and, with @detail, its
+ * components), shares, largest change and answer from its base and load
+ * groups.
  */
 void cmp_group_compare(struct cmp_group *cg, bool detail);
-/* The group the overall answer speaks of: the one with most commands. */
+/*
+ * cmp_main_group() - return the group that the overall answer speaks of:
+ * the one with the most commands.
+ */
 const struct cmp_group *cmp_main_group(const struct cmp_group *v, size_t n);
 
 /* compare_rows.c */
 /*
- * @a and @b as one name into @buf: @a when they are the same, else the
- * part that differs as "A -> B" between what they share, cut at words
- * ("network (TCP/IP -> RDMA, NICs, wire)").
+ * cmp_merge_names() - write @a and @b into @buf as one name: @a when they
+ * are the same, or else the part that differs, as "A -> B", between the
+ * parts that they share, cut at word boundaries ("network (TCP/IP ->
+ * RDMA, NICs, wire)").
  */
 void cmp_merge_names(char *buf, size_t size, const char *a, const char *b);
-/* @cg's rows of stages and end to end, and with @detail its components. */
+/*
+ * cmp_rows_fill() - fill @cg's rows of stages and end to end and, with
+ * @detail, its components.
+ */
 void cmp_rows_fill(struct cmp_group *cg, bool detail);
 
-/* compare_answer.c: the shares, the largest change, the answer's words. */
+/*
+ * cmp_group_answer() - fill @cg's shares, largest change and the words of
+ * its answer (compare_answer.c).
+ */
 void cmp_group_answer(struct cmp_group *cg);
 
 /* compare_pair.c */
 #define CMP_MATCH_DEFAULT	(NTPROF_BY_OP | NTPROF_BY_SIZE | NTPROF_BY_DEV)
 /*
- * --match PARTS: a comma-separated list of op, size and dev into
- * NTPROF_BY_* bits. 0, or -EINVAL.
+ * cmp_match_parse() - parse --match PARTS, a comma-separated list of op,
+ * size and dev, into NTPROF_BY_* bits. It returns 0, or -EINVAL.
  */
 int cmp_match_parse(const char *s, unsigned int *match);
 /*
- * Pairs the groups of @ba (base) and @la (load) into @out, which has room
- * for ba->nr_groups, and sets *@nr. By @match's parts; with @explicit
- * (--match given), a run with two groups of one key is an error, and
- * without, a base group left without its device's pair still pairs by op
- * and size when each run holds just one group of them (runs over two
- * controllers). Returns 0, or 1 after a one-line message for @cmd.
+ * cmp_pair() - pair the groups of @ba (base) and @la (load) by @match's
+ * parts into @out, which has room for ba->nr_groups, and set *@nr. With
+ * @explicit (--match was given), a run with two groups of one key is an
+ * error. Without it, a base group left without a pair for its device
+ * still pairs by op and size when each run holds just one group of that
+ * op and size (runs over two controllers). It returns 0, or 1 after a
+ * one-line message for @cmd.
  */
 int cmp_pair(const char *cmd, const struct ntprof_analysis *ba,
 	     const struct ntprof_analysis *la, unsigned int match,
 	     bool explicit, struct cmp_group *out, size_t *nr);
 /*
- * What sets @cg's two groups apart beside their stages, a sentence each
- * to @emit: devices paired by op and size, two transports, the common
- * ground of a run with the target's side and one without.
+ * cmp_group_notes() - pass to @emit, one sentence each, what sets @cg's
+ * two groups apart besides their stages: devices paired by op and size,
+ * two transports, or the common ground of a run with the target's side
+ * and one without it.
  */
 void cmp_group_notes(const struct cmp_group *cg,
 		     void (*emit)(const char *line, void *arg), void *arg);
-/* Whether @g is the base (@load false) or load group of one of @v. */
+/*
+ * cmp_paired() - tell whether @g is the base group (@load false) or the
+ * load group of one of @v.
+ */
 bool cmp_paired(const struct cmp_group *v, size_t n,
 		const struct ntprof_group *g, bool load);
 

@@ -26,7 +26,7 @@ static double delta(const struct cmp_row *r)
 	return r->load_ns - r->base_ns;
 }
 
-/* Appends to @cg's answer; what does not fit is cut. */
+/* say() - append to @cg's answer; what does not fit is cut. */
 static void say(struct cmp_group *cg, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void say(struct cmp_group *cg, const char *fmt, ...)
@@ -42,8 +42,8 @@ static void say(struct cmp_group *cg, const char *fmt, ...)
 }
 
 /*
- * @v's @n rows, by their change in microseconds, largest first (path
- * order at a tie), into @idx; only the rows that @want.
+ * by_change() - put into @idx those of @v's @n rows that @want, ordered by
+ * their change in microseconds, largest first (in path order at a tie).
  */
 static size_t by_change(const struct cmp_row *v, size_t n, size_t *idx,
 			bool (*want)(const struct cmp_row *r, const void *arg),
@@ -63,13 +63,16 @@ static size_t by_change(const struct cmp_row *v, size_t n, size_t *idx,
 	return m;
 }
 
-/* Microseconds, without a "-0.00" for a change that rounds to none. */
+/*
+ * us() - convert @ns to microseconds, without a "-0.00" for a change that
+ * rounds to nothing.
+ */
 static double us(double ns)
 {
 	return fabs(ns) < 5 ? 0 : ns / 1e3;
 }
 
-/* The LAD, or why there is none. */
+/* say_lad() - say the row's LAD, or why there is none. */
 static void say_lad(struct cmp_group *cg, const struct cmp_row *r)
 {
 	if (isnan(r->lad))
@@ -79,9 +82,9 @@ static void say_lad(struct cmp_group *cg, const struct cmp_row *r)
 }
 
 /*
- * A stage whose LAD is off 1 by CMP_SAME or more, or without a LAD,
- * whose change is CMP_SAME of the end to end's base: what changed in an
- * end to end that did not.
+ * changed() - tell whether a stage changed in an end to end that did not:
+ * its LAD is off 1 by CMP_SAME or more or, without a LAD, its change is
+ * CMP_SAME of the end to end's base.
  */
 static bool changed(const struct cmp_row *r, const struct cmp_row *e2e)
 {
@@ -91,9 +94,9 @@ static bool changed(const struct cmp_row *r, const struct cmp_row *e2e)
 }
 
 /*
- * The stages not @named: how far those with a LAD moved at most, those
- * without one by their change, and (@grown not NAN) their part of the
- * end to end's change together.
+ * answer_rest() - describe the stages not @named: how far those with a LAD
+ * moved at most, those without one by their change, and (when @grown is not
+ * NAN) their share of the end to end's change together.
  */
 static void answer_rest(struct cmp_group *cg, const size_t *idx, size_t n,
 			const bool *named, double grown)
@@ -132,7 +135,10 @@ static void answer_rest(struct cmp_group *cg, const size_t *idx, size_t n,
 		    100 * sum / grown);
 }
 
-/* An end to end about the same: the stages that moved all the same. */
+/*
+ * answer_same() - answer for an end to end that stayed about the same: name
+ * the stages that moved all the same.
+ */
 static void answer_same(struct cmp_group *cg, const struct cmp_row *e2e)
 {
 	size_t idx[CMP_MAX_ROWS], n, i;
@@ -159,8 +165,9 @@ static void answer_same(struct cmp_group *cg, const struct cmp_row *e2e)
 }
 
 /*
- * --detail: the components of the largest stage, largest change first:
- * the drive, not the target's block layer.
+ * in_largest() - tell whether @r is a component of the largest stage, for
+ * --detail, which lists those components largest change first: the drive,
+ * not the target's block layer.
  */
 static bool in_largest(const struct cmp_row *r, const void *arg)
 {
@@ -190,7 +197,10 @@ static void answer_detail(struct cmp_group *cg)
 	}
 }
 
-/* Whether the largest change is also the largest LAD of a slower run. */
+/*
+ * largest_is_lad() - tell whether the largest change is also the largest LAD
+ * of a slower run.
+ */
 static bool largest_is_lad(const struct cmp_group *cg, double grown)
 {
 	const struct cmp_row *top = &cg->rows[cg->largest];

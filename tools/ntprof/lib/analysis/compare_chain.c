@@ -83,7 +83,10 @@ int cmp_chain_legs_check(const char *cmd, const struct recording_run *base,
 	return 0;
 }
 
-/* A row's means and LAD, as compare_rows.c sets a stage's. */
+/*
+ * row_add() - add a row with its means and LAD, as compare_rows.c sets a
+ * stage's.
+ */
 static struct cmp_row *row_add(struct cmp_group *g, int stage,
 			       const char *id, const char *base_name,
 			       const char *load_name, double base,
@@ -106,7 +109,10 @@ static struct cmp_row *row_add(struct cmp_group *g, int stage,
 	return r;
 }
 
-/* The hops' rows, when both runs' paths have as many hops. */
+/*
+ * hop_rows() - add the hops' rows, when both runs' paths have the same
+ * number of hops.
+ */
 static void hop_rows(struct cmp_chain *cc)
 {
 	const struct ntprof_chain_group *b = cc->base, *l = cc->load;
@@ -219,7 +225,7 @@ static void leg_pairs(struct cmp_chain *cc, const struct recording_run *base,
 	}
 }
 
-/* Appends to @cc's answer; what does not fit is cut. */
+/* say() - append to @cc's answer; what does not fit is cut. */
 static void say(struct cmp_chain *cc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void say(struct cmp_chain *cc, const char *fmt, ...)
@@ -240,9 +246,10 @@ static double row_delta(const struct cmp_group *g, int i)
 }
 
 /*
- * The chain's answer: the hops' (which hop's stage moved), then the leg
- * whose own end to end moved the most, with its stage that moved the
- * most and how often it was the critical leg in each run.
+ * chain_answer() - make the chain's answer: first the hops' answer (which
+ * hop's stage moved), then the leg whose own end to end moved the most, with
+ * its stage that moved the most and how often it was the critical leg in
+ * each run.
  */
 static void chain_answer(struct cmp_chain *cc)
 {

@@ -56,20 +56,22 @@ struct cmp_chain_legs {
 };
 
 /*
- * --legs A,B split in place into @l. 0, or -EINVAL: not two non-empty
- * labels.
+ * cmp_chain_legs_parse() - split --legs A,B in place into @l. It returns
+ * 0, or -EINVAL when @arg is not two non-empty labels.
  */
 int cmp_chain_legs_parse(char *arg, struct cmp_chain_legs *l);
 /*
- * Whether --legs' labels are legs of the runs: 0, or 1 after a one-line
- * message for @cmd naming the one missing and the run's legs.
+ * cmp_chain_legs_check() - check that the labels of --legs are legs of
+ * the runs. It returns 0, or 1 after a one-line message for @cmd that
+ * names the missing label and the run's legs.
  */
 int cmp_chain_legs_check(const char *cmd, const struct recording_run *base,
 			 const struct recording_run *load,
 			 const struct cmp_chain_legs *l);
 /*
- * @cc for the pair @cg when both its groups are chained in their runs
- * (ntprof_chain_stats_make() done): true, else false and @cc untouched.
+ * cmp_chain_compare() - fill @cc for the pair @cg when both its groups are
+ * chained in their runs (after ntprof_chain_stats_make()), and return
+ * true; otherwise return false and leave @cc untouched.
  */
 bool cmp_chain_compare(struct cmp_chain *cc, const struct recording_run *base,
 		       const struct recording_run *load,

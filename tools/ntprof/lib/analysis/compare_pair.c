@@ -46,8 +46,9 @@ int cmp_match_parse(const char *s, unsigned int *match)
 }
 
 /*
- * Whether @a and @b have the same key: their side and @match's parts,
- * and their transport when both runs hold both (@transport).
+ * same_key() - tell whether @a and @b have the same key: their side and
+ * @match's parts and, with @transport (when both runs hold both transports),
+ * their transport.
  */
 static bool same_key(const struct ntprof_group *a, const struct ntprof_group *b,
 		     unsigned int match, bool transport)
@@ -59,7 +60,10 @@ static bool same_key(const struct ntprof_group *a, const struct ntprof_group *b,
 	       (!transport || a->transport == b->transport);
 }
 
-/* The groups of @an with @g's key and commands in their tables. */
+/*
+ * count_key() - count the groups of @an that have @g's key and commands in
+ * their tables.
+ */
 static size_t count_key(const struct ntprof_analysis *an,
 			const struct ntprof_group *g, unsigned int match,
 			bool transport, const struct ntprof_group **one)
@@ -86,7 +90,10 @@ bool cmp_paired(const struct cmp_group *v, size_t n,
 	return false;
 }
 
-/* "read 4KiB" or what of it @match has, for a message. */
+/*
+ * key_str() - write, for a message, "read 4KiB" or the part of it that
+ * @match has.
+ */
 static void key_str(const struct ntprof_group *g, unsigned int match,
 		    char *buf, size_t size)
 {
@@ -101,7 +108,10 @@ static void key_str(const struct ntprof_group *g, unsigned int match,
 		 match & NTPROF_BY_DEV ? g->devname : "");
 }
 
-/* By @match's parts, each key one group in each run, else an error. */
+/*
+ * pair_by() - pair the groups by @match's parts; each key must have one
+ * group in each run, or else it is an error.
+ */
 static int pair_by(const char *cmd, const struct ntprof_analysis *ba,
 		   const struct ntprof_analysis *la, unsigned int match,
 		   bool transport, struct cmp_group *out, size_t *nr)

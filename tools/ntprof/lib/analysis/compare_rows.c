@@ -13,13 +13,13 @@
 #include "analysis/compare.h"
 #include "common/util.h"
 
-/* Where a name may be cut: after these ... */
+/* cut_after() - tell whether a name may be cut after @c. */
 static bool cut_after(char c)
 {
 	return c == ' ' || c == '(';
 }
 
-/* ... and before these. */
+/* cut_before() - tell whether a name may be cut before @c. */
 static bool cut_before(char c)
 {
 	return c == ' ' || c == ',' || c == ')';
@@ -46,7 +46,10 @@ void cmp_merge_names(char *buf, size_t size, const char *a, const char *b)
 		 a + la - s);
 }
 
-/* A row's means and LAD (n/a under CMP_LAD_MIN_BASE_NS at the base). */
+/*
+ * row_set() - set a row's means and LAD (n/a when the base is under
+ * CMP_LAD_MIN_BASE_NS).
+ */
 static void row_set(struct cmp_row *r, double base, double load)
 {
 	r->base_ns = base;
@@ -78,9 +81,10 @@ static const char *stage_name(const struct ntprof_group *g, int s)
 }
 
 /*
- * A run's host receive path per command of its table: a host record
- * alone has it as its network stage; a joined one as a component of its
- * network, counted over the commands that have it. NAN: none.
+ * recv_ns() - return a run's host receive path per command of its table. A
+ * host record alone has it as its network stage; a joined record has it as a
+ * component of its network, counted over the commands that have it. It
+ * returns NAN when there is none.
  */
 static double recv_ns(const struct ntprof_group *g)
 {
@@ -94,11 +98,12 @@ static double recv_ns(const struct ntprof_group *g)
 }
 
 /*
- * One run with the target's side, the other without: the host's stages
- * and its receive path mean the same in both, and the rest of the end to
- * end is the network and the target in both, recorded or not. Comparing
- * that as one stage keeps all of the change in the table, where the host's
- * stages alone would lose what the network and the target did.
+ * common_rows() - make the rows for one run with the target's side and one
+ * without. The host's stages and its receive path mean the same in both, and
+ * the rest of the end to end is the network and the target in both, recorded
+ * or not. Comparing that rest as one stage keeps all of the change in the
+ * table, where the host's stages alone would lose what the network and the
+ * target did.
  */
 static void common_rows(struct cmp_group *cg)
 {
@@ -140,7 +145,10 @@ static void common_rows(struct cmp_group *cg)
 	row_set(r, rest_b, rest_l);
 }
 
-/* The stages both runs hold, in path order. */
+/*
+ * stage_rows() - add the rows of the stages that both runs hold, in path
+ * order.
+ */
 static void stage_rows(struct cmp_group *cg)
 {
 	const struct ntprof_group *b = cg->base, *l = cg->load;
@@ -163,7 +171,10 @@ static void stage_rows(struct cmp_group *cg)
 #define DATA_UNDER_WIRE		(-1)
 #define DATA_AFTER_TARGET	(-2)
 
-/* --detail: the components in report --detail's order, both runs'. */
+/*
+ * comp_rows() - add, for --detail, the components of both runs in report
+ * --detail's order.
+ */
 static void comp_rows(struct cmp_group *cg)
 {
 	static const int order[] = {

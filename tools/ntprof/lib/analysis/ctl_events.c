@@ -86,7 +86,10 @@ static struct ntprof_ctl_event *ctl_add(struct ntprof_ctl_event **out,
 	return e;
 }
 
-/* A change made: the episodes it opens, goes on with or closes. */
+/*
+ * ctl_change() - apply a change that was made: open, continue or close the
+ * episodes it concerns.
+ */
 static int ctl_change(struct ctl_state *s, const struct ntp_event *ev,
 		      uint64_t start_ns, uint32_t file,
 		      struct ntprof_ctl_event **out, size_t *nout,

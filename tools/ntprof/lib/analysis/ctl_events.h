@@ -45,21 +45,27 @@ struct ntprof_ctl_event {
 };
 
 /*
- * Whether Linux's nvme_change_ctrl_state() makes the change from @old to
- * @new (the state machine of 5.10 to 7.3); it refuses any other.
+ * ntprof_ctl_change_made() - tell whether Linux's
+ * nvme_change_ctrl_state() makes the change from @old to @new_state (the
+ * state machine of 5.10 to 7.3); it refuses any other change.
  */
 int ntprof_ctl_change_made(uint8_t old, uint8_t new_state);
 
 /*
- * Appends the episodes of @n raw events of one recording (in time order,
- * as the file has them), which started at @start_ns, to *@out (of *@nout,
- * room for *@cap; realloc'd). @file is stored in each. 0 or -ENOMEM.
+ * ntprof_ctl_events() - append the episodes of @n raw events of one
+ * recording (in time order, as the file has them), which started at
+ * @start_ns, to *@out. *@out holds *@nout episodes and has room for *@cap;
+ * it grows with realloc(). Each episode stores @file. It returns 0 or
+ * -ENOMEM.
  */
 int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
 		      uint32_t file, struct ntprof_ctl_event **out,
 		      size_t *nout, size_t *cap);
 
-/* The names reports use: "connect", "reset", "loss", ... */
+/*
+ * ntprof_ctl_kind_name() - return the name that reports use for an
+ * episode's kind: "connect", "reset", "loss", ...
+ */
 const char *ntprof_ctl_kind_name(uint8_t kind);
 const char *ntprof_ctl_end_name(uint8_t end);
 

@@ -72,7 +72,7 @@ struct theta_map {
 #define KEY_CNTLID	(1U << 0)
 #define KEY_TRANSPORT	(1U << 1)
 
-/* @keys: KEY_*. */
+/* cmd_hash() - hash a command's identity over the fields in @keys (KEY_*). */
 static uint64_t cmd_hash(const struct ntprof_record *r, unsigned int keys)
 {
 	uint64_t id = (keys & KEY_CNTLID ? (uint64_t)r->cntlid << 48 : 0) ^
@@ -86,10 +86,12 @@ static uint64_t cmd_hash(const struct ntprof_record *r, unsigned int keys)
 }
 
 /*
- * A length of 0 matches any: a userspace site (SPDK, kmod/uprobes.c)
- * sees no byte count, while every data command of a kernel side has one.
- * So does a transport of NONE, which a side that could not tell it
- * records: a recording of both transports holds commands of each.
+ * same_cmd() - tell whether @a and @b are the same command. A length of 0
+ * matches any length, because a userspace site (SPDK, kmod/uprobes.c) sees
+ * no byte count, while every data command of a kernel side has one. A
+ * transport of NONE, which a side that could not tell the transport records,
+ * matches any too, because a recording of both transports holds commands of
+ * each.
  */
 static bool same_cmd(const struct ntprof_record *a,
 		     const struct ntprof_record *b, unsigned int keys)
@@ -110,7 +112,10 @@ static int cmp_start(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* Time order within a run of one hash: runs are short, but not always. */
+/*
+ * sort_run() - sort a run of one hash in time order; runs are short, but not
+ * always.
+ */
 static void sort_run(struct jent *e, size_t n)
 {
 	struct jent x;
@@ -128,7 +133,7 @@ static void sort_run(struct jent *e, size_t n)
 	}
 }
 
-/* The end of the run of entries that share e[i]'s hash. */
+/* run_end() - return the end of the run of entries that share e[i]'s hash. */
 static size_t run_end(const struct jent *e, size_t n, size_t i)
 {
 	size_t k = i + 1;
@@ -148,7 +153,10 @@ struct common_runs {
 	size_t i, i1, j, j1;
 };
 
-/* Steps @c to the next hash of both sides; false when none is left. */
+/*
+ * next_common_run() - step @c to the next hash that both sides have. It
+ * returns false when none is left.
+ */
 static bool next_common_run(struct common_runs *c)
 {
 	c->i = c->i1;
@@ -167,7 +175,10 @@ static bool next_common_run(struct common_runs *c)
 	return false;
 }
 
-/* The entries of one side's usable records, sorted by (hash, time). */
+/*
+ * entries() - make the entries of one side's usable records, sorted by
+ * (hash, time).
+ */
 static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 		   unsigned int keys, const uint8_t *skip,
 		   const uint16_t *route, struct jent **out, size_t *nr)
@@ -212,7 +223,7 @@ static int entries(const struct ntprof_record *r, size_t n, uint8_t role,
 	return 0;
 }
 
-/* True when every entry of both runs is the same command. */
+/* run_one_cmd() - tell whether every entry of both runs is the same command. */
 static bool run_one_cmd(const struct ntprof_record *host,
 			const struct jent *h, size_t nh,
 			const struct ntprof_record *target,
@@ -233,12 +244,12 @@ static bool run_one_cmd(const struct ntprof_record *host,
 }
 
 /*
- * Marks the runs of one command (RUN_SAME) and collects pairs for theta:
- * keys that occur once on each side; with @ordered, where there are
- * none, also short runs of equal length on both sides, paired in time
- * order (a guess, which the median tolerates). The causality bounds of a
- * pair: the target received the command after the host sent it, and
- * answered before the host received the answer.
+ * collect_pairs() - mark the runs of one command (RUN_SAME) and collect
+ * pairs for theta: keys that occur once on each side and, with @ordered,
+ * where there are none, also short runs of equal length on both sides,
+ * paired in time order (a guess, which the median tolerates). The causality
+ * bounds of a pair: the target received the command after the host sent it,
+ * and answered before the host received the answer.
  */
 static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 			    size_t nhe, const struct ntprof_record *target,
@@ -270,7 +281,10 @@ static size_t collect_pairs(const struct ntprof_record *host, struct jent *he,
 	return n;
 }
 
-/* One window's theta from @n pairs, sorted by host time. */
+/*
+ * window_theta() - estimate one window's theta from @n pairs, sorted by host
+ * time.
+ */
 static void window_theta(const struct pair *pairs, size_t n, struct window *w)
 {
 	int64_t med, l = INT64_MIN, h = INT64_MAX, mid[WINDOW];
@@ -346,7 +360,7 @@ static int theta_map_build(const struct pair *pairs, size_t n,
 	return 0;
 }
 
-/* theta, and its uncertainty, at host time @t. */
+/* theta_at() - return theta, and its uncertainty, at host time @t. */
 static void theta_at(const struct theta_map *m, uint64_t t, int64_t *theta,
 		     int64_t *err)
 {
@@ -382,8 +396,9 @@ static void theta_at(const struct theta_map *m, uint64_t t, int64_t *theta,
 }
 
 /*
- * How far target window [ts, te] (target clock) sticks out of host window
- * [hs, hr] once moved to the host's clock by @theta: 0 when inside.
+ * misfit() - return how far target window [ts, te] (on the target's clock)
+ * sticks out of host window [hs, hr] once moved to the host's clock by
+ * @theta; 0 when it is inside.
  */
 static int64_t misfit(uint64_t hs, uint64_t hr, uint64_t ts, uint64_t te,
 		      int64_t theta)
@@ -395,9 +410,9 @@ static int64_t misfit(uint64_t hs, uint64_t hr, uint64_t ts, uint64_t te,
 }
 
 /*
- * Matches the host entries @h to the target entries @t of one command,
- * both in time order. As a cid is not reused while in flight, each side's
- * windows follow each other, and the best fit for each host record is
+ * match_run() - match the host entries @h to the target entries @t of one
+ * command, both in time order. As a cid is not reused while in flight, each
+ * side's windows follow each other, and the best fit for each host record is
  * among the few target windows that overlap its own.
  */
 static size_t match_run(const struct jent *h, size_t nh, const struct jent *t,
@@ -436,8 +451,9 @@ static size_t match_run(const struct jent *h, size_t nh, const struct jent *t,
 }
 
 /*
- * A hash run that holds two different commands (a 64-bit collision,
- * about never): each host record takes its best unmatched candidate.
+ * match_mixed() - match a hash run that holds two different commands (a
+ * 64-bit collision, which almost never happens): each host record takes its
+ * best unmatched candidate.
  */
 static size_t match_mixed(const struct ntprof_record *host,
 			  const struct jent *h, size_t nh,
@@ -476,7 +492,10 @@ static size_t match_mixed(const struct ntprof_record *host,
 	return n;
 }
 
-/* After collect_pairs(), which marked the runs of one command. */
+/*
+ * match_all() - match every run; call it after collect_pairs(), which marked
+ * the runs of one command.
+ */
 static int match_all(const struct ntprof_record *host, const struct jent *he,
 		     size_t nhe, const struct ntprof_record *target,
 		     const struct jent *te, size_t nte,
@@ -540,10 +559,11 @@ static void theta_summary(const struct theta_map *m, struct ntprof_join *j)
 }
 
 /*
- * Recordings made before records carried the controller id, and kernels
- * where a side cannot read it, have 0 there; a side that cannot tell a
- * command's transport records NONE: then the field is left out of the
- * keys (same_cmd() still lets NONE match any transport).
+ * keys_of() - choose the key fields for records @r. Recordings made before
+ * records carried the controller id, and kernels on which a side cannot read
+ * it, have 0 there, and a side that cannot tell a command's transport
+ * records NONE; in those cases the field is left out of the keys (same_cmd()
+ * still lets NONE match any transport).
  */
 static unsigned int keys_of(const struct ntprof_record *r, size_t n)
 {

@@ -62,11 +62,11 @@ struct ntprof_join {
 };
 
 /*
- * Matches each host record to the target record of the same command.
- * Commands are identified by (qid, cid, opcode, nsid, slba, length), and
- * the controller id when every record of both sides carries one, and the
- * route (opts.host_route) when given; cids are reused, so a key can have
- * several records on each side.
+ * ntprof_join() - match each host record to the target record of the
+ * same command. Commands are identified by (qid, cid, opcode, nsid, slba,
+ * length), by the controller id when every record of both sides carries
+ * one, and by the route (opts.host_route) when it is given. Cids are
+ * reused, so a key can have several records on each side.
  *
  * 1. Both sides are sorted by (key, time): a radix sort of 32-byte
  *    entries by the key's 64-bit hash, then each run of one hash by
@@ -89,8 +89,8 @@ struct ntprof_join {
  *
  * theta only decides who matches whom; no latency ever uses it.
  * Records of the wrong role, or without a window, stay unmatched. Counts
- * must stay below NTPROF_NO_MATCH. Returns 0 or -ENOMEM, -EINVAL; free @j
- * with ntprof_join_free() in any case.
+ * must stay below NTPROF_NO_MATCH. It returns 0, -ENOMEM or -EINVAL; the
+ * caller frees @j with ntprof_join_free() in any case.
  */
 int ntprof_join(const struct ntprof_record *host, size_t nr_host,
 		const struct ntprof_record *target, size_t nr_target,

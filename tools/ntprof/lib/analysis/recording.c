@@ -60,7 +60,10 @@ void recording_read_done(struct recording *rec, uint64_t last_point)
 		rec->duration_ns = last_point > start ? last_point - start : 0;
 }
 
-/* A recording in one file, read whole. 0, or 1 after a message. */
+/*
+ * file_read() - read a recording in one file whole. It returns 0, or 1 after
+ * a message.
+ */
 static int file_read(struct recording *rec, const char *cmd)
 {
 	const struct ntp_trailer *t;
@@ -80,8 +83,9 @@ static int file_read(struct recording *rec, const char *cmd)
 }
 
 /*
- * A recording whose files are open, its parts in order, before its
- * records are read. 0, or 1 after a message.
+ * recording_prepare() - prepare a recording before its records are read:
+ * open its files and put its parts in order. It returns 0, or 1 after a
+ * message.
  */
 static int recording_prepare(struct recording *rec, const char *cmd)
 {
@@ -102,7 +106,10 @@ static int recording_prepare(struct recording *rec, const char *cmd)
 	return 0;
 }
 
-/* The records of a prepared recording. 0, or 1 after a message. */
+/*
+ * recording_read() - read the records of a prepared recording. It returns 0,
+ * or 1 after a message.
+ */
 static int recording_read(struct recording *rec, const char *cmd)
 {
 	if (rec->nr_parts == 1 && !rec->parts[0].hdr->part) {
@@ -115,7 +122,7 @@ static int recording_read(struct recording *rec, const char *cmd)
 	return 0;
 }
 
-/* @rec with one more file; -ENOMEM. */
+/* part_add() - add one more file to @rec. It returns 0 or -ENOMEM. */
 static int part_add(struct recording *rec, const char *path,
 		    struct ntp_file *f)
 {
@@ -132,8 +139,9 @@ static int part_add(struct recording *rec, const char *path,
 }
 
 /*
- * Every file opened, each a recording, or a part joining the recording
- * of its session. 0, or 1 after a message.
+ * recordings_open() - open every file, each as a recording, or as a part
+ * that joins the recording of its session. It returns 0, or 1 after a
+ * message.
  */
 static int recordings_open(struct recording_run *run, const char *cmd)
 {
@@ -180,7 +188,10 @@ nomem:
 	return 1;
 }
 
-/* Whether the run holds commands of both transports, or may. */
+/*
+ * several_transports() - tell whether the run holds commands of both
+ * transports, or may hold them.
+ */
 static bool several_transports(const struct recording_run *run)
 {
 	size_t i;
@@ -193,9 +204,10 @@ static bool several_transports(const struct recording_run *run)
 }
 
 /*
- * All files must share N: a join of different samples matches a part.
- * A middle's host side is checked against its middle apart (chain.c): a
- * difference there leaves the middle unlinked, with a note.
+ * check_sample() - check that all files share N, because a join of different
+ * samples matches only some of the commands. A middle's host side is checked
+ * separately against its middle (chain.c): a difference there leaves the
+ * middle unlinked, with a note.
  */
 static int check_sample(struct recording_run *run, const char *cmd)
 {
@@ -221,7 +233,10 @@ static int check_sample(struct recording_run *run, const char *cmd)
  * The device names of one side's files, per machine (recording.machine),
  * first name of a number wins: two hosts' 259:0 are two devices.
  */
-/* @devs' names not in @v yet, appended; 0 or -ENOMEM. */
+/*
+ * devs_add() - append the names of @devs that are not in @v yet. It returns
+ * 0 or -ENOMEM.
+ */
 static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
 		    const struct ntp_dev *devs, size_t nr, uint16_t machine)
 {
@@ -251,8 +266,9 @@ static int devs_add(struct ntprof_devname **v, size_t *n, size_t *cap,
 }
 
 /*
- * The names of one side's devices: each file's header table, then the
- * devices its trailer names, that appeared after the start (1.2).
+ * devs_collect() - collect the names of one side's devices: each file's
+ * header table, then the devices that its trailer names, which appeared
+ * after the start (1.2).
  */
 static int devs_collect(struct recording_run *run, bool host,
 			struct ntprof_devname **out, size_t *nr)
@@ -282,8 +298,8 @@ static int devs_collect(struct recording_run *run, bool host,
 }
 
 /*
- * The host files' paths: each controller entry with a disk, first entry
- * of a number wins. 0 or -ENOMEM.
+ * paths_collect() - collect the host files' paths: each controller entry
+ * with a disk, the first entry of a number winning. It returns 0 or -ENOMEM.
  */
 static int paths_collect(struct recording_run *run)
 {
@@ -325,7 +341,10 @@ static int paths_collect(struct recording_run *run)
 	return 0;
 }
 
-/* A failed command outside the sample: counted, not analysed. */
+/*
+ * failed_add() - count a failed command outside the sample; it is not
+ * analysed.
+ */
 static void failed_add(struct recording_failed *fl,
 		       const struct ntprof_record *host,
 		       const struct ntprof_record *target)
@@ -373,8 +392,9 @@ int recording_run_add(struct recording_run *run, uint8_t role,
 }
 
 /*
- * The analysis, empty, with the devices' names the files hold so far (a
- * streamed run reads its trailers' at the end, and relabels then).
+ * recording_analysis_begin() - create the run's analysis, empty, with the
+ * devices' names that the files hold so far (a streamed run reads its
+ * trailers' names at the end, and relabels then).
  */
 int recording_analysis_begin(struct recording_run *run, unsigned int by)
 {

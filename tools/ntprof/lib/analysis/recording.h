@@ -88,13 +88,19 @@ struct recording_failed {
 	uint64_t n_sampled;		/* of the sample */
 };
 
-/* Whether @rec is a host's recording (else a target's). */
+/*
+ * recording_is_host() - tell whether @rec is a host's recording (if not,
+ * it is a target's).
+ */
 static inline bool recording_is_host(const struct recording *rec)
 {
 	return rec->hdr->role == NTPROF_ROLE_HOST;
 }
 
-/* Whether target header @t has a controller of subsystem @nqn. */
+/*
+ * recording_exports() - tell whether target header @t has a controller of
+ * subsystem @nqn.
+ */
 bool recording_exports(const struct ntp_header *t, const char *nqn);
 
 /* The paths given, each directory replaced by its .ntp files. */
@@ -163,12 +169,13 @@ struct recording_run {
 };
 
 /*
- * Reads @paths (at least one), checks that they can be reported together
- * (each a host or a target recording, all with the same N), joins every
- * host file with every target file of its transport, and finishes the
- * analysis, its groups made by @by (NTPROF_BY_*, 0: the default).
- * Returns 0, or 1 after printing a one-line error for @cmd on stderr;
- * free @run with recording_run_free() in any case.
+ * recording_run_load() - read @paths (at least one), check that they can
+ * be reported together (each is a host or a target recording, all with
+ * the same N), join every host file with every target file of its
+ * transport, and finish the analysis, with its groups made by @by
+ * (NTPROF_BY_*, 0 for the default). It returns 0, or 1 after printing a
+ * one-line error for @cmd on stderr. The caller frees @run with
+ * recording_run_free() in any case.
  */
 int recording_run_load(struct recording_run *run, const char *cmd,
 		       char *const paths[], size_t nr_paths, unsigned int by);
@@ -179,35 +186,58 @@ int recording_run_load_opts(struct recording_run *run, const char *cmd,
 void recording_run_free(struct recording_run *run);
 
 /* Internal, for recording_stream.c. */
-/* One command into the run's analysis: the sample, or the failed. */
+/*
+ * recording_run_add() - add one command to the run's analysis: to the
+ * sample, or to the failed commands.
+ */
 int recording_run_add(struct recording_run *run, uint8_t role,
 		      const struct ntprof_record *r,
 		      const struct ntprof_record *t);
-/* The analysis, empty, with the devices' names known so far; -ENOMEM. */
+/*
+ * recording_analysis_begin() - create the run's analysis, empty, with the
+ * devices' names known so far. It returns 0 or -ENOMEM.
+ */
 int recording_analysis_begin(struct recording_run *run, unsigned int by);
-/* The latest point of @n records. */
+/* recording_last_point() - return the latest point of @n records. */
 uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
-/* After the records: the file for notes, and the recording's length. */
+/*
+ * recording_read_done() - once the records are read, choose the file
+ * whose header and trailer the notes use (the last part that has a
+ * trailer), and set the recording's length.
+ */
 void recording_read_done(struct recording *rec, uint64_t last_point);
 
 /* recording_join.c */
 /*
- * Every host file of @run joined with every target file of its
- * transports, each host record given its target record (match_file,
- * match_idx) when one matched; 0, or 1 after a message for @cmd.
+ * recording_join_all() - join every host file of @run with every target
+ * file of its transports, and give each host record its target record
+ * (match_file, match_idx) when one matched. It returns 0, or 1 after a
+ * message for @cmd.
  */
 int recording_join_all(struct recording_run *run, const char *cmd);
-/* run.total: the joins' counts summed, and the first pair's clocks. */
+/*
+ * recording_join_total() - fill run.total with the sum of the joins'
+ * counts and the first pair's clocks.
+ */
 void recording_join_total(struct recording_run *run);
 
 /* recording_stream.c */
-/* Whether @run is streamed: its shape allows, and @mode asks. */
+/*
+ * recording_stream_wanted() - tell whether @run is to be streamed: it is
+ * when its shape allows streaming and @mode asks for it.
+ */
 bool recording_stream_wanted(const struct recording_run *run,
 			     enum recording_stream mode);
-/* Streams @run's join into its analysis; 0, or 1 after a message. */
+/*
+ * recording_stream_load() - stream @run's join into its analysis. It
+ * returns 0, or 1 after a message.
+ */
 int recording_stream_load(struct recording_run *run, const char *cmd,
 			  unsigned int by);
-/* Each command of a streamed run, again, in the order of the first pass. */
+/*
+ * recording_stream_each() - go through each command of a streamed run
+ * again, in the order of the first pass.
+ */
 int recording_stream_each(const struct recording_run *run,
 			  int (*fn)(const struct ntprof_record *host,
 				    const struct ntprof_record *target,
@@ -217,31 +247,44 @@ int recording_stream_each(const struct recording_run *run,
 
 /* recording_machines.c */
 /*
- * The machines of the side the groups are made of, in run.machines, and
- * each file's in its machine: 0, or 1 after a message.
+ * recording_machines() - put the machines of the side that the groups are
+ * made of in run.machines, and each file in its machine. It returns 0, or
+ * 1 after a message.
  */
 int recording_machines(struct recording_run *run, const char *cmd);
 void recording_machines_free(struct recording_run *run);
 
 /* recording_parts.c */
 /*
- * @paths with each directory replaced by its .ntp files, by name. 0, or
- * 1 after a message; free @p with recording_paths_free() in any case.
+ * recording_paths_expand() - copy @paths into @p, with each directory
+ * replaced by its .ntp files, sorted by name. It returns 0, or 1 after a
+ * message. The caller frees @p with recording_paths_free() in any case.
  */
 int recording_paths_expand(struct recording_paths *p, const char *cmd,
 			   char *const paths[], size_t nr_paths);
 void recording_paths_free(struct recording_paths *p);
-/* Whether two files are parts of one rotated recording. */
+/*
+ * recording_same_session() - tell whether two files are parts of one
+ * rotated recording.
+ */
 bool recording_same_session(const struct ntp_header *a,
 			    const struct ntp_header *b);
 /*
- * Whether two whole recordings (no parts) are one session's: a copy of a
- * file under another name, whose records would count twice.
+ * recording_copy_of() - tell whether two whole recordings (not parts) are
+ * of one session, that is, whether one is a copy of the other under
+ * another name, whose records would count twice.
  */
 bool recording_copy_of(const struct ntp_header *a, const struct ntp_header *b);
-/* @rec's parts sorted by number, its path the first's; 0 or 1 (said). */
+/*
+ * recording_parts_order() - sort @rec's parts by number, and make the
+ * first part's path the recording's path. It returns 0, or 1 after a
+ * message.
+ */
 int recording_parts_order(struct recording *rec, const char *cmd);
-/* @rec's parts' records in one array, their trailers summed; 0 or 1. */
+/*
+ * recording_parts_read() - read the records of @rec's parts into one
+ * array and sum their trailers. It returns 0, or 1 after a message.
+ */
 int recording_parts_read(struct recording *rec, const char *cmd);
 
 #endif /* NTPROF_RECORDING_H */

@@ -20,7 +20,10 @@
 #include "analysis/recording.h"
 #include "common/util.h"
 
-/* Whether two recordings may hold the same commands: a transport in common. */
+/*
+ * same_transports() - tell whether two recordings may hold the same
+ * commands, that is, whether they have a transport in common.
+ */
 static bool same_transports(const struct ntp_header *a,
 			    const struct ntp_header *b)
 {
@@ -30,8 +33,9 @@ static bool same_transports(const struct ntp_header *a,
 }
 
 /*
- * The join's fallback guess of the clock offset: none needed on one
- * machine (same boot), else what the two clocks' start stamps say.
+ * join_hint() - set the join's fallback guess of the clock offset: none is
+ * needed on one machine (in the same boot); otherwise, it is what the two
+ * clocks' start stamps say.
  */
 static void join_hint(const struct ntp_header *h, const struct ntp_header *t,
 		      struct ntprof_join_opts *opts)
@@ -58,8 +62,9 @@ bool recording_exports(const struct ntp_header *t, const char *nqn)
 }
 
 /*
- * Whether subsystem @nqn belongs to another target file than @t: @t does
- * not export it, and another target file of @run does.
+ * exported_elsewhere() - tell whether subsystem @nqn belongs to a target
+ * file other than @t: @t does not export it, and another target file of @run
+ * does.
  */
 static bool exported_elsewhere(const struct recording_run *run,
 			       const struct recording *t, const char *nqn)
@@ -76,16 +81,15 @@ static bool exported_elsewhere(const struct recording_run *run,
 }
 
 /*
- * Which of host file @h's records went to a subsystem that another
- * target file of @run exports, not @t: a chain's middle sends a write's
- * clones to every leg from the same queue and tag, and the origin's
- * commands may share a replica's identity; only the subsystem tells
- * them apart. Sets *@skip to a mask for the join (NULL: every record may
- * match) and returns 1 when no record may match, so that the pair is
- * not joined, 0, or -ENOMEM. A record whose disk no controller names,
- * or whose subsystem no target file names (a file without names, a
- * subsystem made after its target's recording started), is never left
- * out.
+ * subsys_skip() - find which of host file @h's records went to a subsystem
+ * that another target file of @run exports, not @t. A chain's middle sends a
+ * write's clones to every leg from the same queue and tag, and the origin's
+ * commands may share a replica's identity, so only the subsystem tells them
+ * apart. It sets *@skip to a mask for the join (NULL when every record may
+ * match), and returns 1 when no record may match, so that the pair is not
+ * joined, 0, or -ENOMEM. A record whose disk no controller names, or whose
+ * subsystem no target file names (a file without names, a subsystem made
+ * after its target's recording started), is never left out.
  */
 static int subsys_skip(const struct recording_run *run,
 		       const struct recording *h, const struct recording *t,
@@ -128,7 +132,10 @@ struct routes {
 	unsigned int n;
 };
 
-/* @nqn's number in @rt, added if new; 0 when @rt is full. */
+/*
+ * route_of() - return @nqn's number in @rt, and add it if it is new; 0 when
+ * @rt is full.
+ */
 static uint16_t route_of(struct routes *rt, const char *nqn)
 {
 	unsigned int i;
@@ -143,9 +150,10 @@ static uint16_t route_of(struct routes *rt, const char *nqn)
 }
 
 /*
- * The subsystem a record of @hdr went to: a host's by its disk, a
- * target's by its device and namespace. NULL when the table names none,
- * or (a target's device in two subsystems) more than one.
+ * subsys_of() - return the subsystem that a record of @hdr went to: a host
+ * record's by its disk, a target record's by its device and namespace. It
+ * returns NULL when the table names none, or more than one (a target's
+ * device in two subsystems).
  */
 static const char *subsys_of(const struct ntp_header *hdr,
 			     const struct ntprof_record *r)
@@ -166,7 +174,10 @@ static const char *subsys_of(const struct ntp_header *hdr,
 	return found;
 }
 
-/* Each record's route in @rt, or -1 when one has none. */
+/*
+ * routes_fill() - put each record's route in @rt. It returns -1 when a
+ * record has none.
+ */
 static int routes_fill(const struct recording *rec, const uint8_t *skip,
 		       struct routes *rt, uint16_t *out)
 {
@@ -186,12 +197,13 @@ static int routes_fill(const struct recording *rec, const uint8_t *skip,
 }
 
 /*
- * The routes of @h's join with @t (ntprof_join_opts.host_route): when
- * @t exports several subsystems, as a machine holding a middle's two
- * legs' replicas does, to whose two subsystems the middle sends the
- * same write from the same queue and tag, each record's subsystem. Left
- * NULL, the join goes by identity alone, when a record of either side
- * has no subsystem its table names: 0, or -ENOMEM.
+ * pair_routes() - make the routes of @h's join with @t
+ * (ntprof_join_opts.host_route): each record's subsystem, when @t exports
+ * several subsystems. A machine that holds the replicas of a middle's two
+ * legs does so, and the middle sends the same write to both subsystems from
+ * the same queue and tag. The routes are left NULL, and the join goes by
+ * identity alone, when a record of either side has no subsystem that its
+ * table names. It returns 0 or -ENOMEM.
  */
 static int pair_routes(const struct recording *h, const struct recording *t,
 		       const uint8_t *skip, uint16_t **hr, uint16_t **tr)
@@ -312,7 +324,10 @@ nomem:
 	return 1;
 }
 
-/* The joins' counts summed, and the first pair's clocks, for the JSON. */
+/*
+ * recording_join_total() - sum the joins' counts, and take the first pair's
+ * clocks, for the JSON.
+ */
 void recording_join_total(struct recording_run *run)
 {
 	struct ntprof_join *tot = &run->total;

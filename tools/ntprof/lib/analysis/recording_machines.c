@@ -21,9 +21,10 @@ static bool same_machine(const struct ntp_header *a, const struct ntp_header *b)
 }
 
 /*
- * Each machine's label: its hostname, and where two boots share it (a
- * reboot between two recordings, or generated files), the boot id's
- * first eight digits too. NULL when out of memory.
+ * machine_label() - make each machine's label: its hostname and, where two
+ * boots share the hostname (a reboot between two recordings, or generated
+ * files), also the boot id's first eight digits. It returns NULL when out of
+ * memory.
  */
 static char *machine_label(const struct recording_run *run,
 			   const struct ntp_header *hdr)

@@ -40,7 +40,10 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* @dir's .ntp files, by name; 0, or 1 after a message. */
+/*
+ * dir_add() - add @dir's .ntp files, sorted by name. It returns 0, or 1
+ * after a message.
+ */
 static int dir_add(struct recording_paths *p, const char *cmd,
 		   const char *dir)
 {
@@ -109,7 +112,10 @@ void recording_paths_free(struct recording_paths *p)
 	memset(p, 0, sizeof(*p));
 }
 
-/* Whether two files' headers name one session: machine, boot, start. */
+/*
+ * same_start() - tell whether two files' headers name one session: the same
+ * machine, boot and start.
+ */
 static bool same_start(const struct ntp_header *a, const struct ntp_header *b)
 {
 	return a->role == b->role && a->start_mono_ns == b->start_mono_ns &&
@@ -118,7 +124,10 @@ static bool same_start(const struct ntp_header *a, const struct ntp_header *b)
 	       !strcmp(a->boot_id, b->boot_id);
 }
 
-/* Whether two parts' headers are one session's. */
+/*
+ * recording_same_session() - tell whether two parts' headers belong to one
+ * session.
+ */
 bool recording_same_session(const struct ntp_header *a,
 			    const struct ntp_header *b)
 {
@@ -138,8 +147,9 @@ static int part_cmp(const void *a, const void *b)
 }
 
 /*
- * @rec's parts in order of their numbers: a number twice is a file given
- * twice under two names, or a copy; 0, or 1 after a message.
+ * recording_parts_order() - put @rec's parts in the order of their numbers.
+ * A number that occurs twice means a file given twice under two names, or a
+ * copy. It returns 0, or 1 after a message.
  */
 int recording_parts_order(struct recording *rec, const char *cmd)
 {
@@ -159,7 +169,10 @@ int recording_parts_order(struct recording *rec, const char *cmd)
 	return 0;
 }
 
-/* No more records than the parts have blocks for: an array once. */
+/*
+ * parts_bound() - return an upper bound on the parts' records from their
+ * blocks, so that the array is allocated once.
+ */
 static size_t parts_bound(const struct recording *rec)
 {
 	uint64_t n = 0;
@@ -171,8 +184,9 @@ static size_t parts_bound(const struct recording *rec)
 }
 
 /*
- * The records of @rec's parts, in order, in one array, and the sums of
- * what their trailers say. 0, or 1 after a message.
+ * recording_parts_read() - read the records of @rec's parts, in order, into
+ * one array, and sum what their trailers say. It returns 0, or 1 after a
+ * message.
  */
 int recording_parts_read(struct recording *rec, const char *cmd)
 {

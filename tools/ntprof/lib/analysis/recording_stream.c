@@ -147,7 +147,10 @@ static int reader_init(struct reader *r, struct recording *rec, bool own,
 	return reader_open_part(r);
 }
 
-/* The next record, or NULL at the end or after an error (r->err). */
+/*
+ * reader_next() - return the next record, or NULL at the end or after an
+ * error (r->err).
+ */
 static const struct ntprof_record *reader_next(struct reader *r)
 {
 	const struct ntprof_record *x;
@@ -182,7 +185,7 @@ static const struct ntprof_record *reader_next(struct reader *r)
 	return x;
 }
 
-/* A sample's reader, left where it stopped. */
+/* reader_drop() - close a sample's reader, left where it stopped. */
 static void reader_drop(struct reader *r)
 {
 	if (r->own && r->f)
@@ -190,7 +193,10 @@ static void reader_drop(struct reader *r)
 	r->f = NULL;
 }
 
-/* The rest of the recording read (its count, its trailers), then closed. */
+/*
+ * reader_done() - read the rest of the recording (for its count and its
+ * trailers), then close it.
+ */
 static void reader_done(struct reader *r)
 {
 	while (r->f && !r->err && reader_next(r))
@@ -232,7 +238,7 @@ struct stream {
 	void *arg;
 };
 
-/* A command's identity, for the first pass's lookup. */
+/* key_hash() - hash a command's identity, for the first pass's lookup. */
 static uint64_t key_hash(const struct ntprof_record *r)
 {
 	uint64_t h = ntprof_fmix64(r->slba ^ 0x9e3779b97f4a7c15ULL);
@@ -249,7 +255,10 @@ struct sample_ent {
 	bool dup;
 };
 
-/* The host's first THETA_SAMPLE commands by identity, open addressing. */
+/*
+ * sample_host() - put the host's first THETA_SAMPLE commands into a table by
+ * identity, with open addressing.
+ */
 static struct sample_ent *sample_host(struct stream *s, size_t *mask)
 {
 	size_t nslots = 2 * THETA_SAMPLE, j, n = 0;
@@ -282,9 +291,10 @@ static struct sample_ent *sample_host(struct stream *s, size_t *mask)
 }
 
 /*
- * The first chunk's theta: the host's first commands looked up in the
- * target's file from its start, the median of the midpoints of their
- * causality bounds (join.h). Without a hit: the headers' start stamps.
+ * theta_first() - estimate the first chunk's theta: look the host's first
+ * commands up in the target's file from its start, and take the median of
+ * the midpoints of their causality bounds (join.h). Without a hit, it uses
+ * the headers' start stamps.
  */
 static int theta_first(struct stream *s)
 {
@@ -339,7 +349,10 @@ static int theta_first(struct stream *s)
 	return 0;
 }
 
-/* Room for @n more records in the queue; -ENOMEM. */
+/*
+ * queue_reserve() - make room for @n more records in the queue. It returns 0
+ * or -ENOMEM.
+ */
 static int queue_reserve(struct stream *s, size_t n)
 {
 	struct tent *q;
@@ -364,9 +377,10 @@ static int queue_reserve(struct stream *s, size_t n)
 }
 
 /*
- * The queue, up to the target records that may match a command of the
- * chunk [@lo, @hi] (host clock): the file is read until a record starts
- * past @hi; from the head go those that ended before @lo.
+ * queue_fill() - fill the queue up to the target records that may match a
+ * command of the chunk [@lo, @hi] (on the host's clock): read the file until
+ * a record starts after @hi, and drop from the head those that ended before
+ * @lo.
  */
 static int queue_fill(struct stream *s, int64_t lo, int64_t hi)
 {
@@ -399,7 +413,10 @@ static int queue_fill(struct stream *s, int64_t lo, int64_t hi)
 	return s->t.err ? -EIO : 0;
 }
 
-/* The span of the chunk's host windows, on the host's clock. */
+/*
+ * chunk_span() - find the span of the chunk's host windows, on the host's
+ * clock.
+ */
 static bool chunk_span(const struct ntprof_record *h, size_t n, int64_t *lo,
 		       int64_t *hi)
 {
@@ -420,7 +437,10 @@ static bool chunk_span(const struct ntprof_record *h, size_t n, int64_t *lo,
 	return any;
 }
 
-/* The queue's records no earlier chunk took: the chunk's candidates. */
+/*
+ * chunk_candidates() - gather the queue's records that no earlier chunk
+ * took: the chunk's candidates.
+ */
 static int chunk_candidates(struct stream *s, size_t *nt)
 {
 	size_t n = s->tail - s->head, k;
@@ -444,7 +464,7 @@ static int chunk_candidates(struct stream *s, size_t *nt)
 	return 0;
 }
 
-/* The chunk's clock estimate into the run's summary. */
+/* chunk_clock() - add the chunk's clock estimate to the run's summary. */
 static int chunk_clock(struct stream *s, const struct ntprof_join *j)
 {
 	int64_t *v;
@@ -466,7 +486,10 @@ static int chunk_clock(struct stream *s, const struct ntprof_join *j)
 	return 0;
 }
 
-/* One chunk of @n host records joined, each command handed to fn. */
+/*
+ * chunk_join() - join one chunk of @n host records, and hand each command to
+ * fn.
+ */
 static int chunk_join(struct stream *s, size_t n)
 {
 	struct ntprof_join_opts opts = {
@@ -510,7 +533,7 @@ static int chunk_join(struct stream *s, size_t n)
 	return err;
 }
 
-/* The host's records, a chunk at a time, each joined. */
+/* stream_join() - join the host's records, one chunk at a time. */
 static int stream_join(struct stream *s)
 {
 	const struct ntprof_record *x;
@@ -541,7 +564,7 @@ static int stream_join(struct stream *s)
 	return err ? err : s->t.err ? -EIO : 0;
 }
 
-/* One side alone, every recording in the run's order. */
+/* stream_side() - stream one side alone, every recording in the run's order. */
 static int stream_side(struct stream *s)
 {
 	const struct recording_run *run = s->run;
@@ -618,7 +641,10 @@ static int load_fn(const struct ntprof_record *host,
 	return recording_run_add(arg, trec->hdr->role, target, NULL);
 }
 
-/* The clocks of the chunks, as one pair's join for the notes and JSON. */
+/*
+ * stream_summary() - sum the clocks of the chunks as one pair's join, for
+ * the notes and the JSON.
+ */
 static int stream_summary(struct recording_run *run, struct stream *s)
 {
 	struct ntprof_join *j;

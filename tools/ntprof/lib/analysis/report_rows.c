@@ -62,7 +62,10 @@ static uint64_t first_point(const struct ntprof_record *r)
 	return t;
 }
 
-/* @machine: that of the command's recording on the side grouped. */
+/*
+ * row_call() - call the caller's function for one command. @machine is that
+ * of the command's recording on the side grouped.
+ */
 static int row_call(const struct recording_run *run, uint16_t machine,
 		    struct report_row *row,
 		    int (*fn)(const struct report_row *row, void *arg),

@@ -32,27 +32,33 @@ struct report_row {
 };
 
 /*
- * The tail's threshold: the @p-th percentile of @e2e, the end to end of
- * a group's commands in its tables (ns), by the tables' own estimator
- * (ntprof_vec_percentile()), so that --tail's and the HTML page's p99 is
- * the table's. The commands above it are the tail. NAN without commands.
+ * report_tail_threshold() - return the tail's threshold: the @p-th
+ * percentile of @e2e, the end to end of a group's commands in its tables
+ * (ns), by the tables' own estimator (ntprof_vec_percentile()), so that
+ * the p99 of --tail and of the HTML page is the table's. The commands
+ * above it are the tail. It returns NAN when there are no commands.
  */
 double report_tail_threshold(struct ntprof_vec *e2e, double p);
 
 /*
- * "the 16 commands above p99 (138.53 us) against the other 1645", in
- * @unit ("us", "µs"): @p with every digit it was given (p99.99999, not
- * p100), one command as one.
+ * report_tail_caption() - print the tail's caption, such as "the 16
+ * commands above p99 (138.53 us) against the other 1645", in @unit ("us",
+ * "µs"). It prints @p with every digit it was given (p99.99999, not p100)
+ * and a single command in the singular.
  */
 void report_tail_caption(FILE *f, uint64_t n_tail, double p, double thr_ns,
 			 uint64_t n_rest, const char *unit);
-/* @p as the shortest decimal that reads back as @p: "99", "99.99999". */
+/*
+ * report_pct_str() - format @p as the shortest decimal that reads back as
+ * @p: "99", "99.99999".
+ */
 const char *report_pct_str(double p, char *buf, size_t size);
 
 /*
- * Calls @fn for each command; stops at, and returns, a non-zero return.
- * A streamed run's commands are read again from its files: -errno when
- * that fails (its reader printed why).
+ * report_rows_each() - call @fn for each command. It stops at the first
+ * non-zero return of @fn and returns it. A streamed run's commands are
+ * read again from its files; it returns -errno when that fails (the
+ * reader has printed why).
  */
 int report_rows_each(const struct recording_run *run,
 		     int (*fn)(const struct report_row *row, void *arg),

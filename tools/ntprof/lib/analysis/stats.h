@@ -31,25 +31,30 @@ struct ntprof_stats {
 };
 
 /*
- * The percentile @p (0..100) of @n sorted values; NAN when @n is 0.
+ * ntprof_percentile_i64() - return the percentile @p (0..100) of @n sorted
+ * values, or NAN when @n is 0.
  */
 double ntprof_percentile_i64(const int64_t *sorted, size_t n, double p);
 
 /*
- * Sorts @v (ascending), by radix in linear time, and fills @st; accepts
- * n == 0.
+ * ntprof_stats_i64() - sort @v in ascending order, by radix in linear
+ * time, and fill @st. @n may be 0.
  */
 void ntprof_stats_i64(int64_t *v, size_t n, struct ntprof_stats *st);
 
-/* Ascending, in place. Falls back to qsort() when memory is short. */
+/*
+ * ntprof_sort_i64() - sort @v in ascending order, in place. It falls back
+ * to qsort() when memory is short.
+ */
 void ntprof_sort_i64(int64_t *v, size_t n);
 
 /*
- * Stable LSD radix sort of @n elements of @size bytes (8, 16, 24 or 32)
- * by the uint64_t at byte offset @key_off of each. Returns 0, or -ENOMEM
- * when its scratch copy (n * size bytes) cannot be allocated; @base is
- * then left untouched. Sorting by a second key first, then by the main
- * one, orders by (main, second), as the sort is stable.
+ * ntprof_radix_sort() - sort @n elements of @size bytes (8, 16, 24 or 32)
+ * with a stable LSD radix sort, by the uint64_t at byte offset @key_off
+ * of each. It returns 0, or -ENOMEM when its scratch copy (n * size
+ * bytes) cannot be allocated, in which case @base is left untouched.
+ * Because the sort is stable, sorting by a second key first and then by
+ * the main key orders by (main, second).
  */
 int ntprof_radix_sort(void *base, size_t n, size_t size, size_t key_off);
 
@@ -76,8 +81,9 @@ int ntprof_vec_grow(struct ntprof_vec *vec);
 int ntprof_vec_push_hist(struct ntprof_vec *vec, int64_t x);
 
 /*
- * Appends @x; 0 or -ENOMEM. Inline: the recorder's live table pushes a
- * value per component of every record it drains.
+ * ntprof_vec_push() - append @x. It returns 0 or -ENOMEM. It is inline
+ * because the recorder's live table pushes a value per component of every
+ * record that it drains.
  */
 static inline int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
 {
@@ -90,12 +96,16 @@ static inline int ntprof_vec_push(struct ntprof_vec *vec, int64_t x)
 	vec->v[vec->n++] = x;
 	return 0;
 }
-/* The summary of @vec's samples (sorting its exact values). */
+/*
+ * ntprof_vec_stats() - fill @st with the summary of @vec's samples,
+ * sorting its exact values.
+ */
 void ntprof_vec_stats(struct ntprof_vec *vec, struct ntprof_stats *st);
 /*
- * The percentile @p (0..100) of @vec's samples (sorting its exact
- * values), by the estimator of ntprof_vec_stats(): a view that splits
- * the commands at a percentile splits them where the tables put it.
+ * ntprof_vec_percentile() - return the percentile @p (0..100) of @vec's
+ * samples, sorting its exact values, by the estimator of
+ * ntprof_vec_stats(). A view that splits the commands at a percentile
+ * thus splits them where the tables put that percentile.
  */
 double ntprof_vec_percentile(struct ntprof_vec *vec, double p);
 void ntprof_hist_free(struct ntprof_hist *h);

@@ -35,7 +35,7 @@ struct ntprof_hist {
 	uint64_t *chunk[2][CHUNKS];
 };
 
-/* The chunk and index of magnitude @m. */
+/* bucket_of() - find the chunk and the index of magnitude @m. */
 static void bucket_of(uint64_t m, unsigned int *c, unsigned int *i)
 {
 	unsigned int top;
@@ -50,7 +50,7 @@ static void bucket_of(uint64_t m, unsigned int *c, unsigned int *i)
 	*i = (m >> (top - SUB_BITS)) & (SUB - 1);
 }
 
-/* The middle of bucket @i of chunk @c, as a magnitude. */
+/* bucket_mid() - return the middle of bucket @i of chunk @c, as a magnitude. */
 static uint64_t bucket_mid(unsigned int c, unsigned int i)
 {
 	unsigned int shift;
@@ -98,8 +98,8 @@ void ntprof_hist_free(struct ntprof_hist *h)
 }
 
 /*
- * @vec's values moved into a histogram, which takes every later one.
- * 0, or -ENOMEM with @vec as it was.
+ * vec_to_hist() - move @vec's values into a histogram, which takes every
+ * later value. It returns 0, or -ENOMEM with @vec as it was.
  */
 static int vec_to_hist(struct ntprof_vec *vec)
 {
@@ -149,7 +149,10 @@ int ntprof_vec_push_hist(struct ntprof_vec *vec, int64_t x)
 	return hist_add(vec->hist, x);
 }
 
-/* The value of rank @r (0-based, ascending): its bucket's middle. */
+/*
+ * hist_rank() - return the value of rank @r (0-based, ascending): its
+ * bucket's middle.
+ */
 static double hist_rank(const struct ntprof_hist *h, uint64_t r)
 {
 	uint64_t seen = 0, m;
@@ -188,7 +191,10 @@ static double clamp(double x, const struct ntprof_hist *h)
 	return x;
 }
 
-/* As ntprof_percentile_i64(), over the buckets. */
+/*
+ * hist_percentile() - do what ntprof_percentile_i64() does, over the
+ * buckets.
+ */
 static double hist_percentile(const struct ntprof_hist *h, double p)
 {
 	double hh = (double)(h->n - 1) * p / 100.0, frac, a, b;

@@ -11,7 +11,10 @@
 
 #include "common/escape.h"
 
-/* What byte @c becomes: itself, "\\" or "\xHH"; returns its length. */
+/*
+ * escape_byte() - write into @out what byte @c becomes: itself, "\\" or
+ * "\xHH". It returns the length written.
+ */
 static size_t escape_byte(unsigned char c, char out[5])
 {
 	if (c == '\\') {

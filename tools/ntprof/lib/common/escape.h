@@ -15,21 +15,23 @@
 #include <stddef.h>
 
 /*
- * Writes the @len bytes at @src into @dst (room for @size bytes, the NUL
- * included) with each byte outside printable ASCII (0x20 to 0x7e) as
- * "\xHH" and a backslash as "\\", so that two strings differ after as
- * they did before. When that does not fit, it ends at the last whole
- * escape that leaves room for "...", which it writes. Returns the length
- * of the whole escaped string, as snprintf() does: @size or more when it
- * was cut.
+ * ntprof_escape() - write the @len bytes at @src into @dst, which has room
+ * for @size bytes including the NUL. Each byte outside printable ASCII
+ * (0x20 to 0x7e) becomes "\xHH" and a backslash becomes "\\", so that
+ * two strings that differ before escaping still differ after it. When
+ * the result does not fit, it ends at the last whole escape that leaves
+ * room for "...", which the function writes. It returns the length of
+ * the whole escaped string, as snprintf() does: @size or more when the
+ * string was cut.
  */
 size_t ntprof_escape(char *dst, size_t size, const void *src, size_t len);
 
 /*
- * The length of the well-formed UTF-8 sequence of one character at @s
- * (RFC 3629: no overlong form, no surrogate, at most U+10FFFF), 1 to 4;
- * 0 when @s does not start one (a stray continuation byte, a sequence
- * cut short by the NUL, a byte that UTF-8 never uses).
+ * ntprof_utf8_len() - return the length, 1 to 4, of the well-formed UTF-8
+ * sequence of one character at @s (RFC 3629: no overlong form, no
+ * surrogate, at most U+10FFFF). It returns 0 when @s does not start such
+ * a sequence: at a stray continuation byte, at a sequence cut short by
+ * the NUL, or at a byte that UTF-8 never uses.
  */
 size_t ntprof_utf8_len(const char *s);
 

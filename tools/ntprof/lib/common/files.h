@@ -10,8 +10,9 @@
 #include <stdbool.h>
 
 /*
- * True if @a and @b are the same string, or both exist and are the same
- * file (one device and inode: a link, or another spelling of the path).
+ * ntprof_same_file() - tell whether @a and @b are the same string, or
+ * both exist and are the same file (the same device and inode: a link,
+ * or another spelling of the path).
  */
 bool ntprof_same_file(const char *a, const char *b);
 

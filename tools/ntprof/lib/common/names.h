@@ -9,21 +9,31 @@
 
 #include <stdint.h>
 
-/* "host" or "target"; "?" for any other value. */
+/* ntprof_role_name() - return "host" or "target", or "?" for another value. */
 const char *ntprof_role_name(uint32_t role);
 
-/* "tcp" or "rdma"; NULL for any other value, NONE included. */
+/*
+ * ntprof_transport_id() - return "tcp" or "rdma", or NULL for any other
+ * value, including NONE.
+ */
 const char *ntprof_transport_id(uint32_t transport);
 
-/* As ntprof_transport_id(), and "tcp,rdma" for NONE, "?" for others. */
+/*
+ * ntprof_transport_name() - return what ntprof_transport_id() returns,
+ * except "tcp,rdma" for NONE and "?" for other values.
+ */
 const char *ntprof_transport_name(uint32_t transport);
 
-/* -r's value: host or target. 0, or -EINVAL. */
+/*
+ * ntprof_role_parse() - parse the value of -r, "host" or "target". It
+ * returns 0, or -EINVAL.
+ */
 int ntprof_role_parse(const char *s, uint32_t *role);
 
 /*
- * -t's value: tcp, rdma, or both (a list, "tcp,rdma"), which is
- * NTPROF_TRANSPORT_NONE, a session of every transport. 0, or -EINVAL.
+ * ntprof_transport_parse() - parse the value of -t: "tcp", "rdma", or
+ * both as a list ("tcp,rdma"), which gives NTPROF_TRANSPORT_NONE, a
+ * session of every transport. It returns 0, or -EINVAL.
  */
 int ntprof_transport_parse(const char *s, uint32_t *transport);
 

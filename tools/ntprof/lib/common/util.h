@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the tool's files share that is too small for a room: sizes, units, orders. */
+/*
+ * Small helpers that the tool's files share and that need no file of
+ * their own: sizes, units and orders.
+ */
 #ifndef NTPROF_UTIL_H
 #define NTPROF_UTIL_H
 
@@ -11,7 +14,7 @@
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
 
-/* qsort()'s ascending order of int64_t values. */
+/* cmp_i64() - compare two int64_t values for qsort()'s ascending order. */
 static inline int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;

@@ -16,7 +16,10 @@ int ntprof_connect(const char *cmd, struct nl_sock **sockp)
 	return ntprof_connect_sized(cmd, NL_MSG_SIZE, sockp);
 }
 
-/* The family on @sock, or the reason printed and @sock closed. */
+/*
+ * family_resolve() - resolve the family on @sock. On failure, it prints the
+ * reason and closes @sock.
+ */
 static int family_resolve(const char *cmd, struct nl_sock *sock,
 			  struct nl_sock **sockp)
 {

@@ -8,18 +8,27 @@
 #include "genl/nl.h"
 
 /*
- * Opens a socket to the ntprof family for subcommand @cmd. On failure it
- * has already told the user why (module not loaded, version mismatch...)
- * and returns -errno.
+ * ntprof_connect() - open a socket to the ntprof family for subcommand
+ * @cmd. On failure, it has already told the user why (the module is not
+ * loaded, its version does not match...) and returns -errno.
  */
 int ntprof_connect(const char *cmd, struct nl_sock **sockp);
-/* The same, for a socket whose receives are @recv_size bytes (nl.h). */
+/*
+ * ntprof_connect_sized() - do what ntprof_connect() does, for a socket
+ * whose receives are @recv_size bytes (nl.h).
+ */
 int ntprof_connect_sized(const char *cmd, size_t recv_size,
 			 struct nl_sock **sockp);
-/* The same, on a bound socket another process handed over as @fd. */
+/*
+ * ntprof_connect_fd() - do what ntprof_connect() does, on a bound socket
+ * that another process handed over as @fd.
+ */
 int ntprof_connect_fd(const char *cmd, int fd, struct nl_sock **sockp);
 
-/* Whether the module is loaded (/sys/module says), without a word. */
+/*
+ * ntprof_module_loaded() - tell whether the module is loaded, as
+ * /sys/module says, without printing anything.
+ */
 bool ntprof_module_loaded(void);
 
 #endif /* NTPROF_CONN_H */

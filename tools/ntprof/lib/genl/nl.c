@@ -42,7 +42,10 @@ int nl_open(struct nl_sock **sockp)
 	return nl_open_sized(sockp, NL_MSG_SIZE);
 }
 
-/* Options and port id of @sock->mnl, bound here unless @bound. */
+/*
+ * nl_setup() - set the options of @sock->mnl, bind it unless @bound, and
+ * note its port id.
+ */
 static int nl_setup(struct nl_sock *sock, bool bound)
 {
 	int one = 1;
@@ -63,7 +66,10 @@ static int nl_setup(struct nl_sock *sock, bool bound)
 	return 0;
 }
 
-/* A struct nl_sock around @mnl, set up; @mnl is closed on failure. */
+/*
+ * nl_wrap() - wrap @mnl in a struct nl_sock and set it up; @mnl is closed on
+ * failure.
+ */
 static int nl_wrap(struct mnl_socket *mnl, size_t recv_size, bool bound,
 		   struct nl_sock **sockp)
 {
@@ -218,7 +224,10 @@ static int nl_extack_attr(const struct nlattr *attr, void *arg)
 	return MNL_CB_OK;
 }
 
-/* Keeps the explanation the kernel put after an error or a DONE. */
+/*
+ * nl_extack_parse() - keep the explanation that the kernel put after an
+ * error or a DONE.
+ */
 static void nl_extack_parse(struct nl_sock *sock, const struct nlmsghdr *nlh,
 			    unsigned int offset)
 {
@@ -309,7 +318,10 @@ static mnl_cb_t nl_ctl_cb[NLMSG_MIN_TYPE] = {
 	[NLMSG_DONE] = nl_done_cb,
 };
 
-/* Whether buf holds the ACK, error or DONE that ends request @seq. */
+/*
+ * nl_has_end() - tell whether @buf holds the ACK, error or DONE that ends
+ * request @seq.
+ */
 static bool nl_has_end(const void *buf, size_t len, uint32_t seq)
 {
 	const struct nlmsghdr *nlh = buf;
@@ -324,8 +336,9 @@ static bool nl_has_end(const void *buf, size_t len, uint32_t seq)
 }
 
 /*
- * After we stopped early, reads what the kernel still sends for request
- * @seq (the ACK, the rest of a dump) so the next request starts clean.
+ * nl_drain() - after the caller stopped early, read what the kernel still
+ * sends for request @seq (the ACK, the rest of a dump), so that the next
+ * request starts clean.
  */
 static void nl_drain(struct nl_sock *sock, size_t len, uint32_t seq)
 {

@@ -186,7 +186,10 @@ struct hooks_ctx {
 	bool busy;		/* one of them is attached */
 };
 
-/* The u8 fields of struct ntp_hook: larger values are not ours to keep. */
+/*
+ * u8_of() - return the attribute's value (@def when it is absent) for a u8
+ * field of struct ntp_hook; a value that does not fit in a u8 becomes 0xff.
+ */
 static uint8_t u8_of(const struct nlattr *attr, uint8_t def)
 {
 	uint32_t v = attr_u32(attr, def);
@@ -306,7 +309,10 @@ static int put_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
 	       0 : -EMSGSIZE;
 }
 
-/* Strict validation wants NLA_F_NESTED; not every libmnl sets it. */
+/*
+ * nest_start() - start a nest with NLA_F_NESTED set, because strict
+ * validation wants it and not every libmnl sets it.
+ */
 static struct nlattr *nest_start(struct nlmsghdr *nlh, uint16_t type)
 {
 	struct nlattr *nest = mnl_attr_nest_start_check(nlh, NL_MSG_SIZE, type);
@@ -365,7 +371,10 @@ static int usite_put(struct nlmsghdr *nlh, const struct session_usite *u)
 	return 0;
 }
 
-/* The offsets BTF gave for the session's role: the module takes them. */
+/*
+ * layout_put() - put the offsets that BTF gave for the session's role, which
+ * the module takes instead of its own.
+ */
 static int layout_put(struct nlmsghdr *nlh,
 		      const struct session_layout_field *l, size_t n)
 {
@@ -452,7 +461,10 @@ int session_stop(struct nl_sock *sock, uint32_t role)
 
 /* stats-get */
 
-/* A counter the kernel did not send counts nothing. */
+/*
+ * attr_u64() - return the attribute's u64, or 0 for a counter that the
+ * kernel did not send.
+ */
 static uint64_t attr_u64(const struct nlattr *attr)
 {
 	return attr ? mnl_attr_get_u64(attr) : 0;
@@ -518,7 +530,10 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 
 /* records-get */
 
-/* Hand @n records to the caller's function; -1 with errno on failure. */
+/*
+ * records_pass() - hand @n records to the caller's function. It returns -1
+ * with errno set on failure.
+ */
 static int records_pass(struct session_records_ctx *ctx,
 			const struct ntprof_record *recs, size_t n)
 {
@@ -533,7 +548,10 @@ static int records_pass(struct session_records_ctx *ctx,
 	return 0;
 }
 
-/* Refuses the reply: a malformed record, whose reason @ctx keeps. */
+/*
+ * records_malformed() - refuse the reply because of a malformed record,
+ * whose reason @ctx keeps.
+ */
 static int records_malformed(struct session_records_ctx *ctx, uint64_t i,
 			     const char *why)
 {

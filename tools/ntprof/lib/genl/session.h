@@ -53,13 +53,17 @@ struct session_status {
 	uint64_t chain_offset;
 };
 
-/* status-get. 0 or -errno; the caller reports errors with nl_perror(). */
+/*
+ * session_status_get() - send status-get and fill @st from the reply. It
+ * returns 0 or -errno; the caller reports errors with nl_perror().
+ */
 int session_status_get(struct nl_sock *sock, struct session_status *st);
 
 /*
- * The reply's parser, an mnl callback on a zeroed @st: for
- * session_status_get(), and for tests that build replies themselves. A
- * second reply to one request is -EPROTO (set in errno).
+ * The context of session_status_reply(), the parser of status-get's
+ * reply: an mnl callback that fills a zeroed @st. session_status_get()
+ * uses it, and so do tests that build replies themselves. A second reply
+ * to one request fails with -EPROTO (set in errno).
  */
 struct session_status_ctx {
 	struct session_status *st;
@@ -67,7 +71,10 @@ struct session_status_ctx {
 };
 
 int session_status_reply(const struct nlmsghdr *nlh, void *data);
-/* The module of @role and @transport (NONE: the role's core), or NULL. */
+/*
+ * session_module_find() - return the module of @role and @transport
+ * (NONE stands for the role's core module), or NULL.
+ */
 const struct session_module *
 session_module_find(const struct session_status *st, uint32_t role,
 		    uint32_t transport);
@@ -90,20 +97,26 @@ struct session_hooks {
 };
 
 /*
- * probe-get: the hooks a session of @role and @transport attaches, those
- * of the role's transport and those of both transports, in the module's
- * order. 0 or -errno; free with session_hooks_free() in any case.
+ * session_hooks_get() - send probe-get and collect the hooks that a
+ * session of @role and @transport attaches: those of the role's transport
+ * and those of both transports, in the module's order. It returns 0 or
+ * -errno. The caller frees @hooks with session_hooks_free() in any case.
  */
 int session_hooks_get(struct nl_sock *sock, uint32_t role, uint32_t transport,
 		      struct session_hooks *hooks);
+/* session_hooks_free() - free what session_hooks_get() collected. */
 void session_hooks_free(struct session_hooks *hooks);
-/* Any hook of @role attached: a session of that role is running. */
+/*
+ * session_hooks_busy() - tell whether any hook of @role is attached,
+ * which means that a session of that role is running.
+ */
 bool session_hooks_busy(struct nl_sock *sock, uint32_t role);
 
 /*
- * A fetch of a userspace site (Documentation/ntprof.rst, Fetches): an
- * argument register, @nr_derefs pointer loads, then @offset and a read of
- * @width bytes, or the address itself with width 0.
+ * A fetch of a userspace site (Documentation/ntprof.rst, Fetches): it
+ * starts from an argument register, follows @nr_derefs pointers, adds
+ * @offset and reads @width bytes there, or takes the address itself when
+ * @width is 0.
  */
 struct session_fetch {
 	bool set;
@@ -122,9 +135,10 @@ enum session_usite_field {
 };
 
 /*
- * A uprobe site of a start request; @path must outlive the request, and
- * @fd, the binary open for reading, must be open while it is sent: the
- * module probes the file @fd is, the one whose offsets were computed.
+ * A uprobe site of a start request. @path must outlive the request, and
+ * @fd, the binary open for reading, must stay open while the request is
+ * sent: the module probes the file that @fd refers to, whose offsets the
+ * tool computed.
  */
 struct session_usite {
 	const char *func;	/* the function's name, for messages */
@@ -186,11 +200,18 @@ struct session_config {
 	uint64_t chain_offset;
 };
 
-/* start and stop; 0 or -errno, with the kernel's reason in nl_extack(). */
+/*
+ * session_start() - start a session as @cfg says; session_stop() stops
+ * @role's session. Both return 0 or -errno, with the kernel's reason in
+ * nl_extack().
+ */
 int session_start(struct nl_sock *sock, const struct session_config *cfg);
 int session_stop(struct nl_sock *sock, uint32_t role);
 
-/* stats-get of @role's session (its own counters), summed over the CPUs. */
+/*
+ * The counters of @role's session (its own counters, summed over the
+ * CPUs), which session_stats_get() gets with stats-get.
+ */
 struct session_stats {
 	uint64_t records;
 	uint64_t drops;
@@ -205,33 +226,37 @@ int session_stats_get(struct nl_sock *sock, uint32_t role,
 		      struct session_stats *st);
 
 /*
- * Gets the records in batches. Returns 0 or -errno; an error of @fn
- * (returned as -errno) ends the request, and the records the kernel had
- * already put in its reply are lost. @crecs, when not NULL, has each
- * record's compact bytes as the kernel sent them (host byte order, already
- * checked by the decoder), valid during the call: a writer of format 2.0
- * takes them as they are instead of encoding @recs again.
+ * A callback that gets the records in batches. It returns 0 or -errno; an
+ * error (returned as -errno) ends the request, and the records that the
+ * kernel had already put in its reply are lost. @crecs, when not NULL,
+ * holds each record's compact bytes as the kernel sent them (in host byte
+ * order, already checked by the decoder), valid during the call, so that
+ * a writer of format 2.0 can take them as they are instead of encoding
+ * @recs again.
  */
 typedef int (*session_records_fn)(const struct ntprof_record *recs,
 				  const void *const *crecs, size_t n,
 				  void *data);
 
 /*
- * records-get: takes the finished records of @role's session out of the
- * kernel's buffers (each role has its own) and hands them to @fn.
- * *@count (may be NULL) gets how many there were. -EPROTO: a malformed
- * record, which nl_perror() on @sock then explains.
+ * session_records_get() - send records-get, which takes the finished
+ * records of @role's session out of the kernel's buffers (each role has
+ * its own), and hand the records to @fn. *@count, if @count is not NULL,
+ * gets how many there were. It returns -EPROTO for a malformed record,
+ * which nl_perror() on @sock then explains.
  */
 int session_records_get(struct nl_sock *sock, uint32_t role,
 			session_records_fn fn, void *data, uint64_t *count);
 
 /*
- * The reply's parser, an mnl callback: for session_records_get(), and for
- * tests that build replies themselves. NTPROF_A_RECORDS_DATA holds
- * compact records back to back (struct ntprof_crec, host byte order,
- * lib/ntp/crec.h): they are decoded into @batch and handed to @fn in
- * batches. A malformed one is -EPROTO (set in errno), its reason in
- * @why; the batches before it in the reply have reached @fn.
+ * The context of session_records_reply(), the parser of records-get's
+ * reply, an mnl callback. session_records_get() uses it, and so do tests
+ * that build replies themselves. NTPROF_A_RECORDS_DATA holds compact
+ * records back to back (struct ntprof_crec in host byte order,
+ * lib/ntp/crec.h). The parser decodes them into @batch and hands them to
+ * @fn in batches. A malformed record fails with -EPROTO (set in errno),
+ * with its reason in @why; the batches before it in the reply have
+ * reached @fn.
  */
 #define SESSION_RECORDS_BATCH	64
 
@@ -248,8 +273,9 @@ struct session_records_ctx {
 int session_records_reply(const struct nlmsghdr *nlh, void *data);
 
 /*
- * The transports whose modules a session of @transport uses, the role's
- * core's (NONE) first, in @t. Returns how many.
+ * session_transports() - put in @t the transports whose modules a session
+ * of @transport uses, the role's core (NONE) first, and return how many
+ * there are.
  */
 #define SESSION_TRANSPORTS	3
 int session_transports(uint32_t transport, uint32_t t[SESSION_TRANSPORTS]);

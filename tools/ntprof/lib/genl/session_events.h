@@ -26,14 +26,18 @@ struct session_events {
 };
 
 /*
- * Takes @role's events out of the module into @out (appended; free
- * out->ev when done). -EOPNOTSUPP: a module without events-get, older
- * than this tool; -EPROTO: a malformed reply, the reason in out->why.
+ * session_events_get() - take @role's events out of the module and append
+ * them to @out; the caller frees out->ev when done. It returns
+ * -EOPNOTSUPP for a module without events-get, older than this tool, and
+ * -EPROTO for a malformed reply, with the reason in out->why.
  */
 int session_events_get(struct nl_sock *sock, uint32_t role,
 		       struct session_events *out);
 
-/* The reply's parser, an mnl callback, for tests that build replies. */
+/*
+ * session_events_reply() - parse one message of events-get's reply; an
+ * mnl callback, exported for tests that build replies themselves.
+ */
 int session_events_reply(const struct nlmsghdr *nlh, void *data);
 
 #endif /* NTPROF_SESSION_EVENTS_H */

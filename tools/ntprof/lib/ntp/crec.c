@@ -88,7 +88,10 @@ INLINE void st64(uint8_t *p, uint64_t v, enum crec_order o)
 		memcpy(p, &v, sizeof(v));
 }
 
-/* The size the points word @points gives a record, as ntprof_crec_size(). */
+/*
+ * size_of() - return the size that the points word @points gives a record,
+ * as ntprof_crec_size() does.
+ */
 static inline uint32_t size_of(uint32_t points)
 {
 	uint32_t n = __builtin_popcount(points & NTPROF_CREC_POINTS);
@@ -99,9 +102,10 @@ static inline uint32_t size_of(uint32_t points)
 }
 
 /*
- * The points word of @rec, with the pid's bit, and t0: false when a
- * point lies more than 2^63 ns before t0 or 2^63 - 1 after it, where no
- * offset reaches. The offsets are 64-bit when one of them is beyond 32.
+ * points_of() - compute the points word of @rec, with the pid's bit, and t0.
+ * It returns false when a point lies more than 2^63 ns before t0 or more
+ * than 2^63 - 1 ns after it, where no offset reaches. The offsets are 64-bit
+ * when one of them needs more than 32 bits.
  */
 static bool points_of(const struct ntprof_record *rec, uint32_t *points,
 		      uint64_t *t0)
@@ -189,7 +193,10 @@ static int bad(char *why, size_t whylen, const char *fmt, ...)
 	return -EBADMSG;
 }
 
-/* The points of @p, all but t0's, into @rec->ts; 0 or -EBADMSG. */
+/*
+ * decode_points() - decode the points at @p, all except t0, into @rec->ts.
+ * It returns 0 or -EBADMSG.
+ */
 INLINE int decode_points(struct ntprof_record *rec, const uint8_t *p,
 			 uint32_t points, uint64_t t0, enum crec_order o,
 			 char *why, size_t whylen)

@@ -25,30 +25,37 @@ enum crec_order {
 	CREC_LE,	/* .ntp 2.0 blocks */
 };
 
-/* The fixed part: every record has it, one without a point is only it. */
+/*
+ * The fixed part: every record has it, and a record without a point
+ * consists of it alone.
+ */
 #define CREC_FIXED	((uint32_t)sizeof(struct ntprof_crec))
 /* The points word's bits that mean something; any other is malformed. */
 #define CREC_BITS	(NTPROF_CREC_POINTS | NTPROF_CREC_WIDE | NTPROF_CREC_PID)
 
 /*
- * Bytes of @rec in compact form, or 0 if it has none: a point more than
- * 2^63 ns from the first (not a CLOCK_MONOTONIC time, a garbled record),
- * which no signed 64-bit offset reaches.
+ * crec_size() - return the size in bytes of @rec in compact form, or 0 if
+ * the record has no compact form. That is the case when a point lies more
+ * than 2^63 ns from the first point, which no signed 64-bit offset can
+ * reach; such a time is not a CLOCK_MONOTONIC time, and the record is
+ * garbled.
  */
 uint32_t crec_size(const struct ntprof_record *rec);
 
 /*
- * Writes @rec in compact form at @buf, which has room for
- * NTPROF_CREC_MAX bytes, in byte order @o. Returns its size, as
- * crec_size(): 0, nothing written, for a record it cannot hold.
+ * crec_encode() - write @rec in compact form and in byte order @o at @buf,
+ * which has room for NTPROF_CREC_MAX bytes. It returns the size written,
+ * as crec_size() does; for a record that the compact form cannot hold, it
+ * writes nothing and returns 0.
  */
 uint32_t crec_encode(void *buf, const struct ntprof_record *rec,
 		     enum crec_order o);
 
 /*
- * Reads the compact record at @buf, of at most @len bytes, into @rec.
- * Returns its size (a multiple of 4, 48 or more), or -EBADMSG with the
- * reason in @why ("points word 0x41000001 has unknown bits").
+ * crec_decode() - read the compact record at @buf, of at most @len bytes
+ * and in byte order @o, into @rec. It returns the record's size (a
+ * multiple of 4, at least 48), or -EBADMSG with the reason in @why
+ * ("points word 0x41000001 has unknown bits").
  */
 int crec_decode(struct ntprof_record *rec, const void *buf, size_t len,
 		enum crec_order o, char *why, size_t whylen);

@@ -212,130 +212,167 @@ struct ntp_event {
 /* Far more events than a recording has; bounds what a reader allocates. */
 #define NTP_EVENTS_MAX		(1U << 20)
 
-/* Writer. Each call returns 0 or -errno. */
+/* The writer. Each function that returns an int returns 0 or -errno. */
 struct ntp_writer;
 
 /*
- * Creates (or truncates) @path and writes the header. -EINVAL: a string
- * of @hdr is too long, it has more than NTP_HOOKS_MAX hooks,
- * NTP_DEVS_MAX devices or NTP_CTRLS_MAX controller entries, or all of
- * them make a header of more than 1 MiB.
+ * ntp_writer_open() - create (or truncate) @path and write the header.
+ * It returns -EINVAL when a string of @hdr is too long, when @hdr has more
+ * than NTP_HOOKS_MAX hooks, NTP_DEVS_MAX devices or NTP_CTRLS_MAX
+ * controller entries, or when all of them make a header of more than
+ * 1 MiB.
  */
 int ntp_writer_open(const char *path, const struct ntp_header *hdr,
 		    struct ntp_writer **wp);
 /*
- * The same in format @major.@minor: 2.0, or an older one for the tests
- * that keep files of every version (1.0 to 1.4), which leaves out what
- * its version did not have yet (devices and controllers before 1.1, the
- * trailer's devices before 1.2 and hooks before 1.3, the part before
- * 1.4). -EINVAL: a version it does not write.
+ * ntp_writer_open_format() - do what ntp_writer_open() does, in format
+ * @major.@minor. The format is 2.0, or an older one for the tests that
+ * keep files of every version (1.0 to 1.4). An older format leaves out
+ * what its version did not have yet: devices and controllers before 1.1,
+ * the trailer's devices before 1.2 and its hooks before 1.3, and the part
+ * before 1.4. It returns -EINVAL for a version that it does not write.
  */
 int ntp_writer_open_format(const char *path, const struct ntp_header *hdr,
 			   unsigned int major, unsigned int minor,
 			   struct ntp_writer **wp);
-/* The path it writes, for messages. */
+/* ntp_writer_path() - return the path that @w writes, for messages. */
 const char *ntp_writer_path(const struct ntp_writer *w);
 /*
- * Bytes of the file once the records buffered so far are flushed: the
- * header, the units written and the block being filled.
+ * ntp_writer_size() - return the size in bytes that the file will have
+ * once the records buffered so far are flushed: the header, the units
+ * written and the block being filled.
  */
 uint64_t ntp_writer_size(const struct ntp_writer *w);
-/* Records appended so far, buffered ones included. */
+/*
+ * ntp_writer_records() - return the number of records appended so far,
+ * including the buffered ones.
+ */
 uint64_t ntp_writer_records(const struct ntp_writer *w);
 /*
- * Copies @n records into the current block and writes each block that
- * fills up. After a failed write every later call fails the same way:
- * what follows a partial block could not be read. -ERANGE, in format
- * 2.0: a record whose points lie 2^63 ns or more apart, which its form
- * cannot hold (crec_size() is 0); the records before it are appended,
- * and the writer goes on.
+ * ntp_writer_append() - copy @n records into the current block and write
+ * each block that fills up. After a failed write, every later call fails
+ * the same way, because a reader could not read what follows a partial
+ * block. In format 2.0, it returns -ERANGE for a record whose points lie
+ * 2^63 ns or more apart, which the compact form cannot hold (crec_size()
+ * is 0); the records before that one are appended, and the writer
+ * remains usable.
  */
 int ntp_writer_append(struct ntp_writer *w, const struct ntprof_record *recs,
 		      size_t n);
 
 /*
- * Whether @w takes records as the module sends them, compact and in host
- * byte order: a file of format 2.0 on a little-endian host, where those
- * are the file's bytes.
+ * ntp_writer_takes_crec() - tell whether @w takes records as the module
+ * sends them, compact and in host byte order. It does for a file of
+ * format 2.0 on a little-endian host, where those bytes are the file's
+ * bytes.
  */
 bool ntp_writer_takes_crec(const struct ntp_writer *w);
 
 /*
- * Appends the compact record at @crec (crec_decode() read it from the
- * module's reply without complaint), with @cntlid in place of its own if
- * not 0, as ntp_writer_append(): only if ntp_writer_takes_crec().
+ * ntp_writer_append_crec() - append the compact record at @crec, as
+ * ntp_writer_append() does, with @cntlid in place of the record's own
+ * unless @cntlid is 0. The caller must have checked that crec_decode()
+ * reads the record from the module's reply without complaint, and may
+ * call this only if ntp_writer_takes_crec() is true.
  */
 int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
 			   uint16_t cntlid);
 /*
- * Flushes the records buffered so far, then writes @n events and the
- * kernel's count of events dropped so far, @drops, as one events unit.
- * -EINVAL in a format before 2.2, or for more than NTP_EVENTS_MAX.
+ * ntp_writer_events() - flush the records buffered so far, then write @n
+ * events and @drops, the kernel's count of events dropped so far, as one
+ * events unit. It returns -EINVAL in a format before 2.2, or for more
+ * than NTP_EVENTS_MAX events.
  */
 int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
 		      size_t n, uint64_t drops);
-/* Writes the records buffered so far as a (short) block. No fsync. */
+/*
+ * ntp_writer_flush() - write the records buffered so far as a (short)
+ * block. It does not call fsync().
+ */
 int ntp_writer_flush(struct ntp_writer *w);
 /*
- * Flushes, writes @t (its records field is ignored: the writer counts
- * them) and closes the file; frees @w in any case. A NULL @t closes
- * without a trailer, as a killed recorder would: for error paths.
+ * ntp_writer_close() - flush, write the trailer @t and close the file.
+ * The records field of @t is ignored, because the writer counts the
+ * records itself. @w is freed in any case. A NULL @t closes the file
+ * without a trailer, as a killed recorder would; error paths use this.
  */
 int ntp_writer_close(struct ntp_writer *w, const struct ntp_trailer *t);
 
-/* Reader. */
+/* The reader. */
 struct ntp_file;
 
 /*
- * Opens a recording and reads its header. On failure returns -errno and
- * puts a one-line message naming @path in @errbuf: -ENOENT and the like
- * from the system, -EBADMSG for a damaged or foreign file, -ENOTSUP for
- * a newer format. The file is read as long as it was here.
+ * ntp_open() - open a recording and read its header. On failure, it
+ * returns -errno and puts a one-line message naming @path in @errbuf:
+ * -ENOENT and the like from the system, -EBADMSG for a damaged or
+ * foreign file, -ENOTSUP for a newer format. The reader reads the file
+ * only up to the size it had when ntp_open() opened it.
  */
 int ntp_open(const char *path, struct ntp_file **fp, char *errbuf,
 	     size_t errlen);
+/* ntp_header() - return the header that ntp_open() read. */
 const struct ntp_header *ntp_header(const struct ntp_file *f);
 /*
- * Whether @path starts with the .ntp magic: a recording, or a part of
- * one, whatever its state; false when it cannot be read.
+ * ntp_is_recording() - tell whether @path starts with the .ntp magic,
+ * that is, whether it is a recording or a part of one, whatever its
+ * state. It returns false when the file cannot be read.
  */
 bool ntp_is_recording(const char *path);
 /*
- * The next block's records, valid until the next call on @f. Returns 1,
- * 0 at the end (trailer or a recording cut short), or -errno with the
- * message in ntp_error(). Errors stick: later calls return the same.
+ * ntp_next_block() - read the next block's records, which stay valid
+ * until the next call on @f. It returns 1 for a block, 0 at the end (at
+ * the trailer, or where a recording was cut short), or -errno with the
+ * message in ntp_error(). Errors stick: later calls return the same
+ * error.
  */
 int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 		   size_t *n);
 /*
- * All the remaining records in one array, allocated once (its size comes
- * from the file's); free(*recs) when done. On error, *recs and *n hold
- * the records of the blocks before the bad one.
+ * ntp_read_all() - read all the remaining records into one array, which
+ * is allocated once (its size comes from the file's size); the caller
+ * frees *recs. On error, *recs and *n hold the records of the blocks
+ * before the bad one.
  */
 int ntp_read_all(struct ntp_file *f, struct ntprof_record **recs, size_t *n);
-/* Once at the end: NULL if the recording ended early, without a trailer. */
+/*
+ * ntp_trailer() - return the trailer, once the reader has reached the
+ * end, or NULL if the recording ended early, without a trailer.
+ */
 const struct ntp_trailer *ntp_trailer(const struct ntp_file *f);
 /*
- * The events of the units read so far (all of them at the end), in the
- * file's order, and the drops the last of them counted; NULL and 0 for
- * a file before 2.2 or without events.
+ * ntp_events() - return the events of the units read so far (all of them
+ * at the end), in the file's order, and in @drops the drops that the last
+ * unit counted. It returns NULL and 0 for a file before 2.2 or a file
+ * without events.
  */
 const struct ntp_event *ntp_events(const struct ntp_file *f, size_t *n,
 				   uint64_t *drops);
-/* Once at the end: bytes after the last whole block of a cut-short file. */
+/*
+ * ntp_discarded() - return, once the reader has reached the end, the
+ * number of bytes after the last whole block of a file that was cut
+ * short.
+ */
 uint64_t ntp_discarded(const struct ntp_file *f);
-/* The message of the last error: "<path>: <what is wrong>". */
+/*
+ * ntp_error() - return the message of the last error, in the form
+ * "<path>: <what is wrong>".
+ */
 const char *ntp_error(const struct ntp_file *f);
+/* ntp_close() - close the file and free @f. */
 void ntp_close(struct ntp_file *f);
 
 /*
- * A records' bound: no more than this many in the rest of the file (at
- * most ntp_read_all() returns), from the sizes of its blocks, without
- * reading them. For the memory to ask for before reading.
+ * ntp_records_bound() - return an upper bound on the number of records
+ * in the rest of the file (the most that ntp_read_all() can return),
+ * computed from the sizes of its blocks without reading them. Callers
+ * use it to size their memory before reading.
  */
 uint64_t ntp_records_bound(const struct ntp_file *f);
 
-/* One record in its 1.x form, NTP_RECORD_SIZE bytes, and back. */
+/*
+ * ntp_record_encode() - encode @rec in its 1.x form of NTP_RECORD_SIZE
+ * bytes; ntp_record_decode() decodes that form.
+ */
 void ntp_record_encode(void *buf, const struct ntprof_record *rec);
 void ntp_record_decode(struct ntprof_record *rec, const void *buf);
 

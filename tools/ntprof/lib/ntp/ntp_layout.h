@@ -157,9 +157,10 @@ static const uint8_t tag_events[4] = { 'N', 'T', 'P', 'V' };
 #define TRAILER_SIZE	40
 
 /*
- * Whether a file of version @major.@minor has what version @m_major.@m_minor
- * brought: a later minor of the same major, or any later major (2.0 keeps
- * everything 1.4 has but the records' form).
+ * ntp_since() - tell whether a file of version @major.@minor has what
+ * version @m_major.@m_minor brought: it has if it is a later minor of the
+ * same major, or any later major (2.0 keeps everything that 1.4 has,
+ * except the form of the records).
  */
 static inline bool ntp_since(unsigned int major, unsigned int minor,
 			     unsigned int m_major, unsigned int m_minor)
@@ -230,10 +231,11 @@ static inline uint64_t get64(const uint8_t *p)
 }
 
 /*
- * The CRC-32 of zlib's crc32(), by ISA-L: with carry-less multiplies it
- * takes about a tenth of zlib's table walk (3.9 instructions a byte),
- * which at some 900 instructions a record was a third of what the
- * recorder spent on each (Documentation/benchmarks.rst).
+ * crc() - compute the CRC-32 of zlib's crc32() with ISA-L. ISA-L's
+ * carry-less multiplies take about a tenth of the instructions of zlib's
+ * table walk (3.9 instructions per byte). zlib's walk, at some 900
+ * instructions per record, was a third of what the recorder spent on each
+ * record (Documentation/benchmarks.rst).
  */
 static inline uint32_t crc(const void *p, size_t len)
 {
@@ -241,8 +243,10 @@ static inline uint32_t crc(const void *p, size_t len)
 }
 
 /*
- * A record's identity, role to dev, little-endian: the first bytes of a
- * record in every format, the 1.x struct's and the compact one's alike.
+ * ident_put() - write a record's identity, the fields from role to dev,
+ * little-endian; ident_get() reads it back. The identity is the first
+ * bytes of a record in every format, in the 1.x struct and in the compact
+ * record alike.
  */
 static inline void ident_put(uint8_t *p, const struct ntprof_record *rec)
 {

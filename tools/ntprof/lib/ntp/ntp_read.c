@@ -141,7 +141,10 @@ const struct ntp_header *ntp_header(const struct ntp_file *f)
 	return &f->hdr;
 }
 
-/* The file stops here without a trailer: what a killed recorder leaves. */
+/*
+ * cut_short() - note that the file stops here without a trailer, which is
+ * what a killed recorder leaves.
+ */
 static int cut_short(struct ntp_file *f, uint64_t discarded)
 {
 	f->at_end = true;
@@ -150,9 +153,10 @@ static int cut_short(struct ntp_file *f, uint64_t discarded)
 }
 
 /*
- * Whether a block's length can be its records': exactly in 1.x; in 2.x,
- * from the smallest compact records to the largest, whole words. The
- * records' own sizes are checked as they are decoded.
+ * block_len_ok() - tell whether a block's length can hold its records:
+ * exactly, in 1.x; in 2.x, between the smallest and the largest compact
+ * records, in whole words. The records' own sizes are checked as they are
+ * decoded.
  */
 static bool block_len_ok(const struct ntp_file *f, const struct unit *u)
 {
@@ -163,8 +167,9 @@ static bool block_len_ok(const struct ntp_file *f, const struct unit *u)
 }
 
 /*
- * Reads the header of the unit at f->off. Returns 1 when its payload is
- * wholly in the file, 0 when the file ends inside it, or an error.
+ * unit_header() - read the header of the unit at f->off. It returns 1 when
+ * the unit's payload lies wholly in the file, 0 when the file ends inside
+ * it, or an error.
  */
 static int unit_header(struct ntp_file *f, struct unit *u)
 {
@@ -224,7 +229,10 @@ static int unit_header(struct ntp_file *f, struct unit *u)
 	return 1;
 }
 
-/* Grows f->buf to @len bytes, bounded by UNIT_MAX through the callers. */
+/*
+ * buf_reserve() - grow f->buf to @len bytes; the callers bound @len by
+ * UNIT_MAX.
+ */
 static int buf_reserve(struct ntp_file *f, size_t len)
 {
 	uint8_t *p;
@@ -239,7 +247,7 @@ static int buf_reserve(struct ntp_file *f, size_t len)
 	return 0;
 }
 
-/* What a message calls the unit at f->off. */
+/* unit_name() - return what a message calls the unit at f->off. */
 static const char *unit_name(const struct ntp_file *f, const struct unit *u,
 			     char *buf, size_t size)
 {
@@ -253,9 +261,9 @@ static const char *unit_name(const struct ntp_file *f, const struct unit *u,
 }
 
 /*
- * Reads the payload of the unit at f->off into @dst, checks it and moves
- * on to the next unit. Returns 1, 0 if the file shrank under us, or an
- * error.
+ * unit_payload() - read the payload of the unit at f->off into @dst, check
+ * it and move on to the next unit. It returns 1, 0 if the file shrank
+ * meanwhile, or an error.
  */
 static int unit_payload(struct ntp_file *f, const struct unit *u, void *dst)
 {
@@ -322,10 +330,11 @@ static int trailer_read(struct ntp_file *f, const struct unit *u)
 }
 
 /*
- * Moves to the next block that has records, reading the units on the way.
- * Returns 1 with its header in @u and its payload still unread, 0 at the
- * end of the recording, or an error. Every unit moves f->off forward by
- * at least UNIT_HDR bytes within the file, so this ends.
+ * unit_next() - move to the next block that has records, reading the units
+ * on the way. It returns 1 with the block's header in @u and its payload
+ * still unread, 0 at the end of the recording, or an error. Every unit moves
+ * f->off forward by at least UNIT_HDR bytes within the file, so the loop
+ * ends.
  */
 static int unit_next(struct ntp_file *f, struct unit *u)
 {
@@ -363,8 +372,9 @@ static int unit_next(struct ntp_file *f, struct unit *u)
 }
 
 /*
- * The compact records of the block just read, @u numbered @seq at @off,
- * into @dst: exactly its count of them, ending where the payload ends.
+ * block_decode() - decode the compact records of the block just read, @u,
+ * numbered @seq at @off, into @dst. The block must hold exactly its count of
+ * records, ending where the payload ends.
  */
 static int block_decode(struct ntp_file *f, const struct unit *u,
 			uint32_t seq, uint64_t off, struct ntprof_record *dst)
@@ -389,7 +399,10 @@ static int block_decode(struct ntp_file *f, const struct unit *u,
 	return 1;
 }
 
-/* The payload of a block into @dst, decoded unless it is fast. */
+/*
+ * block_read() - read the payload of a block into @dst, and decode it
+ * unless its records are already struct ntprof_record's bytes (f->fast).
+ */
 static int block_read(struct ntp_file *f, const struct unit *u,
 		      struct ntprof_record *dst)
 {
@@ -450,9 +463,10 @@ int ntp_next_block(struct ntp_file *f, const struct ntprof_record **recs,
 }
 
 /*
- * Records of compact blocks, from their headers alone: one pread() of 24
- * bytes a block. It stops where the reader would: at a unit that is not
- * whole in the file, a header that is wrong, the trailer.
+ * compact_bound() - count the records of compact blocks from their headers
+ * alone, with one pread() of 24 bytes per block. It stops where the reader
+ * would stop: at a unit that is not whole in the file, at a header that is
+ * wrong, or at the trailer.
  */
 static uint64_t compact_bound(const struct ntp_file *f)
 {
@@ -488,10 +502,10 @@ uint64_t ntp_records_bound(const struct ntp_file *f)
 }
 
 /*
- * Memory for @size bytes of records that free() takes back. Faulting in
- * gigabytes 4 KiB at a time costs more than reading them from the page
- * cache, so big arrays are aligned for transparent huge pages and ask for
- * them; where there are none, the hint is ignored.
+ * records_alloc() - allocate @size bytes of records that free() can release.
+ * Faulting in gigabytes 4 KiB at a time costs more than reading them from
+ * the page cache, so big arrays are aligned for transparent huge pages and
+ * ask for them; where there are none, the hint is ignored.
  */
 static void *records_alloc(size_t size)
 {

@@ -15,17 +15,18 @@
 #include "ntp/ntp_read_priv.h"
 
 /*
- * The strings of a file are its writer's word: each is passed on with its
- * bytes outside printable ASCII escaped (common/escape.h), so that nothing
- * the tool prints of a recording can drive a terminal. A string whose
- * escaped form is longer than its field is cut, and ends in "...".
+ * str_set() - copy a string of the file into @dst with its bytes outside
+ * printable ASCII escaped (common/escape.h). The strings of a file are
+ * whatever its writer put there, and escaping them means that nothing the
+ * tool prints from a recording can drive a terminal. A string whose escaped
+ * form is longer than its field is cut, and ends in "...".
  */
 static void str_set(char *dst, size_t max, const uint8_t *p, size_t len)
 {
 	ntprof_escape(dst, max + 1, p, len);
 }
 
-/* A string of the header's variable part. */
+/* get_str() - read a string of the header's variable part. */
 static int get_str(struct ntp_file *f, struct cursor *c, const char *what,
 		   char *dst, size_t max)
 {
@@ -73,7 +74,10 @@ struct ntp_table {
 	int (*parse)(struct ntp_file *f, const struct entry *e, void *dst);
 };
 
-/* The table's entries into *@all, a new array, and their count, *@nr. */
+/*
+ * table_walk() - read the table's entries into *@all, a new array, and their
+ * count into *@nr.
+ */
 static int table_walk(struct ntp_file *f, struct cursor *c,
 		      const struct ntp_table *t, struct entry *e,
 		      uint8_t **all, uint32_t *nr)
@@ -136,9 +140,9 @@ void *ntp_table_parse(struct ntp_file *f, struct cursor *c, const char *where,
 }
 
 /*
- * The name of entry @e, its length at @off and its bytes right after,
- * into @dst, which has room for @max and a NUL. Bytes after the name are
- * a newer minor's fields: skipped.
+ * entry_name() - read the name of entry @e, whose length is at @off and
+ * whose bytes follow it, into @dst, which has room for @max bytes and a NUL.
+ * Bytes after the name are fields of a newer minor, and are skipped.
  */
 static int entry_name(struct ntp_file *f, const struct entry *e, size_t off,
 		      uint32_t max, char *dst)
@@ -192,7 +196,7 @@ const struct ntp_table ntp_dev_table = {
 	"device", NTP_DEVS_MAX, DEV_FIXED, sizeof(struct ntp_dev), dev_parse
 };
 
-/* A string of controller entry @e, from its bytes in @c. */
+/* ctrl_str() - read a string of controller entry @e from its bytes in @c. */
 static int ctrl_str(struct ntp_file *f, const struct entry *e,
 		    struct cursor *c, const char *what, char *dst, size_t max)
 {
@@ -247,8 +251,8 @@ static const struct ntp_table ctrl_table = {
 };
 
 /*
- * Since 1.4: which part of a rotated recording the file is. A part
- * numbered 0 is no part, whatever its start says.
+ * header_part() - read, since 1.4, which part of a rotated recording the
+ * file is. A part numbered 0 is not a part, whatever its start says.
  */
 static int header_part(struct ntp_file *f, struct cursor *c)
 {
@@ -262,10 +266,11 @@ static int header_part(struct ntp_file *f, struct cursor *c)
 }
 
 /*
- * Since 2.1: the sampling rule of the session, 1 for the chain rule (the
- * uapi header's ntprof_chain_hash()) with the LBA offset it took away,
- * 0 for the hop rule. Another rule is not one this reader could redo,
- * and a report that took it for either would link commands wrongly.
+ * header_chain() - read, since 2.1, the session's sampling rule: 1 for the
+ * chain rule (the uapi header's ntprof_chain_hash()) with the LBA offset
+ * that it subtracted, 0 for the hop rule. Any other rule is refused, because
+ * this reader could not redo it, and a report that took it for either rule
+ * would link commands wrongly.
  */
 static int header_chain(struct ntp_file *f, struct cursor *c)
 {
@@ -284,8 +289,9 @@ static int header_chain(struct ntp_file *f, struct cursor *c)
 }
 
 /*
- * Records of a fixed size in 1.x, at least 1.0's (a newer minor's fields
- * after its); compact ones, each of its own size, from 2.0 on.
+ * header_record_size() - check the record size: in 1.x, records of a fixed
+ * size of at least 1.0's (a newer minor's fields come after 1.0's); from 2.0
+ * on, compact records, each of its own size.
  */
 static int header_record_size(struct ntp_file *f)
 {
@@ -311,7 +317,10 @@ static int header_record_size(struct ntp_file *f)
 	return 0;
 }
 
-/* The header's fields after the checksum vouched for its bytes. */
+/*
+ * header_parse() - parse the header's fields, once the checksum has vouched
+ * for its bytes.
+ */
 static int header_parse(struct ntp_file *f, const uint8_t *buf, uint32_t len)
 {
 	struct ntp_header *h = &f->hdr;

@@ -49,12 +49,16 @@ struct ntp_file {
 	char path[];
 };
 
-/* Walks the variable part of the header or the trailer. */
+/* A cursor that walks the variable part of the header or the trailer. */
 struct cursor {
 	const uint8_t *p;
 	size_t left;
 };
 
+/*
+ * take() - return the next @n bytes at @c and move past them, or NULL if
+ * fewer than @n bytes are left.
+ */
 static inline const uint8_t *take(struct cursor *c, size_t n)
 {
 	const uint8_t *p = c->p;
@@ -66,7 +70,10 @@ static inline const uint8_t *take(struct cursor *c, size_t n)
 	return p;
 }
 
-/* Whether @f's version has what @major.@minor brought (ntp_since()). */
+/*
+ * ntp_file_since() - tell whether @f's version has what version
+ * @major.@minor brought (see ntp_since()).
+ */
 static inline bool ntp_file_since(const struct ntp_file *f,
 				  unsigned int major, unsigned int minor)
 {
@@ -74,14 +81,27 @@ static inline bool ntp_file_since(const struct ntp_file *f,
 			 minor);
 }
 
-/* Sets f->msg to the path and the message and returns @err, sticky. */
+/*
+ * ntp_fail() - set f->msg to the path and the message, and return @err.
+ * The error sticks: later reads of @f fail with it.
+ */
 __attribute__((format(printf, 3, 4)))
 int ntp_fail(struct ntp_file *f, int err, const char *fmt, ...);
-/* Reads up to @len bytes at @off: fewer only at the end of the file. */
+/*
+ * ntp_pread_full() - read up to @len bytes at @off; it returns fewer only
+ * at the end of the file.
+ */
 ssize_t ntp_pread_full(int fd, void *buf, size_t len, uint64_t off);
+/*
+ * ntp_read_error() - fail @f with the read error @err, a -errno that
+ * ntp_pread_full() returned.
+ */
 int ntp_read_error(struct ntp_file *f, ssize_t err);
 
-/* The header, from offset 0; leaves f->off at the first unit. */
+/*
+ * ntp_header_read() - read the header from offset 0, and leave f->off at
+ * the first unit.
+ */
 int ntp_header_read(struct ntp_file *f);
 
 /* What a table holds: the header's hooks, devices and controllers. */
@@ -89,18 +109,19 @@ struct ntp_table;
 extern const struct ntp_table ntp_hook_table, ntp_dev_table;
 
 /*
- * A table at @c, of the header or the trailer (devices since 1.2, hooks
- * since 1.3): @where names it in messages. Returns its entries in a new
- * array, their count in *@nr_out; NULL when there are none or on a
- * failure, which f->err then has.
+ * ntp_table_parse() - parse the table at @c, in the header or in the
+ * trailer (which has devices since 1.2 and hooks since 1.3); @where names
+ * the table in messages. It returns the entries in a new array and their
+ * count in *@nr_out. It returns NULL when there are no entries or on a
+ * failure, which f->err then holds.
  */
 void *ntp_table_parse(struct ntp_file *f, struct cursor *c, const char *where,
 		      const struct ntp_table *t, uint32_t *nr_out);
 
 /*
- * The payload of an events unit, @len bytes holding @count events, the
- * unit numbered @seq at @off: its events after f->events. Returns 1 or
- * an error (ntp_read_events.c).
+ * ntp_events_parse() - parse the payload @p of an events unit, @len bytes
+ * holding @count events, of the unit numbered @seq at @off, and append its
+ * events to f->events. It returns 1 or an error (ntp_read_events.c).
  */
 int ntp_events_parse(struct ntp_file *f, const uint8_t *p, uint32_t count,
 		     uint32_t len, uint32_t seq, uint64_t off);

@@ -90,8 +90,9 @@ struct ntp_writer {
 			  NTPROF_CREC_MAX : NTP_RECORD_SIZE))
 
 /*
- * A short write is retried so that the second write() says why (ENOSPC,
- * EFBIG); a write that makes no progress at all is an I/O error.
+ * write_full() - write @len bytes. A short write is retried so that the
+ * second write() says why (ENOSPC, EFBIG); a write that makes no progress at
+ * all is an I/O error.
  */
 static int write_full(int fd, const void *buf, size_t len)
 {
@@ -113,7 +114,10 @@ static int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-/* Bytes of @s, or -1 if it does not end within @size. */
+/*
+ * str_len() - return the length of @s, or -1 if it does not end within @size
+ * bytes.
+ */
 static long str_len(const char *s, size_t size)
 {
 	size_t len = strnlen(s, size);
@@ -130,7 +134,10 @@ static uint8_t *put_str(uint8_t *p, const char *s)
 	return p + 2 + len;
 }
 
-/* A hook entry at @p, as the header and (since 1.3) the trailer have them. */
+/*
+ * hook_put() - write a hook entry at @p, as the header and (since 1.3) the
+ * trailer hold them.
+ */
 static uint8_t *hook_put(uint8_t *p, const struct ntp_hook *h)
 {
 	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, HOOK_FIXED + strlen(h->name));
@@ -143,7 +150,10 @@ static uint8_t *hook_put(uint8_t *p, const struct ntp_hook *h)
 	return put_str(p + NTP_HOOK_OFF_NAME_LEN, h->name);
 }
 
-/* A device entry at @p, as the header and (since 1.2) the trailer have them. */
+/*
+ * dev_put() - write a device entry at @p, as the header and (since 1.2) the
+ * trailer hold them.
+ */
 static uint8_t *dev_put(uint8_t *p, const struct ntp_dev *d, size_t name_len)
 {
 	put16(p + NTP_ENTRY_OFF_ENTRY_LEN, DEV_FIXED + name_len);
@@ -167,8 +177,8 @@ static uint8_t *ctrl_put(uint8_t *p, const struct ntp_ctrl *c)
 }
 
 /*
- * Adds @fixed and the bytes of string @s to *@len; false if @s does not
- * end within its @size bytes.
+ * size_add() - add @fixed and the length of string @s to *@len. It returns
+ * false if @s does not end within its @size bytes.
  */
 static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
 {
@@ -180,7 +190,10 @@ static bool size_add(size_t *len, size_t fixed, const char *s, size_t size)
 	return true;
 }
 
-/* Whether the file @w writes has what version @major.@minor brought. */
+/*
+ * w_since() - tell whether the file that @w writes has what version
+ * @major.@minor brought.
+ */
 static bool w_since(const struct ntp_writer *w, unsigned int major,
 		    unsigned int minor)
 {
@@ -188,9 +201,9 @@ static bool w_since(const struct ntp_writer *w, unsigned int major,
 }
 
 /*
- * The length of @hdr encoded in @w's format, or 0 if it cannot hold it.
- * 1.0 has no device or controller table; 1.4 brought the part, 2.1 the
- * chain rule.
+ * header_len() - return the length of @hdr encoded in @w's format, or 0 if
+ * the format cannot hold it. 1.0 has no device or controller table; 1.4
+ * brought the part, and 2.1 the chain rule.
  */
 static size_t header_len(const struct ntp_writer *w,
 			 const struct ntp_header *hdr)
@@ -235,7 +248,10 @@ static size_t header_len(const struct ntp_writer *w,
 	return len <= HDR_MAX ? len : 0;
 }
 
-/* The header's fixed part, of a header of @len bytes, at @buf. */
+/*
+ * header_fixed_put() - write the header's fixed part, for a header of @len
+ * bytes, at @buf.
+ */
 static uint8_t *header_fixed_put(const struct ntp_writer *w, uint8_t *buf,
 				 const struct ntp_header *hdr, size_t len)
 {
@@ -257,8 +273,9 @@ static uint8_t *header_fixed_put(const struct ntp_writer *w, uint8_t *buf,
 }
 
 /*
- * The hook, device and controller tables at @p, then 1.4's part fields
- * and 2.1's chain, those @w's format has; returns their end.
+ * header_tables_put() - write the hook, device and controller tables at @p,
+ * then 1.4's part fields and 2.1's chain, as far as @w's format has them. It
+ * returns their end.
  */
 static uint8_t *header_tables_put(const struct ntp_writer *w, uint8_t *p,
 				  const struct ntp_header *hdr)
@@ -293,7 +310,10 @@ static uint8_t *header_tables_put(const struct ntp_writer *w, uint8_t *p,
 	return p + HDR_CHAIN_SIZE;
 }
 
-/* The encoded header, or NULL with errno set; its length in @lenp. */
+/*
+ * header_encode() - return the encoded header, with its length in @lenp, or
+ * NULL with errno set.
+ */
 static uint8_t *header_encode(const struct ntp_writer *w,
 			      const struct ntp_header *hdr, size_t *lenp)
 {
@@ -318,7 +338,10 @@ static uint8_t *header_encode(const struct ntp_writer *w,
 	return buf;
 }
 
-/* The versions the writer writes: this one, and 1.x and 2.0 for the tests. */
+/*
+ * format_known() - tell whether the writer writes version @major.@minor:
+ * this version, and 1.x and 2.0 for the tests.
+ */
 static bool format_known(unsigned int major, unsigned int minor)
 {
 	return (major == NTP_VERSION_MAJOR && minor <= NTP_VERSION_MINOR) ||
@@ -449,7 +472,10 @@ int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
 	return 0;
 }
 
-/* @rec at the end of the block, in the form of @w's format; -ERANGE. */
+/*
+ * block_add() - add @rec at the end of the block, in the form of @w's
+ * format. It returns 0 or -ERANGE.
+ */
 static int block_add(struct ntp_writer *w, const struct ntprof_record *rec)
 {
 	uint8_t *p = w->buf + UNIT_HDR + w->nbytes;
@@ -515,8 +541,9 @@ int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
 }
 
 /*
- * The trailer's device table (since 1.2) at @p, of the @t->late_devs that
- * fit in @room bytes; returns its length.
+ * late_devs_encode() - write the trailer's device table (since 1.2) at @p,
+ * with the @t->late_devs that fit in @room bytes. It returns the table's
+ * length.
  */
 static size_t late_devs_encode(uint8_t *p, size_t room,
 			       const struct ntp_trailer *t)
@@ -537,8 +564,9 @@ static size_t late_devs_encode(uint8_t *p, size_t room,
 }
 
 /*
- * The trailer's hook table (since 1.3) at @p, of the @t->late_hooks that
- * fit in @room bytes; returns its length.
+ * late_hooks_encode() - write the trailer's hook table (since 1.3) at @p,
+ * with the @t->late_hooks that fit in @room bytes. It returns the table's
+ * length.
  */
 static size_t late_hooks_encode(uint8_t *p, size_t room,
 				const struct ntp_trailer *t)

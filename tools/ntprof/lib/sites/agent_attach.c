@@ -47,7 +47,10 @@ static uint64_t tsc(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-/* A (TSC, CLOCK_MONOTONIC) pair read as close together as they can be. */
+/*
+ * clock_pair() - read a (TSC, CLOCK_MONOTONIC) pair, the two readings taken
+ * as close together as they can be.
+ */
 static void clock_pair(uint64_t *t, uint64_t *m)
 {
 	uint64_t a, b, best = UINT64_MAX;
@@ -122,7 +125,10 @@ int agent_attach(pid_t pid, uint32_t role, struct agent_attach *a, char *err,
 	return 0;
 }
 
-/* Whether @flags, a cpuinfo "flags" line's words, has @word. */
+/*
+ * has_flag() - tell whether @flags, the words of a cpuinfo "flags" line,
+ * include @word.
+ */
 static bool has_flag(const char *flags, const char *word)
 {
 	size_t n = strlen(word);
@@ -176,18 +182,21 @@ bool agent_tsc_trusted(char *why, size_t len)
 	return agent_tsc_flags_ok(line, why, len);
 }
 
-/* The TSC value @ns from now, on the line of the clocks. */
+/*
+ * tsc_in() - return the TSC value @ns from now, on the line that relates the
+ * two clocks.
+ */
 static uint64_t tsc_in(const struct agent_attach *a, uint64_t ns)
 {
 	return tsc() + (uint64_t)((double)ns / a->ns_per_tick);
 }
 
 /*
- * Gives up the records an earlier recorder left in the rings: each
- * ring's tail moved to its head. The agent is off (this recorder found
- * it so), and a command it followed for that recorder is dropped once
- * the session moves on: every record written after this one's session
- * is this one's.
+ * rings_forget() - give up the records that an earlier recorder left in the
+ * rings, by moving each ring's tail to its head. The agent is off (this
+ * recorder found it so), and a command that it followed for that recorder is
+ * dropped once the session moves on, so every record written after this
+ * recorder's session starts is this recorder's.
  */
 static void rings_forget(struct agent_attach *a)
 {
@@ -233,8 +242,9 @@ void agent_attach_on(struct agent_attach *a, const struct agent_filter *f)
 }
 
 /*
- * Whether the agent is still this recorder's: no other turned it on
- * since (each does with a session of its own). Once not, never again.
+ * still_ours() - tell whether the agent is still this recorder's, that is,
+ * whether no other recorder has turned it on since (each one does so with a
+ * session of its own). Once the agent is not ours, it never is again.
  */
 static bool still_ours(struct agent_attach *a)
 {

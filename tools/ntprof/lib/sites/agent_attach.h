@@ -87,34 +87,42 @@ struct agent_attach {
 };
 
 /*
- * Attaches to the agent of process @pid, for a recording of @role: 0,
- * -ENOENT if it runs none, -EAGAIN if it is still patching (not yet
- * published), -EPROTO if its shared memory is not an agent's of this
- * version (agent_memfd_map()'s checks, then the header's), or another
- * -errno (no permission: the process's user or root only); the reason
- * in @err, "process PID: ...". The agent stays off until
- * agent_attach_on().
+ * agent_attach() - attach to the agent of process @pid, for a recording
+ * of @role. It returns 0; -ENOENT if the process runs no agent; -EAGAIN
+ * if the agent is still patching (not yet published); -EPROTO if its
+ * shared memory is not an agent's of this version (agent_memfd_map()'s
+ * checks, then the header's); or another -errno (no permission: only the
+ * process's user or root may attach). The reason goes in @err, as
+ * "process PID: ...". The agent stays off until agent_attach_on().
  */
 int agent_attach(pid_t pid, uint32_t role, struct agent_attach *a, char *err,
 		 size_t len);
 
 /*
- * Whether this machine's TSC can be trusted for the agents' stamps: its
- * rate constant (constant_tsc) and ticking in deep idle states
- * (nonstop_tsc), as /proc/cpuinfo's flags say. If not, false with the
- * reason in @why.
+ * agent_tsc_trusted() - tell whether this machine's TSC can be trusted
+ * for the agents' stamps: whether its rate is constant (constant_tsc) and
+ * it keeps ticking in deep idle states (nonstop_tsc), as /proc/cpuinfo's
+ * flags say. If not, it returns false with the reason in @why.
  */
 bool agent_tsc_trusted(char *why, size_t len);
-/* The same of @flags, a cpuinfo "flags" line. */
+/*
+ * agent_tsc_flags_ok() - do what agent_tsc_trusted() does, for @flags, a
+ * cpuinfo "flags" line.
+ */
 bool agent_tsc_flags_ok(const char *flags, char *why, size_t len);
 
 /*
- * Turns the agent on for the commands of @f, as a session of its own:
- * commands it followed for an earlier recorder are dropped. The first
- * time, the records an earlier recorder left in the rings (one that was
- * killed) are given up first: none is taken by this one.
+ * agent_attach_on() - turn the agent on for the commands of @f, as a
+ * session of its own, so that the commands it followed for an earlier
+ * recorder are dropped. The first time, it first gives up the records
+ * that an earlier recorder (one that was killed) left in the rings: this
+ * recorder takes none of them.
  */
 void agent_attach_on(struct agent_attach *a, const struct agent_filter *f);
+/*
+ * agent_attach_off() - turn the agent off, unless another recorder has
+ * taken it over.
+ */
 void agent_attach_off(struct agent_attach *a);
 
 enum agent_beat {
@@ -124,40 +132,50 @@ enum agent_beat {
 };
 
 /*
- * The heartbeat: the agent stays on AGENT_HEARTBEAT_NS more. If it had
- * turned itself off meanwhile (the recorder was stopped that long), it
- * is turned back on, unless another recorder took it over meanwhile
- * (its session is not this recorder's): then it is left to that one,
- * for good.
+ * agent_attach_beat() - send the heartbeat, which keeps the agent on for
+ * AGENT_HEARTBEAT_NS more. If the agent had turned itself off meanwhile
+ * (because the recorder was stopped that long), it turns the agent back
+ * on, unless another recorder took the agent over meanwhile (its session
+ * is not this recorder's); in that case it leaves the agent to the other
+ * recorder for good.
  */
 enum agent_beat agent_attach_beat(struct agent_attach *a);
 
-/* Whether it is on now: off before the recorder's on, or expired. */
+/*
+ * agent_attach_is_on() - tell whether the agent is on now. It is off
+ * before the recorder turns it on, and after it expired.
+ */
 bool agent_attach_is_on(const struct agent_attach *a);
 
+/* agent_attach_counters() - read the agent's counters into @c. */
 void agent_attach_counters(const struct agent_attach *a,
 			   struct agent_counters *c);
 
 /*
- * How the agent's patch of listed site @i went: an enum agent_refusal
- * (AGENT_PATCHED), or -1 for a site it did not list.
+ * agent_attach_site_state() - return how the agent's patch of listed site
+ * @i went, as an enum agent_refusal (AGENT_PATCHED when it succeeded), or
+ * -1 for a site that the agent did not list.
  */
 int agent_attach_site_state(const struct agent_attach *a, unsigned int i);
-/* Listed site @i's address as linked (its site list's VADDR), or 0. */
+/*
+ * agent_attach_site_vaddr() - return the address of listed site @i as
+ * linked (its VADDR in the site list), or 0.
+ */
 uint64_t agent_attach_site_vaddr(const struct agent_attach *a, unsigned int i);
 
 /*
- * Takes up to @max finished records of every thread into @out, their
- * stamps in CLOCK_MONOTONIC ns, their pid and role this recorder's
- * (@a->pid, @a->role), their flags and transport bounded; how many.
- * None once another recorder has the agent.
+ * agent_attach_take() - take up to @max finished records of every thread
+ * into @out and return how many it took. Their stamps are converted to
+ * CLOCK_MONOTONIC ns, their pid and role are this recorder's (@a->pid,
+ * @a->role), and their flags and transport are bounded. It takes none
+ * once another recorder has the agent.
  */
 size_t agent_attach_take(struct agent_attach *a, struct ntprof_record *out,
 			 size_t max);
 
 /*
- * Turns the agent off, if this recorder turned it on and still has it,
- * and unmaps it.
+ * agent_detach() - turn the agent off, if this recorder turned it on and
+ * still has it, and unmap it.
  */
 void agent_detach(struct agent_attach *a);
 

@@ -49,7 +49,10 @@ static int refuse(char *err, size_t len, int ret, const char *fmt, ...)
 	return ret;
 }
 
-/* Process @pid's effective uid from /proc/PID/status, or -errno. */
+/*
+ * proc_euid() - return process @pid's effective uid, from /proc/PID/status,
+ * or -errno.
+ */
 static long long proc_euid(pid_t pid)
 {
 	unsigned int real, eff;
@@ -71,8 +74,8 @@ static long long proc_euid(pid_t pid)
 }
 
 /*
- * The name in /proc/PID/fd of @pid's descriptor whose link is the
- * agent's memfd, into @path; -ENOENT if none.
+ * find_fd() - put in @path the name in /proc/PID/fd of @pid's descriptor
+ * whose link is the agent's memfd. It returns -ENOENT if there is none.
  */
 static int find_fd(pid_t pid, char *path, size_t size)
 {
@@ -101,7 +104,10 @@ static int find_fd(pid_t pid, char *path, size_t size)
 	return ret;
 }
 
-/* Whether the open @fd is a sealed agent memfd of @uid's; else why not. */
+/*
+ * check_fd() - check that the open @fd is a sealed agent memfd of @uid's; if
+ * it is not, say why in @err.
+ */
 static int check_fd(int fd, long long uid, char *err, size_t len)
 {
 	struct stat st;

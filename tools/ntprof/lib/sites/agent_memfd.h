@@ -11,17 +11,18 @@
 #include <sys/types.h>
 
 /*
- * Maps the agent memory of process @pid, AGENT_SHM_SIZE bytes, shared
- * and writable, into *@shm. The process's descriptor named
- * "memfd:ntprof-agent" is opened read-only first and must be a memfd
- * (it answers F_GET_SEALS) sealed against shrinking and growing, of
- * exactly AGENT_SHM_SIZE bytes, owned by the process's effective uid;
- * only then is it opened again read-write, through this process's own
- * descriptor (the file checked, whatever the process does with its
- * descriptors meanwhile). Returns 0; -ENOENT if the process has no such
- * descriptor; -EPROTO if it is not an agent's memory; another -errno
- * (the process gone, no permission). The reason, without the pid, in
- * @err.
+ * agent_memfd_map() - map the agent memory of process @pid,
+ * AGENT_SHM_SIZE bytes, shared and writable, into *@shm. The function
+ * first opens the process's descriptor named "memfd:ntprof-agent"
+ * read-only. That file must be a memfd (it answers F_GET_SEALS) sealed
+ * against shrinking and growing, of exactly AGENT_SHM_SIZE bytes, and
+ * owned by the process's effective uid. Only then does the function open
+ * it again read-write, through its own read-only descriptor, so that it
+ * maps the file it checked, whatever the process does with its
+ * descriptors meanwhile. It returns 0; -ENOENT if the process has no such
+ * descriptor; -EPROTO if the file is not an agent's memory; or another
+ * -errno (the process is gone, or permission is denied). The reason,
+ * without the pid, goes in @err.
  */
 int agent_memfd_map(pid_t pid, void **shm, char *err, size_t len);
 

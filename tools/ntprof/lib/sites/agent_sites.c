@@ -22,9 +22,10 @@
 #define NEAR_AFTER	(4 + AGENT_DISPLACED_MAX + 126)
 
 /*
- * The functions beside @u's within a rel8's reach of its patch, a near
- * line each: one more than the agent holds if there are more (it
- * refuses such a site), none without the program's symbols.
+ * near_write() - write a near line for each function beside @u's that lies
+ * within a rel8's reach of its patch. If there are more than the agent
+ * holds, it writes one more than that (and the agent refuses such a site);
+ * without the program's symbols, it writes none.
  */
 static void near_write(FILE *f, const struct spdk_prog *p,
 		       const struct session_usite *u)

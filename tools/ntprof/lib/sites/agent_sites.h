@@ -12,11 +12,13 @@
 #include "sites/spdk.h"
 
 /*
- * Writes @p's sites to @f, each with its function's symbol (vaddr and
- * size) in the file @object names, the executable as the agent will
- * see it, and, while @p's ELF is open, the functions within a rel8's
- * reach of its first bytes (near lines), which the agent decodes. 0, or -EINVAL for a site without a symbol size (the agent
- * decodes the body whole), -EIO if @f failed.
+ * agent_sites_write() - write @p's sites to @f. Each site comes with its
+ * function's symbol (vaddr and size) in the file that @object names, the
+ * executable as the agent will see it. While @p's ELF is open, each site
+ * also comes with the functions within a rel8's reach of its first bytes
+ * (near lines), which the agent decodes. It returns 0, -EINVAL for a site
+ * without a symbol size (the agent decodes the whole body), or -EIO if
+ * writing to @f failed.
  */
 int agent_sites_write(FILE *f, const struct spdk_prog *p, const char *object);
 

@@ -22,7 +22,10 @@
 /* md's unit: data_offset and the other sysfs offsets are in sectors. */
 #define MD_SECTOR	512
 
-/* The first line of @path, without its newline; -errno. */
+/*
+ * read_line() - read the first line of @path, without its newline. It
+ * returns 0 or -errno.
+ */
 static int read_line(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
@@ -40,7 +43,10 @@ static int read_line(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-/* A whole decimal number of @path, at most @max; -errno. */
+/*
+ * read_u64() - read a whole decimal number, at most @max, from @path. It
+ * returns 0 or -errno.
+ */
 static int read_u64(const char *path, uint64_t max, uint64_t *v)
 {
 	unsigned long long n;
@@ -58,7 +64,10 @@ static int read_u64(const char *path, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-/* The member's logical block size: its disk's, for a partition. */
+/*
+ * member_lbs() - read the member's logical block size; for a partition, its
+ * disk's.
+ */
 static int member_lbs(const char *dir, uint64_t *lbs)
 {
 	char path[4200];
@@ -85,9 +94,10 @@ struct md_scan {
 };
 
 /*
- * One member, dev-NAME of array @md: its offset in its LBAs, against
- * the first's. A member that is no NVMe namespace is not the host
- * session's: a host records NVMe commands only.
+ * md_member() - read one member, dev-NAME of array @md: its offset in its
+ * LBAs, checked against the first member's. A member that is not an NVMe
+ * namespace does not belong to the host session, because a host records NVMe
+ * commands only.
  */
 static int md_member(struct md_scan *sc, const char *md, const char *dev)
 {
@@ -137,8 +147,9 @@ static int md_member(struct md_scan *sc, const char *md, const char *dev)
 }
 
 /*
- * The entries of directory @path in name order, so that the first member
- * and a message are the same from run to run; -errno.
+ * list_sorted() - list the entries of directory @path in name order, so that
+ * the first member and any message are the same from run to run. It returns
+ * the count or -errno.
  */
 static int list_sorted(const char *path, struct dirent ***list)
 {
@@ -154,7 +165,10 @@ static void list_free(struct dirent **list, int n)
 	free(list);
 }
 
-/* The members of array @md whose level is raid1; others are refused. */
+/*
+ * md_array() - scan the members of array @md if its level is raid1; other
+ * levels are refused.
+ */
 static int md_array(struct md_scan *sc, const char *md)
 {
 	char path[4200], level[64] = "";

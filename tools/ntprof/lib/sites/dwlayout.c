@@ -29,7 +29,10 @@ void dwlayout_note(struct dwlayout_struct *s, Dwarf_Die *die)
 	}
 }
 
-/* Is @s there, and the same everywhere? */
+/*
+ * check_struct() - check that @s was found and has the same size in every
+ * compilation unit.
+ */
 static int check_struct(const struct dwlayout_struct *s, const char *file,
 			char *err, size_t errlen)
 {
@@ -66,7 +69,10 @@ static int udata_attr(Dwarf_Die *die, unsigned int name, Dwarf_Word *val)
 	return dwarf_formudata(&attr, val) ? -EBADMSG : 0;
 }
 
-/* DW_AT_data_member_location: a constant, or DWARF 2's expression. */
+/*
+ * member_location() - read DW_AT_data_member_location, which is a constant,
+ * or an expression in DWARF 2.
+ */
 static int member_location(Dwarf_Die *mem, Dwarf_Word *loc)
 {
 	Dwarf_Attribute attr;
@@ -86,7 +92,10 @@ static int member_location(Dwarf_Die *mem, Dwarf_Word *loc)
 	return -EBADMSG;
 }
 
-/* The member's type, as written (@raw) and without typedefs and qualifiers. */
+/*
+ * member_type() - find the member's type as written (@raw) and without
+ * typedefs and qualifiers (@peeled).
+ */
 static int member_type(Dwarf_Die *mem, Dwarf_Die *raw, Dwarf_Die *peeled)
 {
 	Dwarf_Attribute attr;
@@ -112,13 +121,14 @@ static bool is_aggregate(Dwarf_Die *type)
 #define ANON_DEPTH_MAX	32
 
 /*
- * The member @name (@len bytes of it) of @type, looking into anonymous
- * structs and unions too, @depth of them deep so far: 1 with the member
- * in @found and the byte offset of the struct or union that holds it in
- * @base, 0 if none, -EBADMSG if the DWARF is damaged or nests too deep,
- * -E2BIG once it has visited *@left DIEs: the depth bounds the recursion,
- * not the members at each level, and two anonymous members of the same
- * type at each level make the walk exponential.
+ * find_member() - find the member @name (@len bytes of it) of @type, also
+ * looking into anonymous structs and unions, of which @depth have been
+ * entered so far. It returns 1 with the member in @found and the byte offset
+ * of the struct or union that holds it in @base; 0 if there is no such
+ * member; -EBADMSG if the DWARF is damaged or nests too deep; or -E2BIG once
+ * it has visited *@left DIEs. The depth bounds the recursion, but not the
+ * members at each level, and two anonymous members of the same type at each
+ * level make the walk exponential.
  */
 static int find_member(Dwarf_Die *type, const char *name, size_t len,
 		       Dwarf_Die *found, Dwarf_Word *base, unsigned int depth,
@@ -161,7 +171,10 @@ static int find_member(Dwarf_Die *type, const char *name, size_t len,
 	return 0;
 }
 
-/* A bit-field's first bit, from the start of the struct that holds it. */
+/*
+ * bit_position() - find a bit-field's first bit, counted from the start of
+ * the struct that holds it.
+ */
 static int bit_position(Dwarf_Die *mem, bool big_endian, Dwarf_Word bits,
 			Dwarf_Word *pos)
 {
@@ -184,7 +197,10 @@ static int bit_position(Dwarf_Die *mem, bool big_endian, Dwarf_Word bits,
 	return 0;
 }
 
-/* Fills @m for member @mem of a struct that starts @base bytes in. */
+/*
+ * place_member() - fill @m for member @mem of a struct that starts @base
+ * bytes in.
+ */
 static int place_member(Dwarf_Die *mem, bool big_endian, Dwarf_Word base,
 			struct elfsite_member *m)
 {
@@ -216,9 +232,10 @@ static int place_member(Dwarf_Die *mem, bool big_endian, Dwarf_Word base,
 }
 
 /*
- * Steps from the struct or union @type into its member @mem, the middle
- * part of a path: 0 with @type the member's type, or -ENOTDIR when that
- * is no struct or union (a pointer is not followed).
+ * step_into() - step from the struct or union @type into its member @mem,
+ * the middle part of a path. It returns 0 with @type set to the member's
+ * type, or -ENOTDIR when that type is not a struct or union (a pointer is
+ * not followed).
  */
 static int step_into(Dwarf_Die *mem, Dwarf_Die *type, Dwarf_Word *loc,
 		     bool *pointer)

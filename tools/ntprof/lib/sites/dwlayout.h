@@ -22,18 +22,22 @@ struct dwlayout_struct {
 	uint64_t other_size;	/* a definition of another size, or 0 */
 };
 
-/* Takes note of @die, a definition of @s met in some unit. */
+/*
+ * dwlayout_note() - take note of @die, a definition of @s that the pass
+ * met in some unit.
+ */
 void dwlayout_note(struct dwlayout_struct *s, Dwarf_Die *die);
 
 /*
- * The size of @s (dwlayout_size) or the place of its member @path
- * ("cmd", "hdr.id") in @m; @big_endian: the file's byte order, which
- * DWARF 2's bit-fields depend on. Both return 0, or with a one-line
- * message naming @file in @err: -ENOENT for a struct not found or a path
- * that is not there (no such member, or one through a pointer or a
- * scalar), -EBADMSG for definitions of different sizes or DWARF it
- * cannot read, -E2BIG when the member's lookup would visit more than
- * @dies_max DIEs (elfsite.h).
+ * dwlayout_size() - put the size of @s in @size; dwlayout_member() puts
+ * the place of its member @path ("cmd", "hdr.id") in @m. @big_endian is
+ * the file's byte order, on which DWARF 2's bit-fields depend. Both
+ * return 0, or an error with a one-line message naming @file in @err:
+ * -ENOENT for a struct not found or a path that is not there (no such
+ * member, or one reached through a pointer or a scalar), -EBADMSG for
+ * definitions of different sizes or DWARF that they cannot read, -E2BIG
+ * when the member's lookup would visit more than @dies_max DIEs
+ * (elfsite.h).
  */
 int dwlayout_size(const struct dwlayout_struct *s, uint64_t *size,
 		  const char *file, char *err, size_t errlen);

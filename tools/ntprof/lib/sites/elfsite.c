@@ -22,7 +22,10 @@
 #include "sites/elfsite.h"
 #include "sites/elfsite_priv.h"
 
-/* Makes room for element @n of an array of @cap elements of @size. */
+/*
+ * es_grow() - make room for element @n of the array *@arr of *@cap elements
+ * of @size bytes.
+ */
 int es_grow(void **arr, size_t *cap, size_t n, size_t size)
 {
 	size_t ncap = *cap ? *cap * 2 : 16;
@@ -130,9 +133,9 @@ static Elf_Scn *find_section(Elf *elf, const char *name, unsigned int type)
 uint64_t elfsite_die_budget;
 
 /*
- * The bytes of the DIEs, uncompressed: .debug_info and .debug_types (a
- * compressed section's ch_size; a .zdebug section's own size, which
- * ELFSITE_DIES_MIN leaves room for).
+ * dwarf_bytes() - return the size of the DIEs, uncompressed: that of
+ * .debug_info and .debug_types (a compressed section's ch_size, or a .zdebug
+ * section's own size, which ELFSITE_DIES_MIN leaves room for).
  */
 static uint64_t dwarf_bytes(Elf *elf)
 {
@@ -263,7 +266,10 @@ int elfsite_open(const char *path, struct elfsite **esp, char *err,
 	return ret;
 }
 
-/* Whether @c is among the first @n of @out (an alias of one of them). */
+/*
+ * code_seen() - tell whether @c is among the first @n of @out, as an alias
+ * of one of them.
+ */
 static bool code_seen(const struct elfsite_code *out, size_t n,
 		      const struct elfsite_code *c)
 {
@@ -457,7 +463,10 @@ void es_drop_new_names(struct elfsite *es, size_t f0, size_t s0)
 
 /* ---- Struct layouts */
 
-/* The struct @name if elfsite_resolve() was given it. */
+/*
+ * asked_struct() - return the struct @name if elfsite_resolve() was given
+ * it.
+ */
 static const struct dwlayout_struct *asked_struct(const struct elfsite *es,
 						   const char *name, char *err,
 						   size_t errlen)

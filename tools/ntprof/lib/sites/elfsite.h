@@ -79,29 +79,38 @@ struct elfsite_member {
 };
 
 /*
- * Opens the ELF executable or shared object at @path. On failure returns
- * -errno and puts a one-line message naming @path in @err: the system's
- * for a file that cannot be opened, -ENOEXEC for one that is not ELF or
- * not linked, -ENODATA for one without DWARF or without a symbol table.
+ * elfsite_open() - open the ELF executable or shared object at @path. On
+ * failure, it returns -errno and puts a one-line message naming @path in
+ * @err: the system's error for a file that cannot be opened, -ENOEXEC for
+ * a file that is not ELF or not linked, -ENODATA for a file without DWARF
+ * or without a symbol table.
  */
 int elfsite_open(const char *path, struct elfsite **esp, char *err,
 		 size_t errlen);
-/* The same for the file open as @fd, named @path in messages. */
+/*
+ * elfsite_open_fd() - do what elfsite_open() does, for the file open as
+ * @fd, named @path in messages.
+ */
 int elfsite_open_fd(int fd, const char *path, struct elfsite **esp,
 		    char *err, size_t errlen);
+/* elfsite_close() - free @es and everything that it resolved. */
 void elfsite_close(struct elfsite *es);
 
 /*
- * Looks up @funcs (plain names: "foo" finds the clone "foo.isra.0") and
- * the structs or unions tagged @structs, in one pass; names already
- * resolved are skipped, so it can be called again with more. Returns 0,
- * or -errno with a message in @err: damaged DWARF, no memory.
+ * elfsite_resolve() - look up the functions @funcs and the structs or
+ * unions tagged @structs, in one pass. Function names are plain: "foo"
+ * also finds the clone "foo.isra.0". Names already resolved are skipped,
+ * so the function can be called again with more names. It returns 0, or
+ * -errno with a message in @err (damaged DWARF, no memory).
  */
 int elfsite_resolve(struct elfsite *es, const char *const funcs[],
 		    size_t nr_funcs, const char *const structs[],
 		    size_t nr_structs, char *err, size_t errlen);
 
-/* The result for a name given to elfsite_resolve(), else NULL. */
+/*
+ * elfsite_func() - return the result for a name given to
+ * elfsite_resolve(), or NULL for a name that was not given.
+ */
 const struct elfsite_func *elfsite_func(const struct elfsite *es,
 					const char *name);
 
@@ -112,25 +121,27 @@ struct elfsite_code {
 };
 
 /*
- * The functions (code symbols with a size: f.cold pieces, clones and
- * others alike) whose code overlaps [@lo, @hi), but those at @self (the
- * function itself and its aliases): how many there are, each once (an
- * alias of one past the first @max may count again), the first @max of
- * them by address in @out.
+ * elfsite_code_near() - find the functions whose code overlaps [@lo, @hi),
+ * except those at @self (the function itself and its aliases). Functions
+ * here are code symbols with a size: f.cold pieces, clones and others
+ * alike. It puts the first @max of them, by address, in @out, and returns
+ * how many there are, each counted once (except that an alias of a
+ * function past the first @max may be counted again).
  */
 size_t elfsite_code_near(const struct elfsite *es, uint64_t lo, uint64_t hi,
 			 uint64_t self, struct elfsite_code *out, size_t max);
 
-/* "ok", "inlined", "missing". */
+/* elfsite_state_name() - return "ok", "inlined" or "missing". */
 const char *elfsite_state_name(enum elfsite_state state);
 
 /*
- * The size of struct @name, or the place of its member @path ("cmd",
- * "hdr.id": through embedded structs and unions, never through a
- * pointer). Both return 0, or -ENOENT with "struct X not found" or
- * "unknown layout: struct X has no member Y" in @err, -EINVAL if @name
- * was not given to elfsite_resolve(), -EBADMSG if its definitions differ
- * in size from one compilation unit to another.
+ * elfsite_struct_size() - put the size of struct @name in @size;
+ * elfsite_member() puts the place of its member @path in @m. A path such
+ * as "cmd" or "hdr.id" goes through embedded structs and unions, never
+ * through a pointer. Both return 0, or -ENOENT with "struct X not found"
+ * or "unknown layout: struct X has no member Y" in @err, -EINVAL if
+ * @name was not given to elfsite_resolve(), or -EBADMSG if the struct's
+ * definitions differ in size from one compilation unit to another.
  */
 int elfsite_struct_size(const struct elfsite *es, const char *name,
 			uint64_t *size, char *err, size_t errlen);
@@ -142,21 +153,24 @@ int elfsite_member(const struct elfsite *es, const char *name,
  * A bound on the work of walking the DWARF, which a damaged or crafted
  * file could make endless (a DW_AT_sibling that points back) or
  * exponential (two anonymous members of the same type at each of 30
- * levels, within the depth bound of dwlayout.c): one
- * elfsite_resolve(), and one elfsite_member(), visit at most
- * ELFSITE_DIES_PER_BYTE DIEs per byte of the file's .debug_info and
- * .debug_types (uncompressed), plus ELFSITE_DIES_MIN. A DIE takes one
- * byte at least, and each pass visits a DIE once, so no real binary comes
- * near it (ntprof itself, 460 KB of .debug_info, needs a visit per 47
- * bytes), and the work stays in proportion to the file's size. Past it
- * they fail with -E2BIG and a message that says so.
+ * levels, within the depth bound of dwlayout.c). One elfsite_resolve(),
+ * and one elfsite_member(), visit at most ELFSITE_DIES_PER_BYTE DIEs per
+ * byte of the file's .debug_info and .debug_types (uncompressed), plus
+ * ELFSITE_DIES_MIN. A DIE takes at least one byte, and each pass visits a
+ * DIE once, so no real binary comes near the bound (ntprof itself, with
+ * 460 KB of .debug_info, needs one visit per 47 bytes), and the work
+ * stays in proportion to the file's size. Past the bound, they fail with
+ * -E2BIG and a message that says so.
  */
 #define ELFSITE_DIES_PER_BYTE	4
 #define ELFSITE_DIES_MIN	(1ULL << 20)
-/* Not 0: the bound instead, for the tests that cross it. */
+/* When not 0, the bound to use instead, for the tests that cross it. */
 extern uint64_t elfsite_die_budget;
 
-/* The GNU build-id in hex, to tell which binary was profiled, or NULL. */
+/*
+ * elfsite_build_id() - return the GNU build-id in hex, which tells which
+ * binary was profiled, or NULL.
+ */
 const char *elfsite_build_id(const struct elfsite *es);
 
 #endif /* NTPROF_ELFSITE_H */

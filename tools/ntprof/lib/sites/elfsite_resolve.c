@@ -55,7 +55,10 @@ struct es_pass {
 	uint64_t left;		/* DIEs it may still visit (elfsite.h) */
 };
 
-/* One more DIE visited: false when the walk has visited its bound. */
+/*
+ * visit() - count one more DIE visited. It returns false when the walk has
+ * reached its bound.
+ */
 static bool visit(struct es_pass *p)
 {
 	if (!p->left)
@@ -66,7 +69,10 @@ static bool visit(struct es_pass *p)
 
 /* ---- The symbol table */
 
-/* Has the clone @name the part @part: "foo.part.0.cold" has "part", "cold". */
+/*
+ * clone_has() - tell whether the clone @name has the part @part:
+ * "foo.part.0.cold" has "part" and "cold".
+ */
 static bool clone_has(const char *name, const char *part)
 {
 	size_t len = strlen(part);
@@ -138,10 +144,11 @@ static int first_pc(Dwarf_Die *die, Dwarf_Addr *pc)
 }
 
 /*
- * Where the code of @die is entered: DW_AT_entry_pc (an address, or in
- * DWARF 5 possibly an offset from the first address), DW_AT_low_pc, or
- * the start of a range. A function split in hot and cold parts has only
- * ranges: the one that starts at a symbol of @f is its entry.
+ * die_entry() - find where the code of @die is entered: DW_AT_entry_pc (an
+ * address or, in DWARF 5, possibly an offset from the first address),
+ * DW_AT_low_pc, or the start of a range. A function split into hot and cold
+ * parts has only ranges, and the range that starts at a symbol of @f is its
+ * entry.
  */
 static int die_entry(const struct es_pass *p, Dwarf_Die *die,
 		     const struct es_func *f, Dwarf_Addr *pc)
@@ -226,8 +233,9 @@ static void scan_struct(struct es_pass *p, Dwarf_Die *die)
 }
 
 /*
- * GCC's LTO units point at DIEs of other units (the early debug info) for
- * their inlined copies: such units are walked whatever they define.
+ * unit_is_lto() - tell whether a unit is one of GCC's LTO units. For their
+ * inlined copies, these point at DIEs of other units (the early debug info),
+ * so they are walked whatever they define.
  */
 static bool unit_is_lto(Dwarf_Die *cudie)
 {
@@ -327,7 +335,10 @@ static int inlined_copy(struct es_pass *p, Dwarf_Die *die, const char *caller)
  */
 #define BODY_DEPTH_MAX	256
 
-/* The blocks and inlined copies in the body of @parent, @depth deep. */
+/*
+ * walk_body() - walk the blocks and inlined copies in the body of @parent,
+ * @depth levels deep.
+ */
 static int walk_body(struct es_pass *p, Dwarf_Die *parent, const char *caller,
 		     unsigned int depth)
 {
@@ -423,9 +434,9 @@ static int cmp_site(const void *a, const void *b)
 }
 
 /*
- * Sorts @sites by address and drops the repeated ones, and those outside
- * the code: the DWARF of a function that the linker threw away keeps an
- * address of 0 or so, in no executable segment.
+ * finish_sites() - sort @sites by address, and drop the repeated ones and
+ * those outside the code: the DWARF of a function that the linker threw away
+ * keeps an address of 0 or so, in no executable segment.
  */
 static size_t finish_sites(const struct elfsite *es,
 			   struct elfsite_site *sites, size_t n)

@@ -73,7 +73,10 @@ const struct kbtf_field_def *kbtf_field(unsigned int id)
 	return &kbtf_fields[id];
 }
 
-/* libbpf says EPROTO for a file without BTF's magic number. */
+/*
+ * err_text() - return the text of error @err. libbpf says EPROTO for a file
+ * without BTF's magic number, which this calls "not BTF".
+ */
 static const char *err_text(int err)
 {
 	return err == EPROTO ? "not BTF" : strerror(err);
@@ -92,7 +95,10 @@ static bool in_role(uint32_t role, unsigned int id)
 	return false;
 }
 
-/* Parses @dir/@name, as split BTF on @base if there is one; errno on failure. */
+/*
+ * parse() - parse @dir/@name, as split BTF on @base if there is one. It
+ * returns NULL with errno set on failure.
+ */
 static struct btf *parse(const char *dir, const char *name, struct btf *base)
 {
 	char path[PATH_MAX];
@@ -104,7 +110,10 @@ static struct btf *parse(const char *dir, const char *name, struct btf *base)
 	return base ? btf__parse_raw_split(path, base) : btf__parse_raw(path);
 }
 
-/* vmlinux's BTF, parsed on first use: NULL if there is none. */
+/*
+ * vmlinux_btf() - return vmlinux's BTF, parsed on first use, or NULL if
+ * there is none.
+ */
 static struct btf *vmlinux_btf(struct kbtf_ctx *c)
 {
 	if (!c->vmlinux && !c->vmlinux_err) {
@@ -115,7 +124,10 @@ static struct btf *vmlinux_btf(struct kbtf_ctx *c)
 	return c->vmlinux;
 }
 
-/* The BTF of module @name, parsed on first use: each field asks for its own. */
+/*
+ * module_btf() - return the BTF of module @name, parsed on first use; each
+ * field asks for its own module's.
+ */
 static struct kbtf_mod *module_btf(struct kbtf_ctx *c, const char *name)
 {
 	struct kbtf_mod *m;
@@ -134,10 +146,11 @@ static struct kbtf_mod *module_btf(struct kbtf_ctx *c, const char *name)
 }
 
 /*
- * Finds member @name of struct or union @t, which is at @bits in the
- * outer struct: among its members, and inside its anonymous struct and
- * union members, where kernel structs often nest members, adding their
- * offsets. C keeps the names unique across such nesting.
+ * find_member() - find member @name of struct or union @t, which lies at
+ * @bits in the outer struct. It looks among the members and inside the
+ * anonymous struct and union members, where kernel structs often nest
+ * members, adding their offsets. C keeps the names unique across such
+ * nesting.
  */
 static bool find_member(const struct btf *btf, const struct btf_type *t,
 			const char *name, uint32_t bits, int depth,
@@ -167,7 +180,10 @@ static bool find_member(const struct btf *btf, const struct btf_type *t,
 	return false;
 }
 
-/* The struct of @d, in *@btf; or NULL, with the reason in @why. */
+/*
+ * find_struct() - return the struct of @d, in *@btf, or NULL with the reason
+ * in @why.
+ */
 static const struct btf_type *find_struct(struct kbtf_ctx *c,
 					  const struct kbtf_field_def *d,
 					  const struct btf **btf, char *why,
@@ -201,7 +217,7 @@ static const struct btf_type *find_struct(struct kbtf_ctx *c,
 	return NULL;
 }
 
-/* Reads field @id into @l: found, or its why. */
+/* read_field() - read field @id into @l: found, or with the reason why not. */
 static void read_field(struct kbtf_ctx *c, unsigned int id, struct kbtf_layout *l)
 {
 	const struct kbtf_field_def *d = kbtf_field(id);

@@ -20,14 +20,17 @@ struct kbtf_field_def {
 	uint32_t size;		/* expected bytes; 0: any */
 };
 
-/* The definition of field @id (enum ntprof_layout_field), or NULL. */
+/*
+ * kbtf_field() - return the definition of field @id (enum
+ * ntprof_layout_field), or NULL.
+ */
 const struct kbtf_field_def *kbtf_field(unsigned int id);
 
 struct kbtf_layout {
 	bool found[NTPROF_LF_COUNT];
 	uint32_t offset[NTPROF_LF_COUNT];
 	uint32_t size[NTPROF_LF_COUNT];
-	/* The size of the struct that holds it: the module bounds the offset by it. */
+	/* The size of the field's struct, which bounds the offset. */
 	uint32_t st_size[NTPROF_LF_COUNT];
 	/*
 	 * Why a field is not found, one short line: "no BTF for module
@@ -39,24 +42,30 @@ struct kbtf_layout {
 };
 
 /*
- * Reads the fields of @role (NTPROF_ROLE_HOST: ids < NTPROF_LF_FIRST_TARGET;
- * NTPROF_ROLE_TARGET: the others; NTPROF_ROLE_NONE: all; any other value:
- * none) from the BTF files in @dir ("/sys/kernel/btf" normally: "vmlinux"
- * and one file per loaded module, raw BTF; a module's BTF is split BTF on
- * top of vmlinux's). A module that has no file there may be built in: its
- * structs are then looked for in vmlinux's BTF. Never fails as a whole: a
- * field that cannot be found is left !found with its why. Returns the
- * number found.
+ * kbtf_layout_read() - read the fields of @role from the BTF files in @dir
+ * into @l. NTPROF_ROLE_HOST reads the ids below NTPROF_LF_FIRST_TARGET,
+ * NTPROF_ROLE_TARGET the others, NTPROF_ROLE_NONE all of them, and any
+ * other value none. @dir is normally "/sys/kernel/btf", which holds
+ * "vmlinux" and one file per loaded module, in raw BTF; a module's BTF is
+ * split BTF on top of vmlinux's. A module that has no file there may be
+ * built in, so its structs are then looked for in vmlinux's BTF. The
+ * function never fails as a whole: it leaves a field that it cannot find
+ * !found, with the reason in its why. It returns the number of fields
+ * found.
  */
 int kbtf_layout_read(const char *dir, uint32_t role, struct kbtf_layout *l);
 
 /*
- * Where the running kernel shows its BTF: /sys/kernel/btf, or the
- * directory NTPROF_BTF_DIR names (raw BTF files, named as there).
+ * kbtf_sys_dir() - return the directory where the running kernel shows
+ * its BTF: /sys/kernel/btf, or the directory that NTPROF_BTF_DIR names
+ * (raw BTF files, named as in /sys/kernel/btf).
  */
 const char *kbtf_sys_dir(void);
 
-/* 1 << id of each field @l found. */
+/*
+ * kbtf_layout_found() - return a mask with bit @id set for each field
+ * that @l found.
+ */
 uint64_t kbtf_layout_found(const struct kbtf_layout *l);
 
 #endif /* NTPROF_KBTF_H */

@@ -32,12 +32,13 @@ static bool all_digits(const char *s)
 }
 
 /*
- * The program's file, opened: what the tool parses and the module
- * probes, whatever its name points to later (Documentation/security.rst).
- * A PID's is /proc/PID/exe, the process's very file; its name is its
- * path if that path is the same file here (the process may run in
- * another mount namespace, or from a file since replaced), else
- * /proc/PID/exe. Returns the descriptor, or -errno with @err set.
+ * prog_open() - open the program's file, which the tool parses and the
+ * module probes, whatever its name points to later
+ * (Documentation/security.rst). A PID's file is /proc/PID/exe, the process's
+ * very file. Its name is its path if that path is the same file here (the
+ * process may run in another mount namespace, or from a file since
+ * replaced), or else /proc/PID/exe. It returns the descriptor, or -errno
+ * with @err set.
  */
 static int prog_open(const char *arg, char *path, size_t size, char *err,
 		     size_t errlen)
@@ -78,10 +79,10 @@ static int prog_open(const char *arg, char *path, size_t size, char *err,
 }
 
 /*
- * Whether process @name (its /proc entry) runs the file @st: its
- * executable is that file, device and inode (mapping it is not enough:
- * anyone can map a world-readable binary). Its owner (its effective uid)
- * into *@uid.
+ * runs() - tell whether process @name (its /proc entry) runs the file @st,
+ * that is, whether its executable is that file, by device and inode (mapping
+ * the file is not enough: anyone can map a world-readable binary). It puts
+ * the process's owner (its effective uid) into *@uid.
  */
 static bool runs(const char *name, const struct stat *st, uid_t *uid)
 {
@@ -98,7 +99,10 @@ static bool runs(const char *name, const struct stat *st, uid_t *uid)
 	return true;
 }
 
-/* @pid into @p's table if there is room, else among those left out. */
+/*
+ * pid_add() - add @pid to @p's table if there is room, or else to those left
+ * out.
+ */
 static void pid_add(struct spdk_prog *p, pid_t pid)
 {
 	if (p->nr_pids < SPDK_PIDS_MAX) {

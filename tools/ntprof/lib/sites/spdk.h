@@ -56,43 +56,61 @@ struct spdk_prog {
 };
 
 /*
- * Resolves the site map of @role over @transport in @arg, a path to the
- * program or the PID of a running one (its /proc/PID/exe). Returns 0
- * with @p filled in (@p->ok may still be false: a required site missing,
- * a member not found), or -errno with one line in @err (no such
- * process, not ELF, stripped). The usites name @p->fd, the file that
- * was parsed: spdk_prog_close_elf() frees the parse and keeps the file
- * open for the start request; spdk_prog_close() closes both, after which
- * the usites and the path stay valid but are not to be sent. A second
- * close does nothing.
+ * spdk_prog_open() - resolve the site map of @role over @transport in
+ * @arg, a path to the program or the PID of a running one (its
+ * /proc/PID/exe). It returns 0 with @p filled in (@p->ok may still be
+ * false, when a required site is missing or a member is not found), or
+ * -errno with one line in @err (no such process, not ELF, stripped). The
+ * usites name @p->fd, the file that was parsed.
  */
 int spdk_prog_open(const char *arg, uint32_t role, uint32_t transport,
 		   struct spdk_prog *p, char *err, size_t errlen);
+/*
+ * spdk_prog_close_elf() - free the parse and keep the file open for the
+ * start request. A second call does nothing.
+ */
 void spdk_prog_close_elf(struct spdk_prog *p);
+/*
+ * spdk_prog_close() - free the parse and close the file. The usites and
+ * the path stay valid afterwards, but must not be sent. A second call
+ * does nothing.
+ */
 void spdk_prog_close(struct spdk_prog *p);
 
 /*
- * Finds again the processes that run @p's program: their executable is
- * the file parsed (device and inode). Root's and this user's first;
- * those that do not fit the table are left out and counted.
+ * spdk_prog_find_pids() - find again the processes that run @p's program,
+ * that is, whose executable is the parsed file (the same device and
+ * inode). Root's processes and this user's come first; those that do not
+ * fit the table are left out and counted.
  */
 void spdk_prog_find_pids(struct spdk_prog *p);
 
-/* One line naming the processes left out of a full table, to @f. */
+/*
+ * spdk_prog_say_left_out() - print to @f one line naming the processes
+ * left out of a full table.
+ */
 void spdk_prog_say_left_out(const struct spdk_prog *p, FILE *f,
 			    const char *prefix);
 
 /* The probe's section: each site, the running processes, no verdict. */
 void spdk_prog_print(const struct spdk_prog *p, FILE *f);
 
-/* spdk_sites.c: the functions of @p's map, to resolve in its binary. */
+/*
+ * spdk_sites_funcs() - put in @funcs, at most @max of them, the functions
+ * of @p's map, which are to be resolved in its binary, and return how many
+ * there are; spdk_sites_structs() does the same for the map's structs.
+ * Both are in spdk_sites.c.
+ */
 size_t spdk_sites_funcs(const struct spdk_prog *p, const char **funcs,
 			size_t max);
 size_t spdk_sites_structs(const struct spdk_prog *p, const char **structs,
 			  size_t max);
-/* Fills @p->funcs and @p->usites from the resolved binary; sets @p->ok. */
+/*
+ * spdk_sites_resolve() - fill @p->funcs and @p->usites from the resolved
+ * binary, and set @p->ok.
+ */
 void spdk_sites_resolve(struct spdk_prog *p);
-/* What a site's point means, for probe. */
+/* spdk_point_name() - return what a site's point means, for probe. */
 const char *spdk_point_name(uint32_t point);
 
 #endif /* NTPROF_SPDK_H */

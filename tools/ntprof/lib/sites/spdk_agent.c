@@ -28,7 +28,7 @@ static void proc_add(struct spdk_procs *ps, pid_t pid)
 	pr->pid = pid;
 }
 
-/* @pr recorded neither way, for the reason in @why. */
+/* skip() - mark @pr as recorded neither way, for the reason in @why. */
 static void skip(struct spdk_procs *ps, struct spdk_proc *pr, const char *why)
 {
 	pr->skipped = true;
@@ -37,8 +37,9 @@ static void skip(struct spdk_procs *ps, struct spdk_proc *pr, const char *why)
 }
 
 /*
- * @pr's way, at a look of spdk_procs_find(): false if its agent is
- * still starting and @wait, to be looked at again.
+ * sort_one() - decide @pr's way at one look of spdk_procs_find(). It returns
+ * false if its agent is still starting and @wait is set, so that the process
+ * is looked at again.
  */
 static bool sort_one(const struct spdk_prog *p, struct spdk_procs *ps,
 		     struct spdk_proc *pr, bool wait, int *ret)
@@ -126,7 +127,7 @@ void spdk_procs_say_skipped(const struct spdk_procs *ps, const char *cmd)
 				cmd, ps->v[i].why);
 }
 
-/* @pid's entry in @ps, or NULL. */
+/* procs_get() - return @pid's entry in @ps, or NULL. */
 static struct spdk_proc *procs_get(struct spdk_procs *ps, pid_t pid)
 {
 	size_t i;
@@ -137,7 +138,10 @@ static struct spdk_proc *procs_get(struct spdk_procs *ps, pid_t pid)
 	return NULL;
 }
 
-/* A pending process's way, if it can be told now; said when it is. */
+/*
+ * decide() - decide a pending process's way, if it can be told now, and say
+ * so when it is decided.
+ */
 static void decide(const struct spdk_prog *p, struct spdk_procs *ps,
 		   struct spdk_proc *pr, const struct agent_filter *f,
 		   bool uprobes, const char *cmd)
@@ -210,7 +214,7 @@ void spdk_procs_detach(struct spdk_procs *ps)
 	ps->n = 0;
 }
 
-/* The map's site that the agent lists at @vaddr, or NULL. */
+/* site_at() - return the map's site that the agent lists at @vaddr, or NULL. */
 static const struct session_usite *site_at(const struct spdk_prog *p,
 					   uint64_t vaddr)
 {
@@ -359,8 +363,9 @@ void spdk_procs_beat(struct spdk_procs *ps, const char *cmd)
 }
 
 /*
- * The records of @recs (@n) with a stamp, moved to its front; how many.
- * An agent writes none without one: the others are not commands.
+ * stamped() - move the records of @recs (@n of them) that have a stamp to
+ * its front, and return how many there are. An agent writes no record
+ * without a stamp, so the others are not commands.
  */
 static size_t stamped(struct ntprof_record *recs, size_t n)
 {
@@ -424,7 +429,10 @@ void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 	}
 }
 
-/* A hook entry of @u's, of @kind, appended to *@hooks; NULL: no memory. */
+/*
+ * hook_add() - append a hook entry of @u's, of @kind, to *@hooks. It returns
+ * NULL when memory is short.
+ */
 static struct ntp_hook *hook_add(struct ntp_hook **hooks, uint32_t *n,
 				 const struct spdk_prog *p,
 				 const struct session_usite *u, uint8_t kind)

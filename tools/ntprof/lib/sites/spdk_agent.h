@@ -17,7 +17,10 @@
 #include "sites/agent_attach.h"
 #include "sites/spdk.h"
 
-/* An agent's records taken in one pass: its every ring once full. */
+/*
+ * The most records taken from an agent in one pass: enough to empty every
+ * one of its rings once when they are full.
+ */
 #define SPDK_TAKE_PASS	((size_t)AGENT_RINGS_MAX * AGENT_RING_RECORDS)
 
 /* A process of the program and how it is recorded. */
@@ -43,34 +46,41 @@ struct spdk_procs {
 };
 
 /*
- * Sorts the processes of @p (or process @only, if not 0) into those
- * with an agent, attached (still off), those without one, and those
- * skipped: an agent memory that is there but cannot be used (it fails
- * agent_memfd_map()'s checks, is of another version, no permission, or
- * another recorder has the agent on). A skipped process is not
- * recorded through its agent; nor through uprobes, whose int3 would
- * break a patched entry: by PID the caller records nothing, by path the
- * module's filter keeps them out of every process that maps an agent's
- * memfd, as an agent does before it patches. Waits a second at most in
- * all for agents still starting. Returns 0; with @only, -errno if that process is
- * skipped, its reason in @err.
+ * spdk_procs_find() - sort the processes of @p (or only process @only, if
+ * it is not 0) into three sets. Those with an agent are attached (and
+ * still off). Those without an agent are left to uprobes. The others are
+ * skipped: their agent memory is there but cannot be used (it fails
+ * agent_memfd_map()'s checks, is of another version, permission is
+ * denied, or another recorder has the agent on). A skipped process is
+ * recorded neither through its agent nor through uprobes, whose int3
+ * would break a patched entry. When the program is given by PID, the
+ * caller records nothing; when it is given by path, the module's filter
+ * keeps uprobes out of every process that maps an agent's memfd, as an
+ * agent does before it patches. The function waits at most one second in
+ * all for agents that are still starting. It returns 0; with @only, it
+ * returns -errno if that process is skipped, with the reason in @err.
  */
 int spdk_procs_find(const struct spdk_prog *p, pid_t only,
 		    struct spdk_procs *ps, char *err, size_t len);
+/* spdk_procs_detach() - detach from every agent that @ps attached to. */
 void spdk_procs_detach(struct spdk_procs *ps);
 
-/* One line on stderr for each skipped process: "ntprof: CMD: ...". */
+/*
+ * spdk_procs_say_skipped() - print one line on stderr for each skipped
+ * process: "ntprof: CMD: ...".
+ */
 void spdk_procs_say_skipped(const struct spdk_procs *ps, const char *cmd);
 
 /*
- * The processes of @p's program that started since @ps was made (record
- * of a program by its path): each with an agent is attached and turned
- * on with @f, one without is left to uprobes; each is said in one line
- * on stderr, and marked late. An agent another recorder has on is said
- * and left alone. A process counts once its executable is the program
- * (not a tool that maps the file, as ntprof run does before it execs
- * it), and is taken for one without an agent only at its second look
- * (its agent may be loading).
+ * spdk_procs_rescan() - add the processes of @p's program that started
+ * since @ps was made (when record was given the program by its path). It
+ * attaches to each one with an agent and turns the agent on with @f, and
+ * leaves each one without an agent to uprobes; it prints one line on
+ * stderr for each, and marks it late. It reports an agent that another
+ * recorder has on, and leaves it alone. A process counts only once its
+ * executable is the program (not a tool that maps the file, as ntprof
+ * run does before it execs the program), and is taken for one without an
+ * agent only at its second look, because its agent may still be loading.
  */
 void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 		       const struct agent_filter *f, bool uprobes,
@@ -80,25 +90,34 @@ void spdk_procs_rescan(struct spdk_prog *p, struct spdk_procs *ps,
 void spdk_procs_print(const struct spdk_prog *p, const struct spdk_procs *ps,
 		      FILE *f);
 
-/* "pid 1234 through the agent, pid 1240 through uprobes" for record. */
+/*
+ * spdk_procs_line() - print record's line about the processes: "pid 1234
+ * through the agent, pid 1240 through uprobes".
+ */
 void spdk_procs_line(const struct spdk_procs *ps, FILE *f);
 
-/* Turns every agent on with @f, or off. */
+/*
+ * spdk_procs_on() - turn every agent on with @f; spdk_procs_off() turns
+ * them all off.
+ */
 void spdk_procs_on(struct spdk_procs *ps, const struct agent_filter *f);
 void spdk_procs_off(struct spdk_procs *ps);
 
 /*
- * The heartbeat of every agent; one line on stderr for each that had
- * turned itself off meanwhile (it is back on), and one for each that
- * another recorder took over meanwhile (left to it, for good).
+ * spdk_procs_beat() - send the heartbeat to every agent. It prints one
+ * line on stderr for each agent that had turned itself off meanwhile (it
+ * is back on), and one for each agent that another recorder took over
+ * meanwhile (it is left to that recorder for good).
  */
 void spdk_procs_beat(struct spdk_procs *ps, const char *cmd);
 
 /*
- * Takes the agents' records into @buf (@max of them) and hands each
- * batch to @fn, as session_records_get() does: 0, or @fn's error. The
- * count in *@count. At most SPDK_TAKE_PASS records of each agent a
- * call: one that keeps moving its heads costs a pass, not the recorder.
+ * spdk_procs_take() - take the agents' records into @buf, which holds
+ * @max records, and hand each batch to @fn, as session_records_get()
+ * does. It returns 0 or @fn's error, and the count in *@count. It takes
+ * at most SPDK_TAKE_PASS records from each agent per call, so that an
+ * agent that keeps moving its heads costs one pass instead of holding
+ * the recorder.
  */
 int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
 		    size_t max,
@@ -106,19 +125,19 @@ int spdk_procs_take(struct spdk_procs *ps, struct ntprof_record *buf,
 		    void *data, uint64_t *count);
 
 /*
- * The agents' drops (full rings, no ring, faulted loads) and evictions
- * since they were attached.
+ * spdk_procs_lost() - sum the agents' drops (full rings, no ring, faulted
+ * loads) and evictions since they were attached.
  */
 void spdk_procs_lost(const struct spdk_procs *ps, uint64_t *drops,
 		     uint64_t *evicted);
 
 /*
- * The hook entries of the SPDK sites: for each agent, each site
- * (NTPROF_HOOK_AGENT, "pid N: function", attached or refused), and the
- * uprobe sites once (NTPROF_HOOK_UPROBE) if @uprobes. @late: only the
- * agents found after the start (for the trailer), else only the others
- * (for the header). Appended to *@hooks (*@n of them, realloc()ed);
- * -ENOMEM.
+ * spdk_procs_hooks() - append the hook entries of the SPDK sites to
+ * *@hooks (*@n of them, grown with realloc()): for each agent, each of its
+ * sites (NTPROF_HOOK_AGENT, "pid N: function", attached or refused), and,
+ * if @uprobes, the uprobe sites once (NTPROF_HOOK_UPROBE). With @late,
+ * only the agents found after the start are listed (for the trailer);
+ * without it, only the others (for the header). It returns 0 or -ENOMEM.
  */
 int spdk_procs_hooks(const struct spdk_prog *p, const struct spdk_procs *ps,
 		     bool uprobes, bool late, struct ntp_hook **hooks,

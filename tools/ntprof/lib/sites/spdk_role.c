@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ntprof run in front of a tutorial's command, unchanged: "ntprof run --
+ * The choice of an SPDK program's role and transport, so that ntprof run
+ * works in front of a tutorial's command, unchanged: "ntprof run --
  * spdk_nvme_perf -r 'trtype:RDMA ...'" must find that the program is a
  * host (its sites are a host's, not nvmf_tgt's) and that it will talk
  * RDMA (its transport ID says so), as --help promises, without -r and -t.
- * The choice is here, apart from the binary's parsing, so that it can be
- * tested on its own (selftests/unit/test_spdk_role.c).
+ * The choice is made here, separate from the parsing of the binary, so
+ * that it can be tested on its own (selftests/unit/test_spdk_role.c).
  */
 #define _GNU_SOURCE	/* strcasestr() */
 #include <ctype.h>
@@ -17,7 +18,10 @@
 
 #include "sites/spdk_role.h"
 
-/* The transport of one "trtype" value at @v: up to a space or a comma. */
+/*
+ * trtype_value() - return the transport of one "trtype" value at @v, which
+ * runs up to a space or a comma.
+ */
 static uint32_t trtype_value(const char *v)
 {
 	size_t len = strcspn(v, " \t,;'\"");

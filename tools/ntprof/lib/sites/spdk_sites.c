@@ -13,7 +13,7 @@
  *   nvmf_bdev_ctrlr_read_cmd(bdev, desc, ch, req)
  *   nvmf_bdev_ctrlr_write_cmd(bdev, desc, ch, req)
  *                                         TARGET_EXEC: to the bdev;
- *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last but
+ *   _nvmf_request_complete(req)           TARGET_COMPLETE, the last except
  *       over RDMA: the response goes to the transport. It is the one
  *       function every completion runs, on the qpair's thread:
  *       spdk_nvmf_request_complete() calls it (directly or by a message)
@@ -139,7 +139,10 @@ static const char *const host_structs[] = {
 	"nvme_tcp_qpair", "nvme_tcp_req",
 };
 
-/* The transport's structs on the host: its qpair and its request. */
+/*
+ * host_qpair_struct() - return the name of the transport's qpair struct on
+ * the host; host_req_struct() returns its request's.
+ */
 static const char *host_qpair_struct(uint32_t transport)
 {
 	return transport == RDMA ? "nvme_rdma_qpair" : "nvme_tcp_qpair";
@@ -221,7 +224,7 @@ static int member(struct spdk_prog *p, const char *st, const char *path,
 	return 0;
 }
 
-/* A plain member's width: what a fetch can read whole. */
+/* width() - return a plain member's width, which a fetch can read whole. */
 static uint32_t width(const struct elfsite_member *m)
 {
 	return m->size == 1 || m->size == 2 || m->size == 4 || m->size == 8 ?
@@ -235,13 +238,16 @@ static int unknown_layout(struct spdk_prog *p, const char *what)
 	return -1;
 }
 
-/* The fetch of argument @reg's value itself. */
+/* fetch_reg() - set @f to fetch the value of argument @reg itself. */
 static void fetch_reg(struct session_fetch *f, uint32_t reg)
 {
 	*f = (struct session_fetch){ .set = true, .reg = reg };
 }
 
-/* The fetch of @w bytes at @off from argument @reg, no load before. */
+/*
+ * fetch_at() - set @f to fetch @w bytes at @off from argument @reg, with no
+ * load before.
+ */
 static void fetch_at(struct session_fetch *f, uint32_t reg, int32_t off,
 		     uint32_t w)
 {
@@ -250,7 +256,10 @@ static void fetch_at(struct session_fetch *f, uint32_t reg, int32_t off,
 	};
 }
 
-/* The same after one pointer load at @deref from @reg. */
+/*
+ * fetch_via() - do what fetch_at() does, after one pointer load at @deref
+ * from @reg.
+ */
 static void fetch_via(struct session_fetch *f, uint32_t reg, int32_t deref,
 		      int32_t off, uint32_t w)
 {
@@ -261,10 +270,10 @@ static void fetch_via(struct session_fetch *f, uint32_t reg, int32_t deref,
 }
 
 /*
- * The command's fields, from a struct spdk_nvme_cmd at @base: @reg's
- * value plus @base, or, with @deref >= 0, the pointer loaded there plus
- * @base. SLBA is CDW11:CDW10, read as one little-endian u64; NLB the low
- * two bytes of CDW12.
+ * cmd_fetches() - set the fetches of the command's fields from a struct
+ * spdk_nvme_cmd at @base: @reg's value plus @base or, with @deref >= 0, the
+ * pointer loaded there plus @base. SLBA is CDW11:CDW10, read as one
+ * little-endian u64; NLB is the low two bytes of CDW12.
  */
 static int cmd_fetches(struct spdk_prog *p, struct session_usite *u,
 		       uint32_t reg, int32_t deref, int32_t base)
@@ -306,11 +315,12 @@ static int cmd_fetches(struct spdk_prog *p, struct session_usite *u,
 }
 
 /*
- * The command's transport type, req->qpair->transport->ops->type (enum
- * spdk_nvme_transport_type: RDMA 1 and TCP 3, as NVMe-oF's), which
- * tells a target of both transports which one each command came over,
- * and keeps another's out of a recording of one. SPDK has had these
- * members for years; a binary without them records as before, with -t.
+ * target_trtype() - set the fetch of the command's transport type,
+ * req->qpair->transport->ops->type (enum spdk_nvme_transport_type: RDMA 1
+ * and TCP 3, as in NVMe-oF). It tells a target of both transports which one
+ * each command came over, and keeps the other transport's commands out of a
+ * recording of one. SPDK has had these members for years; a binary without
+ * them records as before, with -t.
  */
 static int target_trtype(struct spdk_prog *p, const struct site_def *def,
 			 int32_t qpair, struct session_usite *u)
@@ -340,8 +350,9 @@ static int target_trtype(struct spdk_prog *p, const struct site_def *def,
 }
 
 /*
- * spdk_nvmf_request_exec(req): qid from req->qpair->qid, the command
- * from req->cmd->nvme_cmd, the length from req->length.
+ * target_first() - set the fetches of spdk_nvmf_request_exec(req): the qid
+ * from req->qpair->qid, the command from req->cmd->nvme_cmd, the length from
+ * req->length.
  */
 static int target_first(struct spdk_prog *p, const struct site_def *def,
 			struct session_usite *u)
@@ -377,9 +388,10 @@ static int key_as_is(struct spdk_prog *p, const struct site_def *def,
 }
 
 /*
- * nvme_<transport>_qpair_submit_request(qpair, req): qid from qpair->id,
- * the command embedded in req, the length req->payload.size, and the
- * cid from the head of the transport qpair's free list (the top of this
+ * host_first() - set the fetches of
+ * nvme_<transport>_qpair_submit_request(qpair, req): the qid from qpair->id,
+ * the command embedded in req, the length from req->payload.size, and the
+ * cid from the head of the transport qpair's free list (see the top of this
  * file).
  */
 static int host_first(struct spdk_prog *p, const struct site_def *def,
@@ -414,7 +426,10 @@ static int host_first(struct spdk_prog *p, const struct site_def *def,
 	return 0;
 }
 
-/* spdk_rdma_provider_qp_queue_send_wrs(qp, wr): wr is &rdma_req->send_wr. */
+/*
+ * rdma_send_key() - set the key of spdk_rdma_provider_qp_queue_send_wrs(qp,
+ * wr), where wr is &rdma_req->send_wr.
+ */
 static int rdma_send_key(struct spdk_prog *p, const struct site_def *def,
 			 struct session_usite *u)
 {
@@ -430,7 +445,10 @@ static int rdma_send_key(struct spdk_prog *p, const struct site_def *def,
 	return 0;
 }
 
-/* A transport's request in argument @reg: the key is its ->req. */
+/*
+ * xport_req_key() - set the key for a transport's request in argument @reg:
+ * its ->req.
+ */
 static int xport_req_key(struct spdk_prog *p, const struct site_def *def,
 			 struct session_usite *u)
 {
@@ -447,7 +465,10 @@ static int xport_req_key(struct spdk_prog *p, const struct site_def *def,
 	return 0;
 }
 
-/* One function's sites, appended to @p->usites; -1 when they do not fit. */
+/*
+ * add_sites() - append one function's sites to @p->usites. It returns -1
+ * when they do not fit.
+ */
 static int add_sites(struct spdk_prog *p, const struct site_def *def,
 		     const struct elfsite_func *ef)
 {
@@ -477,8 +498,9 @@ static int add_sites(struct spdk_prog *p, const struct site_def *def,
 }
 
 /*
- * Over RDMA, where the SEND's completion has its sites, a record ends
- * there: the completion is a point on the way.
+ * end_after_send() - over RDMA, where the SEND's completion has its sites,
+ * make a record end at the SEND's completion: the request's completion
+ * (TARGET_COMPLETE) becomes a point on the way, no longer the last.
  */
 static void end_after_send(struct spdk_prog *p)
 {
