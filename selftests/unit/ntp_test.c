@@ -399,10 +399,11 @@ int ntp_test_start(int argc, char *argv[], const char *name)
 	const char *tmp = getenv("TMPDIR");
 
 	prog = name;
-	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
-		seeds = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: %s [--seeds DIR]\n", name);
+	if (argc == 2 && !strcmp(argv[0], "--seeds")) {
+		seeds = argv[1];
+	} else if (argc != 0) {
+		fprintf(stderr, "usage: %s [-l] [-t NAME]... [--seeds DIR]\n",
+			name);
 		return 1;
 	}
 	snprintf(scratch, sizeof(scratch), "%s/%s.XXXXXX",

@@ -21,8 +21,9 @@ extern char scratch[256];
 #define tpath(name) tap_path(scratch, name)
 
 /*
- * The start of a test program @name: [--seeds DIR] read, the scratch
- * directory made, TAP's first line. Returns 0, or 1 after the usage.
+ * The start of test program @name, given the @argc arguments @argv that
+ * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
+ * made, TAP's first line. Returns 0, or 1 after the usage.
  */
 int ntp_test_start(int argc, char *argv[], const char *name);
 /* Removes the scratch directory and its files. */

@@ -65,7 +65,8 @@ static bool read_at(const struct agent_ident *plan, struct cmd *c,
 	return agent_ident_read(plan, regs, v) == 1;
 }
 
-int main(void)
+/* A first site's identity plan, against pages it must not read past. */
+static void test_plan(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t v[AGENT_IDENT_FIELDS];
@@ -75,13 +76,11 @@ int main(void)
 	struct cmd *c;
 	uint8_t *mem;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	/* Two pages, the second with no access: a fault if read. */
 	mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE))
-		return printf("Bail out! no memory\n"), 1;
+		tap_bail("no memory");
 
 	agent_ident_plan(&site, &plan);
 	ok(plan.fast && plan.nr_chains == 2,
@@ -123,5 +122,13 @@ int main(void)
 	ok(!plan.fast, "fields farther apart than a page: no plan");
 
 	munmap(mem, 2 * page);
-	return tap_done("test_agent_ident");
+}
+
+static const struct tap_case cases[] = {
+	{ "plan", test_plan },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_ident", cases, TAP_NR_CASES(cases));
 }

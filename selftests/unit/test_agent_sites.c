@@ -158,7 +158,8 @@ static void test_near(const char *path)
 	   bad_line == 3, "a near line of no size is refused");
 }
 
-int main(void)
+/* The site list as the tool writes it and as the agent reads it. */
+static void test_site_list(void)
 {
 	char path[] = "/tmp/test_agent_sites.XXXXXX";
 	static struct agent_listed got[8];
@@ -170,8 +171,6 @@ int main(void)
 	FILE *f;
 	int fd;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	prog.role = NTPROF_ROLE_TARGET;
 	strcpy(prog.path, "/opt/spdk/build/bin/nvmf_tgt");
 	prog.build_id = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567";
@@ -199,10 +198,8 @@ int main(void)
 
 	fd = mkstemp(path);
 	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f || agent_sites_write(f, &prog, prog.path) || fclose(f)) {
-		printf("Bail out! cannot write the site list\n");
-		return 1;
-	}
+	if (!f || agent_sites_write(f, &prog, prog.path) || fclose(f))
+		tap_bail("cannot write the site list");
 	ok(!agent_sitelist_read(path, got, 8, &n, &bad_line) && n == 3,
 	   "the agent reads the 3 sites the tool wrote");
 	for (i = 0; i < 3 && i < n; i++) {
@@ -255,5 +252,13 @@ int main(void)
 	fclose(f);
 	test_near(path);
 	unlink(path);
-	return tap_done("test_agent_sites");
+}
+
+static const struct tap_case cases[] = {
+	{ "site_list", test_site_list },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_sites", cases, TAP_NR_CASES(cases));
 }

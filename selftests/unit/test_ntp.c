@@ -1362,24 +1362,30 @@ static void test_empty_recording(void)
 	   r.ret, r.msg);
 }
 
+static const struct tap_case cases[] = {
+	{ "round_trip", test_round_trip },
+	{ "layout", test_layout },
+	{ "late_devs", test_late_devs },
+	{ "late_hooks", test_late_hooks },
+	{ "newer_minor", test_newer_minor },
+	{ "minor_zero", test_minor_zero },
+	{ "minor_three", test_minor_three },
+	{ "cut_short", test_cut_short },
+	{ "damaged", test_damaged },
+	{ "damaged_1x", test_damaged_1x },
+	{ "open_errors", test_open_errors },
+	{ "writer_errors", test_writer_errors },
+	{ "killed_writer", test_killed_writer },
+	{ "empty_recording", test_empty_recording },
+};
+
 int main(int argc, char *argv[])
 {
-	if (ntp_test_start(argc, argv, "test_ntp"))
+	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
+
+	if (ntp_test_start(argc - a, argv + a, "test_ntp"))
 		return 1;
-	test_round_trip();
-	test_layout();
-	test_late_devs();
-	test_late_hooks();
-	test_newer_minor();
-	test_minor_zero();
-	test_minor_three();
-	test_cut_short();
-	test_damaged();
-	test_damaged_1x();
-	test_open_errors();
-	test_writer_errors();
-	test_killed_writer();
-	test_empty_recording();
+	tap_run(cases, TAP_NR_CASES(cases));
 	cleanup();
 
 	return tap_done("test_ntp");

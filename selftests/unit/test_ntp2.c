@@ -703,18 +703,24 @@ static void test_events(void)
 	free(buf);
 }
 
+static const struct tap_case cases[] = {
+	{ "layout", test_layout },
+	{ "crec_append", test_crec_append },
+	{ "versions", test_versions },
+	{ "newer_minor", test_newer_minor },
+	{ "writer", test_writer },
+	{ "bound", test_bound },
+	{ "damaged", test_damaged },
+	{ "events", test_events },
+};
+
 int main(int argc, char *argv[])
 {
-	if (ntp_test_start(argc, argv, "test_ntp2"))
+	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
+
+	if (ntp_test_start(argc - a, argv + a, "test_ntp2"))
 		return 1;
-	test_layout();
-	test_crec_append();
-	test_versions();
-	test_newer_minor();
-	test_writer();
-	test_bound();
-	test_damaged();
-	test_events();
+	tap_run(cases, TAP_NR_CASES(cases));
 	cleanup();
 
 	return tap_done("test_ntp2");

@@ -341,22 +341,57 @@ static void test_atomic(const char *dir)
 	prom_free(p);
 }
 
-int main(void)
+/* The scratch directory of the cases. */
+static char dir[] = "/tmp/ntprof-prom.XXXXXX";
+
+static void t_address(void)
 {
-	char dir[] = "/tmp/ntprof-prom.XXXXXX";
 	char addr[64];
 
-	if (!mkdtemp(dir))
-		return 1;
 	prom_address_part("traddr=10.0.0.1,trsvcid=4420,src_addr=10.0.0.2",
 			  "trsvcid", addr, sizeof(addr));
 	ok(!strcmp(addr, "4420"), "an address's trsvcid");
 	prom_address_part("traddr=10.0.0.1", "trsvcid", addr, sizeof(addr));
 	ok(!strcmp(addr, ""), "an address without trsvcid: empty");
+}
+
+static void t_host(void)
+{
 	test_host(dir);
+}
+
+static void t_target(void)
+{
 	test_target(dir);
+}
+
+static void t_cap(void)
+{
 	test_cap(dir);
+}
+
+static void t_atomic(void)
+{
 	test_atomic(dir);
+}
+
+static const struct tap_case cases[] = {
+	{ "address", t_address },
+	{ "host", t_host },
+	{ "target", t_target },
+	{ "cap", t_cap },
+	{ "atomic", t_atomic },
+};
+
+int main(int argc, char *argv[])
+{
+	char addr[64];
+
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_prom");
+	if (!mkdtemp(dir))
+		return 1;
+	tap_run(cases, TAP_NR_CASES(cases));
 	if (!getenv("KEEP_TMP")) {
 		snprintf(addr, sizeof(addr), "rm -rf %s", dir);
 		if (system(addr))
