@@ -102,6 +102,37 @@ tap_bail(const char *fmt, ...)
 	exit(1);
 }
 
+/*
+ * ok N - DESC # SKIP not installed: WHAT. A check that needs a tool this
+ * machine lacks reports this line instead of failing, so that a test run on
+ * its own says what to install; run_tests.sh counts such a skip as a
+ * failure under CHECK_STRICT=1, as make check runs.
+ */
+static void __attribute__((unused))
+tap_skip_missing(const char *desc, const char *what)
+{
+	tests++;
+	printf("ok %d - %s # SKIP not installed: %s\n", tests, desc, what);
+}
+
+/* tap_have() - whether program @prog is in a directory of $PATH. */
+static bool __attribute__((unused)) tap_have(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char file[4096];
+	size_t len;
+
+	while (path && *path) {
+		len = strcspn(path, ":");
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)len, path,
+			     prog) < (int)sizeof(file) &&
+		    access(file, X_OK) == 0)
+			return true;
+		path += len + (path[len] == ':');
+	}
+	return false;
+}
+
 /* A case of a test program: a function that calls ok(), and its name. */
 struct tap_case {
 	const char *name;
