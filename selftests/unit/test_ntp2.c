@@ -268,22 +268,11 @@ static void test_newer_minor(void)
 	int all;
 
 	three_records(recs);
-	put(&b, "\x89NTP\r\n\x1a\n", 8);
-	put_le(&b, 2, 2);
-	put_le(&b, 3, 2);
-	put_le(&b, 0, 4);	/* the length, set below */
-	put_le(&b, 0, 4);
-	put_le(&b, 1, 4);
-	put_le(&b, NTPROF_ROLE_HOST, 1);
-	put_le(&b, NTPROF_TRANSPORT_TCP, 1);
-	put_le(&b, 0, 2);
-	put_le(&b, 2, 4);
-	put_le(&b, 11, 8);
-	put_le(&b, 22, 8);
-	put_str(&b, "host");
-	put_str(&b, "7.2.0");
-	put_str(&b, "");
-	put_str(&b, "9.9");
+	put_header_start(&b, &(struct header_start){
+		.major = 2, .minor = 3, .role = NTPROF_ROLE_HOST,
+		.transport = NTPROF_TRANSPORT_TCP, .nr_cpus = 2,
+		.hostname = "host", .release = "7.2.0", .tool_version = "9.9",
+	});
 	put_le(&b, 0, 4);		/* hooks */
 	put_le(&b, 0, 4);		/* devices */
 	put_le(&b, 0, 4);		/* controllers */
@@ -292,9 +281,7 @@ static void test_newer_minor(void)
 	put_le(&b, 1, 8);		/* 2.1's chain rule */
 	put_le(&b, 4096, 8);
 	put(&b, "later", 5);	/* a newer minor's header fields */
-	put_le(&b, 0, 4);
-	wr32(b.p + 12, b.len);
-	fix_header(b.p);
+	put_header_end(&b);
 
 	put_crec(&p, &recs[0]);
 	put_crec(&p, &recs[1]);
@@ -304,11 +291,7 @@ static void test_newer_minor(void)
 	put_crec(&p, &recs[2]);
 	put_unit(&b, "NTPB", 2, 1, p.p, p.len);
 	p.len = 0;
-	put_le(&p, 3, 8);
-	put_le(&p, 0, 8);
-	put_le(&p, 0, 8);
-	put_le(&p, 33, 8);
-	put_le(&p, 44, 8);
+	put_trailer_counts(&p, 3, 0, 0);
 	put_le(&p, 0, 4);
 	put_le(&p, 0, 4);
 	put(&p, "newer", 5);
