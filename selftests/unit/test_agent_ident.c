@@ -72,7 +72,6 @@ static void test_plan(void)
 	uint64_t v[AGENT_IDENT_FIELDS];
 	struct agent_ident plan;
 	struct ns ns = { 7, 0x12345678 };
-	struct agent_site other;
 	struct cmd *c;
 	uint8_t *mem;
 
@@ -110,6 +109,14 @@ static void test_plan(void)
 	c->ns = NULL;
 	ok(!read_at(&plan, c, v), "a null pointer on the way: declined");
 	ok(!read_at(&plan, NULL, v), "a null request: declined");
+	munmap(mem, 2 * page);
+}
+
+/* Sites whose fields cannot be read in one plan. */
+static void test_no_plan(void)
+{
+	struct agent_ident plan;
+	struct agent_site other;
 
 	other = site;
 	other.f[AGENT_F_QID] = (struct agent_fetch){ .set = 1, .reg = 1 };
@@ -120,12 +127,11 @@ static void test_plan(void)
 	other.f[AGENT_F_NLB].offset = 8192;
 	agent_ident_plan(&other, &plan);
 	ok(!plan.fast, "fields farther apart than a page: no plan");
-
-	munmap(mem, 2 * page);
 }
 
 static const struct tap_case cases[] = {
 	{ "plan", test_plan },
+	{ "no_plan", test_no_plan },
 };
 
 int main(int argc, char *argv[])
