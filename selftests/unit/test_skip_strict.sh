@@ -14,11 +14,10 @@
 set -u
 cd "$(dirname "$0")" || exit 1
 . ../ktap.sh
+ktap_header
 
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-
-ktap_header
 make -s test_chain_prom >&2 || { echo "Bail out! cannot build test_chain_prom"; exit 1; }
 # Every program of /usr/bin but promtool; /bin too where it is not /usr/bin.
 mkdir "$TMP/bin" && ln -s /usr/bin/* "$TMP/bin/" && rm -f "$TMP/bin/promtool" ||
