@@ -104,14 +104,16 @@ style:
 		--ignore LINUX_VERSION_CODE -f $(KERNEL_SOURCES)
 
 # The README's test command: unit tests, module builds, lab integration tests.
+# Strict: deps installed every tool the tests use, so a test that skips for
+# a missing one fails (selftests/run_tests.sh, CHECK_STRICT).
 check: deps
-	selftests/run_tests.sh
+	CHECK_STRICT=1 selftests/run_tests.sh
 
 # The fault tests again on the lab's debug kernel (KASAN, KFENCE, lockdep,
 # kmemleak, UBSAN), apart from check for its time: a first run builds the
 # kernel (Documentation/lab.rst, "The debug kernel").
 check-debug: deps
-	CHECK_ONLY=debug selftests/run_tests.sh
+	CHECK_STRICT=1 CHECK_ONLY=debug selftests/run_tests.sh
 
 lab: deps
 	selftests/lab/demo.sh

@@ -27,6 +27,28 @@ ktap_skip() {
 	echo "ok $KTAP_COUNT ${KTAP_PREFIX}$1 # SKIP $2"
 }
 
+# ktap_skip_missing DESC WHAT: check DESC cannot run, for WHAT is not
+# installed. Alone, a test says what to install instead of failing;
+# run_tests.sh counts such a skip as a failure under CHECK_STRICT=1, as
+# make check runs it (Documentation/lab.rst, "The tests").
+ktap_skip_missing() {
+	ktap_skip "$1" "not installed: $2"
+}
+
+# ktap_need DESC PROGRAM...: whether every PROGRAM is in PATH; if one is
+# not, check DESC is skipped, naming those missing, and this fails.
+ktap_need() {
+	local desc=$1 p missing=
+
+	shift
+	for p in "$@"; do
+		command -v "$p" > /dev/null || missing="$missing $p"
+	done
+	[ -z "$missing" ] && return 0
+	ktap_skip_missing "$desc" "${missing# } (selftests/lab/install-deps.sh installs it)"
+	return 1
+}
+
 ktap_diag() { echo "# $*"; }
 
 # ktap_check DESC COMMAND...: pass if COMMAND succeeds; show its output on failure.

@@ -7,6 +7,8 @@
 #
 # CHECK_ONLY="unit build" runs a subset of the groups unit, fuzz, build,
 # integration; CHECK_ONLY=debug the debug kernel's (make check-debug).
+# CHECK_STRICT=1, as make check sets it, fails a check that a test skipped
+# for a tool that is not installed (count()).
 # CHECK_TESTS="test_a test_b" runs only the tests of these names (a
 # test_*.sh without its .sh, an integration test as run.sh --list names it).
 # Each program's wall time follows its output, and the summary lists the
@@ -40,14 +42,23 @@ wanted() {
 
 # count NAME OUT RC SECONDS: add the results of program NAME, whose output
 # is in the file OUT and which exited with RC after SECONDS, to the sums.
+# Under CHECK_STRICT=1 (make check), a check skipped because a tool is
+# not installed ("# SKIP not installed: ...") counts as a failure.
 count() {
-	local name=$1 out=$2 rc=$3 p f s
+	local name=$1 out=$2 rc=$3 p f s m=
 
 	durations+=("$4 $name")
 	# Guest output carries a "[guest] " prefix.
 	p=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+' || true)
 	s=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -cE '^ok [0-9]+ .*# SKIP' || true)
 	f=$(sed -E 's/^\[[a-z]+\] //' "$out" | grep -E '^not ok [0-9]+' || true)
+	[ "${CHECK_STRICT:-0}" != 1 ] || m=$(sed -E 's/^\[[a-z]+\] //' "$out" |
+		grep -E '^ok [0-9]+ .*# SKIP not installed: ' || true)
+	if [ -n "$m" ]; then
+		p=$((p - $(echo "$m" | wc -l)))
+		s=$((s - $(echo "$m" | wc -l)))
+		f=$(printf '%s\n%s' "$f" "$m" | sed '/^$/d')
+	fi
 	passed=$((passed + p - s))
 	skipped=$((skipped + s))
 	if [ -n "$f" ]; then

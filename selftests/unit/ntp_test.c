@@ -134,6 +134,43 @@ void put_str(struct bytes *b, const char *s)
 	put(b, s, strlen(s));
 }
 
+void put_header_start(struct bytes *b, const struct header_start *h)
+{
+	put(b, "\x89NTP\r\n\x1a\n", 8);
+	put_le(b, h->major, 2);
+	put_le(b, h->minor, 2);
+	put_le(b, 0, 4);	/* the length, set by put_header_end() */
+	put_le(b, h->record_size, 4);
+	put_le(b, 1, 4);
+	put_le(b, h->role, 1);
+	put_le(b, h->transport, 1);
+	put_le(b, 0, 2);
+	put_le(b, h->nr_cpus, 4);
+	put_le(b, 11, 8);
+	put_le(b, 22, 8);
+	put_str(b, h->hostname);
+	put_str(b, h->release);
+	put_str(b, "");
+	put_str(b, h->tool_version);
+}
+
+void put_header_end(struct bytes *b)
+{
+	put_le(b, 0, 4);
+	wr32(b->p + 12, b->len);
+	fix_header(b->p);
+}
+
+void put_trailer_counts(struct bytes *p, uint64_t records, uint64_t drops,
+			uint64_t evictions)
+{
+	put_le(p, records, 8);
+	put_le(p, drops, 8);
+	put_le(p, evictions, 8);
+	put_le(p, 33, 8);
+	put_le(p, 44, 8);
+}
+
 /*
  * A record's identity as the format's tables lay it out, role to dev:
  * the same bytes in the 1.x record and the compact one.
@@ -399,10 +436,11 @@ int ntp_test_start(int argc, char *argv[], const char *name)
 	const char *tmp = getenv("TMPDIR");
 
 	prog = name;
-	if (argc == 3 && !strcmp(argv[1], "--seeds")) {
-		seeds = argv[2];
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: %s [--seeds DIR]\n", name);
+	if (argc == 2 && !strcmp(argv[0], "--seeds")) {
+		seeds = argv[1];
+	} else if (argc != 0) {
+		fprintf(stderr, "usage: %s [-l] [-t NAME]... [--seeds DIR]\n",
+			name);
 		return 1;
 	}
 	snprintf(scratch, sizeof(scratch), "%s/%s.XXXXXX",

@@ -21,8 +21,9 @@ extern char scratch[256];
 #define tpath(name) tap_path(scratch, name)
 
 /*
- * The start of a test program @name: [--seeds DIR] read, the scratch
- * directory made, TAP's first line. Returns 0, or 1 after the usage.
+ * The start of test program @name, given the @argc arguments @argv that
+ * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
+ * made, TAP's first line. Returns 0, or 1 after the usage.
  */
 int ntp_test_start(int argc, char *argv[], const char *name);
 /* Removes the scratch directory and its files. */
@@ -54,6 +55,29 @@ void put(struct bytes *b, const void *data, size_t len);
 void put_le(struct bytes *b, uint64_t v, int size);
 void put_ident(struct bytes *b, const struct ntprof_record *r);
 void put_str(struct bytes *b, const char *s);
+/*
+ * The fixed part and the strings of a header built by hand, in format
+ * @major.@minor: records of @record_size bytes (0 from 2.0), sample 1,
+ * @nr_cpus CPUs, started at mono 11 and real 22, no boot id. The tables
+ * and fields of the minor follow; put_header_end() closes the header.
+ */
+struct header_start {
+	unsigned int major, minor;
+	uint32_t record_size;
+	uint8_t role, transport;
+	uint32_t nr_cpus;
+	const char *hostname, *release, *tool_version;
+};
+
+void put_header_start(struct bytes *b, const struct header_start *h);
+/* The header's CRC field, then its length and CRC set in @b's start. */
+void put_header_end(struct bytes *b);
+/*
+ * A trailer's payload up to its tables: @records, @drops, @evictions,
+ * and the end at mono 33 and real 44.
+ */
+void put_trailer_counts(struct bytes *p, uint64_t records, uint64_t drops,
+			uint64_t evictions);
 /* A 1.x record as the format's table lays it out, padded to @size bytes. */
 void put_record(struct bytes *b, const struct ntprof_record *r, size_t size);
 void put_unit(struct bytes *b, const char *tag, uint32_t seq,

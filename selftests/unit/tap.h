@@ -2,6 +2,15 @@
 /*
  * TAP for the tool's C unit tests: ok() prints one test's line and counts
  * it, tap_done() prints the plan and the tally and gives the exit status.
+ *
+ * Each program declares its cases in a table of named functions and runs
+ * them with tap_main() (or tap_args() and tap_run(), when its main() has
+ * more to do), so that every program takes the same options:
+ *
+ *	-l		print the names of the cases, one a line, and exit
+ *	-t NAME		run only case NAME (may be given more than once)
+ *
+ * for example "./test_ntp -t damaged".
  */
 #ifndef NTPROF_SELFTESTS_TAP_H
 #define NTPROF_SELFTESTS_TAP_H
@@ -10,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -76,6 +86,149 @@ static int __attribute__((unused)) tap_done(const char *name)
 	printf("1..%d\n", tests);
 	printf("%s: %d passed, %d failed\n", name, tests - failed, failed);
 	return failed ? 1 : 0;
+}
+
+/* Ends the program with TAP's "Bail out!" line, saying why. */
+static void __attribute__((format(printf, 1, 2), noreturn, unused))
+tap_bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Bail out! ", stdout);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	exit(1);
+}
+
+/*
+ * ok N - DESC # SKIP not installed: WHAT. A check that needs a tool this
+ * machine lacks reports this line instead of failing, so that a test run on
+ * its own says what to install; run_tests.sh counts such a skip as a
+ * failure under CHECK_STRICT=1, as make check runs.
+ */
+static void __attribute__((unused))
+tap_skip_missing(const char *desc, const char *what)
+{
+	tests++;
+	printf("ok %d - %s # SKIP not installed: %s\n", tests, desc, what);
+}
+
+/* tap_have() - whether program @prog is in a directory of $PATH. */
+static bool __attribute__((unused)) tap_have(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char file[4096];
+	size_t len;
+
+	while (path && *path) {
+		len = strcspn(path, ":");
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)len, path,
+			     prog) < (int)sizeof(file) &&
+		    access(file, X_OK) == 0)
+			return true;
+		path += len + (path[len] == ':');
+	}
+	return false;
+}
+
+/* A case of a test program: a function that calls ok(), and its name. */
+struct tap_case {
+	const char *name;
+	void (*run)(void);
+};
+
+#define TAP_NR_CASES(cases) (sizeof(cases) / sizeof((cases)[0]))
+
+/* The names -t gave; none means every case. */
+static const char *tap_only[32];
+static unsigned int tap_nr_only;
+
+static void __attribute__((noreturn, unused)) tap_usage(const char *prog)
+{
+	fprintf(stderr, "usage: %s [-l] [-t NAME]... [ARG...]\n", prog);
+	exit(2);
+}
+
+/*
+ * tap_args() - read the options every test program takes, -l and -t NAME,
+ * against the @n cases of table @cases. Exits after -l, and with status 2
+ * and a one-line error on a name that is not a case's. Returns the index in
+ * @argv of the first argument after them, for a program's own arguments.
+ */
+static int __attribute__((unused))
+tap_args(int argc, char **argv, const struct tap_case *cases, size_t n)
+{
+	const char *prog = argc ? argv[0] : "test";
+	size_t i, j;
+	int a = 1;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(cases[i].name, cases[j].name)) {
+				fprintf(stderr, "%s: two cases named %s\n",
+					prog, cases[i].name);
+				exit(2);
+			}
+	while (a < argc && argv[a][0] == '-' && argv[a][1] &&
+	       !argv[a][2] && strchr("lt", argv[a][1])) {
+		if (argv[a][1] == 'l') {
+			for (i = 0; i < n; i++)
+				printf("%s\n", cases[i].name);
+			exit(0);
+		}
+		if (a + 1 >= argc || tap_nr_only == TAP_NR_CASES(tap_only))
+			tap_usage(prog);
+		for (i = 0; i < n && strcmp(cases[i].name, argv[a + 1]); i++)
+			;
+		if (i == n) {
+			fprintf(stderr, "%s: no case named %s (-l lists them)\n",
+				prog, argv[a + 1]);
+			exit(2);
+		}
+		tap_only[tap_nr_only++] = argv[a + 1];
+		a += 2;
+	}
+	return a;
+}
+
+/* tap_wanted() - whether the options let case @name run. */
+static bool __attribute__((unused)) tap_wanted(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < tap_nr_only; i++)
+		if (!strcmp(tap_only[i], name))
+			return true;
+	return !tap_nr_only;
+}
+
+/* tap_run() - run the cases of table @cases that the options let run. */
+static void __attribute__((unused))
+tap_run(const struct tap_case *cases, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (tap_wanted(cases[i].name))
+			cases[i].run();
+}
+
+/*
+ * tap_main() - the whole main() of a program whose cases need nothing
+ * else: read the options, run the cases, and return tap_done()'s status.
+ */
+static int __attribute__((unused))
+tap_main(int argc, char **argv, const char *name,
+	 const struct tap_case *cases, size_t n)
+{
+	if (tap_args(argc, argv, cases, n) != argc)
+		tap_usage(name);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	tap_run(cases, n);
+	return tap_done(name);
 }
 
 #endif /* NTPROF_SELFTESTS_TAP_H */

@@ -1,31 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Builds and runs the unit tests of the SPDK agent: entry patching
-# (test_agent_patch.c), the handler behind it (test_agent_hit.c), and
-# libntprof-agent.so in a process of its own (test_agent_run.c), and the
-# site list as the tool writes it and the agent reads it
-# (test_agent_sites.c), and a first site's identity plan
-# (test_agent_ident.c), the handler against the program's bad
-# pointers (test_agent_fault.c), and the recorder's side against a
-# hostile agent's memory (test_agent_drain.c), for
-# selftests/run_tests.sh; 'make -C selftests/unit check-agent' runs it
-# directly.
+# Builds and runs the unit tests of the SPDK agent, those the Makefile's
+# AGENT_TESTS names (entry patching, the handler behind it, the library in
+# a process of its own, the site list, a first site's identity plan, the
+# handler against bad pointers, the recorder's side against a hostile
+# agent's memory), for selftests/run_tests.sh; 'make -C selftests/unit
+# check-agent' runs it and test_agent_cet.sh.
 # Prints its TAP; exits 1 if any test failed.
 set -u
 
 UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-AGENT_DIR=$(cd "$UNIT_DIR/../../tools/agent" && pwd)
 
 make -s -C "$UNIT_DIR" agent >&2 ||
 	{ echo "Bail out! cannot build the agent's unit test"; exit 1; }
+tests=$(make -s --no-print-directory -C "$UNIT_DIR" list-agent-tests) || tests=
+[ -n "$tests" ] || { echo "Bail out! make list-agent-tests"; exit 1; }
 ret=0
-"$UNIT_DIR/test_agent_patch" || ret=1
-"$UNIT_DIR/test_agent_hit" || ret=1
-"$UNIT_DIR/test_agent_run" "$AGENT_DIR/libntprof-agent.so" \
-	"$UNIT_DIR/agent-run-target" || ret=1
-"$UNIT_DIR/test_agent_sites" || ret=1
-"$UNIT_DIR/test_agent_ident" || ret=1
-"$UNIT_DIR/test_agent_fault" || ret=1
-"$UNIT_DIR/test_agent_drain" || ret=1
+for t in $tests; do
+	"$UNIT_DIR/$t" || ret=1
+done
 exit $ret

@@ -95,7 +95,8 @@ static void attached(struct spdk_procs *ps)
 	};
 }
 
-int main(void)
+/* The recorder's side against shared memory written as a hostile agent would. */
+static void test_hostile(void)
 {
 	const struct agent_filter f = { .sample = 1, .ops = 7,
 					.max_len = UINT32_MAX };
@@ -109,12 +110,10 @@ int main(void)
 	unsigned int r;
 	int ret;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	shm = mmap(NULL, AGENT_SHM_SIZE, PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shm == MAP_FAILED)
-		return printf("Bail out! no memory\n"), 1;
+		tap_bail("no memory");
 	ctl = shm;
 	ctl->magic = AGENT_SHM_MAGIC;
 	ctl->version = AGENT_SHM_VERSION;
@@ -187,5 +186,13 @@ int main(void)
 	ok(!agent_tsc_flags_ok("flags\t\t: fpu tsc\n", why, sizeof(why)) &&
 	   !strcmp(why, "the CPU's TSC has no constant_tsc nor nonstop_tsc"),
 	   "one with neither: said, %s", why);
-	return tap_done("test_agent_drain");
+}
+
+static const struct tap_case cases[] = {
+	{ "hostile", test_hostile },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_drain", cases, TAP_NR_CASES(cases));
 }

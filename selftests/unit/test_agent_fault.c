@@ -133,7 +133,8 @@ static int child_end(void (*what)(void))
 	return WIFSIGNALED(status) ? WTERMSIG(status) : 1000 + WEXITSTATUS(status);
 }
 
-int main(void)
+/* The handler against the program's bad pointers, and its own faults. */
+static void test_faults(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	struct tcmd *c;
@@ -141,8 +142,6 @@ int main(void)
 	bool patched;
 	size_t n;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	/*
 	 * agent-path.h's sites, but the first reads the length at a negative
 	 * offset from the request, as in an outer object.
@@ -153,14 +152,14 @@ int main(void)
 	};
 	shm = tpath_setup(sites, "the shared memory is made");
 	if (!shm)
-		return tap_done("test_agent_fault");
+		return;
 	ctl = shm;
 	ok(!agent_fault_install(), "the agent's fault handler is installed");
 	patched = tpath_patch(sites, patches);
 	c = (struct tcmd *)after_hole();
 	bad_page = hole();
 	if (!patched || !c || !bad_page)
-		return tap_done("test_agent_fault");
+		return;
 
 	ctl->deadline = UINT64_MAX;
 	ctl->ops = NTPROF_OP_READ | NTPROF_OP_WRITE | NTPROF_OP_OTHER;
@@ -219,5 +218,13 @@ int main(void)
 	   "a fault where the program ignores SIGSEGV: it dies of SIGSEGV");
 	ok(child_end(sent) == SIGSEGV,
 	   "a SIGSEGV sent with kill(): it dies of SIGSEGV");
-	return tap_done("test_agent_fault");
+}
+
+static const struct tap_case cases[] = {
+	{ "faults", test_faults },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_fault", cases, TAP_NR_CASES(cases));
 }

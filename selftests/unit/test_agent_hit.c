@@ -194,7 +194,8 @@ static void forked_child_writes_nothing(struct ntprof_record *recs)
 	   "a forked child's 3500 commands while 500 of the parent's are recorded: its none, the parent's whole");
 }
 
-int main(void)
+/* The handler behind patched entries, its rings read as a recorder would. */
+static void test_handler(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	struct agent_shm_ring *ring;
@@ -202,14 +203,12 @@ int main(void)
 	unsigned int i;
 	size_t n;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	shm = tpath_setup(tpath_sites, "the shared memory is made, off");
 	if (!shm)
-		return tap_done("test_agent_hit");
+		return;
 	ctl = shm;
 	if (!tpath_patch(tpath_sites, patches))
-		return tap_done("test_agent_hit");
+		return;
 
 	run(0, 500);
 	ok(!ctl->rings_claimed && !drain(0, recs, AGENT_RING_RECORDS),
@@ -359,5 +358,13 @@ int main(void)
 	set_on(0);
 	run(0, 100);
 	ok(!drain(0, recs, AGENT_RING_RECORDS), "off again: no record");
-	return tap_done("test_agent_hit");
+}
+
+static const struct tap_case cases[] = {
+	{ "handler", test_handler },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_hit", cases, TAP_NR_CASES(cases));
 }

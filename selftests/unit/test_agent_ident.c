@@ -65,23 +65,21 @@ static bool read_at(const struct agent_ident *plan, struct cmd *c,
 	return agent_ident_read(plan, regs, v) == 1;
 }
 
-int main(void)
+/* A first site's identity plan, against pages it must not read past. */
+static void test_plan(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	uint64_t v[AGENT_IDENT_FIELDS];
 	struct agent_ident plan;
 	struct ns ns = { 7, 0x12345678 };
-	struct agent_site other;
 	struct cmd *c;
 	uint8_t *mem;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	/* Two pages, the second with no access: a fault if read. */
 	mem = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (mem == MAP_FAILED || mprotect(mem + page, page, PROT_NONE))
-		return printf("Bail out! no memory\n"), 1;
+		tap_bail("no memory");
 
 	agent_ident_plan(&site, &plan);
 	ok(plan.fast && plan.nr_chains == 2,
@@ -111,6 +109,14 @@ int main(void)
 	c->ns = NULL;
 	ok(!read_at(&plan, c, v), "a null pointer on the way: declined");
 	ok(!read_at(&plan, NULL, v), "a null request: declined");
+	munmap(mem, 2 * page);
+}
+
+/* Sites whose fields cannot be read in one plan. */
+static void test_no_plan(void)
+{
+	struct agent_ident plan;
+	struct agent_site other;
 
 	other = site;
 	other.f[AGENT_F_QID] = (struct agent_fetch){ .set = 1, .reg = 1 };
@@ -121,7 +127,14 @@ int main(void)
 	other.f[AGENT_F_NLB].offset = 8192;
 	agent_ident_plan(&other, &plan);
 	ok(!plan.fast, "fields farther apart than a page: no plan");
+}
 
-	munmap(mem, 2 * page);
-	return tap_done("test_agent_ident");
+static const struct tap_case cases[] = {
+	{ "plan", test_plan },
+	{ "no_plan", test_no_plan },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_ident", cases, TAP_NR_CASES(cases));
 }

@@ -69,10 +69,8 @@ nocall() {
 
 ktap_header
 for cc in gcc clang; do
-	if ! command -v "$cc" > /dev/null; then
-		ktap_skip "$cc: the handler calls nothing outside itself" "no $cc"
+	ktap_need "$cc: the handler calls nothing outside itself" "$cc" ||
 		continue
-	fi
 	for level in -O2 -O0; do
 		ktap_check "$cc $level: the handler calls nothing outside itself" \
 			nocall "$cc" "$level -g"
@@ -81,8 +79,8 @@ for cc in gcc clang; do
 		ktap_check "$cc with Debian's hardening flags: the handler calls nothing outside itself" \
 			nocall "$cc" "$DEB_CFLAGS" "$DEB_CPPFLAGS"
 	else
-		ktap_skip "$cc with Debian's hardening flags: the handler calls nothing outside itself" \
-			"no dpkg-buildflags"
+		ktap_skip_missing "$cc with Debian's hardening flags: the handler calls nothing outside itself" \
+			"dpkg-buildflags (dpkg-dev)"
 	fi
 done
 

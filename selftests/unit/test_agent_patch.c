@@ -520,20 +520,53 @@ static void test_moved_branch(uint32_t site)
 	   "asm_calls_into unpatched: asm_called_inside refused for its call");
 }
 
-int main(void)
+/*
+ * The cases' site numbers: one per shape, then the split functions', then
+ * the others', as they were when main() called them in a row.
+ */
+#define NR_SHAPES (sizeof(shapes) / sizeof(shapes[0]))
+
+static void t_shapes(void)
 {
 	size_t i;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
-	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+	for (i = 0; i < NR_SHAPES; i++)
 		test_shape(&shapes[i], i);
-	test_split("cf_spin", cf_spin, i++);
-	test_split("nocf_spin", nocf_spin, i++);
-	test_moved_branch(i);
-	test_near(i + 2);
-	test_write_fails(&shapes[0], i + 2);
-	test_write_fails(&shapes[8], i + 2);
-	test_wx();
-	return tap_done("test_agent_patch");
+}
+
+static void t_split(void)
+{
+	test_split("cf_spin", cf_spin, NR_SHAPES);
+	test_split("nocf_spin", nocf_spin, NR_SHAPES + 1);
+}
+
+static void t_moved_branch(void)
+{
+	test_moved_branch(NR_SHAPES + 2);
+}
+
+static void t_near(void)
+{
+	test_near(NR_SHAPES + 4);
+}
+
+static void t_write_fails(void)
+{
+	test_write_fails(&shapes[0], NR_SHAPES + 4);
+	test_write_fails(&shapes[8], NR_SHAPES + 4);
+}
+
+static const struct tap_case cases[] = {
+	{ "shapes", t_shapes },
+	{ "split", t_split },
+	{ "moved_branch", t_moved_branch },
+	{ "near", t_near },
+	{ "write_fails", t_write_fails },
+	{ "wx", test_wx },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_agent_patch", cases,
+			TAP_NR_CASES(cases));
 }

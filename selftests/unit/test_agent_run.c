@@ -25,6 +25,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -322,7 +323,8 @@ static int refused_as(enum list_kind kind, const enum agent_refusal want[3],
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The library in a process of its own, attached as a recorder would. */
+static void test_process(void)
 {
 	static struct ntprof_record recs[AGENT_RING_RECORDS];
 	unsigned long long plain, sum;
@@ -336,23 +338,13 @@ int main(int argc, char **argv)
 	int tmp_fd;
 	FILE *f;
 
-	if (argc != 3) {
-		fputs("usage: test_agent_run LIBRARY TARGET\n", stderr);
-		return 2;
-	}
-	lib = argv[1];
-	target = argv[2];
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
 	/* Its descriptor closed: the children inherit only what is tested. */
 	tmp_fd = mkstemp(sites_path);
-	if (tmp_fd < 0 || close(tmp_fd) || write_sites(LIST_RIGHT)) {
-		printf("Bail out! cannot write the site list\n");
-		return 1;
-	}
+	if (tmp_fd < 0 || close(tmp_fd) || write_sites(LIST_RIGHT))
+		tap_bail("cannot write the site list");
 
 	if (start(&c, NULL))
-		return printf("Bail out! the target does not start\n"), 1;
+		tap_bail("the target does not start");
 	plain = run(&c, 0, 500);
 	ok(agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)) == -ENOENT &&
 	   strstr(err, "no ntprof agent") &&
@@ -360,10 +352,13 @@ int main(int argc, char **argv)
 	   "without a site list: no agent to attach to, no word, exit 0");
 
 	if (start(&c, sites_path))
-		return printf("Bail out! the target does not start with the agent\n"), 1;
+		tap_bail("the target does not start with the agent");
 	if (!ok(!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)),
 		"the agent's memfd found in /proc/PID/fd and attached"))
-		return diag("%s", err), tap_done("test_agent_run");
+	{
+		diag("%s", err);
+		return;
+	}
 	ctl = a.shm;
 	ok(a.nr_sites == 3 &&
 	   ctl->site_state[0] == AGENT_STATE(AGENT_PATCHED) &&
@@ -422,7 +417,7 @@ int main(int argc, char **argv)
 		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
 		preload_too = "libm.so.6";
 		if (fd < 0 || start(&c, fdpath))
-			return printf("Bail out! the target does not start with its list's descriptor\n"), 1;
+			tap_bail("the target does not start with its list's descriptor");
 		preload_too = NULL;
 		close(fd);
 		fputs("spawn\n", c.in);
@@ -453,11 +448,11 @@ int main(int argc, char **argv)
 			       "a site at the ELF header and one of 1 GiB: refused as not its object's code") ||
 		    refused_as(LIST_BAD_NEAR, bad_near, plain,
 			       "a near line at the ELF header, and 17 near lines: both sites refused"))
-			return 1;
+			exit(1);
 	}
 
 	if (write_sites(LIST_OTHER_BUILD) || start(&c, sites_path))
-		return printf("Bail out! the target does not start with another build's list\n"), 1;
+		tap_bail("the target does not start with another build's list");
 	sum = run(&c, 0, 500);
 	ok(!agent_attach(c.pid, NTPROF_ROLE_TARGET, &a, err, sizeof(err)) && a.nr_sites == 3 &&
 	   ((struct agent_shm_ctl *)a.shm)->site_state[0] ==
@@ -474,12 +469,53 @@ int main(int argc, char **argv)
 	fputs("site nonsense\n", f);
 	fclose(f);
 	if (start(&c, sites_path))
-		return printf("Bail out! the target does not start with a bad list\n"), 1;
+		tap_bail("the target does not start with a bad list");
 	sum = run(&c, 0, 500);
 	ok(sum == plain && !has_agent(c.pid) && finish(&c, err, sizeof(err)) == 0 &&
 	   strstr(err, "line 1: not a site: the agent stays off"),
 	   "a bad site list: the agent says so and stays off, the program runs: %s",
 	   err);
 	unlink(sites_path);
+}
+
+static const struct tap_case cases[] = {
+	{ "process", test_process },
+};
+
+/*
+ * The library and the target program, by default those the Makefile
+ * builds beside this program: ../../tools/agent/libntprof-agent.so and
+ * agent-run-target.
+ */
+int main(int argc, char *argv[])
+{
+	static char dir[PATH_MAX], lib_path[PATH_MAX + 64],
+		    target_path[PATH_MAX + 64];
+	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
+	ssize_t n;
+
+	if (argc - a == 2) {
+		lib = argv[a];
+		target = argv[a + 1];
+	} else if (argc == a) {
+		n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+		if (n <= 0 || !strrchr(dir, '/'))
+			tap_bail("readlink /proc/self/exe");
+		dir[n] = '\0';
+		*strrchr(dir, '/') = '\0';
+		snprintf(lib_path, sizeof(lib_path),
+			 "%s/../../tools/agent/libntprof-agent.so", dir);
+		snprintf(target_path, sizeof(target_path), "%s/agent-run-target",
+			 dir);
+		lib = lib_path;
+		target = target_path;
+	} else {
+		fputs("usage: test_agent_run [-l] [-t NAME]... [LIBRARY TARGET]\n",
+		      stderr);
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	tap_run(cases, TAP_NR_CASES(cases));
 	return tap_done("test_agent_run");
 }

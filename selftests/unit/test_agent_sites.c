@@ -158,20 +158,13 @@ static void test_near(const char *path)
 	   bad_line == 3, "a near line of no size is refused");
 }
 
-int main(void)
-{
-	char path[] = "/tmp/test_agent_sites.XXXXXX";
-	static struct agent_listed got[8];
-	const struct session_usite *u;
-	unsigned int n, bad_line, k;
-	bool good = true;
-	struct stat st;
-	size_t i;
-	FILE *f;
-	int fd;
+/* The site list the cases write and read. */
+static char path[] = "/tmp/test_agent_sites.XXXXXX";
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	printf("TAP version 13\n");
+/* A program of three sites, with every kind of fetch among them. */
+static void make_prog(void)
+{
+	memset(&prog, 0, sizeof(prog));
 	prog.role = NTPROF_ROLE_TARGET;
 	strcpy(prog.path, "/opt/spdk/build/bin/nvmf_tgt");
 	prog.build_id = "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567";
@@ -196,13 +189,23 @@ int main(void)
 		.flags = NTPROF_USITE_F_FIRST | NTPROF_USITE_F_LAST,
 	};
 	fetch(&prog.usites[2].f[SESSION_F_KEY], 5, 24, 0, 8);
+}
 
-	fd = mkstemp(path);
-	f = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!f || agent_sites_write(f, &prog, prog.path) || fclose(f)) {
-		printf("Bail out! cannot write the site list\n");
-		return 1;
-	}
+/* The site list as the tool writes it and as the agent reads it. */
+static void test_round_trip(void)
+{
+	static struct agent_listed got[8];
+	const struct session_usite *u;
+	unsigned int n, bad_line, k;
+	bool good = true;
+	struct stat st;
+	size_t i;
+	FILE *f;
+
+	make_prog();
+	f = fopen(path, "w");
+	if (!f || agent_sites_write(f, &prog, prog.path) || fclose(f))
+		tap_bail("cannot write the site list");
 	ok(!agent_sitelist_read(path, got, 8, &n, &bad_line) && n == 3,
 	   "the agent reads the 3 sites the tool wrote");
 	for (i = 0; i < 3 && i < n; i++) {
@@ -235,6 +238,14 @@ int main(void)
 	   got[1].build.mtime_nsec == st.st_mtim.tv_nsec,
 	   "without a build ID, each site has its object's file size and time");
 	close(prog.fd);
+}
+
+/* Lists and sites the tool and the agent refuse. */
+static void test_refusals(void)
+{
+	static struct agent_listed got[8];
+	unsigned int n, bad_line;
+	FILE *f;
 
 	f = fopen(path, "w");
 	fprintf(f, "object /bin/a build-id 00ff\n"
@@ -248,12 +259,37 @@ int main(void)
 	ok(agent_sitelist_read(path, got, 8, &n, &bad_line) == -EINVAL &&
 	   bad_line == 1, "a build ID of an odd number of digits is refused");
 
+	make_prog();
 	prog.usites[1].size = 0;
 	f = fopen(path, "w");
 	ok(agent_sites_write(f, &prog, prog.path) == -EINVAL,
 	   "a site without a symbol size is refused");
 	fclose(f);
+}
+
+static void t_near(void)
+{
 	test_near(path);
+}
+
+static const struct tap_case cases[] = {
+	{ "round_trip", test_round_trip },
+	{ "refusals", test_refusals },
+	{ "near", t_near },
+};
+
+int main(int argc, char *argv[])
+{
+	int fd;
+
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_agent_sites");
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("TAP version 13\n");
+	fd = mkstemp(path);
+	if (fd < 0 || close(fd))
+		tap_bail("cannot make the site list's file");
+	tap_run(cases, TAP_NR_CASES(cases));
 	unlink(path);
 	return tap_done("test_agent_sites");
 }

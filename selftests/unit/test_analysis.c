@@ -1590,33 +1590,38 @@ static int bench(size_t n)
 	return 0;
 }
 
+static const struct tap_case cases[] = {
+	{ "percentiles", t_percentiles },
+	{ "vec_hist", t_vec_hist },
+	{ "sort", t_sort },
+	{ "breakdown_joined", t_breakdown_joined },
+	{ "breakdown_rdma", t_breakdown_rdma },
+	{ "breakdown_one_side", t_breakdown_one_side },
+	{ "breakdown_spdk", t_breakdown_spdk },
+	{ "throughput_span", t_throughput_span },
+	{ "missing_points", t_missing_points },
+	{ "stages_only", t_stages_only },
+	{ "disorder", t_disorder },
+	{ "group", t_group },
+	{ "e2e_only", t_e2e_only },
+	{ "groups_and_labels", t_groups_and_labels },
+	{ "passthru", t_passthru },
+	{ "print", t_print },
+	{ "print_host_only", t_print_host_only },
+	{ "json", t_json },
+	{ "join", t_join },
+	{ "join_repeats", t_join_repeats },
+	{ "join_transports", t_join_transports },
+	{ "empty", t_empty },
+};
+
 int main(int argc, char *argv[])
 {
+	int ret;
+
 	if (argc == 3 && !strcmp(argv[1], "--bench"))
 		return bench(strtoull(argv[2], NULL, 0));
-
-	t_percentiles();
-	t_vec_hist();
-	t_sort();
-	t_breakdown_joined();
-	t_breakdown_rdma();
-	t_breakdown_one_side();
-	t_breakdown_spdk();
-	t_throughput_span();
-	t_missing_points();
-	t_stages_only();
-	t_disorder();
-	t_group();
-	t_e2e_only();
-	t_groups_and_labels();
-	t_passthru();
-	t_print();
-	t_print_host_only();
-	t_json();
-	t_join();
-	t_join_repeats();
-	t_join_transports();
-	t_empty();
+	ret = tap_main(argc, argv, "test_analysis", cases, TAP_NR_CASES(cases));
 	free(out_buf);
-	return tap_done("test_analysis");
+	return ret;
 }

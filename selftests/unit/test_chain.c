@@ -560,19 +560,25 @@ static int write_to(const char *path)
 	return 0;
 }
 
+static const struct tap_case cases[] = {
+	{ "link", test_link },
+	{ "split", test_split },
+	{ "run", test_run },
+	{ "loopback", test_loopback },
+};
+
 int main(int argc, char *argv[])
 {
 	if (argc == 3 && !strcmp(argv[1], "--write"))
 		return write_to(argv[2]);
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_chain");
 	printf("TAP version 13\n");
 	if (!mkdtemp(dir)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;
 	}
-	test_link();
-	test_split();
-	test_run();
-	test_loopback();
+	tap_run(cases, TAP_NR_CASES(cases));
 	tap_rmdir(dir, names, 4);
 	free(hs.v);
 	free(ts.v);

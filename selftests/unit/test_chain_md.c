@@ -227,11 +227,17 @@ static void test_md(void)
 	ok(gives(512), "raid1 again: 4096 sectors, 512 LBAs of 4 KiB");
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "arg", test_arg },
+	{ "md", test_md },
+};
+
+int main(int argc, char *argv[])
 {
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_chain_md");
 	printf("TAP version 13\n");
-	test_arg();
-	test_md();
+	tap_run(cases, TAP_NR_CASES(cases));
 	if (root[0] && !getenv("KEEP_TMP"))
 		nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return tap_done("test_chain_md");

@@ -429,15 +429,18 @@ static void t_edges(void)
 	   "one more, checked: it wraps, refused");
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "layout", t_layout },
+	{ "offsets", t_offsets },
+	{ "pid_and_empty", t_pid_and_empty },
+	{ "largest", t_largest },
+	{ "round_trips", t_round_trips },
+	{ "malformed", t_malformed },
+	{ "lenient", t_lenient },
+	{ "edges", t_edges },
+};
+
+int main(int argc, char *argv[])
 {
-	t_layout();
-	t_offsets();
-	t_pid_and_empty();
-	t_largest();
-	t_round_trips();
-	t_malformed();
-	t_lenient();
-	t_edges();
-	return tap_done("test_crec");
+	return tap_main(argc, argv, "test_crec", cases, TAP_NR_CASES(cases));
 }

@@ -22,10 +22,11 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
 ktap_header
-for tool in dpkg-buildpackage dh dh_dkms lintian systemd-analyze; do
-	command -v $tool > /dev/null ||
-		{ echo "Bail out! $tool is missing: run selftests/lab/install-deps.sh"; exit 1; }
-done
+if ! ktap_need "the Debian packages" dpkg-buildpackage dh dh_dkms lintian \
+		systemd-analyze; then
+	ktap_finished
+	exit
+fi
 
 if [ -n "${NTPROF_DEB_DIR:-}" ]; then
 	DEBS=$NTPROF_DEB_DIR

@@ -252,17 +252,33 @@ static void test_crafted(const char *bin)
 	elfsite_close(es);
 }
 
-int main(void)
+static void t_lowered(void)
+{
+	test_lowered(scratch_path("fan"));
+}
+
+static void t_crafted(void)
+{
+	test_crafted(scratch_path("fan-crafted"));
+}
+
+static const struct tap_case cases[] = {
+	{ "lowered", t_lowered },
+	{ "crafted", t_crafted },
+};
+
+int main(int argc, char *argv[])
 {
 	const char *cc = getenv("CC");
 
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_dwbudget");
 	scratch_enter("test_dwbudget", scratch,
 		      sizeof(scratch) / sizeof(*scratch));
 	build(cc && *cc ? cc : "cc");
 	if (make_crafted())
 		scratch_bail("cannot make the crafted copy of fan");
-	test_lowered(scratch_path("fan"));
-	test_crafted(scratch_path("fan-crafted"));
+	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_dwbudget");
 }

@@ -650,19 +650,39 @@ static void build(const char *cc)
 		scratch_bail("cannot build the sample");
 }
 
-int main(void)
+static void t_funcs_pie(void)
 {
-	const char *cc = getenv("CC");
-
-	scratch_enter("test_elfsite", scratch,
-		      sizeof(scratch) / sizeof(*scratch));
-	build(cc && *cc ? cc : "cc");
 	test_funcs(scratch_path("sample"), "pie");
+}
+
+static void t_funcs_nopie(void)
+{
 	test_funcs(scratch_path("sample-nopie"), "no-pie");
+}
+
+static void t_layouts(void)
+{
 	test_layouts(scratch_path("sample"));
+}
+
+static void t_resolve_again(void)
+{
 	test_resolve_again(scratch_path("sample"));
+}
+
+static void t_build_id(void)
+{
 	test_build_id(scratch_path("sample"));
+}
+
+static void t_selfref(void)
+{
 	test_selfref(scratch_path("sample"));
+}
+
+/* Files that cannot give sites, each refused with its own message. */
+static void t_refused(void)
+{
 	test_refused(scratch_path("sample-stripped"), -ENODATA,
 		     "has no debug info (stripped?): ntprof needs SPDK's default -g build",
 		     "objcopy --strip-debug");
@@ -677,6 +697,28 @@ int main(void)
 	test_refused(scratch_path("no-such-file"), -ENOENT,
 		     "No such file or directory",
 		     "a missing file");
+}
+
+static const struct tap_case cases[] = {
+	{ "funcs_pie", t_funcs_pie },
+	{ "funcs_nopie", t_funcs_nopie },
+	{ "layouts", t_layouts },
+	{ "resolve_again", t_resolve_again },
+	{ "build_id", t_build_id },
+	{ "selfref", t_selfref },
+	{ "refused", t_refused },
+};
+
+int main(int argc, char *argv[])
+{
+	const char *cc = getenv("CC");
+
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_elfsite");
+	scratch_enter("test_elfsite", scratch,
+		      sizeof(scratch) / sizeof(*scratch));
+	build(cc && *cc ? cc : "cc");
+	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_elfsite");
 }

@@ -314,21 +314,28 @@ static void test_report(void)
 	   strstr(text, "\"events_lost\":3"),
 	   "report --json: the same episodes in \"events\", the events lost");
 	/* And the schema, whose events this test checks against. */
-	snprintf(cmd, sizeof(cmd),
-		 "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json report.json",
-		 dirname_of(tool), dirname_of(tool));
+	if (snprintf(cmd, sizeof(cmd),
+		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json report.json",
+		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
+		scratch_bail("the tool's path is too long");
 	ok(!system(cmd), "report --json with events matches ntprof-report-1.json");
 	if (text && !strstr(text, "\"events_lost\":3"))
 		diag("%s", text);
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "state_machine", test_state_machine },
+	{ "pairing", test_pairing },
+	{ "reply", test_reply },
+	{ "report", test_report },
+};
+
+int main(int argc, char *argv[])
 {
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_events");
 	scratch_enter("test_events", files, sizeof(files) / sizeof(files[0]));
-	test_state_machine();
-	test_pairing();
-	test_reply();
-	test_report();
+	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_events");
 }

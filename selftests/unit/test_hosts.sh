@@ -130,10 +130,8 @@ t_html_browser() {
 		grep -qx '<h2>read 4KiB nvme1n1 on host-b</h2>' <<< "$heads" ||
 		{ ktap_diag "$heads"; return 1; }
 }
-if command -v chromium > /dev/null; then
+if ktap_need "--html in Chromium's DOM: a group's heading per host" chromium; then
 	ktap_check "--html in Chromium's DOM: a group's heading per host" t_html_browser
-else
-	ktap_skip "--html in Chromium's DOM: no chromium"
 fi
 
 ktap_finished

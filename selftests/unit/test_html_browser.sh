@@ -24,9 +24,16 @@ CHECK="python3 $UNIT_DIR/html-dom-check.py"
 # Pillow (python3-pil) is Debian's, for Debian's python3.
 PIL_PYTHON=${PIL_PYTHON:-/usr/bin/python3}
 
-if ! command -v chromium > /dev/null; then
-	echo "Bail out! chromium is not installed (selftests/lab/install-deps.sh)"
-	exit 1
+if ! ktap_need "the charts of report --html and compare --html in Chromium" \
+		chromium; then
+	ktap_finished
+	exit
+fi
+if ! "$PIL_PYTHON" -c 'import PIL' 2> /dev/null; then
+	ktap_skip_missing "the charts of report --html and compare --html in Chromium" \
+		"python3-pil (selftests/lab/install-deps.sh installs it)"
+	ktap_finished
+	exit
 fi
 
 # chrome NAME ARG...: Chromium on $TMP/NAME.html, its log in

@@ -446,17 +446,24 @@ static void test_release(const char *btfdir, const char *rel)
 	   "%s: target: %d found, the host's fields not read", rel, n);
 }
 
+/* Without arguments; with a release's BTF, test_release() runs instead. */
+static const struct tap_case cases[] = {
+	{ "synthetic", test_synthetic },
+};
+
 int main(int argc, char **argv)
 {
+	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
-	if (argc == 1) {
-		test_synthetic();
-	} else if (argc == 3 &&
-		   snprintf(dir, sizeof(dir), "%s", argv[1]) < (int)sizeof(dir)) {
-		test_release(dir, argv[2]);
+	if (a == argc) {
+		tap_run(cases, TAP_NR_CASES(cases));
+	} else if (argc - a == 2 && !tap_nr_only &&
+		   snprintf(dir, sizeof(dir), "%s", argv[a]) < (int)sizeof(dir)) {
+		test_release(dir, argv[a + 1]);
 	} else {
-		bail("usage: test_kbtf [DIR RELEASE]");
+		bail("usage: test_kbtf [-l] [-t NAME] | test_kbtf DIR RELEASE");
 	}
 	return tap_done("test_kbtf");
 }

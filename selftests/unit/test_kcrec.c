@@ -297,13 +297,16 @@ static void test_random(void)
 	   wide, bad);
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "read", test_read },
+	{ "order", test_order },
+	{ "empty_and_pid", test_empty_and_pid },
+	{ "wide", test_wide },
+	{ "role", test_role },
+	{ "random", test_random },
+};
+
+int main(int argc, char *argv[])
 {
-	test_read();
-	test_order();
-	test_empty_and_pid();
-	test_wide();
-	test_role();
-	test_random();
-	return tap_done("test_kcrec");
+	return tap_main(argc, argv, "test_kcrec", cases, TAP_NR_CASES(cases));
 }

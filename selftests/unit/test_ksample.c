@@ -187,12 +187,14 @@ static void test_edges(void)
 	ok(all, "an LBA below the offset: slba - offset wraps modulo 2^64, as the uapi says");
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "chain_agrees", test_chain_agrees },
+	{ "chain_identity", test_chain_identity },
+	{ "hop_rule", test_hop_rule },
+	{ "edges", test_edges },
+};
+
+int main(int argc, char *argv[])
 {
-	printf("TAP version 13\n");
-	test_chain_agrees();
-	test_chain_identity();
-	test_hop_rule();
-	test_edges();
-	return tap_done("test_ksample");
+	return tap_main(argc, argv, "test_ksample", cases, TAP_NR_CASES(cases));
 }

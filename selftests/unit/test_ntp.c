@@ -341,22 +341,13 @@ static void test_newer_minor(void)
 	struct result r;
 	int all;
 
-	put(&b, "\x89NTP\r\n\x1a\n", 8);
-	put_le(&b, 1, 2);
-	put_le(&b, 7, 2);
-	put_le(&b, 0, 4);	/* the length, set below */
-	put_le(&b, 240, 4);	/* records grew by 8 bytes */
-	put_le(&b, 1, 4);
-	put_le(&b, NTPROF_ROLE_TARGET, 1);
-	put_le(&b, NTPROF_TRANSPORT_RDMA, 1);
-	put_le(&b, 0, 2);
-	put_le(&b, 2, 4);
-	put_le(&b, 11, 8);
-	put_le(&b, 22, 8);
-	put_str(&b, "target");
-	put_str(&b, "6.12.9-amd64");
-	put_str(&b, "");
-	put_str(&b, "9.9");
+	/* Records grew by 8 bytes. */
+	put_header_start(&b, &(struct header_start){
+		.major = 1, .minor = 7, .record_size = 240,
+		.role = NTPROF_ROLE_TARGET, .transport = NTPROF_TRANSPORT_RDMA,
+		.nr_cpus = 2, .hostname = "target", .release = "6.12.9-amd64",
+		.tool_version = "9.9",
+	});
 	put_le(&b, 1, 4);
 	put_le(&b, 10 + 14 + 3, 2);	/* 3 bytes after the name */
 	put(&b, "\x01\x02\x02\x11\x01\x02", 6);
@@ -383,9 +374,7 @@ static void test_newer_minor(void)
 	put_le(&b, 2, 4);		/* the part of 1.4 */
 	put_le(&b, 77, 8);
 	put(&b, "later", 5);	/* a newer minor's header fields */
-	put_le(&b, 0, 4);
-	wr32(b.p + 12, b.len);
-	fix_header(b.p);
+	put_header_end(&b);
 
 	put_record(&p, &recs[0], 240);
 	put_record(&p, &recs[1], 240);
@@ -395,11 +384,7 @@ static void test_newer_minor(void)
 	put_record(&p, &recs[2], 240);
 	put_unit(&b, "NTPB", 2, 1, p.p, p.len);
 	p.len = 0;
-	put_le(&p, 3, 8);
-	put_le(&p, 4, 8);
-	put_le(&p, 5, 8);
-	put_le(&p, 33, 8);
-	put_le(&p, 44, 8);
+	put_trailer_counts(&p, 3, 4, 5);
 	put_le(&p, 1, 4);		/* 1.2's devices named late */
 	put_le(&p, 8 + 7 + 3, 2);	/* 3 bytes after the name */
 	put_le(&p, 259 << 8 | 3, 4);
@@ -482,31 +467,19 @@ static void test_newer_minor(void)
  */
 static void put_host_start(struct bytes *b, int minor)
 {
-	put(b, "\x89NTP\r\n\x1a\n", 8);
-	put_le(b, 1, 2);
-	put_le(b, minor, 2);
-	put_le(b, 0, 4);	/* the length, set below */
-	put_le(b, 232, 4);
-	put_le(b, 1, 4);
-	put_le(b, NTPROF_ROLE_HOST, 1);
-	put_le(b, NTPROF_TRANSPORT_TCP, 1);
-	put_le(b, 0, 2);
-	put_le(b, 1, 4);
-	put_le(b, 11, 8);
-	put_le(b, 22, 8);
-	put_str(b, "host");
-	put_str(b, "6.1.0-57-amd64");
-	put_str(b, "");
-	put_str(b, "0.1");
+	put_header_start(b, &(struct header_start){
+		.major = 1, .minor = minor, .record_size = 232,
+		.role = NTPROF_ROLE_HOST, .transport = NTPROF_TRANSPORT_TCP,
+		.nr_cpus = 1, .hostname = "host", .release = "6.1.0-57-amd64",
+		.tool_version = "0.1",
+	});
 }
 
 /* The header's CRC and length, then a block of @recs[0] and [1]. */
 static void put_two_records(struct bytes *b, struct bytes *p,
 			    const struct ntprof_record *recs)
 {
-	put_le(b, 0, 4);
-	wr32(b->p + 12, b->len);
-	fix_header(b->p);
+	put_header_end(b);
 	put_record(p, &recs[0], 232);
 	put_record(p, &recs[1], 232);
 	put_unit(b, "NTPB", 0, 2, p->p, p->len);
@@ -1362,24 +1335,30 @@ static void test_empty_recording(void)
 	   r.ret, r.msg);
 }
 
+static const struct tap_case cases[] = {
+	{ "round_trip", test_round_trip },
+	{ "layout", test_layout },
+	{ "late_devs", test_late_devs },
+	{ "late_hooks", test_late_hooks },
+	{ "newer_minor", test_newer_minor },
+	{ "minor_zero", test_minor_zero },
+	{ "minor_three", test_minor_three },
+	{ "cut_short", test_cut_short },
+	{ "damaged", test_damaged },
+	{ "damaged_1x", test_damaged_1x },
+	{ "open_errors", test_open_errors },
+	{ "writer_errors", test_writer_errors },
+	{ "killed_writer", test_killed_writer },
+	{ "empty_recording", test_empty_recording },
+};
+
 int main(int argc, char *argv[])
 {
-	if (ntp_test_start(argc, argv, "test_ntp"))
+	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
+
+	if (ntp_test_start(argc - a, argv + a, "test_ntp"))
 		return 1;
-	test_round_trip();
-	test_layout();
-	test_late_devs();
-	test_late_hooks();
-	test_newer_minor();
-	test_minor_zero();
-	test_minor_three();
-	test_cut_short();
-	test_damaged();
-	test_damaged_1x();
-	test_open_errors();
-	test_writer_errors();
-	test_killed_writer();
-	test_empty_recording();
+	tap_run(cases, TAP_NR_CASES(cases));
 	cleanup();
 
 	return tap_done("test_ntp");

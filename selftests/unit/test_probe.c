@@ -226,14 +226,16 @@ static void test_spdk(void)
 	     "processes that cannot be listed: no, and why");
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "all_there", test_all_there },
+	{ "missing", test_missing },
+	{ "module_absent", test_module_absent },
+	{ "kprobes_off", test_kprobes_off },
+	{ "busy_and_none", test_busy_and_none },
+	{ "spdk", test_spdk },
+};
+
+int main(int argc, char *argv[])
 {
-	printf("TAP version 13\n");
-	test_all_there();
-	test_missing();
-	test_module_absent();
-	test_kprobes_off();
-	test_busy_and_none();
-	test_spdk();
-	return tap_done("test_probe");
+	return tap_main(argc, argv, "test_probe", cases, TAP_NR_CASES(cases));
 }

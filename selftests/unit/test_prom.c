@@ -105,6 +105,18 @@ static int promtool_check(const char *dir, const char *path)
 	return rc;
 }
 
+/*
+ * The check that promtool accepts the file @path, or a skip that says it
+ * is not installed.
+ */
+static void promtool_ok(const char *dir, const char *path, const char *desc)
+{
+	if (!tap_have("promtool"))
+		tap_skip_missing(desc, "promtool (Debian's prometheus)");
+	else
+		ok(promtool_check(dir, path) == 0, "%s", desc);
+}
+
 /* Every sample line ends with its value: no timestamp after it. */
 static bool no_timestamps(const char *s)
 {
@@ -196,7 +208,7 @@ static void test_host(const char *dir)
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
 	ok(access(tmp, F_OK) && errno == ENOENT,
 	   "no temporary file left beside it");
-	ok(promtool_check(dir, path) == 0, "promtool check metrics accepts the host's file");
+	promtool_ok(dir, path, "promtool check metrics accepts the host's file");
 	prom_free(p);
 }
 
@@ -249,7 +261,7 @@ static void test_target(const char *dir)
 	   "target: a record of no entry (another transport): empty path labels");
 	ok(!strstr(s, "stage=\"end_to_end\"") && !strstr(s, "remote_wait"),
 	   "target: no host part");
-	ok(promtool_check(dir, path) == 0, "promtool check metrics accepts the target's file");
+	promtool_ok(dir, path, "promtool check metrics accepts the target's file");
 	prom_free(p);
 }
 
@@ -302,7 +314,7 @@ static void test_cap(const char *dir)
 	   "cap: past the overflow series, one without transport or path (4 commands)");
 	ok(strstr(s, "ntprof_overflow_commands_total{role=\"host\"} 29\n") != NULL,
 	   "cap: ntprof_overflow_commands_total counts the 29 commands beyond");
-	ok(promtool_check(dir, path) == 0, "promtool check metrics accepts the capped file");
+	promtool_ok(dir, path, "promtool check metrics accepts the capped file");
 	prom_free(p);
 }
 
@@ -341,22 +353,57 @@ static void test_atomic(const char *dir)
 	prom_free(p);
 }
 
-int main(void)
+/* The scratch directory of the cases. */
+static char dir[] = "/tmp/ntprof-prom.XXXXXX";
+
+static void t_address(void)
 {
-	char dir[] = "/tmp/ntprof-prom.XXXXXX";
 	char addr[64];
 
-	if (!mkdtemp(dir))
-		return 1;
 	prom_address_part("traddr=10.0.0.1,trsvcid=4420,src_addr=10.0.0.2",
 			  "trsvcid", addr, sizeof(addr));
 	ok(!strcmp(addr, "4420"), "an address's trsvcid");
 	prom_address_part("traddr=10.0.0.1", "trsvcid", addr, sizeof(addr));
 	ok(!strcmp(addr, ""), "an address without trsvcid: empty");
+}
+
+static void t_host(void)
+{
 	test_host(dir);
+}
+
+static void t_target(void)
+{
 	test_target(dir);
+}
+
+static void t_cap(void)
+{
 	test_cap(dir);
+}
+
+static void t_atomic(void)
+{
 	test_atomic(dir);
+}
+
+static const struct tap_case cases[] = {
+	{ "address", t_address },
+	{ "host", t_host },
+	{ "target", t_target },
+	{ "cap", t_cap },
+	{ "atomic", t_atomic },
+};
+
+int main(int argc, char *argv[])
+{
+	char addr[64];
+
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_prom");
+	if (!mkdtemp(dir))
+		return 1;
+	tap_run(cases, TAP_NR_CASES(cases));
 	if (!getenv("KEEP_TMP")) {
 		snprintf(addr, sizeof(addr), "rm -rf %s", dir);
 		if (system(addr))

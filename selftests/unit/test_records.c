@@ -236,28 +236,22 @@ static void wide_claimed(uint8_t *rec, size_t *len)
 	set_points(rec, points_at(rec) | NTPROF_CREC_WIDE);
 }
 
-int main(void)
+static void t_sizes(void)
 {
-	static struct session_records_ctx ctx;
-	static struct taken t;
-	const void *pl = wire;
-	unsigned int i;
-	size_t len;
-	int ret;
-
-	for (i = 0; i < NRECS; i++) {
-		make(&sent[i], i);
-		at[i + 1] = at[i] + crec_encode(wire + at[i], &sent[i],
-						CREC_HOST);
-	}
 	ok(at[1] == 80 && at[2] - at[1] == 48 && at[3] - at[2] == 48 &&
 	   at[4] - at[3] == 56 && at[5] - at[4] == 60 && at[6] - at[5] == 60,
 	   "compact sizes: 80 nine points, 48 one or none, 56 two WIDE, 60 four, 60 three and a pid");
+}
 
+static void t_wholes(void)
+{
 	t_whole("one attribute", msg, 1);
 	t_whole("one attribute, 4 bytes further", msg + 4, 1);
 	t_whole("two attributes, split at a record", msg, 2);
+}
 
+static void t_malformeds(void)
+{
 	t_malformed("a record cut at the payload's end", NRECS - 1, cut_last,
 		    "past the");
 	t_malformed("a points word with an unknown bit", 100, unknown_bit,
@@ -266,6 +260,15 @@ int main(void)
 	t_malformed("an offset below time 0", 12, wraps, "wraps around");
 	t_malformed("WIDE on a record without room for it", NRECS - 1,
 		    wide_claimed, "past the");
+}
+
+static void t_errors(void)
+{
+	static struct session_records_ctx ctx;
+	static struct taken t;
+	const void *pl = wire;
+	size_t len;
+	int ret;
 
 	memset(&t, 0, sizeof(t));
 	len = 47;
@@ -281,6 +284,28 @@ int main(void)
 	ret = parse(message(msg + 4, &pl, &len, 1), &t, &ctx);
 	ok(ret == MNL_CB_ERROR && errno == ENOSPC && !t.calls,
 	   "the function's error ends the reply, with its errno");
+}
 
+static const struct tap_case cases[] = {
+	{ "sizes", t_sizes },
+	{ "whole", t_wholes },
+	{ "malformed", t_malformeds },
+	{ "errors", t_errors },
+};
+
+int main(int argc, char *argv[])
+{
+	unsigned int i;
+
+	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
+		tap_usage("test_records");
+	/* The records every case reads, encoded as the module would. */
+	for (i = 0; i < NRECS; i++) {
+		make(&sent[i], i);
+		at[i + 1] = at[i] + crec_encode(wire + at[i], &sent[i],
+						CREC_HOST);
+	}
+	printf("TAP version 13\n");
+	tap_run(cases, TAP_NR_CASES(cases));
 	return tap_done("test_records");
 }

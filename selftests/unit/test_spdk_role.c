@@ -116,9 +116,12 @@ static void t_choose(void)
 	   "-r target: as given");
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "args", t_args },
+	{ "choose", t_choose },
+};
+
+int main(int argc, char *argv[])
 {
-	t_args();
-	t_choose();
-	return tap_done("test_spdk_role");
+	return tap_main(argc, argv, "test_spdk_role", cases, TAP_NR_CASES(cases));
 }

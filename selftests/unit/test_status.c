@@ -129,14 +129,13 @@ static void test_session_chain(void)
 	     "status of a hop-rule session says nothing of a rule");
 }
 
-int main(void)
+/* Status replies, whole, from a newer module, and malformed. */
+static void test_replies(void)
 {
 	struct nlmsghdr *nlh;
 	struct nlattr *nest;
 	struct session_status_ctx again;
 	struct session_status st;
-
-	printf("TAP version 13\n");
 
 	nlh = reply_start("0.1.0-3-gabcdef", NTPROF_STATE_IDLE);
 	reply_module(nlh, "nvme_core", NTPROF_ROLE_HOST, 0, 1);
@@ -198,7 +197,14 @@ int main(void)
 	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_PRESENT, 1);
 	mnl_attr_nest_end(nlh, nest);
 	ok(feed(&st, nlh) == EPROTO, "a module without a name is rejected");
+}
 
-	test_session_chain();
-	return tap_done("test_status");
+static const struct tap_case cases[] = {
+	{ "replies", test_replies },
+	{ "session_chain", test_session_chain },
+};
+
+int main(int argc, char *argv[])
+{
+	return tap_main(argc, argv, "test_status", cases, TAP_NR_CASES(cases));
 }

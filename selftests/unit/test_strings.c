@@ -98,10 +98,13 @@ static void test_writers(void)
 	free(out);
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "escape", test_escape },
+	{ "utf8", test_utf8 },
+	{ "writers", test_writers },
+};
+
+int main(int argc, char *argv[])
 {
-	test_escape();
-	test_utf8();
-	test_writers();
-	return tap_done("test_strings");
+	return tap_main(argc, argv, "test_strings", cases, TAP_NR_CASES(cases));
 }

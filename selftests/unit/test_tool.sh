@@ -421,7 +421,7 @@ t_write_error() {
 t_man_groff() {
 	desc="the man page renders without warnings (groff -man -ww -z)"
 	command -v groff >/dev/null ||
-		{ echo "# groff not found: apt-get install groff-base"; return 1; }
+		{ skip="not installed: groff (groff-base)"; return 0; }
 	err=$(groff -man -ww -z "$MAN_PAGE" 2>&1)
 	rc=$?
 	out=
@@ -431,7 +431,7 @@ t_man_groff() {
 t_man_man() {
 	desc="the man page renders without warnings (man --warnings -l)"
 	command -v man >/dev/null ||
-		{ echo "# man not found: apt-get install man-db"; return 1; }
+		{ skip="not installed: man (man-db)"; return 0; }
 	err=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$MAN_PAGE" 2>&1 >/dev/null)
 	rc=$?
 	out=

@@ -319,13 +319,16 @@ static void t_group(void)
 	ntprof_analysis_free(an);
 }
 
-int main(void)
+static const struct tap_case cases[] = {
+	{ "tcp", t_tcp },
+	{ "rdma", t_rdma },
+	{ "no_transfer", t_no_transfer },
+	{ "one_side", t_one_side },
+	{ "names", t_names },
+	{ "group", t_group },
+};
+
+int main(int argc, char *argv[])
 {
-	t_tcp();
-	t_rdma();
-	t_no_transfer();
-	t_one_side();
-	t_names();
-	t_group();
-	return tap_done("test_writes");
+	return tap_main(argc, argv, "test_writes", cases, TAP_NR_CASES(cases));
 }
