@@ -23,10 +23,10 @@ CHECK_ONLY=${CHECK_ONLY:-unit fuzz build integration}
 CHECK_TESTS=${CHECK_TESTS:-}
 LAB_JOBS=${LAB_JOBS:-$(nproc)}
 # The groups whose programs may run beside lab tests: they boot no guest
-# and write nothing that a lab run reads once the tools are built. The
-# others run alone: build's test_build cleans and rebuilds the tools that a
-# lab run copies into its guests, and debug's tests boot guests of their own.
-BESIDE_LAB="unit fuzz"
+# and write nothing that a lab run reads once the tools are built (build's
+# test_build rebuilds the tools in a copy of the tree). The others run
+# alone: debug's tests boot guests of their own.
+BESIDE_LAB="unit fuzz build"
 passed=0
 failed=0
 skipped=0
