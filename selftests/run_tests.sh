@@ -143,7 +143,7 @@ run_side_by_side() {
 	local dir i n pid rc g free=$LAB_JOBS shown=0 now=0 idle=0
 	local group cmd names=() cmds=() cost=() est=() missing=()
 	local alone=() beside=() lab=() stream=() started=() running=()
-	local ends=() s_on=0 s_next=0 s_left=0
+	local ends=() s_on=0 s_next=0 s_left=0 used=0 given=0
 	local -A table=() actual=()
 
 	# A table that cannot be read changes the order, not the results:
@@ -233,7 +233,8 @@ run_side_by_side() {
 	if [ -n "$CHECK_DRY_RUN" ]; then
 		echo "# dry-run: $now s in all, $idle CPU-seconds idle"
 	else
-		echo "# side by side on $LAB_JOBS CPUs: $idle CPU-seconds left to no program"
+		echo "# side by side on $LAB_JOBS CPUs: $idle CPU-seconds left to no program;"
+		echo "# the programs used $used of the $given CPU-seconds given them"
 	fi
 }
 
@@ -304,7 +305,8 @@ start_longest() {
 
 # start_program I: start program I of run_side_by_side in the background,
 # in a session of its own, its output in DIR/I.out, its wall time in
-# DIR/I.time; take its CPUs. A dry run only notes when it will end.
+# DIR/I.time, the user and system CPU time of it and of the processes it
+# waited for (QEMU's too) in DIR/I.cpu; take its CPUs. A dry run only notes when it will end.
 start_program() {
 	if [ -n "$CHECK_DRY_RUN" ]; then
 		echo "# dry-run: $now start ${cost[$1]} ${names[$1]}"
@@ -314,8 +316,8 @@ start_program() {
 		return
 	fi
 	# shellcheck disable=SC2016 # the program's shell expands them.
-	setsid bash -c 'start=$SECONDS
-		$2 > "$1.out" 2>&1
+	setsid bash -c 'start=$SECONDS TIMEFORMAT="%U %S"
+		{ time $2 > "$1.out" 2>&1; } 2> "$1.cpu"
 		rc=$?
 		echo $((SECONDS - start)) > "$1.time"
 		exit $rc' program "$dir/$1" "${cmds[$1]}" < /dev/null &
@@ -342,14 +344,19 @@ dry_wait() {
 	echo "# dry-run: $now end ${cost[i]} ${names[i]}"
 }
 
-# show_program I: print program I's output and wall time, and count it.
+# show_program I: print program I's output, its wall time and the CPU
+# time it used of what its CPUs gave it over that time, and count it.
 show_program() {
-	local n=${names[$1]} t
+	local n=${names[$1]} t c
 
 	t=$(cat "$dir/$1.time" 2>/dev/null || echo 0)
+	c=$(awk '{ printf "%.0f", $1 + $2 }' "$dir/$1.cpu" 2>/dev/null)
 	echo "# ---- $n"
 	cat "$dir/$1.out"
 	echo "# $n: $t s"
+	echo "# $n: used ${c:-?} of the $((t * cost[$1])) CPU-seconds it was given"
+	used=$((used + ${c:-0}))
+	given=$((given + t * cost[$1]))
 	count "$n" "$dir/$1.out" "$(cat "$dir/$1.rc")" "$t"
 }
 

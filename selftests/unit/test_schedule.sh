@@ -9,8 +9,9 @@
 # unit and build stream by its whole length), and gives the same wall
 # time whatever the order in which run.sh lists the tests; bad files of
 # durations get a one-line error. A real run of programs that sleep a
-# fraction of a second keeps the same rules, builds the tools first, and
-# counts every result. No guest, no build: a few seconds.
+# fraction of a second keeps the same rules, builds the tools first,
+# counts every result, and reports the CPU time each program used. No
+# guest, no build: a few seconds.
 #
 # usage: test_schedule.sh    Prints TAP; exits 1 if any test failed.
 
@@ -57,6 +58,9 @@ EOF
 for p in unit/test_u1 unit/test_u2 build/test_build; do
 	cp "$TMP/sleeper" "$T/selftests/$p.sh"
 done
+# test_build keeps its CPU busy for a second first: the run counts it.
+sed -i '2i python3 -c "import time\nend = time.process_time() + 1\nwhile time.process_time() < end: pass"' \
+	"$T/selftests/build/test_build.sh"
 for d in tools/ntprof tools/agent selftests/tools; do
 	# shellcheck disable=SC2016 # make expands $$EVENTS.
 	printf 'all libntprof-agent.so:\n\t@echo "built 0 %s" >> "$$EVENTS"\n' \
@@ -252,5 +256,17 @@ else
 	printf '%s\n' "$bad" "$order" | sed 's/^/# /'
 	sed 's/^/# events: /' "$EVENTS"
 	printf '%s\n' "$out" | tail -n 20 | sed 's/^/# /'
+fi
+
+# The CPU time of each program, which the run reports beside what its
+# CPUs gave it: test_build's busy second, the sleepers' nothing.
+cpu=$(printf '%s\n' "$out" | sed -n 's/^# \([a-z]*\/test_[a-z0-9_]*\): used \([0-9?]*\) of the [0-9]* CPU-seconds it was given$/\1 \2/p' |
+	sort -k2,2n -k1,1 | tr '\n' ' ')
+if [[ $cpu =~ ^((integration|unit)/test_[a-z0-9_]+\ 0\ ){9}build/test_build\ [1-9][0-9]*\ $ ]] &&
+   printf '%s\n' "$out" | grep -qE '^# the programs used [1-9][0-9]* of the [0-9]+ CPU-seconds given them$'; then
+	ktap_pass "a real run reports the CPU time each program used, and the sum"
+else
+	ktap_fail "a real run reports the CPU time each program used, and the sum"
+	ktap_diag "$cpu"
 fi
 ktap_finished
