@@ -269,3 +269,20 @@ copy_module_sources() {
 	done
 	cp "$TOP_DIR/include/uapi/linux/ntprof.h" "$1/include/uapi/linux/"
 }
+
+# copy_tree_files DEST: the tree's files as git sees them (changes and new
+# files included, ignored ones such as build products left out), or, out
+# of git, every file but build/'s: a tree of its own for a build whose
+# make clean must not touch this one's programs, which lab runs beside it
+# copy into their guests.
+copy_tree_files() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	if git -C "$TOP_DIR" rev-parse --is-inside-work-tree > /dev/null 2>&1; then
+		git -C "$TOP_DIR" ls-files -z --cached --others --exclude-standard |
+			tar -C "$TOP_DIR" --null -T - --ignore-failed-read -cf - |
+			tar -C "$1" -xf -
+	else
+		tar -C "$TOP_DIR" --exclude=./build -cf - . | tar -C "$1" -xf -
+	fi
+}
