@@ -104,8 +104,10 @@ style:
 		--ignore LINUX_VERSION_CODE -f $(KERNEL_SOURCES)
 
 # The README's test command: unit tests, module builds, lab integration tests.
+# Strict: deps installed what the tests need, so a lab test that finds a
+# program missing fails instead of skipping (Documentation/lab.rst).
 check: deps
-	selftests/run_tests.sh
+	CHECK_STRICT=1 selftests/run_tests.sh
 
 # The fault tests again on the lab's debug kernel (KASAN, KFENCE, lockdep,
 # kmemleak, UBSAN), apart from check for its time: a first run builds the
