@@ -33,8 +33,9 @@ scenario_start() {
 
 	scenario_kernel "$@"
 	name=test_$(basename "$PWD")_${KERNEL//./_}
+	# A note on stderr: TAP wants its version line first on stdout.
 	[[ " ${KERNELS:-} " == *" $KERNEL "* ]] ||
-		echo "# kernel $KERNEL is not one of this test's KERNELS ($KERNELS): run.sh --list has no $name"
+		echo "$name: kernel $KERNEL is not one of this test's KERNELS (${KERNELS:-none})" >&2
 	SCENARIO_MISSING=()
 	SCENARIO_NOT_GIVEN=()
 	lab_requires
