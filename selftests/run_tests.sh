@@ -11,6 +11,8 @@
 # for a tool that is not installed (count()).
 # CHECK_TESTS="test_a test_b" runs only the tests of these names (a
 # test_*.sh without its .sh, an integration test as run.sh --list names it).
+# CHECK_STRICT=1, as make check sets it: an integration test that finds a
+# program it needs missing fails instead of skipping (Documentation/lab.rst).
 # Each program's wall time follows its output, and the summary lists the
 # ten slowest: what to look at when the run nears CI's 90 minutes.
 #

@@ -12,6 +12,6 @@ TOPOLOGY=one
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 lab_scenario "agent-$KERNEL" guest/agent-host.sh ../common/guest/idle-target.sh

@@ -12,9 +12,19 @@
 KERNELS="6.12"
 TOPOLOGY=chain
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# jq, promtool and jsonschema: check.sh reads the reports, checks
+# the chain's --prom file and validates the JSON against its schema.
+requires() {
+	require_program jq jq
+	require_program promtool prometheus
+	require_python jsonschema python3-jsonschema
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
+export TOPOLOGY
 name=chain-$KERNEL
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name-scripts.XXXXXX")
 # Seconds of each of the host's four fio jobs per phase: at -s 100 the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Run a lab scenario for make check: boot the lab with a host and a target
 # script (their TAP lines come through with a [guest] prefix), then report
@@ -14,6 +15,84 @@
 scenario_kernel() {
 	KERNEL=${1:-$KERNEL}
 	export KERNEL
+}
+
+# scenario_start [KERNEL]: begin a test; every test.sh calls it first.
+# It sets the kernel series (scenario_kernel), then checks what the test
+# needs on this machine: the lab's programs (lab_requires) and what the
+# test's requires() asks for, if it defines one, with require_program,
+# require_python and require_env. A test whose needs are not met prints
+# one TAP line, "ok 1 test_SCENARIO_KERNEL # SKIP" and the reasons, and
+# exits 0.
+# With CHECK_STRICT=1, as make check runs, a missing program fails it
+# instead (not ok, exit 1): make check installs what its tests need
+# (selftests/lab/install-deps.sh), so there a missing one is a fault.
+# What only a user can give (SPDK=DIR, an SPDK build) skips it in both.
+scenario_start() {
+	local name reason
+
+	scenario_kernel "$@"
+	name=test_$(basename "$PWD")_${KERNEL//./_}
+	# A note on stderr: TAP wants its version line first on stdout.
+	[[ " ${KERNELS:-} " == *" $KERNEL "* ]] ||
+		echo "$name: kernel $KERNEL is not one of this test's KERNELS (${KERNELS:-none})" >&2
+	SCENARIO_MISSING=()
+	SCENARIO_NOT_GIVEN=()
+	lab_requires
+	if declare -F requires > /dev/null; then
+		requires
+	fi
+	[ ${#SCENARIO_MISSING[@]} -gt 0 ] || [ ${#SCENARIO_NOT_GIVEN[@]} -gt 0 ] ||
+		return 0
+	ktap_header
+	if [ ${#SCENARIO_MISSING[@]} -gt 0 ] && [ "${CHECK_STRICT:-0}" = 1 ]; then
+		ktap_fail "$name: what it needs is installed (CHECK_STRICT=1)"
+		for reason in "${SCENARIO_MISSING[@]}"; do
+			ktap_diag "$reason"
+		done
+		ktap_finished
+		exit 1
+	fi
+	reason=$(printf '%s; ' "${SCENARIO_MISSING[@]}" "${SCENARIO_NOT_GIVEN[@]}")
+	reason=${reason%; }
+	ktap_skip "$name" "$reason"
+	ktap_finished
+	exit 0
+}
+
+# require_program PROGRAM PACKAGE: for requires(); PROGRAM must be on
+# PATH, or in the sbin folders that a user's PATH may lack. PACKAGE is
+# the Debian package that brings it, which selftests/lab/install-deps.sh
+# installs.
+require_program() {
+	PATH=$PATH:/usr/sbin:/sbin command -v "$1" > /dev/null 2>&1 ||
+		SCENARIO_MISSING+=("no $1 (Debian's $2; selftests/lab/install-deps.sh installs it)")
+}
+
+# require_python MODULE PACKAGE: for requires(); python3 must import
+# MODULE, which the Debian package PACKAGE brings.
+require_python() {
+	python3 -c "import $1" > /dev/null 2>&1 ||
+		SCENARIO_MISSING+=("no python3 module $1 (Debian's $2; selftests/lab/install-deps.sh installs it)")
+}
+
+# require_env VARIABLE WHAT: for requires(); VARIABLE must be given, not
+# empty, WHAT saying what it is. make check gives none of these itself,
+# so their absence skips a test even with CHECK_STRICT=1.
+require_env() {
+	[ -n "${!1:-}" ] || SCENARIO_NOT_GIVEN+=("$1= not given ($2)")
+}
+
+# lab_requires: what every lab test needs on this machine: QEMU, and the
+# programs that build-guest.sh copies into every guest (those that
+# Debian's base system may lack).
+lab_requires() {
+	require_program qemu-system-x86_64 qemu-system-x86
+	require_program /bin/busybox busybox-static
+	require_program fio fio
+	require_program nvme nvme-cli
+	require_program rdma iproute2
+	require_program mdadm mdadm
 }
 
 # lab_scenario_boot NAME HOST_SCRIPT TARGET_SCRIPT RUN_DIR: one lab run in

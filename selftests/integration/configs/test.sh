@@ -15,9 +15,15 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# jq: check.sh reads the reports with it.
+requires() {
+	require_program jq jq
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 # 4 I/O queues need 4 CPUs: nvme-fabrics gives a controller at most one
 # I/O queue of each kind per online CPU.

@@ -13,9 +13,15 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# jq: check.sh reads the reports with it.
+requires() {
+	require_program jq jq
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 # A drive of 20 ms (null_blk's timer): with 4 commands in flight, a
 # reset or a path taken away finds some of them at the target, to abort.

@@ -17,7 +17,7 @@ TOPOLOGY=one
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY LAB_ONE_SMP=1 LAB_ACCEL=icount
 GUARD_MIN=${GUARD_MIN:-0.97}
 name=icount-guard-$KERNEL

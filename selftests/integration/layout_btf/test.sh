@@ -10,6 +10,6 @@ TOPOLOGY=one
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 lab_scenario "layout-$KERNEL" guest/layout-host.sh ../common/guest/rec-one-target.sh

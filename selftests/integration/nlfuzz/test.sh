@@ -11,6 +11,6 @@ TOPOLOGY=one
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 lab_scenario "nlfuzz-$KERNEL" guest/nlfuzz-host.sh ../common/guest/rec-one-target.sh

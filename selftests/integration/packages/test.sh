@@ -12,9 +12,18 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# 'make deb' here, and the Debian 12 disk the guest boots
+# (make-pkg-root.sh debootstraps it, pkg-image.sh makes it with mkfs.ext4).
+requires() {
+	require_program dpkg-buildpackage dpkg-dev
+	require_program debootstrap debootstrap
+	require_program mkfs.ext4 e2fsprogs
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 
 # tree_debs: the directory (else make deb's errors, as TAP diagnostics) of ntprof's and ntprof-dkms's .deb files that

@@ -8,9 +8,17 @@
 KERNELS="6.12"
 TOPOLOGY=two
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# A real Prometheus and node exporter, and promtool, for check.sh.
+requires() {
+	require_program prometheus prometheus
+	require_program prometheus-node-exporter prometheus-node-exporter
+	require_program promtool prometheus
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 lab_scenario "prom-fleet-$KERNEL" guest/prom-fleet-host.sh guest/prom-fleet-target.sh \
 	./check.sh

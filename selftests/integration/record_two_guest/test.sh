@@ -7,9 +7,15 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# promtool: check.sh judges record --prom's file with it.
+requires() {
+	require_program promtool prometheus
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 lab_scenario "record-two-$KERNEL" guest/record-two-host.sh guest/record-two-target.sh \
 	./check.sh

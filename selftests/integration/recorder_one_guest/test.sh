@@ -10,7 +10,7 @@ TOPOLOGY=one
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 # On 6.1 its early stamps come from the clock (early_cycles=0), where the
 # other releases' come from the cycle counter, as on hardware

@@ -10,6 +10,6 @@ TOPOLOGY=two
 
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 lab_scenario "rec-two-$KERNEL" guest/rec-two-host.sh guest/rec-two-target.sh

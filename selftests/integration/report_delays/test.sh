@@ -16,9 +16,17 @@
 KERNELS="6.12 7.3"
 TOPOLOGY=two
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# jq and jsonschema: check.sh reads the reports and validates
+# them against Documentation/schemas.
+requires() {
+	require_program jq jq
+	require_python jsonschema python3-jsonschema
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 # Under TCG the stages that were not delayed move by up to 3 ms between
 # phases, and up to 10 ms while the drive is slow (Documentation/lab.rst),

@@ -11,16 +11,14 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
+# It needs a user's SPDK build (common/lib.sh, scenario_start).
+requires() {
+	require_env SPDK "an SPDK build's directory; never built here"
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
-if [ -z "${SPDK:-}" ]; then
-	ktap_header
-	ktap_skip "spdk agent perf: both sides under ntprof run, TCP and RDMA, recorded and joined" \
-		"SPDK= not given (an SPDK build's directory)"
-	ktap_finished
-	exit 0
-fi
+scenario_start "$@"
 # spdk_tgt's hugepages (1.2 GiB) beside the rest: a guest of 3 GiB.
 export LAB_GUEST_MEM=${LAB_GUEST_MEM:-3072}
 export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}

@@ -11,15 +11,13 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
+# It needs a user's SPDK build (common/lib.sh, scenario_start).
+requires() {
+	require_env SPDK "an SPDK build's directory; never built here"
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
-if [ -z "${SPDK:-}" ]; then
-	ktap_header
-	ktap_skip "spdk agent: the kernel host reads from SPDK's target under ntprof run, recorded" \
-		"SPDK= not given (an SPDK build's directory)"
-	ktap_finished
-	exit 0
-fi
+scenario_start "$@"
 export TOPOLOGY SPDK
 lab_scenario "spdk-agent-$KERNEL" ../common/guest/spdk-host.sh guest/spdk-agent-target.sh

@@ -11,15 +11,13 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
+# It needs a user's SPDK build (common/lib.sh, scenario_start).
+requires() {
+	require_env SPDK "an SPDK build's directory; never built here"
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
-scenario_kernel "$@"
-if [ -z "${SPDK:-}" ]; then
-	ktap_header
-	ktap_skip "spdk: spdk_nvme_perf recorded with --spdk-host, three pairings" \
-		"SPDK= not given (an SPDK build's directory)"
-	ktap_finished
-	exit 0
-fi
+scenario_start "$@"
 export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 lab_scenario "spdk-perf-$KERNEL" guest/spdk-perf-host.sh guest/spdk-perf-target.sh

@@ -9,10 +9,17 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
+# What it needs beyond the lab (common/lib.sh, scenario_start):
+# nm and readelf: uprobe-sites.sh takes the sites' offsets with them.
+requires() {
+	require_program nm binutils
+	require_program readelf binutils
+}
+
 cd "$(dirname "$0")" || exit 1
 . ../common/lib.sh
 . ./uprobe-sites.sh
-scenario_kernel "$@"
+scenario_start "$@"
 export TOPOLOGY
 script=$(mktemp "${TMPDIR:-/tmp}/ntprof-uprobe-host.XXXXXX")
 trap 'rm -f "$script"' EXIT

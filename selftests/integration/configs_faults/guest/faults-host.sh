@@ -6,7 +6,8 @@
 # on the namespace (the multipath head) and the step's fault comes 2 s
 # into it. Files in the share, per step: STEP-host.ntp, STEP-host.out,
 # STEP-fio.json; and multipath's value and each step's controllers in
-# faults-host.txt. The checks run on the lab's machine (configs_faults/check.sh).
+# faults-host.txt. The checks run on the lab's machine
+# (configs_faults/check.sh).
 . /lab/ktap.sh
 . /lab/tests/records.sh
 . /lab/tests/faults-lib.sh
