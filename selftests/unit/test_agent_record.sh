@@ -56,7 +56,7 @@ if grep -q "ntprof-agent: 4 of 4 sites patched" "$TMP/model.err"; then
 	ktap_pass "ntprof run: the model's 4 sites patched before main"
 else
 	ktap_fail "ntprof run: the model's 4 sites patched before main"
-	cat "$TMP/model.err" | sed 's/^/# /'
+	sed 's/^/# /' "$TMP/model.err"
 fi
 
 out=$("$NTPROF" probe --spdk-target "$MODEL_PID" 2>&1)
@@ -151,9 +151,7 @@ fi
 # tests), so the recordings below run until their parts exist, not for a
 # fixed time; a rotation that never makes a part still fails.
 wait_file() {
-	local i
-
-	for i in $(seq 1200); do
+	for _ in $(seq 1200); do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done
@@ -217,10 +215,10 @@ rep=$("$NTPROF" report "$TMP/rot" 2>&1)
 summary=$(grep -o "^records: [0-9]* target" <<< "$out")
 if [ $rc = 0 ] && [ "$(ls "$TMP/rot" | wc -l)" = 2 ] &&
    [[ $last =~ ^k\.([0-9]{4})\.ntp$ ]] &&
-   old=$((10#${BASH_REMATCH[1]} - 2)) && [ $old -ge 1 ] &&
+   old=$((10#${BASH_REMATCH[1]} - 2)) && [ "$old" -ge 1 ] &&
    grep -q "removed the $old oldest" <<< "$out" &&
    [ -n "$summary" ] && grep -q "^$summary" <<< "$rep" &&
-   { [ $old = 1 ] && note="part 1 was removed" ||
+   { [ "$old" = 1 ] && note="part 1 was removed" ||
      note="parts 1 to $old were removed"; } &&
    grep -q "$note" <<< "$rep"; then
 	ktap_pass "--rotate 1M --keep 2: the 2 newest parts kept ($kept), the summary theirs, as report's"

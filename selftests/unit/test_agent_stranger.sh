@@ -51,7 +51,7 @@ record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
 # The strangers first: their pids come first in /proc.
 "${NOBODY[@]}" "$STRANGER" map "$MODEL" > "$TMP/map.out" &
 MAPPER=$!
-KILL+=($MAPPER)
+KILL+=("$MAPPER")
 declare -A S
 for kind in empty unsealed size on nomagic mover; do
 	"${NOBODY[@]}" "$STRANGER" $kind "$MODEL" run 0 100000 > /dev/null &
@@ -79,7 +79,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 MODEL_PID=$(pgrep -P "${KILL[-1]}")
-KILL+=($MODEL_PID)
+KILL+=("$MODEL_PID")
 # Killed by their pids (KILL), not as jobs: no word from the shell.
 disown -a
 grep -q "4 of 4 sites patched" "$TMP/model.err" && [ -n "$MODEL_PID" ] ||
@@ -215,7 +215,7 @@ else
 	ktap_fail "the stopped recorder, resumed: says the agent was taken over, and leaves it (rc $arc)"
 	sed 's/^/# /' "$TMP/a.out"
 fi
-kill -9 $MODEL_PID 2>/dev/null
+kill -9 "$MODEL_PID" 2>/dev/null
 
 # --print-env: never through a symbolic link; a file is replaced whole.
 ln -s "$TMP/victim" "$TMP/link"
@@ -234,7 +234,8 @@ rc=$?
 if [ $rc = 0 ] && grep -q "^LD_PRELOAD=$LIB$" <<< "$out" &&
    grep -q "^NTPROF_AGENT_SITES=$TMP/env$" <<< "$out" &&
    grep -q "^site " "$TMP/env" && ! grep -q old "$TMP/env" &&
-   [ "$(ls -A "$TMP" | grep -c ntprof-sites)" = 0 ]; then
+   ! compgen -G "$TMP/*ntprof-sites*" > /dev/null &&
+   ! compgen -G "$TMP/.*ntprof-sites*" > /dev/null; then
 	ktap_pass "run --print-env onto a file: replaced whole; from the build tree, the library built beside the tool"
 else
 	ktap_fail "run --print-env onto a file: replaced whole (rc $rc)"

@@ -174,7 +174,8 @@ out1=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
 long=$(ls "$TMP/var/host.previous")
 touch "$TMP/var/host.0001.ntp"
 out2=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
-short=$(ls "$TMP/var/host.previous" | grep -vx "$long")
+short=$(find "$TMP/var/host.previous" -mindepth 1 -maxdepth 1 -printf '%f\n' |
+	LC_ALL=C sort | grep -vx "$long")
 kept=$(cd "$TMP/var/host.previous" && find . -type f | LC_ALL=C sort | tr '\n' ' ')
 if grep -q "ntprof-record: the previous run's 5 parts moved to $TMP/var/host.previous/$long" <<< "$out1" &&
    grep -q "ntprof-record: $TMP/var/host.previous/$long/host.0001.ntp removed: the earlier runs keep 4 parts" <<< "$out1" &&
