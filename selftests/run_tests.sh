@@ -75,9 +75,9 @@ run_program() {
 
 # programs [sorted]: the programs of every group, in CHECK_ONLY's order,
 # one a line: GROUP NAME GUESTS, and then the command. A lab group's
-# tests come in its table's order (run.sh --guests), GUESTS the number of
-# guests each boots at once; sorted, by that number, fewer first, the
-# table's order among equals. Another group's test_*.sh have GUESTS 0.
+# tests come in the order of its run.sh --guests, GUESTS the number of
+# guests each boots at once; sorted, by that number, fewer first, that
+# order among equals. Another group's test_*.sh have GUESTS 0.
 programs() {
 	local group t n g order=cat
 

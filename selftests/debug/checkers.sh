@@ -3,8 +3,9 @@
 #
 # The debug kernel's verdicts on a lab run, sourced by lab_check with the
 # run's share (RUN_DIR/share/xfer) as $1: the checkers were on in every
-# guest, kmemleak's scans (guest/kmemleak.sh) found nothing after boot,
-# and where a guest died (panic_on_warn) the console says why.
+# guest, kmemleak's scans (integration/common/guest/kmemleak.sh) found
+# nothing after boot, and where a guest died (panic_on_warn) the console
+# says why.
 
 share=$1
 run=$(dirname "$share")

@@ -7,17 +7,18 @@
 # use). Their guest scripts run their debug-only parts (NTPROF_LAB_DEBUG)
 # and scan with kmemleak after each part; checkers.sh reads the result.
 
-. "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../integration/common/lib.sh"
 
 DEBUG_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # TCG runs the checkers' instrumentation too: boots and I/O are slower.
 export KERNEL=debug TOPOLOGY=one LAB_TIMEOUT=${LAB_TIMEOUT:-3600}
 
 # debug_scenario NAME HOST_SCRIPT: one lab run of an integration guest
-# script (the target side only lets the host's drive both roles), with
+# script, HOST_SCRIPT, given by its path under selftests/integration
+# (the target side only lets the host's drive both roles), with
 # the checkers' verdicts after lab_scenario's own.
 debug_scenario() {
-	lab_scenario "$1" "$DEBUG_DIR/../integration/guest/$2" \
-		"$DEBUG_DIR/../integration/guest/rec-one-target.sh" \
+	lab_scenario "$1" "$DEBUG_DIR/../integration/$2" \
+		"$DEBUG_DIR/../integration/common/guest/rec-one-target.sh" \
 		"$DEBUG_DIR/checkers.sh"
 }

@@ -5,4 +5,4 @@
 # suspect.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-debug_scenario "nlfuzz-debug" nlfuzz-host.sh
+debug_scenario "nlfuzz-debug" nlfuzz/guest/nlfuzz-host.sh

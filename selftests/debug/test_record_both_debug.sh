@@ -5,4 +5,4 @@
 # no kmemleak suspect.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-debug_scenario "record-both-debug" record-both-host.sh
+debug_scenario "record-both-debug" record_both_roles/guest/record-both-host.sh

@@ -7,4 +7,4 @@
 # report, no kmemleak suspect after each part.
 cd "$(dirname "$0")" || exit 1
 . ./lib.sh
-debug_scenario "robust-debug" rec-robust-host.sh
+debug_scenario "robust-debug" recorder_robust/guest/rec-robust-host.sh

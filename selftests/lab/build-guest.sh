@@ -161,7 +161,8 @@ stage_spdk() {
 # userland beside them cannot share. So each runs through trixie's
 # dynamic loader, named in its wrapper in /lab/tls/bin, with the library
 # path /lab/tls/lib. A kernel without NVMe/TCP TLS gets none of them: the
-# guests see /lab/tls missing and say why (guest/configs-lib.sh).
+# guests see /lab/tls missing and say why (integration/configs/guest/
+# configs-lib.sh).
 stage_tls() {
 	local troot prog lib libdir=/usr/lib/x86_64-linux-gnu
 	local loader=usr/lib64/ld-linux-x86-64.so.2
@@ -228,9 +229,16 @@ stage_userland() {
 	mkdir -p "$stage/lab"
 	cp -r "$LAB_DIR/guest/." "$stage/lab/"
 	cp "$TOP_DIR/selftests/ktap.sh" "$stage/lab/ktap.sh"
-	# The lab tests' shared helpers, for the scripts they hand to lab-run.
+	# The lab tests' guest scripts, for the scripts they hand to lab-run:
+	# each test's (selftests/integration/TEST/guest/) and the shared ones
+	# (common/guest/), in one folder. They source each other as
+	# /lab/tests/NAME.sh, so no two of them may have the same name.
 	mkdir -p "$stage/lab/tests"
-	cp "$TOP_DIR"/selftests/integration/guest/*.sh "$stage/lab/tests/"
+	for p in "$TOP_DIR"/selftests/integration/*/guest/*.sh; do
+		[ ! -e "$stage/lab/tests/${p##*/}" ] ||
+			lab_die "two lab tests have a guest script named ${p##*/}"
+		cp "$p" "$stage/lab/tests/"
+	done
 	mv "$stage/lab/init" "$stage/init"
 	chmod +x "$stage/init" "$stage"/lab/bin/*
 	echo "root:x:0:0:root:/root:/bin/sh" > "$stage/etc/passwd"

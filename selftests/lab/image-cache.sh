@@ -190,7 +190,7 @@ image_manifest() {
 		"$TOP_DIR"/selftests/tools/{testclient,uprobe-target,spdk-model,nlfuzz} \
 		"$TOP_DIR/Documentation/netlink/specs/ntprof.yaml" \
 		"$TOP_DIR/selftests/ktap.sh" \
-		"$TOP_DIR"/selftests/integration/guest/*.sh
+		"$TOP_DIR"/selftests/integration/*/guest/*.sh
 	key_tree "$LAB_DIR/guest"
 	if [ -n "${SPDK:-}" ]; then
 		key_programs "$SPDK"/build/bin/{nvmf_tgt,spdk_nvme_perf,spdk_tgt} \

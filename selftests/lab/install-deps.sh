@@ -39,7 +39,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
 # prometheus: its promtool checks what record --prom writes, and its server
 # runs the recording rules in the lab's test with prometheus-node-exporter
-# serving the files (scenarios/prom_fleet.sh); chromium renders
+# serving the files (integration/prom_fleet/test.sh); chromium renders
 # report --html for its test, with a font for its text; python3-pil:
 # test_html_browser.sh reads the screenshot's pixels.
 # The lab's QEMU must be 8.1 or newer: under the TCG of 7.2 (Debian 12's),

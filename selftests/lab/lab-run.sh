@@ -26,7 +26,7 @@
 #           LAB_PKG=DIR (TOPOLOGY=one: the guest boots a Debian system
 #           with systemd and the kernel's headers, pkg-image.sh's disk,
 #           with the .deb files of DIR in the share's debs/: the package
-#           test, scenarios/packages.sh)
+#           test, integration/packages/test.sh)
 #           LAB_IMAGE_CACHE=0 (build the guest image anew, cache nothing:
 #           build-guest.sh, Documentation/lab.rst)
 #           SPDK=DIR (an SPDK build's top directory: its nvmf_tgt and

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The Debian 12 system the package test boots (scenarios/packages.sh,
+# The Debian 12 system the package test boots (integration/packages/test.sh,
 # Documentation/lab.rst): what an operator's host has before installing
 # ntprof's packages, that is systemd as init, dkms with the compiler
 # Debian's kernels are built with, dpkg, and the lab's tools (fio,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The disk the package test's guest boots (scenarios/packages.sh,
+# The disk the package test's guest boots (integration/packages/test.sh,
 # Documentation/lab.rst): make-pkg-root.sh's Debian 12 system with one of
 # the lab's kernels installed from the very packages fetch-kernel.sh
 # downloaded (its linux-image, linux-headers, their -common and

@@ -28,7 +28,7 @@ trap 'rm -rf "$TMP"' EXIT
 T=$TMP/tree
 mkdir -p "$T"
 (cd "$TOP" && cp -r --parents Kbuild VERSION kmod include selftests/ktap.sh \
-	selftests/lab selftests/integration/guest Documentation/netlink \
+	selftests/lab selftests/integration/*/guest Documentation/netlink \
 	tools/bench/emptyprobe "$T/")
 mkdir -p "$T/tools/ntprof" "$T/tools/agent" "$T/selftests/tools"
 for p in tools/ntprof/ntprof tools/agent/libntprof-agent.so \
@@ -132,7 +132,7 @@ changes "the version" sh -c "echo 9.9.9 > '$T/VERSION'"
 changes "a guest script edited" append "$T/selftests/lab/guest/guest.sh"
 changes "a guest script added" touch "$T/selftests/lab/guest/new.sh"
 changes "a guest script's mode" chmod +x "$T/selftests/lab/guest/guest.sh"
-changes "a test's guest helper edited" append "$T/selftests/integration/guest/configs-lib.sh"
+changes "a test's guest helper edited" append "$T/selftests/integration/configs/guest/configs-lib.sh"
 changes "ktap.sh edited" append "$T/selftests/ktap.sh"
 changes "build-guest.sh edited" append "$T/selftests/lab/build-guest.sh"
 changes "lib.sh edited" append "$T/selftests/lab/lib.sh"

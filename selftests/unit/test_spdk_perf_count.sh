@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The SPDK lab tests' count of perf's reads (selftests/integration/guest/
-# spdk-perf-lib.sh): check_reads passes when the host's recording has
+# The SPDK lab tests' count of perf's reads (selftests/integration/common/
+# guest/spdk-perf-lib.sh): check_reads passes when the host's recording has
 # exactly the reads spdk_nvme_perf completed, the sum of its -LL latency
 # histogram, and fails on one read more or less, or without a histogram.
 # perf's output is written here with the format strings of its
@@ -17,8 +17,8 @@ set -u
 UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=selftests/ktap.sh disable=SC1091
 . "$UNIT_DIR/../ktap.sh"
-# shellcheck source=selftests/integration/guest/spdk-perf-lib.sh disable=SC1091
-. "$UNIT_DIR/../integration/guest/spdk-perf-lib.sh"
+# shellcheck source=selftests/integration/common/guest/spdk-perf-lib.sh disable=SC1091
+. "$UNIT_DIR/../integration/common/guest/spdk-perf-lib.sh"
 
 ktap_header
 TMP=$(mktemp -d) || exit 1

@@ -18,7 +18,7 @@
 #   host-s100, target-lean100 and the like, one role recording)
 # The bpf mode needs bpftrace installed here (apt-get install bpftrace).
 # Not part of 'make check' (the guard, test_icount_guard_6_12 of
-# selftests/integration/tests, runs a short part of it); see
+# selftests/integration/icount_guard/, runs a short part of it); see
 # Documentation/benchmarks.rst.
 set -euo pipefail
 

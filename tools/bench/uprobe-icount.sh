@@ -16,7 +16,7 @@ set -euo pipefail
 
 # shellcheck source=tools/bench/lib.sh disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-. "$TOP/selftests/integration/uprobe-sites.sh"
+. "$TOP/selftests/integration/uprobe_one_guest/uprobe-sites.sh"
 
 export KERNEL=${KERNEL:-6.12}
 REPS=${REPS:-3}

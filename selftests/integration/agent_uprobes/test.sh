@@ -1,0 +1,17 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The SPDK agent beside uprobes on one guest, kernel KERNEL: two processes
+# of the same program, one with the agent and one without, recorded at
+# once; the module keeps its breakpoints out of the agent's process
+# (guest/agent-host.sh).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "agent-$KERNEL" guest/agent-host.sh ../common/guest/idle-target.sh

@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The kernel chain of issue 37, kernel KERNEL: the host reads and writes
+# through the middle's md raid1, whose legs are NVMe/TCP connections to
+# the replica's fast and slow namespaces (TOPOLOGY=chain); the three
+# machines record at -s 1 and at -s 100 with the chain rule, and
+# check.sh, here, follows the host's commands to the leaves.
+# See Documentation/lab.rst, "The kernel chain".
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=chain
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+name=chain-$KERNEL
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name-scripts.XXXXXX")
+# Seconds of each of the host's four fio jobs per phase: at -s 100 the
+# chain (some 850 commands a second in all under TCG) gives about a
+# hundred sampled host commands.
+for role in host middle replica; do
+	{
+		echo "export CHAIN_SECONDS_s1=4 CHAIN_SECONDS_s100=15"
+		echo ". /lab/tests/chain-$role.sh"
+	} > "$dir/$role.sh"
+done
+lab_chain_scenario "$name" "$dir/host.sh" "$dir/middle.sh" "$dir/replica.sh" \
+	./check.sh
+rc=$?
+rm -rf "$dir"
+exit $rc

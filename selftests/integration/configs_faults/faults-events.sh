@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control-path events of a faults step (Documentation/stages.rst,
+# "Control-path events"), sourced by check.sh: check_events STEP
+# JSON TEXT, with the step's report --json and text of its host's and
+# target's recordings:
+#   - a reset (reset, retry): the step's controller has a reset that
+#     ended live, its duration more than 0, and no loss;
+#   - a reconnect: a loss of the step's controller that ended live, as
+#     long as the kernel's own log says the outage was (from "starting
+#     error recovery" to "Successfully reconnected", in the step's
+#     $step-dmesg.txt) within 10 %, and no shorter than half the time
+#     the target kept the subsystem off its port ($step-away.txt, its
+#     seconds) nor longer than that time and two reconnect delays. The
+#     host's outage starts only when it notices the loss, which on a
+#     loaded machine has come 0.85 s after the port went, so it may be
+#     shorter than the port's absence; it cannot end before the port is
+#     back, and then ends at the next reconnect attempt, a second apart.
+#     The kernel's failed reconnect attempts go out as a diagnostic (the
+#     events do not count attempts yet);
+#   - the text's events section and JSON's "events" agree, line by line.
+
+# events_text TEXT: "TIME CONTROLLER TYPE DURATION" per line of the
+# events section, the duration "-" without one.
+events_text() {
+	awk '/^events \(control path/ { on = 1; getline; next }
+	     on && /^  *[0-9.-]+  nvme/ { print $1, $2, $3, $4; next }
+	     on { on = 0 }' "$1"
+}
+
+events_json() {
+	jq -r '(.events // [])[] | "\(.start_s | tostring) \(.controller) \(.type) \(.duration_s // "-")"' "$1" |
+		awk '{ printf "%.6f %s %s %s\n", $1, $2, $3, ($4 == "-" ? "-" : sprintf("%.6f", $4)) }'
+}
+
+# dmesg_outage DMESG CTRL: seconds from the last "starting error
+# recovery" of CTRL to the "Successfully reconnected" after it, and the
+# failed attempts between; nothing if there is no such pair.
+dmesg_outage() {
+	awk -v c="$2:" '
+		$0 ~ c && /starting error recovery/ { t = substr($1, 2) + 0; if ($1 == "[") t = $2 + 0; fail = 0; on = 1 }
+		on && $0 ~ c && /Failed reconnect attempt/ { fail++ }
+		on && $0 ~ c && /Successfully reconnected/ {
+			e = substr($1, 2) + 0; if ($1 == "[") e = $2 + 0
+			span = e - t; n = fail; on = 0; have = 1 }
+		END { if (have) printf "%.6f %d\n", span, n }' "$1"
+}
+
+check_events() {
+	local step=$1 json=$2 text=$3 f ctrl got want span fails away
+
+	f=$(step_fault "$step")
+	ctrl=$(awk -v s="$step" '$1 == s { print $2 }' "$share/faults-host.txt" | tail -n 1)
+	got=$(events_text "$text")
+	want=$(events_json "$json")
+	if [ "$got" = "$want" ]; then
+		ktap_pass "$step: the report's events section and its JSON agree ($(echo "$want" | grep -c nvme) events)"
+	else
+		ktap_fail "$step: the report's events section and its JSON agree"
+		diff <(echo "$got") <(echo "$want") | sed 's/^/# /'
+	fi
+	case $f in
+	reset|retry)
+		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c)] |
+			"\(map(select(.type == "reset" and .end == "live" and .duration_s > 0)) | length) \(map(select(.type == "loss")) | length) \(map(.duration_s) | map(tostring) | join(","))"' "$json")
+		set -- $got
+		[ "${1:-0}" -ge 1 ] && [ "$2" = 0 ] &&
+			ktap_pass "$step: $ctrl's reset in the events, resetting to live in ${3:-?} s, no loss" ||
+			ktap_fail "$step: $ctrl's reset in the events, resetting to live (resets ${1:-?}, losses ${2:-?}: $(jq -c '.events' "$json"))"
+		;;
+	reconnect)
+		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c and .type == "loss" and .end == "live")] | last | .duration_s // empty' "$json")
+		set -- $(dmesg_outage "$share/$step-dmesg.txt" "$ctrl")
+		span=$1 fails=$2
+		away=$(cat "$share/$step-away.txt" 2>/dev/null)
+		if [ -n "$got" ] && [ -n "$span" ] && [ -n "$away" ] &&
+		   awk -v g="$got" -v s="$span" -v a="$away" 'BEGIN {
+			d = g - s; if (d < 0) d = -d
+			exit !(d <= 0.1 * s && g >= 0.5 * a && g <= a + 2) }'; then
+			ktap_pass "$step: $ctrl's loss in the events, $got s to live: the kernel log's outage $span s (within 10 %), the port away $away s (from half of it to it and 2 s)"
+		else
+			ktap_fail "$step: $ctrl's loss in the events within 10 % of the kernel log's outage, from half the port's absence to it and 2 s (events ${got:-none} s, log ${span:-none} s, port away ${away:-?} s: $(jq -c '.events' "$json"))"
+		fi
+		ktap_diag "$step: $ctrl: ${fails:-?} failed reconnect attempts in the kernel log"
+		;;
+	esac
+}

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The basic lab scenario on two guests, kernel KERNEL: load, unload,
+# status, fio on both transports.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=two
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "two-$KERNEL" ../common/guest/basic-host.sh ../common/guest/basic-target.sh

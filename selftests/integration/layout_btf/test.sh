@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Struct layouts from BTF alone, kernel KERNEL, one guest: the module
+# without its built-in table, probe and record without BTF, then with it.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "layout-$KERNEL" guest/layout-host.sh ../common/guest/rec-one-target.sh

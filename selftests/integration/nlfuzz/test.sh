@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The netlink fuzzer on one guest, kernel KERNEL: 100000 messages to the
+# ntprof family from selftests/tools/nlfuzz, shaped by its YAML spec; then
+# the module still records, and unloads; the kernel log stays clean.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+lab_scenario "nlfuzz-$KERNEL" guest/nlfuzz-host.sh ../common/guest/rec-one-target.sh

@@ -1,0 +1,16 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The fleet view: record --prom on two guests, kernel KERNEL; then a real
+# Prometheus with the recording rules, on this machine (check.sh).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=two
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "prom-fleet-$KERNEL" guest/prom-fleet-host.sh guest/prom-fleet-target.sh \
+	./check.sh

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ntprof record as host and as target at once on one guest, kernel
+# KERNEL: each role's records and counters are its own.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "record-both-$KERNEL" guest/record-both-host.sh ../common/guest/rec-one-target.sh

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ntprof record --rotate as host and as target at once on one guest,
+# kernel KERNEL: the parts are whole, and their report joins 100 %.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "record-rotate-$KERNEL" guest/rotate-host.sh ../common/guest/rec-one-target.sh

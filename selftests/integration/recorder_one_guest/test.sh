@@ -1,0 +1,19 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The recorder on one guest, kernel KERNEL: sampling, records and their
+# points.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="5.10 6.1 6.12 7.3"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+# On 6.1 its early stamps come from the clock (early_cycles=0), where the
+# other releases' come from the cycle counter, as on hardware
+# (kmod/clock.h).
+[ "$KERNEL" != 6.1 ] || export LAB_EARLY_CYCLES=0
+lab_scenario "rec-one-$KERNEL" guest/rec-one-host.sh ../common/guest/rec-one-target.sh

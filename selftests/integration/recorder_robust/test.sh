@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The recorder under stress on one guest, kernel KERNEL: full buffers,
+# unload under I/O, controllers and transport modules going away.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "rec-robust-$KERNEL" guest/rec-robust-host.sh ../common/guest/rec-one-target.sh

@@ -1,0 +1,15 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The recorder on two guests, kernel KERNEL: sampling, records and their
+# points.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=two
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+export TOPOLOGY
+lab_scenario "rec-two-$KERNEL" guest/rec-two-host.sh guest/rec-two-target.sh

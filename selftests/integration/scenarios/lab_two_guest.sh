@@ -1,9 +1,0 @@
-#!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
-# The basic lab scenario on two guests, kernel KERNEL: load, unload,
-# status, fio on both transports.
-cd "$(dirname "$0")/.." || exit 1
-. ./lib.sh
-scenario_kernel "$@"
-export TOPOLOGY=two
-lab_scenario "two-$KERNEL" guest/basic-host.sh guest/basic-target.sh

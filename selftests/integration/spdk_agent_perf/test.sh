@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The tutorial's sequence with the in-process agent on both sides, kernel
+# KERNEL, one guest: nvmf_tgt and spdk_nvme_perf started by ntprof run,
+# over TCP and RDMA, perf's agent against nvmet, a recorder SIGKILLed
+# mid-session, and spdk_tgt once. Needs a user's SPDK build: SPDK=DIR
+# (never built here).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+if [ -z "${SPDK:-}" ]; then
+	ktap_header
+	ktap_skip "spdk agent perf: both sides under ntprof run, TCP and RDMA, recorded and joined" \
+		"SPDK= not given (an SPDK build's directory)"
+	ktap_finished
+	exit 0
+fi
+# spdk_tgt's hugepages (1.2 GiB) beside the rest: a guest of 3 GiB.
+export LAB_GUEST_MEM=${LAB_GUEST_MEM:-3072}
+export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+lab_scenario "spdk-agent-perf-$KERNEL" guest/spdk-agent-perf-host.sh \
+	guest/spdk-agent-perf-target.sh

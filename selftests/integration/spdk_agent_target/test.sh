@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# SPDK's NVMe-oF target started with the in-process agent, kernel KERNEL,
+# one guest: the kernel host reads from nvmf_tgt over NVMe/TCP while
+# ntprof records the target through the agent, with no trap, and the
+# report joins both sides. Needs a user's SPDK build: SPDK=DIR (never
+# built here).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+if [ -z "${SPDK:-}" ]; then
+	ktap_header
+	ktap_skip "spdk agent: the kernel host reads from SPDK's target under ntprof run, recorded" \
+		"SPDK= not given (an SPDK build's directory)"
+	ktap_finished
+	exit 0
+fi
+export TOPOLOGY SPDK
+lab_scenario "spdk-agent-$KERNEL" ../common/guest/spdk-host.sh guest/spdk-agent-target.sh

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# SPDK's host in the lab, kernel KERNEL, one guest: spdk_nvme_perf recorded
+# with --spdk-host against SPDK's target (TCP, RDMA) and nvmet (TCP),
+# joined and checked against perf's own numbers; then rmmod ntprof and a
+# SIGKILLed nvmf_tgt under sessions. Needs a user's SPDK build: SPDK=DIR
+# (never built here).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+if [ -z "${SPDK:-}" ]; then
+	ktap_header
+	ktap_skip "spdk: spdk_nvme_perf recorded with --spdk-host, three pairings" \
+		"SPDK= not given (an SPDK build's directory)"
+	ktap_finished
+	exit 0
+fi
+export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+lab_scenario "spdk-perf-$KERNEL" guest/spdk-perf-host.sh guest/spdk-perf-target.sh

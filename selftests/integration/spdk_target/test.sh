@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# SPDK's NVMe-oF target in the lab, kernel KERNEL, one guest: the kernel host
+# reads from nvmf_tgt over NVMe/TCP while ntprof records the target through
+# its uprobe sites. Needs a user's SPDK build: SPDK=DIR (never built here).
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+scenario_kernel "$@"
+if [ -z "${SPDK:-}" ]; then
+	ktap_header
+	ktap_skip "spdk: the kernel host reads from SPDK's target, recorded" \
+		"SPDK= not given (an SPDK build's directory)"
+	ktap_finished
+	exit 0
+fi
+export TOPOLOGY SPDK
+lab_scenario "spdk-$KERNEL" ../common/guest/spdk-host.sh ../common/guest/spdk-target.sh

@@ -1,0 +1,20 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Userspace sites (uprobes) on one guest, kernel KERNEL (6.1's uprobe API
+# predates 6.12's): a program of the tests' own, its offsets taken here
+# with nm and readelf.
+#
+# The kernel series it runs on, one test each (run.sh --list), and
+# the lab topology it boots: one guest, two, or the chain's three.
+KERNELS="6.1 6.12"
+TOPOLOGY=one
+
+cd "$(dirname "$0")" || exit 1
+. ../common/lib.sh
+. ./uprobe-sites.sh
+scenario_kernel "$@"
+export TOPOLOGY
+script=$(mktemp "${TMPDIR:-/tmp}/ntprof-uprobe-host.XXXXXX")
+trap 'rm -f "$script"' EXIT
+uprobe_host_script guest/uprobe-host.sh "$script" || { echo "not ok 1 - uprobe-target's offsets"; exit 1; }
+lab_scenario "uprobe-$KERNEL" "$script" guest/uprobe-target.sh
