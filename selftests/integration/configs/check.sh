@@ -43,11 +43,8 @@ TGT_DRV_MAX_PCT=30
 CONFIGS_TLS=1
 [ ! -e "$share/tls-skip" ] || CONFIGS_TLS=0
 . "$(dirname "${BASH_SOURCE[0]}")/../common/stages-moved.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../common/report-checks.sh"
 
-# num FILE FILTER: a number out of a JSON file, or nothing.
-num() {
-	jq -er "$2 | numbers" "$1" 2>/dev/null
-}
 
 # within N EXPECTED SIGMA: whether N lies within 4 SIGMA (and one) of
 # EXPECTED.
@@ -55,8 +52,6 @@ within() {
 	awk -v n="$1" -v e="$2" -v s="$3" 'BEGIN {
 		d = n - e; if (d < 0) d = -d; exit !(d <= 4 * s + 1) }'
 }
-
-HOST_GROUPS='[.groups[] | select(.side == "host")]'
 
 # nvme_reads STEP: the nvme read's of STEP that succeeded (passthrough),
 # else 0: reads of 4 KiB beside fio's.
@@ -148,25 +143,8 @@ check_step() {
 	else
 		ktap_fail "$step: every host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
 	fi
-	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
-	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ] &&
-	   [ "$(jq '.files | length' "$json")" = 2 ]; then
-		ktap_pass "$step: no drop, no eviction on either side"
-	else
-		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
-	fi
-	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
-		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
-			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
-		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
-	if [ -n "$none" ]; then
-		ktap_pass "$step: in each group the stage means add up to the end to end mean ($none)"
-	elif [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
-		ktap_pass "$step: in each group the stage means add up to the end to end mean"
-	else
-		ktap_fail "$step: in each group the stage means add up to the end to end mean"
-		echo "$bad" | sed 's/^/# /'
-	fi
+	check_no_loss "$step" "$json" 2
+	check_stage_sums "$step" "$json" "$none"
 
 	# The groups: fio's ops and sizes, each once.
 	want="4096"
@@ -175,12 +153,7 @@ check_step() {
 	ops="read write"
 	[ "$c" = deep ] && ops=read
 	[ "$c" = large ] && ops=write
-	bad=$(jq -r --arg ops "$ops" --arg sizes "$want" "$HOST_GROUPS |
-		(map(\"\\(.op) \\(.size)\") | group_by(.) | map(select(length > 1) | .[0])) +
-		map(select((.op | IN(\$ops | split(\" \")[]) | not) or
-			(.size | tostring | IN(\$sizes | split(\" \")[]) | not)) |
-			\"\\(.op) \\(.size)\") | join(\", \")" "$json")
-	if [ -z "$bad" ]; then
+	if bad=$(python3 "$JSON_CHECK" groups --ops "$ops" --sizes "$want" "$json" 2>&1); then
 		ktap_pass "$step: one group per op and size, all of fio's ($ops; $want)"
 	else
 		ktap_fail "$step: one group per op and size, all of fio's (not: $bad)"
@@ -290,14 +263,7 @@ check_large() {
 	fi
 	# Per group: the component in every command of the table, nothing
 	# merged, and the target driver holding its own work only.
-	bad=$(jq -r --argjson max "$TGT_DRV_MAX_PCT" "$HOST_GROUPS[] | . as \$g |
-		([.components[] | select(.id == \"network_host_data_transfer\")] | .[0]) as \$d |
-		(.stages[] | select(.id == \"target_driver\")) as \$td |
-		select(\$d == null or \$d.n != \$g.n_table or
-			([.components[] | .merged_n] | add) > 0 or
-			\$td.share_pct >= \$max) |
-		\"\\(.label): host's data in \\(\$d.n // 0) of \\(\$g.n_table), target driver \\(\$td.share_pct) %\"" "$json")
-	if [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
+	if bad=$(python3 "$JSON_CHECK" write-data --max-target-pct "$TGT_DRV_MAX_PCT" "$json" 2>&1); then
 		ktap_pass "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"
 	else
 		ktap_fail "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"

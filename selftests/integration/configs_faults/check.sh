@@ -48,10 +48,8 @@ work=$(mktemp -d)
 . "$(dirname "${BASH_SOURCE[0]}")/guest/faults-lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../common/stages-moved.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/faults-events.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../common/report-checks.sh"
 
-num() {
-	jq -er "$2 | numbers" "$1" 2>/dev/null
-}
 
 # sample_picks CSV N: "SAMPLED PICKED", the host records of CSV that the
 # module sampled (flag NTPROF_REC_F_SAMPLED) and those of them that
@@ -85,8 +83,6 @@ EOF
 # The steps at an -s other than 1: their completed records and what
 # fio's commands make expected, summed over them (check_sampled).
 SAMPLED_GOT=0 SAMPLED_FIO=0 SAMPLED_STEPS=
-
-HOST_GROUPS='[.groups[] | select(.side == "host")]'
 
 # csv_col FILE NAME...: the columns' numbers in FILE's header line.
 csv_cols() {
@@ -158,18 +154,8 @@ check_step() {
 	else
 		ktap_fail "$step: every completed host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
 	fi
-	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
-	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ]; then
-		ktap_pass "$step: no drop, no eviction on either side"
-	else
-		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
-	fi
-	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
-		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
-			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
-		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
-	[ -z "$bad" ] && ktap_pass "$step: in each group the stage means add up to the end to end mean" ||
-		{ ktap_fail "$step: in each group the stage means add up to the end to end mean"; echo "$bad" | sed 's/^/# /'; }
+	check_no_loss "$step" "$json"
+	check_stage_sums "$step" "$json"
 
 	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
 	[ "$s" = 1 ] || check_sampled "$step" "$s" "$json" "$csv" "${total:-0}"
@@ -185,10 +171,9 @@ check_step() {
 	# The aborted attempts: apart, requeued, with a reset's statuses.
 	ab=$(num "$json" .aborted.n)
 	rq=$(num "$json" .aborted.requeued)
-	got=$(jq -r '[.aborted.statuses[] | "\(.status) \(.n)"] | join(", ")' "$json")
-	bad=$(jq -r '[.aborted.statuses[] | select(
-		(.status % 2048 < 880 or .status % 2048 > 895) and
-		(.status % 2048 < 769 or .status % 2048 > 771)) | .status] | join(" ")' "$json")
+	bad=
+	got=$(python3 "$JSON_CHECK" aborted "$json" 2>&1) || bad=1
+	got=${got//$'\n'/; }
 	if [ "$f" = none ]; then
 		[ "${ab:-0}" = 0 ] && ktap_pass "$step: no aborted command without a fault" ||
 			ktap_fail "$step: no aborted command without a fault (${ab:-?}: $got)"
