@@ -9,26 +9,8 @@
 # would: every record is a command the model ran, whole and in order;
 # the model's results are the same as without the agent; a killed
 # recorder leaves the agent off by itself.
-set -u
-cd "$(dirname "$0")" || exit 1
-. ../ktap.sh
-
-TOP=$(cd ../.. && pwd)
-NTPROF=$TOP/tools/ntprof/ntprof
-LIB=$TOP/tools/agent/libntprof-agent.so
-MODEL=$TOP/selftests/tools/spdk-model
-TMP=$(mktemp -d)
-MODEL_PID=
-trap 'kill -9 $MODEL_PID 2>/dev/null; jobs -p | xargs -r kill -9 2>/dev/null; rm -rf "$TMP"' EXIT
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
-	make -s -C "$TOP/selftests/tools" spdk-model >&2 ||
-	{ echo "Bail out! cannot build the tool, the agent or the model"; exit 1; }
-
-# record_csv NTP: the CSV rows of a recording, no header.
-record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
+# shellcheck source=selftests/unit/agent_env.sh
+. "$(dirname "$0")/agent_env.sh"
 
 # rows_are_commands CSV: each row is a command of the model's list, with
 # TARGET_INIT <= TARGET_EXEC <= TARGET_COMPLETE; prints the first bad row.
@@ -45,13 +27,7 @@ rows_are_commands() {
 		}' "$TMP/list" "$1"
 }
 
-"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > "$TMP/model.out" \
-	2> "$TMP/model.err" &
-MODEL_PID=$!
-for _ in $(seq 50); do
-	grep -q "sites patched" "$TMP/model.err" && break
-	sleep 0.1
-done
+model_start
 if grep -q "ntprof-agent: 4 of 4 sites patched" "$TMP/model.err"; then
 	ktap_pass "ntprof run: the model's 4 sites patched before main"
 else

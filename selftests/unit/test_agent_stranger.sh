@@ -20,25 +20,11 @@
 # records: the new one reads none of the old one's records, and the old
 # one does not take the agent back. Last, 'ntprof run --print-env' onto
 # a symbolic link, and which agent library an installed tool takes.
-set -u
-cd "$(dirname "$0")" || exit 1
-. ../ktap.sh
-
-TOP=$(cd ../.. && pwd)
-NTPROF=$TOP/tools/ntprof/ntprof
-LIB=$TOP/tools/agent/libntprof-agent.so
-MODEL=$TOP/selftests/tools/spdk-model
+AGENT_ENV_TOOLS=agent-stranger
+# shellcheck source=selftests/unit/agent_env.sh
+. "$(dirname "$0")/agent_env.sh"
 STRANGER=$TOP/selftests/tools/agent-stranger
-TMP=$(mktemp -d)
 chmod 755 "$TMP"
-trap 'jobs -p | xargs -r kill -9 2>/dev/null; kill -9 "${KILL[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
-KILL=()
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
-	make -s -C "$TOP/selftests/tools" spdk-model agent-stranger >&2 ||
-	{ echo "Bail out! cannot build the tool, the agent, the model or the stranger"; exit 1; }
 if ! setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	echo "1..0 # SKIP needs root and setpriv (uid 65534's processes)"
 	exit 0
@@ -46,7 +32,6 @@ fi
 
 # A command, not a function: $! is then the stranger's own pid.
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
 
 # The strangers first: their pids come first in /proc.
 "${NOBODY[@]}" "$STRANGER" map "$MODEL" > "$TMP/map.out" &
