@@ -33,7 +33,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # lintian checks them, and systemd's systemd-analyze verifies the unit
 # (selftests/unit/test_deb.sh).
 # python3-docutils: test_docs.sh builds Documentation/*.rst.
-# shellcheck: make shellcheck (selftests/shellcheck.sh, test_shellcheck.sh)
+# The package shellcheck: make shellcheck (selftests/shellcheck.sh, test_shellcheck.sh)
 # checks every shell script of the tree.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
