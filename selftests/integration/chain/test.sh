@@ -9,7 +9,9 @@
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
+# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.12"
+# shellcheck disable=SC2034 # run.sh reads it too.
 TOPOLOGY=chain
 
 cd "$(dirname "$0")" || exit 1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Run a lab scenario for make check: boot the lab with a host and a target
 # script (their TAP lines come through with a [guest] prefix), then report

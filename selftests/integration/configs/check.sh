@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of configs/test.sh, on the machine that ran the lab,
 # after the guests: sourced by lab_check with the run's share as its
@@ -94,6 +95,7 @@ check_passthru() {
 			for (k in c) if ($col[c[k]] == "") { miss++; break }
 		}
 		END { printf "%d %d %d %d", n, flag, late, miss }' "$csv")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $got
 	if [ "${1:-0}" -gt 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 0 ]; then
 		ktap_pass "$step: $1 host records, all flagged passthrough, with their points, the block layer's start before queue_rq"
@@ -107,7 +109,7 @@ check_passthru() {
 # check_step STEP
 check_step() {
 	local step=$1 c s host target fio json bad n m want ops op total got nvme of
-	local q poll lo size pct bytes= none
+	local q poll lo size pct bytes='' none
 
 	c=$(step_config "$step")
 	s=$(step_sample "$step")
@@ -151,8 +153,8 @@ check_step() {
 	[ -n "$(config_split "$c")" ] &&
 		want=$(config_split "$c" | awk '{ for (i = 1; i < NF; i += 2) printf "%s%s", $i, (i + 2 < NF ? " " : "") }')
 	ops="read write"
-	[ "$c" = deep ] && ops=read
-	[ "$c" = large ] && ops=write
+	[ "$c" = deep ] && ops="read"
+	[ "$c" = large ] && ops="write"
 	if bad=$(python3 "$JSON_CHECK" groups --ops "$ops" --sizes "$want" "$json" 2>&1); then
 		ktap_pass "$step: one group per op and size, all of fio's ($ops; $want)"
 	else
@@ -221,6 +223,7 @@ check_step() {
 		"$ntprof" report --csv - "$host" > "$work/$step.csv" 2> /dev/null
 		got=$(awk -F, -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			{ n++; if ($col["qid"] >= lo) p++ } END { printf "%d %d", p, n }' "$work/$step.csv")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $got
 		if [ -n "$none" ]; then
 			true
@@ -255,6 +258,7 @@ check_large() {
 				bad++
 		}
 		END { printf "%d %d", n, bad }')
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $got
 	if [ "${1:-0}" -gt 0 ] && [ "${2:-1}" = 0 ]; then
 		ktap_pass "$step: each of $1 writes has $pts and its data transfer > 0"
@@ -279,10 +283,10 @@ large_shares() {
 
 	base=default-$(step_transport "$1")-s1
 	[ -f "$work/$base.json" ] &&
-		jq -r --arg step "$base" "$HOST_GROUPS[] | select(.op == \"write\") |
+		jq -r --arg step "$base" "${HOST_GROUPS}[] | select(.op == \"write\") |
 			\"\\(\$step) \\(.op) \\(.size): end to end \\(.latency_us.mean) us; shares: \" +
 			([.stages[] | \"\\(.id) \\(.share_pct) %\"] | join(\", \"))" "$work/$base.json"
-	jq -r --arg step "$1" "$HOST_GROUPS[] |
+	jq -r --arg step "$1" "${HOST_GROUPS}[] |
 		(.components[] | select(.id == \"network_host_data_transfer\") | .mean_us) as \$d |
 		(.stages[] | select(.id == \"target_driver\") | .mean_us) as \$td |
 		(.latency_us.mean) as \$e |

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of configs_faults/test.sh, on the machine that ran the
 # lab, after the guests: sourced by lab_check with the run's share as
@@ -104,6 +105,7 @@ check_sampled() {
 
 	got=$(num "$json" "$HOST_GROUPS | map(.n) | add // 0")
 	picks=$(sample_picks "$csv" "$s")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $picks
 	if [ -n "$picks" ] && [ "$1" = "$2" ]; then
 		ktap_pass "$step: each of the $1 sampled host records is one the hash picks at -s $s"
@@ -190,6 +192,7 @@ check_step() {
 	# aborted attempt, and the joined commands sent after both.
 	[ "$f" = none ] && return 0
 	cols=$(csv_cols "$csv" role flags status target_file host_send_ns host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $(awk -F, -v c="$cols" 'BEGIN { split(c, k, " ") }
 		NR == 1 || $k[1] != "host" { next }
 		int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
@@ -221,6 +224,7 @@ check_step() {
 						if (cid[j] == aid[i] && cstart[j] >= aend[i]) { found++; break }
 				printf "%d %d", found + 0, a + 0
 			}' "$csv")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $got
 		[ "$1" = "$2" ] &&
 			ktap_pass "$step: each of the $2 aborted attempts has its retry, joined, started after it ended" ||
@@ -276,6 +280,7 @@ check_step() {
 		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {
 			n++; if ($k[3] != d) m++ }
 		END { printf "%d %d", n, m }' "$csv")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $bad
 	[ -n "$got" ] && [ "$2" = 0 ] &&
 		ktap_pass "$step: the $1 requeued attempts all went through the path taken away (dev $got)" ||
@@ -294,7 +299,7 @@ moved() {
 if ! command -v jq > /dev/null; then
 	ktap_fail "jq is installed (selftests/lab/install-deps.sh)"
 else
-	ktap_diag "$(cat "$share/faults-host.txt" 2>/dev/null | tr '\n' ';')"
+	ktap_diag "$(tr '\n' ';' < "$share/faults-host.txt" 2>/dev/null)"
 	for step in $(faults_steps); do
 		check_step "$step"
 	done
@@ -312,11 +317,12 @@ else
 	got=$(sed -nE "s/.*ntprof: host session stopped, ([0-9]+) commands in flight discarded/\1/p" \
 		"$share/../dmesg-host.log" 2>/dev/null | tr '\n' ' ')
 	[ -n "$got" ] && [ -z "$(echo "$got" | tr -d '0 ')" ] &&
-		ktap_pass "host: no command left in flight at any stop ($(echo $got | wc -w) sessions)" ||
+		ktap_pass "host: no command left in flight at any stop ($(echo "$got" | wc -w) sessions)" ||
 		ktap_fail "host: no command left in flight at any stop (discarded: ${got:-no session})"
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $(sed -nE "s/.*ntprof: target session stopped, ([0-9]+) commands in flight discarded/\1/p" \
 		"$share/../dmesg-target.log" 2>/dev/null)
-	bad= got=
+	bad='' got=''
 	for step in $(faults_steps); do
 		ab=$(num "$work/$step.json" .aborted.n)
 		[ "${1:-x}" != x ] && [ "$1" -le "${ab:-0}" ] || bad="$bad $step:${1:-none}/${ab:-?}"

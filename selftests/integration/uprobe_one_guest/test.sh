@@ -6,6 +6,7 @@
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
+# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
