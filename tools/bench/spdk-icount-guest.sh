@@ -86,7 +86,9 @@ run() {
 			ntprof run -t "$t" --wait-recorder 600 -- "$perf" "${args[@]}" \
 				> /tmp/bench-perf.out 2>&1 &
 			p=$!
-			until find "/proc/$p/fd" -lname '*memfd:ntprof-agent*' 2>/dev/null | grep -q .; do
+			# The guest's find is busybox's, without -lname.
+			# shellcheck disable=SC2010
+			until ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent'; do
 				kill -0 "$p" 2>/dev/null || break
 				sleep 0.1
 			done

@@ -93,7 +93,9 @@ ntprof run -t tcp --wait-recorder 300 -- "$perf" "${PERF_ARGS[@]}" \
 	> /tmp/st-perf.out 2> /tmp/st-perf.err &
 p=$!
 for _ in $(seq 1 600); do
-	find "/proc/$p/fd" -lname '*memfd:ntprof-agent*' 2>/dev/null | grep -q . && break
+	# The guest's find is busybox's, without -lname.
+	# shellcheck disable=SC2010
+	ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent' && break
 	sleep 0.1
 done
 ntprof record -t tcp -s 1 --spdk-host "$p" -o "$share/spdk-tgt-host.ntp" \
