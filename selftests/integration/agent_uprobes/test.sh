@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The SPDK agent beside uprobes on one guest, kernel KERNEL: two processes
 # of the same program, one with the agent and one without, recorded at
 # once; the module keeps its breakpoints out of the agent's process
@@ -7,7 +8,6 @@
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
-# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

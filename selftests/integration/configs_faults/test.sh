@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Configurations 7 and 8 of Documentation/stages.rst, Configurations,
 # two guests, kernel KERNEL, in one boot: a controller reset and a
 # reconnect after the target's port went away and came back, each
@@ -10,7 +11,6 @@
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
-# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The basic lab scenario on one guest, kernel KERNEL: load, unload, status,
 # fio on both transports.
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
-# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.1"
 TOPOLOGY=one
 

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The fleet view: record --prom on two guests, kernel KERNEL; then a real
 # Prometheus with the recording rules, on this machine (check.sh).
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
-# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.12"
 TOPOLOGY=two
 

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Ground truth for ntprof report and compare, two guests, kernel KERNEL:
 # known delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
 # Two boots, the guests' null_blk the only difference between them:
@@ -13,7 +14,6 @@
 #
 # The kernel series it runs on, one test each (run.sh --list), and
 # the lab topology it boots: one guest, two, or the chain's three.
-# shellcheck disable=SC2034 # run.sh reads it, as the test's list.
 KERNELS="6.12 7.3"
 TOPOLOGY=two
 
