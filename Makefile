@@ -21,7 +21,7 @@ KERNEL_SOURCES := $(KMOD_SOURCES) include/uapi/linux/ntprof.h \
 	$(filter-out %.mod.c,$(wildcard tools/bench/emptyprobe/*.c))
 
 .PHONY: all modules tools clean install modules_install tools_install \
-	dkms-install deb style check check-debug lab lab-run deps
+	dkms-install deb style shellcheck check check-debug lab lab-run deps
 
 all: modules tools
 
@@ -102,6 +102,12 @@ style:
 	@test -x "$(CHECKPATCH)" || { echo "checkpatch.pl not found: set CHECKPATCH="; exit 1; }
 	$(CHECKPATCH) --no-tree --strict --quiet --show-types \
 		--ignore LINUX_VERSION_CODE -f $(KERNEL_SOURCES)
+
+# ShellCheck over every shell script git tracks, by name (*.sh) or by its
+# sh or bash shebang, with .shellcheckrc's policy. make check runs it too,
+# as the unit test selftests/unit/test_shellcheck.sh.
+shellcheck:
+	@selftests/shellcheck.sh
 
 # The README's test command: unit tests, module builds, lab integration tests.
 # Strict: deps installed every tool the tests use, so a test that skips for

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Validate JSON documents against a JSON Schema 2020-12 file.
+"""Validate JSON documents against a JSON Schema 2020-12 file, and check
+the numbers of ntprof's report --json that the lab's checkers judge.
 
 usage: json-check.py SCHEMA FILE...
        json-check.py --schema SCHEMA...
+       json-check.py CHECK REPORT [OPTIONS]  (CHECK: json-check.py -h)
 
 The first form checks each FILE (- for standard input) against SCHEMA,
 one of Documentation/schemas/*.json; the second checks that each SCHEMA
@@ -13,16 +15,17 @@ Every error is printed as FILE: at PATH: MESSAGE, PATH in JSONPath
 ($.groups[0].stages[2].mean_us). Exits 0 when all are valid, 1 when one
 is not, 2 on a usage error or without python3-jsonschema (Debian 12's
 4.10 is enough).
+
+The third form runs one of the checks of report_checks.py on the report
+--json REPORT: each prints what it found, exits 0 when the report passes
+it, 1 when it does not, 2 on a usage error or a file that is not JSON.
 """
 import json
+import os
 import sys
 
-try:
-    from jsonschema import Draft202012Validator
-except ImportError:
-    sys.stderr.write("json-check.py: no module jsonschema "
-                     "(apt-get install python3-jsonschema)\n")
-    sys.exit(2)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report_checks  # noqa: E402 pylint: disable=wrong-import-position
 
 MAX_ERRORS = 10
 
@@ -61,6 +64,7 @@ def load(path, strict):
 
 
 def check_schemas(paths):
+    Draft202012Validator = validator_class()
     bad = 0
     for p in paths:
         try:
@@ -77,6 +81,7 @@ def check_schemas(paths):
 
 
 def check_files(schema_path, paths):
+    Draft202012Validator = validator_class()
     try:
         schema = load(schema_path, False)
         Draft202012Validator.check_schema(schema)
@@ -104,7 +109,20 @@ def check_files(schema_path, paths):
     return bad
 
 
+def validator_class():
+    """Draft202012Validator, imported only for the schema forms."""
+    try:
+        from jsonschema import Draft202012Validator
+    except ImportError:
+        sys.stderr.write("json-check.py: no module jsonschema "
+                         "(apt-get install python3-jsonschema)\n")
+        sys.exit(2)
+    return Draft202012Validator
+
+
 def main(argv):
+    if argv and argv[0] in report_checks.CHECKS or argv[:1] in (["-h"], ["--help"]):
+        return report_checks.main(argv)
     if len(argv) >= 2 and argv[0] == "--schema":
         return check_schemas(argv[1:])
     if len(argv) < 2 or argv[0].startswith("-") and argv[0] != "-":

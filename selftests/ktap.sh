@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Small KTAP helpers for ntprof's shell tests, in the output format of the
 # kernel's kselftest: "TAP version 13", "ok N desc", "not ok N desc",

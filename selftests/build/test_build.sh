@@ -16,7 +16,7 @@
 # also downloads the kernels and debootstraps the chroot, a few minutes
 # more.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 . selftests/ktap.sh
 . selftests/lab/lib.sh
 
@@ -124,9 +124,12 @@ done
 # LINUX_VERSION_CODE: the rule is for code merged into one kernel; this
 # module builds for many, with its version tests in kmod/compat.h.
 checkpatch=$(bash selftests/lab/fetch-checkpatch.sh)
+sources=()
+for f in kmod/*.[ch] tools/bench/emptyprobe/*.c; do
+	[[ $f == *.mod.c ]] || sources+=("$f")
+done
 if out=$("$checkpatch" --no-tree --strict --quiet --show-types \
-		--ignore LINUX_VERSION_CODE -f \
-		$(ls kmod/*.[ch] tools/bench/emptyprobe/*.c | grep -v '\.mod\.c$') \
+		--ignore LINUX_VERSION_CODE -f "${sources[@]}" \
 		include/uapi/linux/ntprof.h 2>&1); then
 	ktap_pass "checkpatch --strict is clean"
 else

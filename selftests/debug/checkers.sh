@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The debug kernel's verdicts on a lab run, sourced by lab_check with the
 # run's share (RUN_DIR/share/xfer) as $1: the checkers were on in every

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # make check-debug: the fault tests of selftests/integration again, on the
 # lab's debug kernel (KERNEL=debug: KASAN, KFENCE, lockdep, kmemleak,

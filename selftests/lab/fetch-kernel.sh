@@ -167,12 +167,12 @@ extract_vmlinux() {
 		*) decompress="zstd -dc" ;;
 		esac
 		# Try every occurrence: the magic may also appear by chance.
-		for off in $(LC_ALL=C grep -obUaP "$pattern" "$bz" | cut -d: -f1); do
+		while read -r off; do
 			tail -c +$((off + 1)) "$bz" | $decompress > "$out" 2>/dev/null || true
 			if [ "$(head -c4 "$out" | od -An -tx1 | tr -d ' ')" = 7f454c46 ]; then
 				return 0
 			fi
-		done
+		done < <(LC_ALL=C grep -obUaP "$pattern" "$bz" | cut -d: -f1)
 	done
 	lab_die "cannot extract an ELF kernel from $bz"
 }

@@ -60,6 +60,7 @@ main() {
 	fi
 	lab_apt_init trixie
 	lab_apt_update
+	# shellcheck disable=SC2086 # TLS_PACKAGES is a list of names.
 	pkgs=$(closure $TLS_PACKAGES | sort -u)
 	lab_log "fetching trixie's $TLS_PACKAGES and their libraries for the TLS guests"
 	# shellcheck disable=SC2086

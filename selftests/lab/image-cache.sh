@@ -147,6 +147,7 @@ module_manifest() {
 	fi
 	host_manifest packages
 	echo "version $(ntprof_version)"
+	# shellcheck disable=SC2086 # a list of variables' names.
 	key_env $MODULE_KEY_ENV
 	# What the kernel's make reads from the environment: the compiler,
 	# flags and kbuild settings, and the variables that a make above
@@ -171,9 +172,14 @@ image_manifest() {
 
 	module_manifest
 	echo "kind image"
-	key_env $IMAGE_KEY_ENV
-	echo "modules $(echo $GUEST_MODULES)"
-	echo "programs $(echo $GUEST_PROGRAMS)"
+	# The lists of names, their words joined by single spaces (echo's
+	# doing), so that the key does not depend on how they are laid out.
+	# shellcheck disable=SC2086,SC2116
+	{
+		key_env $IMAGE_KEY_ENV
+		echo "modules $(echo $GUEST_MODULES)"
+		echo "programs $(echo $GUEST_PROGRAMS)"
+	}
 	for p in $GUEST_PROGRAMS ${LAB_EXTRA:-}; do
 		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$p") || p="absent:$p"
 		progs+=("$p")
@@ -225,6 +231,7 @@ lab_cache_use() {
 		# same entry meanwhile, that one stays.
 		mv -T "$tmp" "$dir/$name" 2>/dev/null || rm -rf "$tmp"
 		LAB_CACHE_TMPS=${LAB_CACHE_TMPS/ $tmp/}
+		# shellcheck disable=SC2034 # build-guest.sh reads it.
 		LAB_CACHE_BUILT=1
 	fi
 	touch "$dir/$name"
@@ -246,6 +253,9 @@ LAB_CACHE_TMPS=
 lab_cache_prune() {
 	local dir=$LAB_CACHE/images keep=${LAB_IMAGE_CACHE_KEEP:-12} e lock n=0
 
+	# Newest first, which ls can sort and a glob cannot; the entries'
+	# names are KIND-KEY, a hexadecimal key, without spaces.
+	# shellcheck disable=SC2045
 	for e in $(ls -dt "$dir/$1"-*/ 2>/dev/null); do
 		e=${e%/}
 		n=$((n + 1))

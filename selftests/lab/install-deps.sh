@@ -11,7 +11,7 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 	clang libclang-rt-14-dev debootstrap
 	busybox-static dash bash fio nvme-cli mdadm iproute2 kmod cpio xz-utils zstd
 	util-linux coreutils e2fsprogs gawk groff-base man-db jq python3-jsonschema python3-docutils
-	debhelper dh-dkms lintian systemd
+	debhelper dh-dkms lintian systemd shellcheck
 	prometheus prometheus-node-exporter chromium fonts-dejavu-core python3-pil
 	ibverbs-providers"
 
@@ -33,6 +33,8 @@ PACKAGES="make gcc libc6-dev pkg-config libmnl-dev libyaml-dev sparse dwarves bc
 # lintian checks them, and systemd's systemd-analyze verifies the unit
 # (selftests/unit/test_deb.sh).
 # python3-docutils: test_docs.sh builds Documentation/*.rst.
+# The package shellcheck: make shellcheck (selftests/shellcheck.sh, test_shellcheck.sh)
+# checks every shell script of the tree.
 # python3-jsonschema: selftests/json-check.py validates the --json
 # outputs against Documentation/schemas (4.10 has JSON Schema 2020-12).
 # prometheus: its promtool checks what record --prom writes, and its server

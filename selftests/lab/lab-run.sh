@@ -128,7 +128,7 @@ accel=(-accel "tcg,thread=${LAB_TCG_THREAD:-single},tb-size=256" -cpu max)
 if [ "${LAB_ACCEL:-auto}" = icount ]; then
 	# Guest time advances by executed instructions (4 ns each) and jumps
 	# over idle time: a run repeats itself whatever else the machine does.
-	accel=(-accel tcg,thread=single,tb-size=256 -icount shift=2,sleep=off -cpu max)
+	accel=(-accel "tcg,thread=single,tb-size=256" -icount "shift=2,sleep=off" -cpu max)
 elif [ "${LAB_ACCEL:-auto}" = kvm ] ||
    { [ "${LAB_ACCEL:-auto}" = auto ] && [ -w /dev/kvm ] &&
      grep -qE '^(kvm_intel|kvm_amd) ' /proc/modules 2>/dev/null; }; then
@@ -209,10 +209,10 @@ elif [ "$TOPOLOGY" = chain ]; then
 	# point to point): host <-> middle on 10.77.0.0/24 (link a), middle
 	# <-> replica on 10.77.1.0/24 (link b). The middle has a NIC on each.
 	port_slot
-	link_a=(udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))
-		udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port)
-	link_b=(udp=127.0.0.1:$((port + 2)),localaddr=127.0.0.1:$((port + 3))
-		udp=127.0.0.1:$((port + 3)),localaddr=127.0.0.1:$((port + 2)))
+	link_a=("udp=127.0.0.1:$port,localaddr=127.0.0.1:$((port + 1))"
+		"udp=127.0.0.1:$((port + 1)),localaddr=127.0.0.1:$port")
+	link_b=("udp=127.0.0.1:$((port + 2)),localaddr=127.0.0.1:$((port + 3))"
+		"udp=127.0.0.1:$((port + 3)),localaddr=127.0.0.1:$((port + 2))")
 	boot_guest replica "${LAB_GUEST_MEM:-1024}" 1 \
 		"lab.role=replica lab.topology=chain lab.addr=10.77.1.1 lab.slow_ns=${LAB_REPLICA_SLOW_NS:-2000000}" \
 		-netdev "socket,id=n0,${link_b[0]}" \

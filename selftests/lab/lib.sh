@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Common settings of the virtual NVMe-oF lab, sourced by its scripts.
 
 LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -110,6 +111,8 @@ lab_apt_unpack() {
 	rm -rf "$root"
 	mkdir -p "$root"
 	for p in "$@"; do
+		# The newest download, which ls can sort and a glob cannot.
+		# shellcheck disable=SC2012 # Debian's file names have no spaces.
 		deb=$(ls -t "$debs/${p}_"*.deb | head -n1)
 		dpkg-deb -x "$deb" "$root"
 	done
@@ -121,6 +124,35 @@ lab_kernel_release() {
 
 	[ -s "$f" ] || lab_die "kernel '$KERNEL' is not fetched (run selftests/lab/fetch-kernel.sh)"
 	cat "$f"
+}
+
+# lab_chroot_ready ROOT STAMP LOCK WHAT: whether the debootstrap root
+# ROOT is made, with the stamp STAMP in its .ntprof-chroot. If it is not,
+# checks that WHAT (making it) can be done here, takes the lock file LOCK
+# on descriptor 9 until the caller exits, and checks again: another
+# caller may have made it while this one waited.
+lab_chroot_ready() {
+	local root=$1 stamp=$2 lock=$3 what=$4
+
+	[ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" != "$stamp" ] || return 0
+	[ "$(id -u)" -eq 0 ] || lab_die "$what needs root"
+	command -v debootstrap > /dev/null ||
+		lab_die "debootstrap is missing (selftests/lab/install-deps.sh installs it)"
+	mkdir -p "$LAB_CACHE/chroots"
+	exec 9> "$lock"
+	flock 9
+	[ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" = "$stamp" ]
+}
+
+# lab_chroot_done ROOT STAMP: puts the root made in ROOT.new in place of
+# ROOT, stamped with STAMP, without the package caches (nothing installs
+# into it later).
+lab_chroot_done() {
+	chroot "$1.new" apt-get -qq clean
+	rm -rf "$1.new/var/lib/apt/lists/"*_Packages
+	echo "$2" > "$1.new/.ntprof-chroot"
+	rm -rf "$1"
+	mv "$1.new" "$1"
 }
 
 lab_kernel_root() { echo "$LAB_CACHE/kernels/$1/root"; }
@@ -145,6 +177,7 @@ lab_in_chroot() {
 		shift
 	done
 	shift
+	# shellcheck disable=SC2016 # the inner bash expands them.
 	unshare --mount --propagation private bash -c '
 		root=$1 n=$2
 		shift 2

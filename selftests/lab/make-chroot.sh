@@ -24,32 +24,21 @@ root=$LAB_CACHE/chroots/$dist
 # What a module build with W=1 and C=2 needs, and nothing to boot; and
 # dkms, which the build test runs here as a user of trixie would (with
 # what it depends on: forky's default gcc, dpkg-dev, patch).
-packages="make gcc-14 libc6-dev libelf-dev bc flex bison sparse kmod
-	  xz-utils zstd dkms"
+packages=(make gcc-14 libc6-dev libelf-dev bc flex bison sparse kmod
+	  xz-utils zstd dkms)
 # From trixie, for its kernels.
-trixie_packages="dwarves"
-stamp_text="$dist: $(echo $packages); trixie: $trixie_packages"
+trixie_packages=(dwarves)
+stamp_text="$dist: ${packages[*]}; trixie: ${trixie_packages[*]}"
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 
-if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" = "$stamp_text" ]; then
-	echo "$root"
-	exit 0
-fi
-[ "$(id -u)" -eq 0 ] || lab_die "making the $dist chroot needs root"
-command -v debootstrap > /dev/null ||
-	lab_die "debootstrap is missing (selftests/lab/install-deps.sh installs it)"
-
-mkdir -p "$LAB_CACHE/chroots"
-exec 9> "$LAB_CACHE/chroots/.lock"
-flock 9
-# Another caller may have made it while this one waited.
-if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" != "$stamp_text" ]; then
+if ! lab_chroot_ready "$root" "$stamp_text" "$LAB_CACHE/chroots/.lock" \
+		"making the $dist chroot"; then
 	lab_log "making a $dist chroot for module builds in $root (once)"
 	log=$LAB_CACHE/chroots/$dist.log
 	rm -rf "$root.new"
 	# This debootstrap predates forky: its suites are made like sid's.
 	debootstrap --variant=minbase --components=main --keyring="$key" \
-		--include="$(echo $packages | tr ' ' ,)" \
+		--include="$(IFS=,; echo "${packages[*]}")" \
 		"$dist" "$root.new" http://deb.debian.org/debian \
 		/usr/share/debootstrap/scripts/sid > "$log" 2>&1 ||
 		lab_die "debootstrap of $dist failed: see $log"
@@ -61,13 +50,9 @@ if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" != "$stamp_text" ]; then
 	{ chroot "$root.new" apt-get -qq -o Acquire::Check-Valid-Until=false update &&
 	  chroot "$root.new" env DEBIAN_FRONTEND=noninteractive \
 		apt-get -qq install -y --no-install-recommends \
-		$(printf '%s/trixie ' $trixie_packages); } >> "$log" 2>&1 ||
-		lab_die "installing trixie's $trixie_packages failed: see $log"
-	# Nothing runs in it but builds: no package caches to keep.
-	chroot "$root.new" apt-get -qq clean
-	rm -rf "$root.new/var/lib/apt/lists/"*_Packages
-	echo "$stamp_text" > "$root.new/.ntprof-chroot"
-	rm -rf "$root"
-	mv "$root.new" "$root"
+		"${trixie_packages[@]/%//trixie}"; } >> "$log" 2>&1 ||
+		lab_die "installing trixie's ${trixie_packages[*]} failed: see $log"
+	# Nothing runs in it but builds.
+	lab_chroot_done "$root" "$stamp_text"
 fi
 echo "$root"

@@ -22,37 +22,22 @@ root=$LAB_CACHE/chroots/$dist-pkg
 # initramfs tool linux-image depends on, so that pkg-image.sh installs a
 # kernel without the network; the libraries the
 # ntprof package's programs link against; and the lab's tools.
-packages="systemd systemd-sysv dkms gcc make linux-base dwarves
+packages=(systemd systemd-sysv dkms gcc make linux-base dwarves
 	  linux-compiler-gcc-12-x86 kmod libmnl0 libelf1 libdw1 libbpf1
-	  libzydis4.0 libisal2 fio nvme-cli iproute2 procps initramfs-tools"
-stamp_text="$dist: $(echo $packages)"
+	  libzydis4.0 libisal2 fio nvme-cli iproute2 procps initramfs-tools)
+stamp_text="$dist: ${packages[*]}"
 key=/usr/share/keyrings/debian-archive-keyring.gpg
 
-if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" = "$stamp_text" ]; then
-	echo "$root"
-	exit 0
-fi
-[ "$(id -u)" -eq 0 ] || lab_die "making the $dist package-test root needs root"
-command -v debootstrap > /dev/null ||
-	lab_die "debootstrap is missing (selftests/lab/install-deps.sh installs it)"
-
-mkdir -p "$LAB_CACHE/chroots"
-exec 9> "$LAB_CACHE/chroots/.lock-$dist-pkg"
-flock 9
-# Another caller may have made it while this one waited.
-if [ "$(cat "$root/.ntprof-chroot" 2>/dev/null)" != "$stamp_text" ]; then
+if ! lab_chroot_ready "$root" "$stamp_text" "$LAB_CACHE/chroots/.lock-$dist-pkg" \
+		"making the $dist package-test root"; then
 	lab_log "making the $dist root of the package test in $root (once)"
 	log=$LAB_CACHE/chroots/$dist-pkg.log
 	rm -rf "$root.new"
 	debootstrap --variant=minbase --components=main --keyring="$key" \
-		--include="$(echo $packages | tr ' ' ,)" \
+		--include="$(IFS=,; echo "${packages[*]}")" \
 		"$dist" "$root.new" http://deb.debian.org/debian > "$log" 2>&1 ||
 		lab_die "debootstrap of $dist failed: see $log"
-	# Its packages are installed: no caches to keep.
-	chroot "$root.new" apt-get -qq clean
-	rm -rf "$root.new/var/lib/apt/lists/"*_Packages
-	echo "$stamp_text" > "$root.new/.ntprof-chroot"
-	rm -rf "$root"
-	mv "$root.new" "$root"
+	# Its packages are installed.
+	lab_chroot_done "$root" "$stamp_text"
 fi
 echo "$root"

@@ -26,7 +26,9 @@ image=$dir/$release.img
 layout=1
 
 # kernel_debs: the .deb files of RELEASE that fetch-kernel.sh downloaded
-# (the newest of each), in the order dpkg takes them.
+# (the newest of each), in the order dpkg takes them. ls sorts them by
+# time, which a glob cannot; Debian's file names have no spaces.
+# shellcheck disable=SC2012
 kernel_debs() {
 	local kbuild p deb
 

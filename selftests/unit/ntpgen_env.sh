@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced by the unit tests of reports of ntpgen recordings: the TAP
 # header, ntprof and ntpgen built ($NTPROF, $NTPGEN), the tree's top
 # ($TOP), and a temporary directory, $TMP, removed at the end unless
 # KEEP_TMP is set.
+# shellcheck disable=SC2034 # the variables are for the tests that source it.
 
 set -u
 

@@ -1,10 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Sourced by the tests of reports of ntpgen recordings cut by
 # selftests/tools/ntpsplit (test_parts.sh, test_stream.sh): the TAP
 # header, the three programs built (ntpgen_env.sh, and ntpsplit), and a
 # temporary directory, $TMP, with the host's and the target's
 # recordings' paths, $H and $T.
+# shellcheck disable=SC2034 # the variables are for the tests that source it.
 
 # shellcheck source=selftests/unit/ntpgen_env.sh disable=SC1091
 . "$(dirname "${BASH_SOURCE[0]}")/ntpgen_env.sh"

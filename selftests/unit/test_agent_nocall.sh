@@ -35,7 +35,7 @@ DEB_CPPFLAGS=$(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPF
 # rule (make -n prints its command), with the build's CFLAGS and
 # CPPFLAGS as given, calls nothing outside itself.
 nocall() {
-	local cc=$1 cmd undef bad sym
+	local cc=$1 cmd undef bad sym words
 
 	cmd=$(make -s -n -B -C "$AGENT" hit.o CC="$cc" CFLAGS="$2" \
 		CPPFLAGS="${3-}" | grep "^$cc ") || return 1
@@ -61,7 +61,8 @@ nocall() {
 		branch && /R_X86_64_/ { s = $NF; sub(/[-+].*/, "", s)
 			if (index(undef, " " s " ")) print "call:" s }
 		{ branch = 0 }' | tr '\n' ' ')"
-	bad=$(echo $bad)
+	read -ra words <<< "$bad"
+	bad=${words[*]}
 	[ -z "$bad" ] && return 0
 	echo "$cc $2: $bad"
 	return 1

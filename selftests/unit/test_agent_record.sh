@@ -9,26 +9,8 @@
 # would: every record is a command the model ran, whole and in order;
 # the model's results are the same as without the agent; a killed
 # recorder leaves the agent off by itself.
-set -u
-cd "$(dirname "$0")" || exit 1
-. ../ktap.sh
-
-TOP=$(cd ../.. && pwd)
-NTPROF=$TOP/tools/ntprof/ntprof
-LIB=$TOP/tools/agent/libntprof-agent.so
-MODEL=$TOP/selftests/tools/spdk-model
-TMP=$(mktemp -d)
-MODEL_PID=
-trap 'kill -9 $MODEL_PID 2>/dev/null; jobs -p | xargs -r kill -9 2>/dev/null; rm -rf "$TMP"' EXIT
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
-	make -s -C "$TOP/selftests/tools" spdk-model >&2 ||
-	{ echo "Bail out! cannot build the tool, the agent or the model"; exit 1; }
-
-# record_csv NTP: the CSV rows of a recording, no header.
-record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
+# shellcheck source=selftests/unit/agent_env.sh
+. "$(dirname "$0")/agent_env.sh"
 
 # rows_are_commands CSV: each row is a command of the model's list, with
 # TARGET_INIT <= TARGET_EXEC <= TARGET_COMPLETE; prints the first bad row.
@@ -45,18 +27,12 @@ rows_are_commands() {
 		}' "$TMP/list" "$1"
 }
 
-"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > "$TMP/model.out" \
-	2> "$TMP/model.err" &
-MODEL_PID=$!
-for _ in $(seq 50); do
-	grep -q "sites patched" "$TMP/model.err" && break
-	sleep 0.1
-done
+model_start
 if grep -q "ntprof-agent: 4 of 4 sites patched" "$TMP/model.err"; then
 	ktap_pass "ntprof run: the model's 4 sites patched before main"
 else
 	ktap_fail "ntprof run: the model's 4 sites patched before main"
-	cat "$TMP/model.err" | sed 's/^/# /'
+	sed 's/^/# /' "$TMP/model.err"
 fi
 
 out=$("$NTPROF" probe --spdk-target "$MODEL_PID" 2>&1)
@@ -151,9 +127,7 @@ fi
 # tests), so the recordings below run until their parts exist, not for a
 # fixed time; a rotation that never makes a part still fails.
 wait_file() {
-	local i
-
-	for i in $(seq 1200); do
+	for _ in $(seq 1200); do
 		[ -e "$1" ] && return 0
 		sleep 0.1
 	done
@@ -217,10 +191,10 @@ rep=$("$NTPROF" report "$TMP/rot" 2>&1)
 summary=$(grep -o "^records: [0-9]* target" <<< "$out")
 if [ $rc = 0 ] && [ "$(ls "$TMP/rot" | wc -l)" = 2 ] &&
    [[ $last =~ ^k\.([0-9]{4})\.ntp$ ]] &&
-   old=$((10#${BASH_REMATCH[1]} - 2)) && [ $old -ge 1 ] &&
+   old=$((10#${BASH_REMATCH[1]} - 2)) && [ "$old" -ge 1 ] &&
    grep -q "removed the $old oldest" <<< "$out" &&
    [ -n "$summary" ] && grep -q "^$summary" <<< "$rep" &&
-   { [ $old = 1 ] && note="part 1 was removed" ||
+   { [ "$old" = 1 ] && note="part 1 was removed" ||
      note="parts 1 to $old were removed"; } &&
    grep -q "$note" <<< "$rep"; then
 	ktap_pass "--rotate 1M --keep 2: the 2 newest parts kept ($kept), the summary theirs, as report's"

@@ -20,25 +20,11 @@
 # records: the new one reads none of the old one's records, and the old
 # one does not take the agent back. Last, 'ntprof run --print-env' onto
 # a symbolic link, and which agent library an installed tool takes.
-set -u
-cd "$(dirname "$0")" || exit 1
-. ../ktap.sh
-
-TOP=$(cd ../.. && pwd)
-NTPROF=$TOP/tools/ntprof/ntprof
-LIB=$TOP/tools/agent/libntprof-agent.so
-MODEL=$TOP/selftests/tools/spdk-model
+AGENT_ENV_TOOLS=agent-stranger
+# shellcheck source=selftests/unit/agent_env.sh
+. "$(dirname "$0")/agent_env.sh"
 STRANGER=$TOP/selftests/tools/agent-stranger
-TMP=$(mktemp -d)
 chmod 755 "$TMP"
-trap 'jobs -p | xargs -r kill -9 2>/dev/null; kill -9 "${KILL[@]}" 2>/dev/null; rm -rf "$TMP"' EXIT
-KILL=()
-
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
-	make -s -C "$TOP/selftests/tools" spdk-model agent-stranger >&2 ||
-	{ echo "Bail out! cannot build the tool, the agent, the model or the stranger"; exit 1; }
 if ! setpriv --reuid=65534 --regid=65534 --clear-groups true 2>/dev/null; then
 	echo "1..0 # SKIP needs root and setpriv (uid 65534's processes)"
 	exit 0
@@ -46,12 +32,11 @@ fi
 
 # A command, not a function: $! is then the stranger's own pid.
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-record_csv() { "$NTPROF" report --csv - "$1" | tail -n +2; }
 
 # The strangers first: their pids come first in /proc.
 "${NOBODY[@]}" "$STRANGER" map "$MODEL" > "$TMP/map.out" &
 MAPPER=$!
-KILL+=($MAPPER)
+KILL+=("$MAPPER")
 declare -A S
 for kind in empty unsealed size on nomagic mover; do
 	"${NOBODY[@]}" "$STRANGER" $kind "$MODEL" run 0 100000 > /dev/null &
@@ -79,7 +64,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 MODEL_PID=$(pgrep -P "${KILL[-1]}")
-KILL+=($MODEL_PID)
+KILL+=("$MODEL_PID")
 # Killed by their pids (KILL), not as jobs: no word from the shell.
 disown -a
 grep -q "4 of 4 sites patched" "$TMP/model.err" && [ -n "$MODEL_PID" ] ||
@@ -215,7 +200,7 @@ else
 	ktap_fail "the stopped recorder, resumed: says the agent was taken over, and leaves it (rc $arc)"
 	sed 's/^/# /' "$TMP/a.out"
 fi
-kill -9 $MODEL_PID 2>/dev/null
+kill -9 "$MODEL_PID" 2>/dev/null
 
 # --print-env: never through a symbolic link; a file is replaced whole.
 ln -s "$TMP/victim" "$TMP/link"
@@ -234,7 +219,8 @@ rc=$?
 if [ $rc = 0 ] && grep -q "^LD_PRELOAD=$LIB$" <<< "$out" &&
    grep -q "^NTPROF_AGENT_SITES=$TMP/env$" <<< "$out" &&
    grep -q "^site " "$TMP/env" && ! grep -q old "$TMP/env" &&
-   [ "$(ls -A "$TMP" | grep -c ntprof-sites)" = 0 ]; then
+   ! compgen -G "$TMP/*ntprof-sites*" > /dev/null &&
+   ! compgen -G "$TMP/.*ntprof-sites*" > /dev/null; then
 	ktap_pass "run --print-env onto a file: replaced whole; from the build tree, the library built beside the tool"
 else
 	ktap_fail "run --print-env onto a file: replaced whole (rc $rc)"

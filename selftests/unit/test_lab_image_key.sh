@@ -175,6 +175,7 @@ ktap_check "the key changes: the empty probes' source" [ "$(LAB_EMPTYPROBE=1 key
 # LAB_* switch of the image must be added there.
 missing=
 known=" $(bash -c ". '$T/selftests/lab/image-cache.sh'; echo \$IMAGE_KEY_ENV") "
+# shellcheck disable=SC2016 # a regular expression, not an expansion.
 for v in $(grep -oE '\$\{?(LAB_[A-Z_]+|SPDK)\b' "$TOP/selftests/lab/build-guest.sh" |
 	   tr -d '${' | sort -u); do
 	case "$v" in
@@ -189,7 +190,8 @@ ktap_check "every setting of build-guest.sh is in IMAGE_KEY_ENV${missing:+ (miss
 	[ -z "$missing" ]
 
 # The cache itself: lab_cache_use with a build that counts its runs.
-# shellcheck disable=SC1091
+# build and fail are called by name, through lab_cache_use (SC2317).
+# shellcheck disable=SC2317
 (
 	LAB_CACHE=$CACHE
 	. "$TOP/selftests/lab/lib.sh"

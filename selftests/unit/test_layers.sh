@@ -84,6 +84,7 @@ fi
 # is one that main.c or cmd/ defines.
 if make -s ntprof >&2; then
 	undefined=$(nm libntprof.a 2>/dev/null | awk '$1 == "U" {print $2}' | sort -u)
+	# shellcheck disable=SC2046 # the objects' names have no spaces.
 	commands=$(nm main.o $(find cmd -name '*.o') 2>/dev/null |
 		awk 'NF == 3 && $2 ~ /^[TDBR]$/ {print $3}' | sort -u)
 	ours=$(comm -12 <(echo "$undefined") <(echo "$commands"))

@@ -394,6 +394,7 @@ t_failed() {
 	"$NTPROF" report "$H" "$T" > "$out" || return 1
 	nh=$(sed -nE 's/^records: ([0-9]+) host, .*/\1/p' "$out")
 	nf=$(sed -nE 's/^failed: ([0-9]+) host commands outside the sample, kept out of the numbers above: status 0x100 \(([0-9]+)\); mean latency [0-9.]+ us$/\1 \2/p' "$out")
+	# shellcheck disable=SC2086 # two numbers, or none.
 	set -- $nf
 	[ -n "${1:-}" ] && [ "$1" -gt 0 ] && [ "$1" = "${2:-}" ] ||
 		{ echo "# no failed line"; sed 's/^/# /' "$out"; return 1; }

@@ -55,7 +55,9 @@ t_case() {
 		"$NTPROF" report $v "$H" "$T" > "$TMP/whole" 2>&1
 		# shellcheck disable=SC2086
 		"$NTPROF" report $v "$D" > "$TMP/dir" 2>&1
-		# shellcheck disable=SC2086
+		# $v is options, the shuffled parts' names (the test's own, no
+		# spaces) one word each.
+		# shellcheck disable=SC2086,SC2046
 		"$NTPROF" report $v $(ls "$D"/host.* | shuf) \
 			$(ls "$D"/target.* | shuf) > "$TMP/shuf" 2>&1
 		same "$name: report $v of the directory" "$TMP/whole" \

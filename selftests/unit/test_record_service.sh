@@ -13,33 +13,12 @@
 # newest parts, goes on without --prom when
 # node_exporter's directory is missing, and refuses bad values in one
 # line without starting anything.
-set -u
-cd "$(dirname "$0")" || exit 1
-. ../ktap.sh
-
-TOP=$(cd ../.. && pwd)
-NTPROF=$TOP/tools/ntprof/ntprof
-LIB=$TOP/tools/agent/libntprof-agent.so
-MODEL=$TOP/selftests/tools/spdk-model
+# shellcheck source=selftests/unit/agent_env.sh
+. "$(dirname "$0")/agent_env.sh"
 WRAPPER=$TOP/tools/ntprof/systemd/ntprof-record
 DEFAULTS=$TOP/tools/ntprof/systemd/ntprof.default
-TMP=$(mktemp -d)
-MODEL_PID=
-trap 'kill -9 $MODEL_PID 2>/dev/null; jobs -p | xargs -r kill -9 2>/dev/null; rm -rf "$TMP"' EXIT
 
-ktap_header
-make -s -C "$TOP/tools/ntprof" ntprof >&2 &&
-	make -s -C "$TOP/tools/agent" libntprof-agent.so >&2 &&
-	make -s -C "$TOP/selftests/tools" spdk-model >&2 ||
-	{ echo "Bail out! cannot build the tool, the agent or the model"; exit 1; }
-
-"$NTPROF" run --agent "$LIB" -- "$MODEL" run 0 20 > "$TMP/model.out" \
-	2> "$TMP/model.err" &
-MODEL_PID=$!
-for _ in $(seq 50); do
-	grep -q "sites patched" "$TMP/model.err" && break
-	sleep 0.1
-done
+model_start
 
 # Parts of 1 MiB, some 17,000 of the model's records each (5,000 to
 # 15,000 a second): SIGTERM once part 4 is written, so that part 1 was
@@ -174,7 +153,8 @@ out1=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
 long=$(ls "$TMP/var/host.previous")
 touch "$TMP/var/host.0001.ntp"
 out2=$(wrap host NTPROF_DIR="$TMP/var" NTPROF_PROM_DIR= NTPROF_KEEP=4)
-short=$(ls "$TMP/var/host.previous" | grep -vx "$long")
+short=$(find "$TMP/var/host.previous" -mindepth 1 -maxdepth 1 -printf '%f\n' |
+	LC_ALL=C sort | grep -vx "$long")
 kept=$(cd "$TMP/var/host.previous" && find . -type f | LC_ALL=C sort | tr '\n' ' ')
 if grep -q "ntprof-record: the previous run's 5 parts moved to $TMP/var/host.previous/$long" <<< "$out1" &&
    grep -q "ntprof-record: $TMP/var/host.previous/$long/host.0001.ntp removed: the earlier runs keep 4 parts" <<< "$out1" &&

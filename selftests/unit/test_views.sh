@@ -199,7 +199,6 @@ t_stream() {
 	for v in "--json --tail --hist --timeline 0.005" "--tail=99.99999" "-D"; do
 		# shellcheck disable=SC2086
 		"$NTPROF" report --load $v "$TMP/rot" "$TMP/f_t.ntp" > "$TMP/load" 2>&1 &&
-		# shellcheck disable=SC2086
 		NTPROF_STREAM_CHUNK=997 "$NTPROF" report --stream $v "$TMP/rot" \
 			"$TMP/f_t.ntp" > "$TMP/stream" 2>&1 || return 1
 		d=$(diff <(grep -v -e '^clocks: ' -e '"windows": ' -e '"pairs": ' \

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The guest's half of tools/bench/agent-icount.sh: what one hit of an
 # agent's site costs, in guest instructions, under QEMU's icount mode on
@@ -22,7 +23,7 @@ model=/lab/bin/spdk-model
 
 # run MODE: the model's "done N SUM NS" line, and the records taken.
 run() {
-	local mode=$1 pid rec= n=0
+	local mode=$1 pid rec='' n=0
 
 	rm -f /tmp/in /tmp/out /tmp/rec.ntp /tmp/rec.out
 	mkfifo /tmp/in
@@ -60,14 +61,15 @@ run() {
 		wait $rec
 		n=$(ntprof report --csv - /tmp/rec.ntp | tail -n +2 | wc -l)
 	fi
-	echo "$(cat /tmp/out | grep '^done') $n"
+	echo "$(grep '^done' /tmp/out) $n"
 }
 
 printf 'rep\tmode\tcommands\tns\trecords\n' > "$B/runs.tsv"
 for rep in $(seq 1 "$REPS"); do
 	for mode in $MODES; do
-		set -- $(run "$mode")
 		# done N SUM NS RECORDS
+		# shellcheck disable=SC2046 # the line's words.
+		set -- $(run "$mode")
 		printf '%s\t%s\t%s\t%s\t%s\n' "$rep" "$mode" "$2" "$4" "$5" >> "$B/runs.tsv"
 		echo "agent-icount: rep $rep $mode: $(( $4 / $2 / 4 )) instructions a command, $5 records"
 	done

@@ -96,9 +96,9 @@ start() {
 		for i in $(sites "$t" kprobe | tr , ' '); do
 			echo "p:ntprof_bench/$i $i" >> $T/kprobe_events || return 1
 		done
-		echo 1 > $T/events/ntprof_bench/enable
+		echo 1 > "$T"/events/ntprof_bench/enable
 		for i in $(sites "$t" tracepoint | tr , ' '); do
-			for e in $T/events/*/"$i"/enable; do
+			for e in "$T"/events/*/"$i"/enable; do
 				case "$e" in */ntprof_bench/*) continue ;; esac
 				echo 1 > "$e" || return 1
 			done

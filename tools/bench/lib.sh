@@ -72,16 +72,8 @@ bench_run() {
 # mode, each repetition's instructions an iteration (4 ns each at -icount
 # shift=2), what the median adds to BASE's, and that over HITS hits.
 bench_hit_table() {
-	awk -F'\t' -v base="$2" -v hits="$3" '
+	awk -F'\t' -v base="$2" -v hits="$3" "$BENCH_AWK_STATS"'
 	NR > 1 { v[$2] = v[$2] " " $4 / $3 / 4; m[++n] = $2 }
-	function median(list,   k, a, i, j, t) {
-		k = split(list, a, " ")
-		for (i = 2; i <= k; i++)
-			for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) {
-				t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
-			}
-		return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
-	}
 	END {
 		b = median(v[base])
 		printf "%-10s %-44s %10s %10s\n", "mode", "instructions an iteration, each rep", "added", "a hit"

@@ -18,6 +18,8 @@
 # 3. Drain: ntprof record -s 1 on both sides under the heaviest fio:
 #    commands per second, records written, drops.
 set -euo pipefail
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: overhead-table.sh DIR}
 [ -s "$dir/runs.tsv" ] || { echo "overhead-table: no runs in $dir" >&2; exit 1; }
@@ -45,19 +47,16 @@ join_runs() {
 
 join_runs > "$dir/runs.joined"
 
-awk '
-function med(key,    n, i, j, v, tmp) {
-	n = cnt[key]
-	for (i = 1; i <= n; i++) v[i] = val[key, i]
-	for (i = 2; i <= n; i++) {
-		tmp = v[i]
-		for (j = i - 1; j >= 1 && v[j] > tmp; j--) v[j + 1] = v[j]
-		v[j + 1] = tmp
-	}
-	mn = v[1]; mx = v[n]
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+# med(KEY): the median of the values add(KEY, X) collected, setting mn
+# and mx to their extremes. The values are kept as text at full
+# precision (awk would round them to CONVFMT's six digits).
+awk "$BENCH_AWK_STATS"'
+function med(key,    r) {
+	r = median(val[key])
+	mn = MIN; mx = MAX
+	return r
 }
-function add(key, x) { val[key, ++cnt[key]] = x }
+function add(key, x) { val[key] = val[key] " " sprintf("%.17g", x); cnt[key]++ }
 {
 	k = $1; a = $2; t = $3; m = $4; qd = $5
 	ios[a, t, m, qd] = $6; iops[a, t, m, qd] = $7; lat[a, t, m, qd] = $8

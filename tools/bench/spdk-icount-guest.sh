@@ -71,7 +71,7 @@ run() {
 	local args=(-q "$QD" -o 4096 -w randread -t "$SECONDS_PER_RUN" -c 0x2
 		-s 128 -r "$(address "$t")")
 
-	rt= rh=
+	rt='' rh=''
 	if [ "$mode" = off ]; then
 		"$perf" "${args[@]}" > /tmp/bench-perf.out 2>&1 ||
 			{ log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
@@ -86,8 +86,10 @@ run() {
 			ntprof run -t "$t" --wait-recorder 600 -- "$perf" "${args[@]}" \
 				> /tmp/bench-perf.out 2>&1 &
 			p=$!
+			# The guest's find is busybox's, without -lname.
+			# shellcheck disable=SC2010
 			until ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent'; do
-				kill -0 $p 2>/dev/null || break
+				kill -0 "$p" 2>/dev/null || break
 				sleep 0.1
 			done
 			ntprof record -t "$t" -s "$n" --spdk-host "$p" \
@@ -103,9 +105,11 @@ run() {
 		fi
 		wait $p || { log "$t $mode: perf failed"; tail -n 20 /tmp/bench-perf.out; }
 		kill -INT $rh $rt
+		# shellcheck disable=SC2086 # the recorders' pids, if any.
 		wait $rh $rt
 		mean=$(read_mean)
 	fi
+	# shellcheck disable=SC2046 # two numbers, or none.
 	set -- $(awk -F: '/^Total/ { split($2, f, " "); print f[1], f[3] }' \
 		/tmp/bench-perf.out)
 	iops=${1:-0} avg=${2:-0}
@@ -137,10 +141,11 @@ rotate() {
 	echo "$@"
 }
 
-nmodes=$(echo $MODES | wc -w)
+nmodes=$(echo "$MODES" | wc -w)
 for rep in $(seq 1 "$REPS"); do
 	for t in $TRANSPORTS; do
 		# No mode always runs first or last.
+		# shellcheck disable=SC2086 # MODES is a list of words.
 		for mode in $(rotate $(( (rep - 1) % nmodes )) $MODES); do
 			run "$rep" "$t" "$mode"
 		done

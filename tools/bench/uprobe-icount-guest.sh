@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# shellcheck shell=bash disable=SC2153 # UT_* come from uprobe-sites.sh
+# shellcheck shell=bash disable=SC2153,SC2154 # UT_* come from uprobe-sites.sh
 #
 # The guest's half of tools/bench/uprobe-icount.sh: what one hit of a
 # userspace site costs, in guest instructions, under QEMU's icount mode

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The SPDK agent beside uprobes on one guest, kernel KERNEL: two processes
 # of the same program, one with the agent and one without, recorded at
 # once; the module keeps its breakpoints out of the agent's process

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of chain/test.sh, on the machine that ran the lab, after
 # the guests: sourced by lab_check with the run's share as its argument.
@@ -87,7 +88,7 @@ stat_delta() {
 fio_stat() {
 	local side=read
 
-	[ "$2" = randwrite ] && side=write
+	[ "$2" = randwrite ] && side="write"
 	case "$4" in
 	total_ios) num "$share/$1-fio-$2-$3.json" ".jobs[0].$side.total_ios" ;;
 	*) num "$share/$1-fio-$2-$3.json" ".jobs[0].$side.$4.mean / 1000" ;;
@@ -157,6 +158,7 @@ samples_agree() {
 					others += all[k]
 			printf "%d %d %d %d\n", host, followed, down, others
 		}' "$work/$phase-hop1.csv" "$work/$phase-hop2.csv")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $r
 	if ratio_ok "${2:-0}" "${1:-0}" 0.99; then
 		ktap_pass "$phase: $2 of the host's $1 commands have their downstream records at the replica (>= 99 %)"
@@ -286,6 +288,7 @@ chain_report() {
 		ktap_fail "$phase: the slow leg's storage is the fast one's and its delay (${ss:-?} us, ${fs:-?} us; $((slow_ns / 1000)) us)"
 	fi
 	pairs=$(lab_critical "$phase")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $pairs
 	ktap_diag "$phase: the slow leg completed last in ${2:-?} of the ${1:-?} writes whose LBA is unique; report: critical in ${crit:-?} of ${n:-?}, holding them by ${held:-?} us"
 	if ratio_ok "${crit:-0}" "${n:-0}" 0.5; then
@@ -415,7 +418,7 @@ leg_wait() {
 # wait, which holds its replica's storage, is the longer.
 chain_prom() {
 	local phase=$1 prom=$share/$1-middle.prom json=$work/$1-chain.json
-	local mid l nb head disk name op want got ok=1 diag= fw sw
+	local mid l nb head disk name op want got ok=1 diag='' fw sw
 
 	if ! [ -s "$prom" ] || ! [ -s "$share/$phase-middle-target.prom" ] ||
 	   ! [ -s "$share/$phase-middle-host.prom" ]; then
@@ -458,7 +461,7 @@ chain_prom() {
 			'op="write"' "leg=\"$name\"")
 		[ -n "$want" ] && [ "${got:-0}" = "$want" ] || ok=0
 		diag="$diag critical ${got:-0} (report ${want:-?});"
-		if [ $l = fast ]; then
+		if [ "$l" = fast ]; then
 			fw=$(leg_wait "$prom" "$name")
 		else
 			sw=$(leg_wait "$prom" "$name")

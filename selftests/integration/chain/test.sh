@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The kernel chain of issue 37, kernel KERNEL: the host reads and writes
 # through the middle's md raid1, whose legs are NVMe/TCP connections to
 # the replica's fast and slow namespaces (TOPOLOGY=chain); the three

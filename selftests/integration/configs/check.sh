@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of configs/test.sh, on the machine that ran the lab,
 # after the guests: sourced by lab_check with the run's share as its
@@ -43,11 +44,8 @@ TGT_DRV_MAX_PCT=30
 CONFIGS_TLS=1
 [ ! -e "$share/tls-skip" ] || CONFIGS_TLS=0
 . "$(dirname "${BASH_SOURCE[0]}")/../common/stages-moved.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../common/report-checks.sh"
 
-# num FILE FILTER: a number out of a JSON file, or nothing.
-num() {
-	jq -er "$2 | numbers" "$1" 2>/dev/null
-}
 
 # within N EXPECTED SIGMA: whether N lies within 4 SIGMA (and one) of
 # EXPECTED.
@@ -55,8 +53,6 @@ within() {
 	awk -v n="$1" -v e="$2" -v s="$3" 'BEGIN {
 		d = n - e; if (d < 0) d = -d; exit !(d <= 4 * s + 1) }'
 }
-
-HOST_GROUPS='[.groups[] | select(.side == "host")]'
 
 # nvme_reads STEP: the nvme read's of STEP that succeeded (passthrough),
 # else 0: reads of 4 KiB beside fio's.
@@ -99,6 +95,7 @@ check_passthru() {
 			for (k in c) if ($col[c[k]] == "") { miss++; break }
 		}
 		END { printf "%d %d %d %d", n, flag, late, miss }' "$csv")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $got
 	if [ "${1:-0}" -gt 0 ] && [ "$2" = 0 ] && [ "$3" = 0 ] && [ "$4" = 0 ]; then
 		ktap_pass "$step: $1 host records, all flagged passthrough, with their points, the block layer's start before queue_rq"
@@ -112,7 +109,7 @@ check_passthru() {
 # check_step STEP
 check_step() {
 	local step=$1 c s host target fio json bad n m want ops op total got nvme of
-	local q poll lo size pct bytes= none
+	local q poll lo size pct bytes='' none
 
 	c=$(step_config "$step")
 	s=$(step_sample "$step")
@@ -148,39 +145,17 @@ check_step() {
 	else
 		ktap_fail "$step: every host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
 	fi
-	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
-	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ] &&
-	   [ "$(jq '.files | length' "$json")" = 2 ]; then
-		ktap_pass "$step: no drop, no eviction on either side"
-	else
-		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
-	fi
-	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
-		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
-			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
-		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
-	if [ -n "$none" ]; then
-		ktap_pass "$step: in each group the stage means add up to the end to end mean ($none)"
-	elif [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
-		ktap_pass "$step: in each group the stage means add up to the end to end mean"
-	else
-		ktap_fail "$step: in each group the stage means add up to the end to end mean"
-		echo "$bad" | sed 's/^/# /'
-	fi
+	check_no_loss "$step" "$json" 2
+	check_stage_sums "$step" "$json" "$none"
 
 	# The groups: fio's ops and sizes, each once.
 	want="4096"
 	[ -n "$(config_split "$c")" ] &&
 		want=$(config_split "$c" | awk '{ for (i = 1; i < NF; i += 2) printf "%s%s", $i, (i + 2 < NF ? " " : "") }')
 	ops="read write"
-	[ "$c" = deep ] && ops=read
-	[ "$c" = large ] && ops=write
-	bad=$(jq -r --arg ops "$ops" --arg sizes "$want" "$HOST_GROUPS |
-		(map(\"\\(.op) \\(.size)\") | group_by(.) | map(select(length > 1) | .[0])) +
-		map(select((.op | IN(\$ops | split(\" \")[]) | not) or
-			(.size | tostring | IN(\$sizes | split(\" \")[]) | not)) |
-			\"\\(.op) \\(.size)\") | join(\", \")" "$json")
-	if [ -z "$bad" ]; then
+	[ "$c" = deep ] && ops="read"
+	[ "$c" = large ] && ops="write"
+	if bad=$(python3 "$JSON_CHECK" groups --ops "$ops" --sizes "$want" "$json" 2>&1); then
 		ktap_pass "$step: one group per op and size, all of fio's ($ops; $want)"
 	else
 		ktap_fail "$step: one group per op and size, all of fio's (not: $bad)"
@@ -248,6 +223,7 @@ check_step() {
 		"$ntprof" report --csv - "$host" > "$work/$step.csv" 2> /dev/null
 		got=$(awk -F, -v lo="$lo" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			{ n++; if ($col["qid"] >= lo) p++ } END { printf "%d %d", p, n }' "$work/$step.csv")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $got
 		if [ -n "$none" ]; then
 			true
@@ -282,6 +258,7 @@ check_large() {
 				bad++
 		}
 		END { printf "%d %d", n, bad }')
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $got
 	if [ "${1:-0}" -gt 0 ] && [ "${2:-1}" = 0 ]; then
 		ktap_pass "$step: each of $1 writes has $pts and its data transfer > 0"
@@ -290,14 +267,7 @@ check_large() {
 	fi
 	# Per group: the component in every command of the table, nothing
 	# merged, and the target driver holding its own work only.
-	bad=$(jq -r --argjson max "$TGT_DRV_MAX_PCT" "$HOST_GROUPS[] | . as \$g |
-		([.components[] | select(.id == \"network_host_data_transfer\")] | .[0]) as \$d |
-		(.stages[] | select(.id == \"target_driver\")) as \$td |
-		select(\$d == null or \$d.n != \$g.n_table or
-			([.components[] | .merged_n] | add) > 0 or
-			\$td.share_pct >= \$max) |
-		\"\\(.label): host's data in \\(\$d.n // 0) of \\(\$g.n_table), target driver \\(\$td.share_pct) %\"" "$json")
-	if [ -z "$bad" ] && [ "$(jq "$HOST_GROUPS | length" "$json")" -gt 0 ]; then
+	if bad=$(python3 "$JSON_CHECK" write-data --max-target-pct "$TGT_DRV_MAX_PCT" "$json" 2>&1); then
 		ktap_pass "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"
 	else
 		ktap_fail "$step: the host's data is a network component of every write, nothing merged, target driver < $TGT_DRV_MAX_PCT %"
@@ -313,10 +283,10 @@ large_shares() {
 
 	base=default-$(step_transport "$1")-s1
 	[ -f "$work/$base.json" ] &&
-		jq -r --arg step "$base" "$HOST_GROUPS[] | select(.op == \"write\") |
+		jq -r --arg step "$base" "${HOST_GROUPS}[] | select(.op == \"write\") |
 			\"\\(\$step) \\(.op) \\(.size): end to end \\(.latency_us.mean) us; shares: \" +
 			([.stages[] | \"\\(.id) \\(.share_pct) %\"] | join(\", \"))" "$work/$base.json"
-	jq -r --arg step "$1" "$HOST_GROUPS[] |
+	jq -r --arg step "$1" "${HOST_GROUPS}[] |
 		(.components[] | select(.id == \"network_host_data_transfer\") | .mean_us) as \$d |
 		(.stages[] | select(.id == \"target_driver\") | .mean_us) as \$td |
 		(.latency_us.mean) as \$e |

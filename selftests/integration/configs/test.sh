@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The configurations people run, two guests, kernel KERNEL: digests,
 # polled queues, deep and many queues, mixed sizes and ops, large
 # writes, NVMe passthrough (nvme read, fio's io_uring_cmd on ngXnY),

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of configs_faults/test.sh, on the machine that ran the
 # lab, after the guests: sourced by lab_check with the run's share as
@@ -48,10 +49,8 @@ work=$(mktemp -d)
 . "$(dirname "${BASH_SOURCE[0]}")/guest/faults-lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../common/stages-moved.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/faults-events.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../common/report-checks.sh"
 
-num() {
-	jq -er "$2 | numbers" "$1" 2>/dev/null
-}
 
 # sample_picks CSV N: "SAMPLED PICKED", the host records of CSV that the
 # module sampled (flag NTPROF_REC_F_SAMPLED) and those of them that
@@ -86,8 +85,6 @@ EOF
 # fio's commands make expected, summed over them (check_sampled).
 SAMPLED_GOT=0 SAMPLED_FIO=0 SAMPLED_STEPS=
 
-HOST_GROUPS='[.groups[] | select(.side == "host")]'
-
 # csv_col FILE NAME...: the columns' numbers in FILE's header line.
 csv_cols() {
 	local f=$1
@@ -108,6 +105,7 @@ check_sampled() {
 
 	got=$(num "$json" "$HOST_GROUPS | map(.n) | add // 0")
 	picks=$(sample_picks "$csv" "$s")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $picks
 	if [ -n "$picks" ] && [ "$1" = "$2" ]; then
 		ktap_pass "$step: each of the $1 sampled host records is one the hash picks at -s $s"
@@ -158,18 +156,8 @@ check_step() {
 	else
 		ktap_fail "$step: every completed host record joined (${m:-?} of ${n:-?}, ${bad:-?} unusable)"
 	fi
-	got=$(jq -r '[.files[] | "\(.role) \(.drops) \(.evictions)"] | join(", ")' "$json")
-	if [ "$(jq '[.files[] | .drops + .evictions] | add' "$json")" = 0 ]; then
-		ktap_pass "$step: no drop, no eviction on either side"
-	else
-		ktap_fail "$step: no drop, no eviction on either side (role drops evictions: $got)"
-	fi
-	bad=$(jq -r "$HOST_GROUPS[] | select(.latency_us.mean > 0) |
-		select(((.stages | map(.mean_us) | add) - .latency_us.mean) as \$d |
-			(\$d * \$d) > (0.001 * .latency_us.mean) * (0.001 * .latency_us.mean)) |
-		\"\\(.label): \\(.stages | map(.mean_us) | add) vs \\(.latency_us.mean)\"" "$json")
-	[ -z "$bad" ] && ktap_pass "$step: in each group the stage means add up to the end to end mean" ||
-		{ ktap_fail "$step: in each group the stage means add up to the end to end mean"; echo "$bad" | sed 's/^/# /'; }
+	check_no_loss "$step" "$json"
+	check_stage_sums "$step" "$json"
 
 	total=$(num "$fio" '[.jobs[] | .read.total_ios, .write.total_ios] | add')
 	[ "$s" = 1 ] || check_sampled "$step" "$s" "$json" "$csv" "${total:-0}"
@@ -185,10 +173,9 @@ check_step() {
 	# The aborted attempts: apart, requeued, with a reset's statuses.
 	ab=$(num "$json" .aborted.n)
 	rq=$(num "$json" .aborted.requeued)
-	got=$(jq -r '[.aborted.statuses[] | "\(.status) \(.n)"] | join(", ")' "$json")
-	bad=$(jq -r '[.aborted.statuses[] | select(
-		(.status % 2048 < 880 or .status % 2048 > 895) and
-		(.status % 2048 < 769 or .status % 2048 > 771)) | .status] | join(" ")' "$json")
+	bad=
+	got=$(python3 "$JSON_CHECK" aborted "$json" 2>&1) || bad=1
+	got=${got//$'\n'/; }
 	if [ "$f" = none ]; then
 		[ "${ab:-0}" = 0 ] && ktap_pass "$step: no aborted command without a fault" ||
 			ktap_fail "$step: no aborted command without a fault (${ab:-?}: $got)"
@@ -205,6 +192,7 @@ check_step() {
 	# aborted attempt, and the joined commands sent after both.
 	[ "$f" = none ] && return 0
 	cols=$(csv_cols "$csv" role flags status target_file host_send_ns host_blk_start_ns host_blk_complete_ns host_nvme_complete_ns)
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $(awk -F, -v c="$cols" 'BEGIN { split(c, k, " ") }
 		NR == 1 || $k[1] != "host" { next }
 		int($k[2] / 32) % 2 == 1 || ($k[3] % 2048 >= 880 && $k[3] % 2048 <= 895) {
@@ -236,6 +224,7 @@ check_step() {
 						if (cid[j] == aid[i] && cstart[j] >= aend[i]) { found++; break }
 				printf "%d %d", found + 0, a + 0
 			}' "$csv")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $got
 		[ "$1" = "$2" ] &&
 			ktap_pass "$step: each of the $2 aborted attempts has its retry, joined, started after it ended" ||
@@ -291,6 +280,7 @@ check_step() {
 		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {
 			n++; if ($k[3] != d) m++ }
 		END { printf "%d %d", n, m }' "$csv")
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $bad
 	[ -n "$got" ] && [ "$2" = 0 ] &&
 		ktap_pass "$step: the $1 requeued attempts all went through the path taken away (dev $got)" ||
@@ -309,7 +299,7 @@ moved() {
 if ! command -v jq > /dev/null; then
 	ktap_fail "jq is installed (selftests/lab/install-deps.sh)"
 else
-	ktap_diag "$(cat "$share/faults-host.txt" 2>/dev/null | tr '\n' ';')"
+	ktap_diag "$(tr '\n' ';' < "$share/faults-host.txt" 2>/dev/null)"
 	for step in $(faults_steps); do
 		check_step "$step"
 	done
@@ -327,11 +317,12 @@ else
 	got=$(sed -nE "s/.*ntprof: host session stopped, ([0-9]+) commands in flight discarded/\1/p" \
 		"$share/../dmesg-host.log" 2>/dev/null | tr '\n' ' ')
 	[ -n "$got" ] && [ -z "$(echo "$got" | tr -d '0 ')" ] &&
-		ktap_pass "host: no command left in flight at any stop ($(echo $got | wc -w) sessions)" ||
+		ktap_pass "host: no command left in flight at any stop ($(echo "$got" | wc -w) sessions)" ||
 		ktap_fail "host: no command left in flight at any stop (discarded: ${got:-no session})"
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $(sed -nE "s/.*ntprof: target session stopped, ([0-9]+) commands in flight discarded/\1/p" \
 		"$share/../dmesg-target.log" 2>/dev/null)
-	bad= got=
+	bad='' got=''
 	for step in $(faults_steps); do
 		ab=$(num "$work/$step.json" .aborted.n)
 		[ "${1:-x}" != x ] && [ "$1" -le "${ab:-0}" ] || bad="$bad $step:${1:-none}/${ab:-?}"

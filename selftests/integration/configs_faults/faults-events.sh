@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The control-path events of a faults step (Documentation/stages.rst,
 # "Control-path events"), sourced by check.sh: check_events STEP
@@ -46,6 +47,7 @@ dmesg_outage() {
 		END { if (have) printf "%.6f %d\n", span, n }' "$1"
 }
 
+# shellcheck disable=SC2154 # share is the checker's, which sources it.
 check_events() {
 	local step=$1 json=$2 text=$3 f ctrl got want span fails away
 
@@ -63,6 +65,7 @@ check_events() {
 	reset|retry)
 		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c)] |
 			"\(map(select(.type == "reset" and .end == "live" and .duration_s > 0)) | length) \(map(select(.type == "loss")) | length) \(map(.duration_s) | map(tostring) | join(","))"' "$json")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $got
 		[ "${1:-0}" -ge 1 ] && [ "$2" = 0 ] &&
 			ktap_pass "$step: $ctrl's reset in the events, resetting to live in ${3:-?} s, no loss" ||
@@ -70,6 +73,7 @@ check_events() {
 		;;
 	reconnect)
 		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c and .type == "loss" and .end == "live")] | last | .duration_s // empty' "$json")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $(dmesg_outage "$share/$step-dmesg.txt" "$ctrl")
 		span=$1 fails=$2
 		away=$(cat "$share/$step-away.txt" 2>/dev/null)

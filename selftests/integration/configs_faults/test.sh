@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Configurations 7 and 8 of Documentation/stages.rst, Configurations,
 # two guests, kernel KERNEL, in one boot: a controller reset and a
 # reconnect after the target's port went away and came back, each

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The hot path's cost, guarded: one short run of tools/bench/icount.sh's
 # guest part under QEMU's icount mode (guest time counts instructions, so
 # the ratio repeats from run to run, unlike timings), kernel KERNEL, one

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Struct layouts from BTF alone, kernel KERNEL, one guest: the module
 # without its built-in table, probe and record without BTF, then with it.
 #

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The Debian packages as an operator uses them, on one guest booted into
 # a Debian 12 system with systemd and the headers of kernel KERNEL
 # (selftests/lab/pkg-image.sh): 'make deb' here, then in the guest

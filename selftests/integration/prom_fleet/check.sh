@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The check of prom_fleet/test.sh, on the machine that ran the lab:
 # sourced by lab_check with the run's share, where prom-fleet-host.sh and
@@ -23,13 +24,13 @@ pids=()
 
 # Stops the servers: SIGTERM, 10 s to go, then SIGKILL.
 prom_stop() {
-	local pid i
+	local pid
 
 	for pid in "${pids[@]}"; do
 		kill "$pid" 2>/dev/null
 	done
 	for pid in "${pids[@]}"; do
-		for i in $(seq 1 100); do
+		for _ in $(seq 1 100); do
 			kill -0 "$pid" 2>/dev/null || break
 			sleep 0.1
 		done

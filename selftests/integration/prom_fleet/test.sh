@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The fleet view: record --prom on two guests, kernel KERNEL; then a real
 # Prometheus with the recording rules, on this machine (check.sh).
 #

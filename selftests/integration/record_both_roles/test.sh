@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # ntprof record as host and as target at once on one guest, kernel
 # KERNEL: each role's records and counters are its own.
 #

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Both transports in one session of each role, kernel KERNEL, one guest:
 # records, joins, groups and stage names per transport.
 #

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The check of record --prom's file, on the machine that ran the lab: run
 # by lab_check with the run's share (record-two-host.sh wrote host.prom).
 # promtool, of Debian's prometheus package, is the judge of the format.

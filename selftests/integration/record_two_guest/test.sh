@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # ntprof probe and ntprof record on two guests, kernel KERNEL.
 #
 # The kernel series it runs on, one test each (run.sh --list), and

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The checks of report_delays/test.sh, on the machine that ran the lab,
 # after the guests: sourced by lab_check with the runs' shares as its

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Ground truth for ntprof report and compare, two guests, kernel KERNEL:
 # known delays put into one stage at a time, on NVMe/TCP and NVMe/RDMA.
 # Two boots, the guests' null_blk the only difference between them:

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The tutorial's sequence with the in-process agent on both sides, kernel
 # KERNEL, one guest: nvmf_tgt and spdk_nvme_perf started by ntprof run,
 # over TCP and RDMA, perf's agent against nvmet, a recorder SIGKILLed

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # SPDK's NVMe-oF target started with the in-process agent, kernel KERNEL,
 # one guest: the kernel host reads from nvmf_tgt over NVMe/TCP while
 # ntprof records the target through the agent, with no trap, and the

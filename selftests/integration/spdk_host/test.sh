@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # SPDK's host in the lab, kernel KERNEL, one guest: spdk_nvme_perf recorded
 # with --spdk-host against SPDK's target (TCP, RDMA) and nvmet (TCP),
 # joined and checked against perf's own numbers; then rmmod ntprof and a

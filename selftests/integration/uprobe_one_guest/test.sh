@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Userspace sites (uprobes) on one guest, kernel KERNEL (6.1's uprobe API
 # predates 6.12's): a program of the tests' own, its offsets taken here
 # with nm and readelf.

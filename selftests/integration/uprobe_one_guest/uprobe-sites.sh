@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The uprobe tests' preparation, on the machine that runs the lab (where
 # binutils are): the file offsets of selftests/tools/uprobe-target's
@@ -10,12 +11,12 @@ UPROBE_TARGET="$(dirname "${BASH_SOURCE[0]}")/../../tools/uprobe-target"
 # file_offset BINARY SYMBOL: the symbol's file offset, from its address
 # and the PT_LOAD segment that holds it (vaddr - p_vaddr + p_offset).
 file_offset() {
-	local bin=$1 sym=$2 addr type off vaddr paddr filesz rest
+	local bin=$1 sym=$2 addr type off vaddr filesz rest
 
 	addr=$(nm "$bin" | awk -v s="$sym" '$3 == s && ($2 == "T" || $2 == "t") { print $1 }')
 	[ -n "$addr" ] || return 1
 	addr=$((16#$addr))
-	while read -r type off vaddr paddr filesz rest; do
+	while read -r type off vaddr _ filesz rest; do
 		[ "$type" = LOAD ] || continue
 		if [ "$addr" -ge $((vaddr)) ] && [ "$addr" -lt $((vaddr + filesz)) ]; then
 			printf '%#x\n' $((addr - vaddr + off))

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The demo, host side: check the hooks, then record one command in 10
 # while fio runs 4 KiB random reads at queue depth 1 over NVMe/TCP and then
 # NVMe/RDMA, and join the host's recording with the target's; then, with

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The demo, target side: check the hooks, then record one command in 10 of
 # the host's workload, one transport after the other, into the share where
 # the host joins it with its own recording; then, with SPDK=, SPDK's target

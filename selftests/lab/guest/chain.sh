@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The chain topology's roles (TOPOLOGY=chain), sourced by guest.sh:
 #   replica: two null_blk devices, one fast and one slow, each exported
@@ -13,6 +14,9 @@ LAB_CHAIN_FAST_NQN=nqn.2026-11.io.ntprof.lab:replica-fast
 LAB_CHAIN_SLOW_NQN=nqn.2026-11.io.ntprof.lab:replica-slow
 LAB_CHAIN_MD=/dev/md0
 
+# LAB_ADDR and LAB_ADDR2 come from guest.sh, which sources this file;
+# the guests' scripts read LAB_TCP_ADDR and LAB_RDMA_ADDR.
+# shellcheck disable=SC2153,SC2034
 chain_network() {
 	modprobe virtio_net
 	ip addr add "$LAB_ADDR/24" dev eth0

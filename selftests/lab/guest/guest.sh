@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The lab guest's roles, sourced by /init. Three topologies:
 #  two: this guest is either the target or the host; the other guest is
@@ -7,6 +8,7 @@
 #  chain: this guest is the host, the middle or the replica (chain.sh).
 
 LAB_SHARE=/lab/share
+# shellcheck source=chain.sh # /lab in the guest is this folder.
 . /lab/chain.sh
 LAB_FLAGS=$LAB_SHARE/flags
 # How long one side waits for the other before giving up.
@@ -15,9 +17,10 @@ LAB_WAIT=${LAB_WAIT:-600}
 log() { echo "lab-guest: $*"; }
 
 cmdline_arg() {
-	local w
+	local w words
 
-	for w in $(cat /proc/cmdline); do
+	read -ra words < /proc/cmdline
+	for w in "${words[@]}"; do
 		case "$w" in
 		"lab.$1="*) echo "${w#*=}"; return 0 ;;
 		esac
@@ -119,12 +122,15 @@ lab_target_teardown() {
 
 # nvme_connect TRTYPE ADDR PORT NQN: connect and print the new block device.
 nvme_connect() {
-	local before d i
+	local before=" " d
 
-	before=" $(echo $(ls /sys/block)) "
+	for d in /sys/block/*; do
+		before+="${d##*/} "
+	done
 	nvme connect -t "$1" -a "$2" -s "$3" -n "$4" >&2 || return 1
-	for i in $(seq 1 100); do
-		for d in $(ls /sys/block); do
+	for _ in $(seq 1 100); do
+		for d in /sys/block/*; do
+			d=${d##*/}
 			case "$before" in
 			*" $d "*) ;;
 			*)
@@ -196,7 +202,7 @@ script_start() {
 target_script_finish() {
 	wait_for "$LAB_FLAGS/host.done" "$LAB_WAIT" ||
 		log "target: the host did not finish within ${LAB_WAIT}s"
-	wait $SCRIPT_PID
+	wait "$SCRIPT_PID"
 }
 
 host_run() {

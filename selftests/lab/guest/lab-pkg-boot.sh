@@ -11,6 +11,7 @@ mkdir -p /root
 # journald's forwarding would prefix with a time and a process.
 exec > /dev/console 2>&1
 
+# shellcheck source=guest.sh # /lab in the guest is this folder.
 . /lab/guest.sh
 lab_boot
 systemctl poweroff --no-block

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The package test's guest (lab.pkgroot=1, lab-run.sh's LAB_PKG): its
 # /init mounts the Debian system on the virtio disk that pkg-image.sh

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The agent and uprobes at once, on one guest with the module loaded:
 # two processes of /lab/bin/spdk-model (nvmf_tgt's command path under
 # SPDK's names), one started with 'ntprof run' (the agent), one without.
@@ -8,6 +9,7 @@
 # both processes run on and give the results they give without ntprof.
 # Then a recording of the agent's PID alone, and, the module unloaded,
 # one more through the agent.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
 KTAP_PREFIX="agent: "
 model=/lab/bin/spdk-model

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The chain test's host (chain/test.sh): per phase, record with the
 # chain rule while fio reads and writes 4 KiB at random at queue depths 1
 # and 16 through the middle's raid1 (CHAIN_SECONDS_PHASE seconds a job),
 # fio's JSON in the share as PHASE-fio-RW-QD.json.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/chain/guest/chain-lib.sh
 . /lab/tests/chain-lib.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
@@ -17,6 +21,7 @@ modprobe ntprof || { ktap_fail "modprobe ntprof"; ktap_finished; exit 1; }
 settle "$(basename "$dev")"
 for p in $CHAIN_PHASES; do
 	phase=${p%:*} n=${p#*:}
+	secs=4
 	eval "secs=\${CHAIN_SECONDS_$phase:-4}"
 	wait_flag "$phase-middle.recording" || ktap_fail "$phase: the middle records"
 	chain_record "$phase-host" host "$n" --chain "$share/$phase-host.ntp" || break

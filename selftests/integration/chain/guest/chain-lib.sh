@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers of the chain test's guest scripts (chain/test.sh): the
 # host, the middle and the replica record each phase at one -s with the
@@ -18,6 +19,7 @@ chain_record() {
 
 	ntprof record -r "$role" -t tcp -s "$n" "$chain" -o "$out" \
 		> "/tmp/$name.out" 2>&1 &
+	# shellcheck disable=SC2034 # the caller stops it.
 	rec_pid=$!
 	if wait_line "/tmp/$name.out" "^ntprof: profiling as $role" 60; then
 		ktap_pass "$name: record -r $role -s $n $chain profiles"
@@ -37,6 +39,7 @@ chain_record_middle() {
 
 	ntprof record -r host,target -t tcp -s "$n" --chain=md -o "$out" \
 		--prom "$prom" > "/tmp/$name.out" 2>&1 &
+	# shellcheck disable=SC2034 # the caller stops it.
 	rec_pid=$!
 	if wait_line "/tmp/$name.out" "^ntprof: profiling as target" 60 &&
 	   wait_line "/tmp/$name.out" "^ntprof: profiling as host" 60; then

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The chain test's middle (chain/test.sh): /dev/md0, a raid1 of the
 # replica's fast and slow namespaces, exported to the host. It leaves
@@ -12,8 +13,11 @@
 # keeps md's and each leg's
 # block layer counters of the recording's span for the checker
 # (PHASE-stat-NAME.0 and .1).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/chain/guest/chain-lib.sh
 . /lab/tests/chain-lib.sh
 KTAP_PREFIX="middle: "
 share=$NTPROF_LAB_SHARE
@@ -51,6 +55,7 @@ for d in /sys/block/"$md"/md/dev-*; do
 	lbs=$(cat "/sys/block/$dev/queue/logical_block_size")
 	offsets="$offsets $(( $(cat "$d/offset") * 512 / lbs ))"
 done
+# shellcheck disable=SC2086,SC2046 # the words of a line.
 set -- $offsets
 if [ $# -eq 2 ] && [ "$1" = "$2" ] && [ "$1" -gt 0 ]; then
 	ktap_pass "both legs have md's data offset ($1 LBAs)"

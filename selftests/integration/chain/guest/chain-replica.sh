@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The chain test's replica (chain/test.sh): its target side records
 # each phase with the chain rule shifted by md's data offset, which the
 # middle leaves in the share (md-offset, in the legs' LBAs), from before
 # the middle records to after it stopped.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/chain/guest/chain-lib.sh
 . /lab/tests/chain-lib.sh
 KTAP_PREFIX="replica: "
 share=$NTPROF_LAB_SHARE

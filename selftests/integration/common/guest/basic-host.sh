@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Lab, host side: the module loads and unloads, also under fio I/O on both
 # transports; ntprof status tells the truth; fio works over TCP and RDMA.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
 KTAP_PREFIX="host: "
 
@@ -28,9 +30,7 @@ status_says() {
 
 # load_cycles N: unload and reload the module N times, checking status.
 load_cycles() {
-	local i
-
-	for i in $(seq 1 "$1"); do
+	for _ in $(seq 1 "$1"); do
 		rmmod ntprof || return 1
 		modprobe ntprof || return 1
 		ntprof status > /dev/null || return 1

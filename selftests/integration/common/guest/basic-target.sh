@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Lab, target side: the module loads beside nvmet, status sees the target's
 # transports, and (on a guest of its own) it comes and goes while the host
 # drives I/O through nvmet-tcp and nvmet-rdma.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
 KTAP_PREFIX="target: "
 

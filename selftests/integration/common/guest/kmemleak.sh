@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # kmemleak's scans between a lab script's scenarios, on the debug kernel
 # (NTPROF_LAB_DEBUG=1, selftests/lab/debug-kernel.sh); a no-op on the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers of the recorder's lab tests: fio jobs that report how many
 # commands they issued, and checks over the test client's printed records
@@ -106,6 +107,7 @@ wait_flag() {
 # check_new_points TRANSPORT HOST_FILE TARGET_FILE: the points that need
 # a hook the kernel may lack are in every record where it has the hook
 # (tcp_send, rdma_data, rdma_send_done: yes or no, from hook_ok).
+# shellcheck disable=SC2154 # hook_ok set them, in the caller.
 check_new_points() {
 	local t=$1 host=$2 target=$3
 
@@ -174,6 +176,7 @@ ntp_cntlid() {
 
 # stat_of NAME [ROLE]: one counter of the test client's stats (of ROLE).
 stat_of() {
+	# shellcheck disable=SC2086 # the role, or nothing.
 	testclient stats $2 | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
 
@@ -239,6 +242,9 @@ subsys_entries() {
 
 	s=$(grep -lx "$1" /sys/class/nvme-subsystem/*/subsysnqn 2>/dev/null | head -n 1)
 	[ -n "$s" ] || return 1
+	# The guest's find is busybox's, without -printf; sysfs's names have
+	# no spaces.
+	# shellcheck disable=SC2010
 	ls "$(dirname "$s")" | grep -E "^$2\$"
 }
 

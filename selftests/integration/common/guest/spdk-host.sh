@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The kernel host against SPDK's target: connect over NVMe/TCP, then 3000
 # 4 KiB random reads at queue depth 1 while ntprof records the host's
 # side (the target's script records SPDK's and joins the two).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="spdk host: "
 share=$NTPROF_LAB_SHARE

@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Helpers of the spdk_nvme_perf lab tests (spdk-perf-host.sh with
 # uprobes, spdk-agent-perf-host.sh with the agent): perf's run, its
 # figures, and the report's.
+# shellcheck disable=SC2034 # the variables are for the scripts that source it.
 
 # perf_args TRTYPE ADDR PORT NQN SECONDS: spdk_nvme_perf's options for
 # QD1 4 KiB reads on core 1 (the target polls core 0), in PERF_ARGS.
@@ -81,6 +83,7 @@ check_joined() {
 	local line host matched pct
 
 	line=$(grep '^records: ' "$2" | tail -n 1)
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- "$1" "$2" "$3" $(records_line "$2")
 	host=${4:-0} matched=${6:-0} pct=${7:-0}
 	HOST_RECORDS=$host
@@ -136,4 +139,43 @@ target_record() {
 			-o "$NTPROF_LAB_SHARE/$1-target.ntp" > "/tmp/$1-rt.out" 2>&1 &
 	fi
 	TARGET_REC=$!
+}
+
+# pairing_start NAME TRANSPORT KIND [AGENT]: the start of a pairing of
+# perf with a target of KIND (spdk or nvmet) over TRANSPORT: the target's
+# record started (target_record), its pid in TARGET_REC, and checked to
+# have started; with AGENT, through nvmf_tgt's agent where KIND is spdk.
+pairing_start() {
+	local name=$1 kind=$3 agent=${4:-} how=''
+
+	[ -z "$agent" ] || how=" (through nvmf_tgt's agent for SPDK)"
+	target_record "$name" "$2" "$kind"
+	if wait_line "/tmp/$name-rt.out" 'profiling as target' 60 &&
+	   { [ -z "$agent" ] || [ "$kind" = nvmet ] ||
+	     grep -q 'through the agent' "/tmp/$name-rt.out"; }; then
+		ktap_pass "$name: the target's record starts$how"
+	else
+		ktap_fail "$name: the target's record starts"
+		sed 's/^/# /' "/tmp/$name-rt.out"
+	fi
+}
+
+# pairing_report NAME TRANSPORT KIND PERF_OUT AVG PCT: the end of a
+# pairing, both recordings stopped: their report --detail joins every
+# host record, holds each of perf's reads (PERF_OUT, perf's output),
+# its mean lies within PCT % of perf's AVG, and its stages are named for
+# SPDK's side and the transport. The host's records in HOST_RECORDS.
+pairing_report() {
+	local name=$1 t=$2 kind=$3 report=$NTPROF_LAB_SHARE/$1-report.txt rc
+
+	ntprof report --detail "$NTPROF_LAB_SHARE/$name-host.ntp" \
+		"$NTPROF_LAB_SHARE/$name-target.ntp" > "$report" 2>&1
+	rc=$?
+	sed 's/^/# /' "$report" | tail -n 40
+	check_joined "$name" "$report" $rc
+	check_reads "$name" "$report" "$4"
+	check_mean "$name" "$report" "$5" "$6"
+	stages_named "$report" "$t" "$kind" &&
+		ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
+		ktap_fail "$name: the stages are named for SPDK's side and the transport"
 }

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # SPDK's target for the host's reads: nvmf_tgt from the lab's helper,
 # ntprof probe --spdk-target by path and by PID, and ntprof record
 # --spdk-target while the host reads (spdk-host.sh records its side).
 # After the host: the target recorded each read once, and the report
 # joins all the host's records.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/spdk-target-lib.sh
+. /lab/tests/spdk-target-lib.sh
 KTAP_PREFIX=${KTAP_PREFIX:-"spdk target: "}
 # What probe says of a target ready to record: through uprobes, or
 # (spdk-agent-target.sh) through the agent of an nvmf_tgt under ntprof run.
@@ -14,19 +19,7 @@ share=$NTPROF_LAB_SHARE
 tgt=$NTPROF_LAB_SPDK_TGT
 ktap_header
 
-give_up() {
-	lab-ready
-	ktap_finished
-	exit 1
-}
-
-modprobe ntprof || { ktap_fail "modprobe ntprof"; give_up; }
-if ! lab-spdk-target start 512; then
-	ktap_fail "nvmf_tgt starts and listens on TCP and RDMA"
-	give_up
-fi
-ktap_pass "nvmf_tgt starts and listens on TCP and RDMA"
-pid=$(cat /run/lab-spdk-target.pid)
+spdk_target_start 512 "nvmf_tgt starts and listens on TCP and RDMA"
 
 ntprof probe -r target -t tcp --spdk-target "$tgt" > "$share/spdk-probe.txt" 2>&1
 rc=$?
@@ -72,6 +65,7 @@ ntprof report "$share/spdk-host.ntp" "$share/spdk-target.ntp" \
 rc=$?
 sed 's/^/# /' "$share/spdk-report.txt" | tail -n 25
 line=$(grep '^records: ' "$share/spdk-report.txt" | tail -n 1)
+# shellcheck disable=SC2086,SC2046 # the words of a line.
 set -- $(echo "$line" | sed -E 's/^records: ([0-9]+) host, ([0-9]+) target; ([0-9]+) matched \(([0-9]+) % .*/\1 \2 \3 \4/')
 host=${1:-0} target=${2:-0} matched=${3:-0} pct=${4:-0}
 if [ "${reads:-0}" -gt 0 ] && [ "$host" -eq "$reads" ]; then

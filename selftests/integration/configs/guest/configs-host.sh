@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The configurations people run, host side (configs-lib.sh names them):
 # for each step, connect as its configuration says (reconnecting only
@@ -9,8 +10,11 @@
 # STEP-nvme (nvme read's issued and succeeded) and STEP-ng (the char
 # device it used); the checks run on the
 # machine that ran the lab (configs/check.sh).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/configs/guest/configs-lib.sh
 . /lab/tests/configs-lib.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
@@ -26,7 +30,7 @@ find_ns() {
 	local nqn=$NTPROF_LAB_TCP_NQN i
 
 	[ "$1" = tcp ] || nqn=$NTPROF_LAB_RDMA_NQN
-	dev= ctrl=
+	dev='' ctrl=''
 	for i in $(seq 1 100); do
 		dev=$(subsys_entry "$nqn" 'nvme[0-9]+n[0-9]+')
 		ctrl=$(subsys_entry "$nqn" 'nvme[0-9]+')
@@ -199,7 +203,7 @@ if [ -n "$why" ]; then
 fi
 # The options each transport's controller was connected with: the lab's
 # connection first, which has none.
-opts_tcp= opts_rdma=
+opts_tcp='' opts_rdma=''
 for step in $(configs_steps); do
 	c=$(step_config "$step")
 	t=$(step_transport "$step")

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The configurations of configs/test.sh, shared by its host and
 # target scripts (Documentation/stages.rst, Configurations). A step is
@@ -26,6 +27,7 @@
 #            connect --tls) to the target's TLS port, tlshd on both
 #            sides, default's job: only where CONFIGS_TLS is 1
 #            (configs_tls_why_not)
+# shellcheck disable=SC2034 # the variables are for the scripts that source it.
 
 CONFIGS_POLL_QUEUES=2
 # fio's seconds per step: at -s 100 a dozen commands or so at queue depth

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The configurations people run, target side: for each step of
 # configs-lib.sh, record the step's transport at its -s from when the
@@ -7,8 +8,11 @@
 # STEP-target.ntp, STEP-target.out. With the TLS steps, tlshd runs and
 # the NVMe/TCP subsystem is on a third port, which requires TLS; the
 # host's PSK is inserted before the first of them.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/configs/guest/configs-lib.sh
 . /lab/tests/configs-lib.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE

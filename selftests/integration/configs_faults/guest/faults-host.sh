@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Resets, reconnects and multipath, host side (faults-lib.sh names the
 # steps): each transport's controller connected anew with
@@ -8,8 +9,11 @@
 # STEP-fio.json; and multipath's value and each step's controllers in
 # faults-host.txt. The checks run on the lab's machine
 # (configs_faults/check.sh).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/configs_faults/guest/faults-lib.sh
 . /lab/tests/faults-lib.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
@@ -24,6 +28,7 @@ find_ns() {
 	for i in $(seq 1 300); do
 		ctrl=$(subsys_entries "$1" 'nvme[0-9]+' | head -n 1)
 		dev=$(subsys_entries "$1" 'nvme[0-9]+n[0-9]+' | head -n 1)
+		# shellcheck disable=SC2010 # sysfs names, without spaces.
 		[ -n "$dev" ] || [ -z "$ctrl" ] ||
 			dev=$(ls "/sys/class/nvme/$ctrl" | grep -E '^nvme[0-9]+n[0-9]+$' | head -n 1)
 		n=0
@@ -80,6 +85,7 @@ gone_path() {
 		# The namespace's scan may add the disk after the connect. A
 		# hidden disk has no dev in sysfs: its number is diskstats'.
 		for i in $(seq 1 100); do
+			# shellcheck disable=SC2010 # sysfs names, without spaces.
 			d=$(ls "/sys/class/nvme/$c/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
 			maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
 			min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
@@ -127,7 +133,7 @@ for step in $(faults_steps); do
 			settle "$dev"
 			ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
 			gone=$(gone_path "$ctrls")
-			[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat /sys/class/nvme/$c/address) $(ls /sys/class/nvme/$c/ | tr '\n' ' ')"; done)"
+			[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat "/sys/class/nvme/$c/address") $(ls "/sys/class/nvme/$c/" | tr '\n' ' ')"; done)"
 			echo "$step gone $gone" >> "$share/faults-host.txt"
 		else
 			ktap_fail "$step: a second path to $dev"

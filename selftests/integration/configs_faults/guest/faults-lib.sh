@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The faults of configs_faults/test.sh, shared by its host and
 # target scripts (Documentation/stages.rst, Configurations: resets and
@@ -21,6 +22,7 @@
 #              reloaded with multipath=N): nvme_core requeues the
 #              cancelled requests themselves, which retry once the
 #              controller is live.
+# shellcheck disable=SC2034 # the variables are for the scripts that source it.
 
 # The options of the host's connections in these steps.
 FAULTS_CONNECT_OPTS="--ctrl-loss-tmo=30 --reconnect-delay=1"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Resets, reconnects and multipath, target side: for each step of
 # faults-lib.sh, record the step's transport at its -s while the host's
@@ -7,8 +8,11 @@
 # step export the NVMe/TCP subsystem on a second port for the host, and
 # take it off when the host says. Files in the share, per step:
 # STEP-target.ntp, STEP-target.out.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/configs_faults/guest/faults-lib.sh
 . /lab/tests/faults-lib.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE

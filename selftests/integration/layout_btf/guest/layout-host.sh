@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Struct layouts from BTF alone, in one guest: the module loaded without
 # its built-in table (builtin_layout=0) knows no offset until a start
@@ -7,7 +8,9 @@
 # with a clear line, leaving no file. With the kernel's BTF, every hook
 # attaches, and both roles record each of fio's reads over both
 # transports once, joined. Then the module with its table again: built-in.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="layout: "
 share=$NTPROF_LAB_SHARE

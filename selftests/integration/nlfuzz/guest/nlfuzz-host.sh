@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The netlink fuzzer on one guest: nlfuzz sends NLFUZZ_COUNT (100000)
 # messages to the ntprof family, shaped by its YAML spec (/lab/ntprof.yaml):
@@ -8,8 +9,11 @@
 # left, ntprof status answers, a recording of fio's reads has each of them
 # once, and it unloads. lab_scenario checks the kernel log. The seed is
 # in the pass line; NLFUZZ_SEED and NLFUZZ_COUNT are for runs by hand.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/kmemleak.sh
 . /lab/tests/kmemleak.sh
 KTAP_PREFIX="nlfuzz: "
 spec=/lab/ntprof.yaml

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The packages as an operator uses them (packages/test.sh): on one
 # guest that booted a Debian 12 system with systemd and its kernel's
@@ -9,7 +10,9 @@
 # across fio runs, systemctl stops them, and report reads the directory:
 # every part whole, every command of fio's once on each side, all joined.
 # Then dpkg --purge leaves nothing behind.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="packages: "
 kver=$(uname -r)
@@ -46,6 +49,7 @@ fio_until() {
 	for i in $(seq 40); do
 		c=$(fio_count "$NTPROF_LAB_TCP_DEV" "$2" 4k "$3")
 		n=$(( n + ${c% *} + ${c#* } ))
+		# shellcheck disable=SC2010 # the recorder's parts, named ROLE.NNNN.ntp.
 		ls "$dir" | grep -q "$1" && break
 	done
 	echo "$n"
@@ -155,6 +159,7 @@ fi
 journal ntprof-record@host
 
 for role in host target; do
+	# shellcheck disable=SC2010 # the recorder's parts, named ROLE.NNNN.ntp.
 	parts=$(ls "$dir" | grep -c "^$role\.[0-9]*\.ntp$")
 	ends=$(for f in "$dir/$role".*.ntp; do ntprof report "$f" 2>&1 |
 		grep -c "ends early"; done | awk '{ s += $1 } END { print s + 0 }')

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # Privileges, on one guest: a user without CAP_NET_ADMIN (uid 65534, no
 # capabilities) gets EPERM from every operation of the ntprof family, as
 # raw genl messages (testclient raw) and through the tool, and cannot read
@@ -15,6 +16,7 @@
 # says why; without them, the built-in table's offsets record.
 # The debugfs files are root's by their own modes (0400): each is checked
 # by its mode and read as uid 65534 with the debugfs mount opened.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
 KTAP_PREFIX="privileges: "
 tc=testclient
@@ -33,7 +35,9 @@ ktap_check "as root: a host session starts and stops" \
 # The family's operations, by number (include/uapi/linux/ntprof.h).
 for op in "1 status-get" "2 start" "3 stop" "4 probe-get dump" \
 	  "5 stats-get dump" "6 records-get dump"; do
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $op
+	# shellcheck disable=SC2086 # a command and its options.
 	out=$(nobody $tc raw "$1" ${3:-} 2> /dev/null)
 	if [ "$out" = "errno 1" ]; then
 		ktap_pass "raw $2 without CAP_NET_ADMIN: EPERM"
@@ -56,7 +60,9 @@ root() { "$@"; }
 raw_as() {
 	local who=$1 want=$3 out
 
+	# shellcheck disable=SC2086,SC2046 # the words of a line.
 	set -- $2
+	# shellcheck disable=SC2086 # a command and its options.
 	out=$($who $tc raw "$1" ${3:-} 2> /dev/null)
 	if [ "$out" = "errno $want" ]; then
 		ktap_pass "raw $2 as $who: errno $want"
@@ -107,7 +113,7 @@ fi
 # A SIGKILLed recorder leaves no session running.
 ntprof record -r host -t tcp -d 120 -o /tmp/killed.ntp > /tmp/killed.out 2>&1 &
 rpid=$!
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	grep -qx 'host session: recording' /sys/kernel/debug/ntprof/status && break
 	sleep 0.1
 done
@@ -133,7 +139,7 @@ mkfifo /tmp/drainer.in
 $tc drainer host < /tmp/drainer.in > /tmp/drainer.out 2> /tmp/drainer.err &
 drainer=$!
 exec 8> /tmp/drainer.in
-for i in $(seq 100); do
+for _ in $(seq 100); do
 	[ -s /tmp/drainer.out ] && break
 	sleep 0.1
 done

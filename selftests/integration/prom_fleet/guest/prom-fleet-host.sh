@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The fleet view's lab run, host side (prom_fleet/test.sh): record
 # NVMe/TCP at N=1 with --prom around a 4 s fio job of 4 KiB random reads at
@@ -6,7 +7,9 @@
 # prom_fleet/check.sh, which serves the files to a real Prometheus. The
 # host's NQN goes to the share first: the target allows that host alone,
 # so that its series name it.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE

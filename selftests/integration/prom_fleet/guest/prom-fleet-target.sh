@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The fleet view's lab run, target side (prom_fleet/test.sh): the TCP
 # subsystem allows the host alone (its NQN from the share), as an
 # operator's would, so that the target knows which host its controllers
 # serve; record NVMe/TCP at N=1 with --prom while the host's fio runs,
 # and leave target.ntp and target/ntprof.prom in the share.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # ntprof record as host and as target at once, on one guest (host and
 # target in one kernel): each role's session has its own buffers, so the
@@ -11,8 +12,11 @@
 # pick the same reads and writes, those ntprof_chain_hash() picks; the
 # module refuses it with uprobe sites, and an offset without it.
 # Then the module's rule for a request without a role, and rmmod.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/kmemleak.sh
 . /lab/tests/kmemleak.sh
 KTAP_PREFIX="host: "
 tc=testclient
@@ -257,10 +261,9 @@ for t in tcp rdma; do
 			ktap_fail "$t: record -r $side stops on SIGINT, exit 0 (got $rc)"
 	done
 	for side in host target; do
-		own=1 other=2
-		[ $side = target ] && { own=2 other=1; }
 		sed 's/^/# /' /tmp/$side.out /tmp/$side.err
 		n=$(sed -n "s/^ntprof: \([0-9]*\) records written to \/tmp\/$side.ntp$/\1/p" /tmp/$side.out)
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
 		set -- $(ntp_roles /tmp/$side.ntp)
 		mine=$1 theirs=$2 bad=$3
 		[ $side = target ] && { mine=$2 theirs=$1; }

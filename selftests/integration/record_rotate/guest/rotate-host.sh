@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # ntprof record --rotate on one guest (host and target in one kernel):
 # both roles recorded in parts of 1 MiB while fio reads and writes over
@@ -6,7 +7,9 @@
 # parts hold each of fio's commands once; report of the two directories
 # joins every host record with its target record (100 %); and with
 # --keep 2 only the two newest parts stay.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 
@@ -48,6 +51,7 @@ fio_until() {
 	for i in $(seq 40); do
 		c=$(fio_count "$NTPROF_LAB_TCP_DEV" "$rw" 4k "$secs")
 		n=$(( n + ${c% *} + ${c#* } ))
+		# shellcheck disable=SC2010 # the recorder's parts, named ROLE.NNNN.ntp.
 		ls "$dir" | grep -q "$pattern" && break
 	done
 	echo "$n"
@@ -83,9 +87,12 @@ fi
 
 record_parts host /tmp/kh --keep 2
 fio_until /tmp/kh '\.0004\.ntp$' randread 3 > /dev/null
+# shellcheck disable=SC2154 # record_parts set it, by eval.
 kill -INT "$host_rec"
+# shellcheck disable=SC2154
 wait "$host_rec"
 kept=$(ls /tmp/kh | tr '\n' ' ')
+# shellcheck disable=SC2010 # the recorder's parts, named ROLE.NNNN.ntp.
 if [ "$(ls /tmp/kh | wc -l)" = 2 ] && ! ls /tmp/kh | grep -q '^host.0001.ntp$' &&
    grep -q "removed the [0-9]* oldest" /tmp/kh.out; then
 	ktap_pass "--keep 2: the two newest parts kept ($kept)"

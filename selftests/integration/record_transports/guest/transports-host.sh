@@ -1,11 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # One session of each role for both transports (no -t on the target,
 # -t tcp,rdma on the host), in one guest: fio reads the TCP namespace
 # and the RDMA one; each side records each of fio's reads once, with its
 # transport; the report joins every command, shows a group per
 # transport, labelled with it, whose stages are named for it.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="transports: "
 share=$NTPROF_LAB_SHARE

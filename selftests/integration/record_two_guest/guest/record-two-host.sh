@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # ntprof record on two guests, host side: probe, then record NVMe/TCP at
 # N=1 for 8 s around a 4 s fio job of 4 KiB random reads at queue depth 1.
@@ -7,7 +8,9 @@
 # account of the same requests.
 # Then a recording that runs out of disk space fails cleanly and stops its
 # session.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE
@@ -275,6 +278,7 @@ ntprof record -r host -t tcp -s 1 -o "$share/killed-host.ntp" > /tmp/killed.out 
 rec=$!
 # A header is some 600 bytes; a second of reads is tens of kilobytes.
 i=0
+# shellcheck disable=SC2002 # cat gives 0 bytes of a file not there yet.
 while [ "$(cat "$share/killed-host.ntp" 2>/dev/null | wc -c)" -le 8192 ] &&
       [ $i -lt 100 ]; do
 	sleep 0.1

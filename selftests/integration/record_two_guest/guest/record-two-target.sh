@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # ntprof record on two guests, target side: probe, then record NVMe/TCP at
 # N=1 while the host's fio runs, stop with SIGINT, and leave the recording
 # and the output in the share. Then: a second recorder is refused while
 # one runs, and a recorder killed with SIGKILL leaves a file behind.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE

@@ -1,10 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Recorder on one guest (host and target in one kernel): at N=1 every
 # command fio completed is recorded exactly once on each side, with its
 # points in path order and with the points of the hooks this kernel has
 # (check_new_points); stop, start again; unload under a session.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 tc=testclient

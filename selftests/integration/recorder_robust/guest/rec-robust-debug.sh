@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # The parts of rec-robust-host.sh that run on the debug kernel only (their
 # checkers are what make them worth the minutes): sessions started and
@@ -7,11 +8,10 @@
 # and nvmet_rdma unloaded and loaded again mid-session. Sourced by
 # rec-robust-host.sh, with its helpers and $tc.
 
+# shellcheck disable=SC2154 # tc is rec-robust-host.sh's, which sources it.
 # start_stop_cycles N: N starts and stops of both roles' sessions.
 start_stop_cycles() {
-	local i
-
-	for i in $(seq 1 "$1"); do
+	for _ in $(seq 1 "$1"); do
 		$tc start host tcp 1 && $tc start target rdma 1 && $tc stop ||
 			return 1
 	done

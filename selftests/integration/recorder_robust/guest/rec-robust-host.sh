@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Recorder under stress, on one guest: a full buffer drops records and
 # counts them while I/O goes on; unloading ntprof under I/O with sessions
@@ -8,8 +9,11 @@
 # start and stop repeated under I/O, a recorder SIGKILLed mid-drain, the
 # RDMA controller disconnected and nvme_rdma and nvmet_rdma unloaded,
 # with a kmemleak scan after each part (kmemleak.sh).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/kmemleak.sh
 . /lab/tests/kmemleak.sh
 KTAP_PREFIX="host: "
 tc=testclient
@@ -82,13 +86,13 @@ cut_mid_session() {
 		grep -q "$nqn" "$c/subsysnqn" 2>/dev/null && ctrl=$(basename "$c")
 	done
 	ktap_check "disconnect the $t controller ($ctrl) mid-session" nvme disconnect -d "$ctrl"
-	wait $fio
+	wait "$fio"
 	ktap_check "the $t sessions still answer" $tc stats
-	ktap_check "unload nvme_$t mid-session" modprobe -r nvme_$t
-	ktap_check "load nvme_$t again mid-session" modprobe nvme_$t
+	ktap_check "unload nvme_$t mid-session" modprobe -r "nvme_$t"
+	ktap_check "load nvme_$t again mid-session" modprobe "nvme_$t"
 	rm -f "$cfg/subsystems/"* && rmdir "$cfg"
-	ktap_check "unload nvmet_$t mid-session" modprobe -r nvmet_$t
-	ktap_check "load nvmet_$t again mid-session" modprobe nvmet_$t
+	ktap_check "unload nvmet_$t mid-session" modprobe -r "nvmet_$t"
+	ktap_check "load nvmet_$t again mid-session" modprobe "nvmet_$t"
 	ktap_check "stop the $t sessions" $tc stop
 }
 

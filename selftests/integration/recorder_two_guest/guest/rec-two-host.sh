@@ -1,9 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Recorder on two guests, host side: at N=100 the host samples about one
 # command in 100, and exactly the commands the target sampled, with
 # nothing added on the wire.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 tc=testclient

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Recorder on two guests, target side: record each transport at N=100
 # while the host's fio runs, then leave the records in the share.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="target: "
 tc=testclient

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Ground truth for ntprof report and compare, host side: for each phase of
 # REPORT_PHASES and each transport, the target sets the phase's load up
@@ -9,7 +10,9 @@
 # wakeup besides.
 # Files in the share: STEP-host.ntp, STEP-host.out, STEP-fio.json; the
 # checks run on the machine that ran the lab.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="host: "
 share=$NTPROF_LAB_SHARE

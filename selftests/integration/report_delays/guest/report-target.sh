@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
 # Ground truth for ntprof report and compare, target side. The host runs
 # one step per phase and transport (REPORT_PHASES, "tcp rdma"): for each,
@@ -10,7 +11,9 @@
 #   busy        a local fio writer on the backing device, 128 KiB random
 #               writes at queue depth 8.
 # Files in the share: STEP-target.ntp, STEP-target.out, STEP-writer.json.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
 KTAP_PREFIX="target: "
 share=$NTPROF_LAB_SHARE
@@ -57,8 +60,8 @@ load_up() {
 load_down() {
 	case "$1" in
 	busy)
-		kill -INT $writer 2>/dev/null
-		wait $writer
+		kill -INT "$writer" 2>/dev/null
+		wait "$writer"
 		# fio says it was interrupted before its JSON.
 		sed -n '/^{/,$p' "/tmp/$2-writer.json" > "$share/$2-writer.json"
 		;;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The tutorial's sequence with the in-process agent on both sides, in one
 # guest: nvmf_tgt started by ntprof run (spdk-agent-perf-target.sh) and
 # recorded with --spdk-target; spdk_nvme_perf started by ntprof run
@@ -7,8 +8,11 @@
 # target, and over TCP against nvmet. Each pairing: both sides through
 # the agent where SPDK runs, every host record joined, each of perf's
 # reads recorded, ntprof's mean beside perf's Average; then compare.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/spdk-perf-lib.sh
 . /lab/tests/spdk-perf-lib.sh
 KTAP_PREFIX="spdk agent perf: "
 share=$NTPROF_LAB_SHARE
@@ -18,32 +22,25 @@ ktap_header
 
 # has_agent PID: the process made the agent's shared memory.
 has_agent() {
+	# The guest's find is busybox's, without -lname.
+	# shellcheck disable=SC2010
 	ls -l "/proc/$1/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent'
 }
 
 # pairing NAME TRANSPORT KIND ADDR PORT NQN: KIND is spdk or nvmet.
 pairing() {
 	local name=$1 t=$2 kind=$3 addr=$4 port=$5 nqn=$6
-	local rt rh p rc i iops avg
-	local trtype
+	local rt rh p rc trc iops avg
 
-	trtype=$(echo "$t" | tr a-z A-Z)
-	target_record "$name" "$t" "$kind"
+	pairing_start "$name" "$t" "$kind" agent
 	rt=$TARGET_REC
-	if wait_line "/tmp/$name-rt.out" 'profiling as target' 60 &&
-	   { [ "$kind" = nvmet ] || grep -q 'through the agent' "/tmp/$name-rt.out"; }; then
-		ktap_pass "$name: the target's record starts (through nvmf_tgt's agent for SPDK)"
-	else
-		ktap_fail "$name: the target's record starts"
-		sed 's/^/# /' "/tmp/$name-rt.out"
-	fi
 
-	perf_args "$trtype" "$addr" "$port" "$nqn" 5
+	perf_args "${t^^}" "$addr" "$port" "$nqn" 5
 	ntprof run -t "$t" --wait-recorder 300 -- "$perf" "${PERF_ARGS[@]}" \
 		> "/tmp/$name-perf.out" 2> "/tmp/$name-perf.err" &
 	p=$!
-	for i in $(seq 1 600); do
-		has_agent $p && break
+	for _ in $(seq 1 600); do
+		has_agent "$p" && break
 		sleep 0.1
 	done
 	ntprof record -t "$t" -s 1 --spdk-host "$p" \
@@ -73,29 +70,19 @@ pairing() {
 	wait $rh
 	rc=$?
 	sed 's/^/# /' "/tmp/$name-rh.out" | tail -n 6
-	wait $rt
-	[ $rc -eq 0 ] && [ $? -eq 0 ] &&
+	wait "$rt"
+	trc=$?
+	[ $rc -eq 0 ] && [ $trc -eq 0 ] &&
 		ktap_pass "$name: both records stop on SIGINT, exit 0" ||
 		ktap_fail "$name: both records stop on SIGINT, exit 0"
 
-	ntprof report --detail "$share/$name-host.ntp" \
-		"$share/$name-target.ntp" > "$share/$name-report.txt" 2>&1
-	rc=$?
-	sed 's/^/# /' "$share/$name-report.txt" | tail -n 40
-	check_joined "$name" "$share/$name-report.txt" $rc
+	# Every read of perf's 5 s: held until the recorder was on, none is
+	# missed, and none is another run's. With no trap; under TCG perf's
+	# own code around ntprof's window is slow to run: up to some 5 %.
+	pairing_report "$name" "$t" "$kind" "/tmp/$name-perf.out" "$avg" 8
 	grep -q "through the agent" "$share/$name-report.txt" &&
 		ktap_pass "$name: the report says which side went through the agent" ||
 		ktap_fail "$name: the report says which side went through the agent"
-
-	# Every read of perf's 5 s: held until the recorder was on, none is
-	# missed, and none is another run's.
-	check_reads "$name" "$share/$name-report.txt" "/tmp/$name-perf.out"
-	# With no trap; under TCG perf's own code around ntprof's window is
-	# slow to run: up to some 5 %.
-	check_mean "$name" "$share/$name-report.txt" "$avg" 8
-	stages_named "$share/$name-report.txt" "$t" "$kind" &&
-		ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
-		ktap_fail "$name: the stages are named for SPDK's side and the transport"
 }
 
 pairing agent-tcp tcp spdk "$NTPROF_LAB_SPDK_TCP_ADDR" \

@@ -1,33 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # SPDK's target for spdk-agent-perf-host.sh: nvmf_tgt started by ntprof
 # run, its agent's sites patched. With the host done, what must not harm
 # SPDK: its recorder SIGKILLed while perf reads (SPDK serves on, and the
 # agent turns itself off when the heartbeat stops); then spdk_tgt, SPDK's
 # all-in-one target, under ntprof run once, recorded with perf's agent,
 # every host record joined.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/spdk-perf-lib.sh
 . /lab/tests/spdk-perf-lib.sh
+# shellcheck source=selftests/integration/common/guest/spdk-target-lib.sh
+. /lab/tests/spdk-target-lib.sh
 KTAP_PREFIX="spdk agent perf target: "
 share=$NTPROF_LAB_SHARE
 tgt=$NTPROF_LAB_SPDK_TGT
 perf=$NTPROF_LAB_SPDK_PERF
 ktap_header
 
-give_up() {
-	lab-ready
-	ktap_finished
-	exit 1
-}
-
 # The kernel side of the nvmet pairing, and uprobes kept out of agents.
-modprobe ntprof || { ktap_fail "modprobe ntprof"; give_up; }
-if ! LAB_SPDK_AGENT=1 lab-spdk-target start 4096; then
-	ktap_fail "nvmf_tgt starts under ntprof run and listens on TCP and RDMA"
-	give_up
-fi
-pid=$(cat /run/lab-spdk-target.pid)
-ktap_pass "nvmf_tgt starts under ntprof run and listens on TCP and RDMA"
+LAB_SPDK_AGENT=1 spdk_target_start 4096 \
+	"nvmf_tgt starts under ntprof run and listens on TCP and RDMA"
 ntprof probe --spdk-target "$tgt" > /tmp/agent-probe.txt 2>&1
 rc=$?
 sed 's/^/# /' /tmp/agent-probe.txt
@@ -97,7 +92,9 @@ tcp_args 5
 ntprof run -t tcp --wait-recorder 300 -- "$perf" "${PERF_ARGS[@]}" \
 	> /tmp/st-perf.out 2> /tmp/st-perf.err &
 p=$!
-for i in $(seq 1 600); do
+for _ in $(seq 1 600); do
+	# The guest's find is busybox's, without -lname.
+	# shellcheck disable=SC2010
 	ls -l "/proc/$p/fd" 2>/dev/null | grep -q 'memfd:ntprof-agent' && break
 	sleep 0.1
 done
@@ -113,6 +110,7 @@ ntprof report "$share/spdk-tgt-host.ntp" "$share/spdk-tgt-target.ntp" \
 rc=$?
 sed 's/^/# /' "$share/spdk-tgt-report.txt" | tail -n 25
 line=$(grep '^records: ' "$share/spdk-tgt-report.txt" | tail -n 1)
+# shellcheck disable=SC2086,SC2046 # the words of a line.
 set -- $(records_line "$share/spdk-tgt-report.txt")
 if [ $rc -eq 0 ] && [ "${1:-0}" -gt 0 ] && [ "${4:-0}" = 100 ] &&
    grep -q 'through the agent' /tmp/st-rt.out &&

@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # SPDK's host, spdk_nvme_perf, recorded with ntprof record --spdk-host
 # while the target's side is recorded too, in one guest: against SPDK's
 # target over NVMe/TCP and NVMe/RDMA, and against nvmet over NVMe/TCP.
 # Each pairing: every host record joins a target record, the stages are
 # SPDK's, and ntprof's mean read latency is close to perf's Average.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/spdk-perf-lib.sh
 . /lab/tests/spdk-perf-lib.sh
 KTAP_PREFIX="spdk perf: "
 share=$NTPROF_LAB_SHARE
@@ -39,19 +43,11 @@ run_perf() {
 
 # pairing NAME TRANSPORT TARGET ADDR PORT NQN: TARGET is spdk or nvmet.
 pairing() {
-	local name=$1 t=$2 kind=$3 addr=$4 port=$5 nqn=$6 rt rh rc line
-	local host iops avg ok
-	local trtype
+	local name=$1 t=$2 kind=$3 addr=$4 port=$5 nqn=$6 rt rh rc
+	local host iops avg
 
-	trtype=$(echo "$t" | tr a-z A-Z)
-	target_record "$name" "$t" "$kind"
+	pairing_start "$name" "$t" "$kind"
 	rt=$TARGET_REC
-	if wait_line "/tmp/$name-rt.out" 'profiling as target' 60; then
-		ktap_pass "$name: the target's record starts"
-	else
-		ktap_fail "$name: the target's record starts"
-		sed 's/^/# /' "/tmp/$name-rt.out"
-	fi
 
 	# The host's recording first, so that it holds every command of
 	# perf's run: its sites attach to the perf that starts after it.
@@ -64,10 +60,10 @@ pairing() {
 		ktap_fail "$name: record --spdk-host starts before perf"
 		sed 's/^/# /' "/tmp/$name-rh.out"
 	fi
-	run_perf "$trtype" "$addr" "$port" "$nqn" 5
+	run_perf "${t^^}" "$addr" "$port" "$nqn" 5
 	rc=$?
 	cp /tmp/perf.out "$share/$name-perf.txt"
-	perf_summary | sed 's/^/# /' | grep -v '^# *$' | tail -n 4
+	perf_summary /tmp/perf.out | sed 's/^/# /' | grep -v '^# *$' | tail -n 4
 	iops=$(perf_field 1)
 	avg=$(perf_field 3)
 	if [ $rc -eq 0 ] && [ -n "$avg" ]; then
@@ -87,22 +83,11 @@ pairing() {
 	[ $rc -eq 0 ] && ktap_pass "$name: the target's record stops on SIGINT, exit 0" ||
 		ktap_fail "$name: the target's record stops on SIGINT, exit 0 (rc $rc)"
 
-	ntprof report --detail "$share/$name-host.ntp" \
-		"$share/$name-target.ntp" > "$share/$name-report.txt" 2>&1
-	rc=$?
-	sed 's/^/# /' "$share/$name-report.txt" | tail -n 40
-	check_joined "$name" "$share/$name-report.txt" $rc
-	host=$HOST_RECORDS
 	# The recording began before perf: it has each of perf's reads.
-	check_reads "$name" "$share/$name-report.txt" /tmp/perf.out
 	# Under TCG, perf's window holds most of a uprobe trap's ~50 us too
 	# (Documentation/spdk.rst, Accuracy).
-	check_mean "$name" "$share/$name-report.txt" "$avg" 10
-
-	ok=1
-	stages_named "$share/$name-report.txt" "$t" "$kind" || ok=0
-	[ $ok = 1 ] && ktap_pass "$name: the stages are named for SPDK's side and the transport" ||
-		ktap_fail "$name: the stages are named for SPDK's side and the transport"
+	pairing_report "$name" "$t" "$kind" /tmp/perf.out "$avg" 10
+	host=$HOST_RECORDS
 
 	# Over RDMA SPDK's target ends its record at the SEND's completion.
 	if [ "$kind" = spdk ] && [ "$t" = rdma ]; then
@@ -162,6 +147,7 @@ kill -INT $rt 2>/dev/null
 wait $rt
 ntprof report /tmp/late-host.ntp /tmp/late-target.ntp > /tmp/late-report.txt 2>&1
 line=$(grep '^records: ' /tmp/late-report.txt | tail -n 1)
+# shellcheck disable=SC2086,SC2046 # the words of a line.
 set -- $(records_line /tmp/late-report.txt)
 if [ $rc -eq 0 ] && [ "${1:-0}" -gt 0 ] && [ "${4:-0}" = 100 ]; then
 	ktap_pass "record --spdk-host PID joins a running perf: $line"

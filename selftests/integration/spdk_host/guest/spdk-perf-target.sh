@@ -1,28 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # SPDK's target for spdk-perf-host.sh, which records both sides; then,
 # with the host done, what must not harm SPDK: rmmod ntprof with uprobes
 # attached while perf reads (SPDK serves on), and nvmf_tgt SIGKILLed in
 # the middle of a session (the session goes on, and stops cleanly).
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
+# shellcheck source=selftests/integration/common/guest/records.sh
 . /lab/tests/records.sh
+# shellcheck source=selftests/integration/common/guest/spdk-target-lib.sh
+. /lab/tests/spdk-target-lib.sh
 KTAP_PREFIX="spdk perf target: "
-share=$NTPROF_LAB_SHARE
 tgt=$NTPROF_LAB_SPDK_TGT
 perf=$NTPROF_LAB_SPDK_PERF
 ktap_header
 
-give_up() {
-	lab-ready
-	ktap_finished
-	exit 1
-}
-
-modprobe ntprof || { ktap_fail "modprobe ntprof"; give_up; }
-if ! lab-spdk-target start 4096; then
-	ktap_fail "nvmf_tgt starts and listens on TCP and RDMA"
-	give_up
-fi
-ktap_pass "nvmf_tgt starts and listens on TCP and RDMA"
+spdk_target_start 4096 "nvmf_tgt starts and listens on TCP and RDMA"
 lab-ready
 lab-wait-host 1500 || ktap_fail "the host's script finished"
 
@@ -42,7 +35,6 @@ wait_io() {
 }
 
 tcp="trtype:TCP adrfam:IPv4 traddr:$NTPROF_LAB_SPDK_TCP_ADDR trsvcid:$NTPROF_LAB_SPDK_TCP_PORT subnqn:$NTPROF_LAB_SPDK_NQN"
-pid=$(cat /run/lab-spdk-target.pid)
 
 # under_perf NAME: record --spdk-target into /tmp/NAME.ntp, then 20 s of
 # perf's reads in the background (its output in /tmp/perf-NAME.out),

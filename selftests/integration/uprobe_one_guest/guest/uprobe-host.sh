@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2153,SC2154 # UT_* come from uprobe-sites.sh
 #
 # Userspace sites on one guest: target sessions whose uprobes sit in
 # /lab/bin/uprobe-target (first: ut_begin, TARGET_INIT; mid: ut_work,
@@ -12,6 +13,7 @@
 # the sender opened, whatever the path it names; with a pid, only that
 # process's jobs are recorded, each with its pid; a binary on an overlay
 # is recorded; a binary's mount stays busy while it is probed.
+# shellcheck source=selftests/ktap.sh
 . /lab/ktap.sh
 KTAP_PREFIX="uprobe: "
 tc=testclient
@@ -212,7 +214,7 @@ bad_site "identity on a later site" "only the first site of a command fetches" \
 bad_site "a relative path" "must be absolute" \
 	"$ut $UT_OFF_begin target-init first key=0 as=bin/uprobe-target" "$last"
 many=()
-for i in $(seq 17); do many+=("$last"); done
+for _ in $(seq 17); do many+=("$last"); done
 bad_site "17 sites" "at most 16 uprobe sites" \
 	"$ut $UT_OFF_begin target-init first key=0" "${many[@]}"
 if $tc stop 2> /dev/null; then
@@ -243,6 +245,8 @@ ktap_check "stop" $tc stop
 rm -f /tmp/u.bin
 $tc drain /tmp/u.bin target
 pids=$($tc print /tmp/u.bin | awk -F'\t' '$1 == 2 { print $NF }' | sort | uniq -c)
+# $(echo $pids): the lines of uniq -c joined in one (SC2086, SC2116).
+# shellcheck disable=SC2086,SC2116
 if [ "$other" = "done 50" ] && [ "$(echo "$pids" | wc -l)" = 1 ] &&
    echo "$pids" | grep -qE "^ *[0-9]+ $only\$"; then
 	ktap_pass "with a pid, only its records, each carrying it ($(echo $pids))"
