@@ -115,72 +115,93 @@ for step in $(faults_steps); do
 			ktap_fail "nvme_core again with multipath=N, both transports connected"
 		echo "multipath $mp" >> "$share/faults-host.txt"
 	fi
-	find_ns "$nqn" && settle "$dev" || ktap_fail "$step: $t's namespace is there"
-	ctrls=$ctrl
-	if [ "$f" = mpath ]; then
-		touch "$share/$step.link"
-		if wait_flag "$step.linked" && connect tcp "$FAULTS_MPATH_PORT" &&
-		   find_ns "$nqn" 2; then
-			ctrls=$(subsys_entries "$nqn" 'nvme[0-9]+' | tr '\n' ' ')
-			echo round-robin > "$sub/iopolicy"
-			settle "$dev"
-			ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
-			gone=$(gone_path "$ctrls")
-			[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat /sys/class/nvme/$c/address) $(ls /sys/class/nvme/$c/ | tr '\n' ' ')"; done)"
-			echo "$step gone $gone" >> "$share/faults-host.txt"
-		else
-			ktap_fail "$step: a second path to $dev"
+	# A step's flags in the share are STEP.FLAG in its first run,
+	# STEP.runN.FLAG in a later one (the multipath step's, below).
+	for try in 1 2 3; do
+		k=$step
+		[ "$try" = 1 ] || k=$step.run$try
+		find_ns "$nqn" && settle "$dev" || ktap_fail "$step: $t's namespace is there"
+		ctrls=$ctrl
+		if [ "$f" = mpath ]; then
+			touch "$share/$k.link"
+			if wait_flag "$k.linked" && connect tcp "$FAULTS_MPATH_PORT" &&
+			   find_ns "$nqn" 2; then
+				ctrls=$(subsys_entries "$nqn" 'nvme[0-9]+' | tr '\n' ' ')
+				echo round-robin > "$sub/iopolicy"
+				settle "$dev"
+				ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
+				gone=$(gone_path "$ctrls")
+				[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat /sys/class/nvme/$c/address) $(ls /sys/class/nvme/$c/ | tr '\n' ' ')"; done)"
+				echo "$step gone $gone" >> "$share/faults-host.txt"
+			else
+				ktap_fail "$step: a second path to $dev"
+			fi
 		fi
-	fi
-	echo "$step $ctrls" >> "$share/faults-host.txt"
-	touch "$share/$step.go"
-	ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
-		> "/tmp/$step-host.out" 2>&1 &
-	rec=$!
-	wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
-		ktap_fail "$step: record started"
-	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; break; }
-	# shellcheck disable=SC2086
-	fio --name="$step" --filename="/dev/$dev" $FAULTS_FIO_OPTS --direct=1 \
-		--size=256m --runtime="$(step_seconds "$step")" --time_based \
-		--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err &
-	fio=$!
-	sleep 2
-	case $f in
-	none) ;;
-	reset|retry)
-		nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
-			ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
-			{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }
-		;;
-	*)
-		touch "$share/$step.cut"
-		;;
-	esac
-	wait $fio
-	fio_rc=$?
-	touch "$share/$step.done"
-	record_stop "$step" $rec "/tmp/$step-host.out"
-	cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
-	[ $fio_rc -eq 0 ] && ktap_pass "$step: fio, no I/O error" ||
-		{ ktap_fail "$step: fio, no I/O error"; sed 's/^/# /' /tmp/fio.err; }
-	wait_flag "$step.saved" || ktap_fail "$step: the target saved its recording"
-	case $f in
-	reconnect)
-		find_ns "$nqn" && ktap_pass "$step: $ctrl is live again" ||
-			ktap_fail "$step: $ctrl is live again ($(cat "/sys/class/nvme/$ctrl/state"))"
-		;;
-	mpath)
-		# The path whose port went away: reconnecting until removed.
-		for c in $ctrls; do
-			[ "$(cat "/sys/class/nvme/$c/state")" = live ] ||
-				nvme disconnect -d "$c" > /dev/null 2>&1
-		done
-		;;
-	esac
-	dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
-	# The kernel's own account of the step's outage, for its events.
-	dmesg > "$share/$step-dmesg.txt"
+		echo "$step $ctrls" >> "$share/faults-host.txt"
+		touch "$share/$k.go"
+		ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
+			> "/tmp/$step-host.out" 2>&1 &
+		rec=$!
+		wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
+			ktap_fail "$step: record started"
+		wait_flag "$k.rec" || { ktap_fail "$step: the target records"; break 2; }
+		# shellcheck disable=SC2086
+		fio --name="$step" --filename="/dev/$dev" $FAULTS_FIO_OPTS --direct=1 \
+			--size=256m --runtime="$(step_seconds "$step")" --time_based \
+			--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err &
+		fio=$!
+		sleep 2
+		case $f in
+		none) ;;
+		reset|retry)
+			nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
+				ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
+				{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }
+			;;
+		*)
+			touch "$share/$k.cut"
+			;;
+		esac
+		wait $fio
+		fio_rc=$?
+		touch "$share/$k.done"
+		record_stop "$step" $rec "/tmp/$step-host.out"
+		cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
+		[ $fio_rc -eq 0 ] && ktap_pass "$step: fio, no I/O error" ||
+			{ ktap_fail "$step: fio, no I/O error"; sed 's/^/# /' /tmp/fio.err; }
+		wait_flag "$k.saved" || ktap_fail "$step: the target saved its recording"
+		case $f in
+		reconnect)
+			find_ns "$nqn" && ktap_pass "$step: $ctrl is live again" ||
+				ktap_fail "$step: $ctrl is live again ($(cat "/sys/class/nvme/$ctrl/state"))"
+			;;
+		mpath)
+			# The path whose port went away: reconnecting until removed.
+			for c in $ctrls; do
+				[ "$(cat "/sys/class/nvme/$c/state")" = live ] ||
+					nvme disconnect -d "$c" > /dev/null 2>&1
+			done
+			;;
+		esac
+		dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
+		# The kernel's own account of the step's outage, for its events.
+		dmesg > "$share/$step-dmesg.txt"
+		# Whether the multipath step at -s 1 has what its checks need: an
+		# aborted attempt on the path taken away. Whether a command is left
+		# to abort when the target drops the path is a race (nvmet may send
+		# the responses of the commands it holds before it closes the
+		# socket): when none was, the step runs again, three times at most,
+		# and the checks judge the last run. The target waits for the
+		# verdict before its next step.
+		verdict=done
+		if [ "$f" = mpath ] && [ "$s" = 1 ] && [ "$try" -lt 3 ] &&
+		   ! ntprof report "/tmp/$step-host.ntp" 2> /dev/null | grep -q '^aborted: [1-9]'; then
+			ktap_diag "$step: run $try: no command was left on the path taken away to abort: again"
+			verdict=again
+		fi
+		echo $verdict > "$share/$k.verdict"
+		[ $verdict = again ] || break
+	done
 done
 rmmod ntprof
 ktap_finished
