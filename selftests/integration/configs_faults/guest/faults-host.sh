@@ -68,26 +68,61 @@ nomultipath() {
 	[ "$(cat /sys/module/nvme_core/parameters/multipath)" = N ]
 }
 
-# gone_path CTRLS: the device number, as records carry it (the kernel's
-# new_encode_dev()), of the path disk of the controller among CTRLS on
-# the second listener, whose port a multipath step takes away.
-gone_path() {
-	local c d i maj min
+# path_queued CTRL: how many requests blk-mq has queued so far on the
+# path disk of controller CTRL (the sum over its hardware contexts, from
+# blk-mq's debugfs); nothing when it has no such disk.
+path_queued() {
+	local d
+
+	d=$(ls "/sys/class/nvme/$1/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+	[ -n "$d" ] || return
+	cat /sys/kernel/debug/block/"$d"/hctx*/queued 2> /dev/null |
+		awk '{ n += $1 } END { if (NR) print n }'
+}
+
+# path_used CTRL BEFORE: wait, 10 s at most, until the path disk of CTRL
+# has queued more requests than BEFORE. A path just connected carries no
+# I/O until its ANA state is read, which on a loaded machine has taken
+# longer than the 2 s before the cut: its port then went away with no
+# command on it to fail over.
+path_used() {
+	local i n
+
+	for i in $(seq 1 100); do
+		n=$(path_queued "$1")
+		[ -n "$n" ] && [ -n "$2" ] && [ "$n" -gt "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# second_path CTRLS: the controller among CTRLS on the second listener,
+# whose port a multipath step takes away.
+second_path() {
+	local c
 
 	for c in $1; do
-		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" || continue
-		# The namespace's scan may add the disk after the connect. A
-		# hidden disk has no dev in sysfs: its number is diskstats'.
-		for i in $(seq 1 100); do
-			d=$(ls "/sys/class/nvme/$c/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
-			maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
-			min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
-			[ -n "$d" ] && [ -n "$min" ] && break
-			sleep 0.1
-		done
-		[ -n "$min" ] || return
-		echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
+		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" &&
+			echo "$c"
+	done | head -n 1
+}
+
+# gone_path CTRL: the device number, as records carry it (the kernel's
+# new_encode_dev()), of the path disk of controller CTRL.
+gone_path() {
+	local d i maj min
+
+	# The namespace's scan may add the disk after the connect. A
+	# hidden disk has no dev in sysfs: its number is diskstats'.
+	for i in $(seq 1 100); do
+		d=$(ls "/sys/class/nvme/$1/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+		maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
+		min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
+		[ -n "$d" ] && [ -n "$min" ] && break
+		sleep 0.1
 	done
+	[ -n "$min" ] || return
+	echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
 }
 
 ktap_header
@@ -130,7 +165,8 @@ for step in $(faults_steps); do
 				echo round-robin > "$sub/iopolicy"
 				settle "$dev"
 				ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
-				gone=$(gone_path "$ctrls")
+				gone_ctrl=$(second_path "$ctrls")
+				gone=$(gone_path "$gone_ctrl")
 				[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat /sys/class/nvme/$c/address) $(ls /sys/class/nvme/$c/ | tr '\n' ' ')"; done)"
 				echo "$step gone $gone" >> "$share/faults-host.txt"
 			else
@@ -150,6 +186,7 @@ for step in $(faults_steps); do
 			--size=256m --runtime="$(step_seconds "$step")" --time_based \
 			--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err &
 		fio=$!
+		[ "$f" = mpath ] && before=$(path_queued "$gone_ctrl")
 		sleep 2
 		case $f in
 		none) ;;
@@ -157,6 +194,11 @@ for step in $(faults_steps); do
 			nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
 				ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
 				{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }
+			;;
+		mpath)
+			path_used "$gone_ctrl" "$before" ||
+				ktap_diag "$step: no request went through $gone_ctrl before the cut ($before, then $(path_queued "$gone_ctrl") queued)"
+			touch "$share/$k.cut"
 			;;
 		*)
 			touch "$share/$k.cut"
