@@ -60,6 +60,7 @@ ktap_check "no two guest scripts share a name" [ -z "$dups" ]
 missing=
 for t in "$INT"/*/test.sh; do
 	d=$(dirname "$t")
+	# shellcheck disable=SC2013 # script paths, without spaces.
 	for p in $(sed 's/#.*//' "$t" | grep -oE '(\.\./common/)?guest/[A-Za-z0-9_.-]+\.sh|\./[A-Za-z0-9_-]+\.sh'); do
 		[ -f "$d/$p" ] || missing+=" ${d#"$INT"/}/$p"
 	done
@@ -68,6 +69,7 @@ ktap_check "every script that a test.sh names exists beside it or in common/" \
 	[ -z "$missing" ]
 [ -z "$missing" ] || ktap_diag "missing:$missing"
 missing=
+# shellcheck disable=SC2013 # script paths, without spaces.
 for p in $(cat "$INT"/*/guest/*.sh | sed 's/#.*//' | grep -oE '/lab/tests/[A-Za-z0-9_.-]+\.sh' | sort -u); do
 	compgen -G "$INT/*/guest/${p##*/}" > /dev/null || missing+=" $p"
 done

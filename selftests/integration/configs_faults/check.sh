@@ -274,7 +274,7 @@ check_step() {
 	fi
 	# The failover: every requeued attempt went through the path taken
 	# away, the second listener's (its path disk, as the host saw it).
-	got=$(awk -v s="$step" '$1 == s && $2 == "gone" { print $3 }' "$share/faults-host.txt")
+	got=$(awk -v s="$step" '$1 == s && $2 == "gone" { print $3 }' "$share/faults-host.txt" | tail -n 1)
 	bad=$(awk -F, -v c="$(csv_cols "$csv" role flags dev)" -v d="${got:-none}" '
 		BEGIN { split(c, k, " ") }
 		NR > 1 && $k[1] == "host" && int($k[2] / 32) % 2 == 1 {

@@ -12,13 +12,13 @@
 #     error recovery" to "Successfully reconnected", in the step's
 #     $step-dmesg.txt) within 10 %, and no shorter than half the time
 #     the target kept the subsystem off its port ($step-away.txt, its
-#     seconds) nor longer than that time and two reconnect delays. The
-#     host's outage starts only when it notices the loss, which on a
-#     loaded machine has come 0.85 s after the port went, so it may be
-#     shorter than the port's absence; it cannot end before the port is
-#     back, and then ends at the next reconnect attempt, a second apart.
-#     The kernel's failed reconnect attempts go out as a diagnostic (the
-#     events do not count attempts yet);
+#     seconds). The host's outage starts only when it notices the loss,
+#     which on a loaded machine has come 0.85 s after the port went, so
+#     it may be shorter than the port's absence; it ends at the first
+#     reconnect attempt after the port is back that succeeds, which on
+#     a loaded machine has taken 2 s more over RDMA, so the kernel's log
+#     bounds it, not the port. The kernel's failed reconnect attempts go
+#     out as a diagnostic (the events do not count attempts yet);
 #   - the text's events section and JSON's "events" agree, line by line.
 
 # events_text TEXT: "TIME CONTROLLER TYPE DURATION" per line of the
@@ -80,10 +80,10 @@ check_events() {
 		if [ -n "$got" ] && [ -n "$span" ] && [ -n "$away" ] &&
 		   awk -v g="$got" -v s="$span" -v a="$away" 'BEGIN {
 			d = g - s; if (d < 0) d = -d
-			exit !(d <= 0.1 * s && g >= 0.5 * a && g <= a + 2) }'; then
-			ktap_pass "$step: $ctrl's loss in the events, $got s to live: the kernel log's outage $span s (within 10 %), the port away $away s (from half of it to it and 2 s)"
+			exit !(d <= 0.1 * s && g >= 0.5 * a) }'; then
+			ktap_pass "$step: $ctrl's loss in the events, $got s to live: the kernel log's outage $span s (within 10 %), the port away $away s (at least half of it)"
 		else
-			ktap_fail "$step: $ctrl's loss in the events within 10 % of the kernel log's outage, from half the port's absence to it and 2 s (events ${got:-none} s, log ${span:-none} s, port away ${away:-?} s: $(jq -c '.events' "$json"))"
+			ktap_fail "$step: $ctrl's loss in the events within 10 % of the kernel log's outage, and at least half the port's absence (events ${got:-none} s, log ${span:-none} s, port away ${away:-?} s: $(jq -c '.events' "$json"))"
 		fi
 		ktap_diag "$step: $ctrl: ${fails:-?} failed reconnect attempts in the kernel log"
 		;;

@@ -74,27 +74,63 @@ nomultipath() {
 	[ "$(cat /sys/module/nvme_core/parameters/multipath)" = N ]
 }
 
-# gone_path CTRLS: the device number, as records carry it (the kernel's
-# new_encode_dev()), of the path disk of the controller among CTRLS on
-# the second listener, whose port a multipath step takes away.
-gone_path() {
-	local c d i maj min
+# path_queued CTRL: how many requests blk-mq has queued so far on the
+# path disk of controller CTRL (the sum over its hardware contexts, from
+# blk-mq's debugfs); nothing when it has no such disk.
+path_queued() {
+	local d
+
+	# shellcheck disable=SC2010 # sysfs names, without spaces.
+	d=$(ls "/sys/class/nvme/$1/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+	[ -n "$d" ] || return
+	cat /sys/kernel/debug/block/"$d"/hctx*/queued 2> /dev/null |
+		awk '{ n += $1 } END { if (NR) print n }'
+}
+
+# path_used CTRL BEFORE: wait, 10 s at most, until the path disk of CTRL
+# has queued more requests than BEFORE. A path just connected carries no
+# I/O until its ANA state is read, which on a loaded machine has taken
+# longer than the 2 s before the cut: its port then went away with no
+# command on it to fail over.
+path_used() {
+	local i n
+
+	for i in $(seq 1 100); do
+		n=$(path_queued "$1")
+		[ -n "$n" ] && [ -n "$2" ] && [ "$n" -gt "$2" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# second_path CTRLS: the controller among CTRLS on the second listener,
+# whose port a multipath step takes away.
+second_path() {
+	local c
 
 	for c in $1; do
-		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" || continue
-		# The namespace's scan may add the disk after the connect. A
-		# hidden disk has no dev in sysfs: its number is diskstats'.
-		for i in $(seq 1 100); do
-			# shellcheck disable=SC2010 # sysfs names, without spaces.
-			d=$(ls "/sys/class/nvme/$c/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
-			maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
-			min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
-			[ -n "$d" ] && [ -n "$min" ] && break
-			sleep 0.1
-		done
-		[ -n "$min" ] || return
-		echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
+		grep -q "trsvcid=$FAULTS_MPATH_PORT\(,\|\$\)" "/sys/class/nvme/$c/address" &&
+			echo "$c"
+	done | head -n 1
+}
+
+# gone_path CTRL: the device number, as records carry it (the kernel's
+# new_encode_dev()), of the path disk of controller CTRL.
+gone_path() {
+	local d i maj min
+
+	# The namespace's scan may add the disk after the connect. A
+	# hidden disk has no dev in sysfs: its number is diskstats'.
+	for i in $(seq 1 100); do
+		# shellcheck disable=SC2010 # sysfs names, without spaces.
+		d=$(ls "/sys/class/nvme/$1/" | grep -E '^nvme[0-9]+c[0-9]+n[0-9]+$' | head -n 1)
+		maj=$(awk -v d="$d" '$3 == d { print $1 }' /proc/diskstats)
+		min=$(awk -v d="$d" '$3 == d { print $2 }' /proc/diskstats)
+		[ -n "$d" ] && [ -n "$min" ] && break
+		sleep 0.1
 	done
+	[ -n "$min" ] || return
+	echo $(( (min & 0xff) | (maj << 8) | ((min & ~0xff) << 12) ))
 }
 
 ktap_header
@@ -122,72 +158,100 @@ for step in $(faults_steps); do
 			ktap_fail "nvme_core again with multipath=N, both transports connected"
 		echo "multipath $mp" >> "$share/faults-host.txt"
 	fi
-	find_ns "$nqn" && settle "$dev" || ktap_fail "$step: $t's namespace is there"
-	ctrls=$ctrl
-	if [ "$f" = mpath ]; then
-		touch "$share/$step.link"
-		if wait_flag "$step.linked" && connect tcp "$FAULTS_MPATH_PORT" &&
-		   find_ns "$nqn" 2; then
-			ctrls=$(subsys_entries "$nqn" 'nvme[0-9]+' | tr '\n' ' ')
-			echo round-robin > "$sub/iopolicy"
-			settle "$dev"
-			ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
-			gone=$(gone_path "$ctrls")
-			[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat "/sys/class/nvme/$c/address") $(ls "/sys/class/nvme/$c/" | tr '\n' ' ')"; done)"
-			echo "$step gone $gone" >> "$share/faults-host.txt"
-		else
-			ktap_fail "$step: a second path to $dev"
+	# A step's flags in the share are STEP.FLAG in its first run,
+	# STEP.runN.FLAG in a later one (the multipath step's, below).
+	for try in 1 2 3; do
+		k=$step
+		[ "$try" = 1 ] || k=$step.run$try
+		find_ns "$nqn" && settle "$dev" || ktap_fail "$step: $t's namespace is there"
+		ctrls=$ctrl
+		if [ "$f" = mpath ]; then
+			touch "$share/$k.link"
+			if wait_flag "$k.linked" && connect tcp "$FAULTS_MPATH_PORT" &&
+			   find_ns "$nqn" 2; then
+				ctrls=$(subsys_entries "$nqn" 'nvme[0-9]+' | tr '\n' ' ')
+				echo round-robin > "$sub/iopolicy"
+				settle "$dev"
+				ktap_pass "$step: two paths to $dev ($ctrls), iopolicy $(cat "$sub/iopolicy")"
+				gone_ctrl=$(second_path "$ctrls")
+				gone=$(gone_path "$gone_ctrl")
+				[ -n "$gone" ] || ktap_diag "$step: no path disk on port $FAULTS_MPATH_PORT: $(for c in $ctrls; do echo "$c: $(cat "/sys/class/nvme/$c/address") $(ls "/sys/class/nvme/$c/" | tr '\n' ' ')"; done)"
+				echo "$step gone $gone" >> "$share/faults-host.txt"
+			else
+				ktap_fail "$step: a second path to $dev"
+			fi
 		fi
-	fi
-	echo "$step $ctrls" >> "$share/faults-host.txt"
-	touch "$share/$step.go"
-	ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
-		> "/tmp/$step-host.out" 2>&1 &
-	rec=$!
-	wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
-		ktap_fail "$step: record started"
-	wait_flag "$step.rec" || { ktap_fail "$step: the target records"; break; }
-	# shellcheck disable=SC2086
-	fio --name="$step" --filename="/dev/$dev" $FAULTS_FIO_OPTS --direct=1 \
-		--size=256m --runtime="$(step_seconds "$step")" --time_based \
-		--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err &
-	fio=$!
-	sleep 2
-	case $f in
-	none) ;;
-	reset|retry)
-		nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
-			ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
-			{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }
-		;;
-	*)
-		touch "$share/$step.cut"
-		;;
-	esac
-	wait $fio
-	fio_rc=$?
-	touch "$share/$step.done"
-	record_stop "$step" $rec "/tmp/$step-host.out"
-	cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
-	[ $fio_rc -eq 0 ] && ktap_pass "$step: fio, no I/O error" ||
-		{ ktap_fail "$step: fio, no I/O error"; sed 's/^/# /' /tmp/fio.err; }
-	wait_flag "$step.saved" || ktap_fail "$step: the target saved its recording"
-	case $f in
-	reconnect)
-		find_ns "$nqn" && ktap_pass "$step: $ctrl is live again" ||
-			ktap_fail "$step: $ctrl is live again ($(cat "/sys/class/nvme/$ctrl/state"))"
-		;;
-	mpath)
-		# The path whose port went away: reconnecting until removed.
-		for c in $ctrls; do
-			[ "$(cat "/sys/class/nvme/$c/state")" = live ] ||
-				nvme disconnect -d "$c" > /dev/null 2>&1
-		done
-		;;
-	esac
-	dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
-	# The kernel's own account of the step's outage, for its events.
-	dmesg > "$share/$step-dmesg.txt"
+		echo "$step $ctrls" >> "$share/faults-host.txt"
+		touch "$share/$k.go"
+		ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
+			> "/tmp/$step-host.out" 2>&1 &
+		rec=$!
+		wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
+			ktap_fail "$step: record started"
+		wait_flag "$k.rec" || { ktap_fail "$step: the target records"; break 2; }
+		# shellcheck disable=SC2086
+		fio --name="$step" --filename="/dev/$dev" $FAULTS_FIO_OPTS --direct=1 \
+			--size=256m --runtime="$(step_seconds "$step")" --time_based \
+			--output-format=json > "/tmp/$step-fio.json" 2> /tmp/fio.err &
+		fio=$!
+		[ "$f" = mpath ] && before=$(path_queued "$gone_ctrl")
+		sleep 2
+		case $f in
+		none) ;;
+		reset|retry)
+			nvme reset "/dev/$ctrl" > /tmp/reset.out 2>&1 &&
+				ktap_pass "$step: nvme reset /dev/$ctrl mid-recording" ||
+				{ ktap_fail "$step: nvme reset /dev/$ctrl mid-recording"; sed 's/^/# /' /tmp/reset.out; }
+			;;
+		mpath)
+			path_used "$gone_ctrl" "$before" ||
+				ktap_diag "$step: no request went through $gone_ctrl before the cut ($before, then $(path_queued "$gone_ctrl") queued)"
+			touch "$share/$k.cut"
+			;;
+		*)
+			touch "$share/$k.cut"
+			;;
+		esac
+		wait $fio
+		fio_rc=$?
+		touch "$share/$k.done"
+		record_stop "$step" $rec "/tmp/$step-host.out"
+		cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
+		[ $fio_rc -eq 0 ] && ktap_pass "$step: fio, no I/O error" ||
+			{ ktap_fail "$step: fio, no I/O error"; sed 's/^/# /' /tmp/fio.err; }
+		wait_flag "$k.saved" || ktap_fail "$step: the target saved its recording"
+		case $f in
+		reconnect)
+			find_ns "$nqn" && ktap_pass "$step: $ctrl is live again" ||
+				ktap_fail "$step: $ctrl is live again ($(cat "/sys/class/nvme/$ctrl/state"))"
+			;;
+		mpath)
+			# The path whose port went away: reconnecting until removed.
+			for c in $ctrls; do
+				[ "$(cat "/sys/class/nvme/$c/state")" = live ] ||
+					nvme disconnect -d "$c" > /dev/null 2>&1
+			done
+			;;
+		esac
+		dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
+		# The kernel's own account of the step's outage, for its events.
+		dmesg > "$share/$step-dmesg.txt"
+		# Whether the multipath step at -s 1 has what its checks need: an
+		# aborted attempt on the path taken away. Whether a command is left
+		# to abort when the target drops the path is a race (nvmet may send
+		# the responses of the commands it holds before it closes the
+		# socket): when none was, the step runs again, three times at most,
+		# and the checks judge the last run. The target waits for the
+		# verdict before its next step.
+		verdict='done'
+		if [ "$f" = mpath ] && [ "$s" = 1 ] && [ "$try" -lt 3 ] &&
+		   ! ntprof report "/tmp/$step-host.ntp" 2> /dev/null | grep -q '^aborted: [1-9]'; then
+			ktap_diag "$step: run $try: no command was left on the path taken away to abort: again"
+			verdict=again
+		fi
+		echo "$verdict" > "$share/$k.verdict"
+		[ "$verdict" = again ] || break
+	done
 done
 rmmod ntprof
 ktap_finished

@@ -39,38 +39,47 @@ for step in $(faults_steps); do
 	nqn=$NTPROF_LAB_TCP_NQN portid=1
 	[ "$t" = tcp ] || nqn=$NTPROF_LAB_RDMA_NQN portid=2
 	[ "$f" = mpath ] && portid=$FAULTS_MPATH_PORTID
-	if [ "$f" = mpath ]; then
-		wait_flag "$step.link" || { ktap_fail "$step: the host asks for a path"; break; }
-		link $portid "$nqn" && touch "$share/$step.linked" ||
-			ktap_fail "$step: the subsystem on port $FAULTS_MPATH_PORT"
-	fi
-	wait_flag "$step.go" || { ktap_fail "$step: the host started"; break; }
-	ntprof record -r target -t "$t" -s "$(step_sample "$step")" \
-		-o "/tmp/$step-target.ntp" > "/tmp/$step-target.out" 2>&1 &
-	rec=$!
-	wait_line "/tmp/$step-target.out" '^ntprof: profiling as target' ||
-		ktap_fail "$step: record started"
-	touch "$share/$step.rec"
-	if [ "$f" = reconnect ] || [ "$f" = mpath ]; then
-		wait_flag "$step.cut" || ktap_fail "$step: the host asks for the cut"
-		unlink_port $portid "$nqn" &&
-			ktap_pass "$step: the subsystem taken off port $portid mid-recording" ||
-			ktap_fail "$step: the subsystem taken off port $portid mid-recording"
-		if [ "$f" = reconnect ]; then
-			away=$(date +%s.%N)
-			sleep 2
-			link $portid "$nqn" &&
-				ktap_pass "$step: and put back 2 s later" ||
-				ktap_fail "$step: and put back 2 s later"
-			# How long the port was away, for the events' outage.
-			echo "$(date +%s.%N) $away" |
-				awk '{ printf "%.6f\n", $1 - $2 }' > "$share/$step-away.txt"
+	# The flags of the step's first run and of a later one, as the
+	# host names them.
+	for try in 1 2 3; do
+		k=$step
+		[ "$try" = 1 ] || k=$step.run$try
+		if [ "$f" = mpath ]; then
+			wait_flag "$k.link" || { ktap_fail "$step: the host asks for a path"; break 2; }
+			link $portid "$nqn" && touch "$share/$k.linked" ||
+				ktap_fail "$step: the subsystem on port $FAULTS_MPATH_PORT"
 		fi
-	fi
-	wait_flag "$step.done" || ktap_fail "$step: the host finished"
-	record_stop "$step" $rec "/tmp/$step-target.out"
-	cp "/tmp/$step-target.ntp" "/tmp/$step-target.out" "$share/"
-	touch "$share/$step.saved"
+		wait_flag "$k.go" || { ktap_fail "$step: the host started"; break 2; }
+		ntprof record -r target -t "$t" -s "$(step_sample "$step")" \
+			-o "/tmp/$step-target.ntp" > "/tmp/$step-target.out" 2>&1 &
+		rec=$!
+		wait_line "/tmp/$step-target.out" '^ntprof: profiling as target' ||
+			ktap_fail "$step: record started"
+		touch "$share/$k.rec"
+		if [ "$f" = reconnect ] || [ "$f" = mpath ]; then
+			wait_flag "$k.cut" || ktap_fail "$step: the host asks for the cut"
+			unlink_port $portid "$nqn" &&
+				ktap_pass "$step: the subsystem taken off port $portid mid-recording" ||
+				ktap_fail "$step: the subsystem taken off port $portid mid-recording"
+			if [ "$f" = reconnect ]; then
+				away=$(date +%s.%N)
+				sleep 2
+				link $portid "$nqn" &&
+					ktap_pass "$step: and put back 2 s later" ||
+					ktap_fail "$step: and put back 2 s later"
+				# How long the port was away, for the events' outage.
+				echo "$(date +%s.%N) $away" |
+					awk '{ printf "%.6f\n", $1 - $2 }' > "$share/$step-away.txt"
+			fi
+		fi
+		wait_flag "$k.done" || ktap_fail "$step: the host finished"
+		record_stop "$step" $rec "/tmp/$step-target.out"
+		cp "/tmp/$step-target.ntp" "/tmp/$step-target.out" "$share/"
+		touch "$share/$k.saved"
+		# The host's verdict: the step again (faults-host.sh), or the next.
+		wait_flag "$k.verdict" || { ktap_fail "$step: the host's verdict"; break 2; }
+		[ "$(cat "$share/$k.verdict")" = again ] || break
+	done
 done
 rmdir "$cfg/ports/$FAULTS_MPATH_PORTID"
 rmmod ntprof
