@@ -58,7 +58,7 @@ static const char * const ntprof_transport_names[] = {
 
 static const char * const ntprof_hook_kind_names[] = {
 	[NTPROF_HOOK_TRACEPOINT] = "tracepoint",
-	[NTPROF_HOOK_KPROBE] = "kprobe",
+	[NTPROF_HOOK_FUNCTION] = "function",
 };
 
 static const char * const ntprof_hook_state_names[] = {

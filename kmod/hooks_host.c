@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's hooks: nvme_core's tracepoints, the block layer's, and
- * kprobes in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
+ * function hooks in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
  * nvme_tcp function that 6.1 inlined, and in blk_execute_rq{,_nowait},
  * for a passthrough request's start where the kernel stamps none).
  *

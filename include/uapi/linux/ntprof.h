@@ -198,10 +198,11 @@ static inline __u32 ntprof_crec_size(const struct ntprof_crec *c)
 #define NTPROF_OP_WRITE		(1U << 1)
 #define NTPROF_OP_OTHER		(1U << 2)
 
-/* The kind of a hook. */
+/* How a hook attaches. */
 enum ntprof_hook_kind {
-	NTPROF_HOOK_TRACEPOINT,
-	NTPROF_HOOK_KPROBE,
+	NTPROF_HOOK_TRACEPOINT,	/* a kernel tracepoint, found by name */
+	/* an ftrace hook on a kernel function's entry; 1 was named KPROBE */
+	NTPROF_HOOK_FUNCTION,
 	/* Userspace sites, which only .ntp headers name: not the module's. */
 	NTPROF_HOOK_UPROBE,
 	NTPROF_HOOK_AGENT,	/* patched by the in-process agent */
