@@ -95,9 +95,7 @@ struct ntprof_usite_stats {
  */
 struct ntprof_usite {
 	struct uprobe_consumer uc;
-#ifdef CONFIG_UPROBES
 	struct ntprof_uprobe up;
-#endif
 	bool registered;
 	struct path file;
 	struct inode *inode;
@@ -463,7 +461,6 @@ static int ntprof_usite_register(struct ntprof_usite *site,
 				 const struct ntprof_usite_spec *spec,
 				 struct netlink_ext_ack *extack)
 {
-#ifdef CONFIG_UPROBES
 	int err;
 
 	err = ntprof_uprobe_register(&site->up, site->inode, site->offset,
@@ -479,11 +476,6 @@ static int ntprof_usite_register(struct ntprof_usite *site,
 		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
 				    "uprobe site: the kernel refused a probe at its offset");
 	return err;
-#else
-	NL_SET_ERR_MSG_ATTR(extack, spec->attr,
-			    "uprobe site: this kernel has no uprobes (CONFIG_UPROBES)");
-	return -EOPNOTSUPP;
-#endif
 }
 
 static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
@@ -571,16 +563,12 @@ void ntprof_uprobes_detach(enum ntprof_role role)
 		site = &ntprof_usites[role][i];
 		if (!site->registered)
 			continue;
-#ifdef CONFIG_UPROBES
 		ntprof_uprobe_unregister(&site->up, &site->uc);
-#endif
 		site->registered = false;
 		any = true;
 	}
-#ifdef CONFIG_UPROBES
 	if (any)
 		ntprof_uprobe_unregister_sync();
-#endif
 
 	/* The probes are gone: their binaries, and mounts, may go too. */
 	for (i = 0; i < ntprof_nr_usites[role]; i++) {

@@ -111,15 +111,42 @@ dkms_check() {
 	fi
 }
 
+# build_without_uprobes RELEASE: the module builds, with no warning at
+# W=1, for a kernel without CONFIG_UPROBES: Kbuild leaves uprobes.c out
+# and the stubs of kmod/uprobes.h stand in. Every kernel of the matrix
+# has uprobes, so the option is turned off for this build alone: in make
+# (Kbuild's ntprof-$(CONFIG_UPROBES)) and in the preprocessor, by a
+# header forced in after the kernel's autoconf.h (KCFLAGS come later on
+# the compiler's command line). The module is only built, never loaded.
+build_without_uprobes() {
+	local release=$1 src="$work/$1-nouprobes" log="$work/$1-nouprobes.log"
+
+	copy_module_sources "$src"
+	echo '#undef CONFIG_UPROBES' > "$work/nouprobes.h"
+	if lab_kmake "$release" "$work" M="$src" W=1 NTPROF_VERSION=check \
+		CONFIG_UPROBES= KCFLAGS="-include $work/nouprobes.h" \
+		modules > "$log" 2>&1 &&
+	   ! grep -q 'uprobes\.o' "$log" &&
+	   ! grep -E 'warning:|error:' "$log" > "$log.w"; then
+		ktap_pass "module builds against $release without CONFIG_UPROBES"
+	else
+		ktap_fail "module builds against $release without CONFIG_UPROBES"
+		grep -E 'uprobes\.o|warning:|error:|ERROR:' "$log" | head -n 20 |
+			sed 's/^/# /'
+	fi
+}
+
 ktap_header
 for k in $CHECK_KERNELS; do
 	if release=$(KERNEL=$k bash selftests/lab/fetch-kernel.sh 2> "$work/fetch.log"); then
 		build_module "$release"
+		last_release=$release
 	else
 		ktap_fail "kernel $k fetched"
 		sed 's/^/# /' "$work/fetch.log"
 	fi
 done
+[ -n "${last_release:-}" ] && build_without_uprobes "$last_release"
 
 # LINUX_VERSION_CODE: the rule is for code merged into one kernel; this
 # module builds for many, with its version tests in kmod/compat.h.
