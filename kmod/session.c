@@ -32,6 +32,7 @@
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
+#include "names.h"
 #include "ntprof.h"
 #include "session.h"
 #include "uprobes.h"
@@ -236,9 +237,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		sock_put(prev.cfg.owner_sk);
 
 	pr_info("%s session started (%s, 1 in %u%s, %u uprobe sites, pid %d%s)\n",
-		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
-		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
-		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
+		ntprof_role_name(cfg->role),
+		cfg->transport ? ntprof_transport_name(cfg->transport) :
+				 "tcp, rdma",
 		cfg->sample, cfg->chain ? " by the chain rule" : "",
 		cfg->nr_usites, pid_nr(s->owner),
 		cfg->hook_set == NTPROF_HOOK_SET_STAGES ? ", stages only" : "");
@@ -279,7 +280,7 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 	ntprof_session_put_pids(s);
 
 	pr_info("%s session stopped, %u commands in flight discarded\n",
-		s->cfg.role == NTPROF_ROLE_HOST ? "host" : "target",
+		ntprof_role_name(s->cfg.role),
 		s->discarded);
 }
 
@@ -431,7 +432,7 @@ void ntprof_session_released(u32 portid)
 			continue;
 		if (s->active) {
 			pr_info("%s session: its socket closed\n",
-				r == NTPROF_ROLE_HOST ? "host" : "target");
+				ntprof_role_name(r));
 			ntprof_session_stop_one(s);
 		}
 		s->cfg.owner_portid = 0;

@@ -65,6 +65,7 @@
 #include "compat.h"
 #include "follow.h"
 #include "inflight.h"
+#include "names.h"
 #include "sample.h"
 #include "session_types.h"
 #include "uprobes.h"
@@ -607,7 +608,7 @@ void ntprof_uprobes_show(struct seq_file *m)
 			}
 			seq_printf(m,
 				   "%s %s %#llx point %u%s%s %s hits %llu faults %llu\n",
-				   role == NTPROF_ROLE_HOST ? "host" : "target",
+				   ntprof_role_name(role),
 				   site->path ?: "?", site->offset, site->act.point,
 				   site->act.flags & NTPROF_USITE_F_FIRST ?
 				   " first" : "",
