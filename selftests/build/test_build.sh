@@ -44,6 +44,7 @@ build_module() {
 	fi
 	ktap_pass "module builds against $release"
 	ktap_diag "$release: built in $((SECONDS - start))s"
+	check_features "$release" "$src"
 
 	# A C=2 that checked nothing would pass too: sparse must have run
 	# (a kernel's Makefile turns C=2 off for a sparse it finds too old).
@@ -108,6 +109,51 @@ dkms_check() {
 		ktap_fail "dkms install for $release: modinfo finds ntprof, vermagic $release"
 		ktap_diag "vermagic: ${vermagic:-none}"
 		tail -n 30 "$log" | sed 's/^/# /'
+	fi
+}
+
+# check_features RELEASE SRC: kmod/Kbuild's feature tests (NTPROF_HAVE_*,
+# which kmod/compat.h uses instead of versions) found in RELEASE's
+# headers and exports the features that its version has, as the
+# kernels' own changes say; a test that found nothing would fall back to
+# the older API, which for some (ftrace_free_filter(), resv_start_op)
+# builds without a word.
+check_features() {
+	local release=$1 src=$2 v have want=
+	local major=${1%%.*} minor
+
+	minor=${release#*.}
+	minor=${minor%%[!0-9]*}
+	v=$((major * 256 + minor))
+	# Each feature and the first version that has it (!: that lacks it).
+	while read -r feature since; do
+		local neg= s=$since
+		[ "${s#!}" != "$s" ] && { neg=1; s=${s#!}; }
+		local sv=$(( ${s%%.*} * 256 + ${s#*.} ))
+		if { [ -z "$neg" ] && [ "$v" -ge "$sv" ]; } ||
+		   { [ -n "$neg" ] && [ "$v" -lt "$sv" ]; }; then
+			want="$want $feature"
+		fi
+	done <<- 'EOF_FEATURES'
+		FTRACE_REGS 5.11
+		FTRACE_RECURSION_SAFE !5.11
+		FTRACE_FREE_FILTER 6.1
+		QUEUE_DISK 5.15
+		GENL_RESV_START_OP 6.1
+		RB_COMMIT_BUFFER_ONLY 6.2
+		UPROBE_NOSYNC 6.12
+		UPROBE_FILTER_CTX !6.12
+		UPROBE_HANDLER_DATA 6.13
+	EOF_FEATURES
+	have=$(grep -oh -- '-DNTPROF_HAVE_[A-Z_]*' "$src"/kmod/.main.o.cmd 2> /dev/null |
+		sed 's/^-DNTPROF_HAVE_//' | sort -u | tr '\n' ' ')
+	want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
+	if [ "$have" = "$want" ]; then
+		ktap_pass "the feature tests find what $release has"
+	else
+		ktap_fail "the feature tests find what $release has"
+		ktap_diag "found: ${have:-none}"
+		ktap_diag "expected: $want"
 	fi
 }
 
