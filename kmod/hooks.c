@@ -310,7 +310,13 @@ void ntprof_hook_stats_sum(const struct ntprof_hook *hook,
 	}
 }
 
-/* How often a hook's handler ran: ntprof_hook_stats_sum()'s hits. */
+/**
+ * ntprof_hook_hits() - count how often a hook's handler ran
+ * @hook: the hook
+ *
+ * Context: Any. The count is since its role's last session started.
+ * Return: the hits that ntprof_hook_stats_sum() sums over the CPUs.
+ */
 u64 ntprof_hook_hits(const struct ntprof_hook *hook)
 {
 	struct ntprof_hook_stats sum;

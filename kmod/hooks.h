@@ -129,6 +129,11 @@ static void notrace _handler##_tp _proto					\
 /* ntprof_hook.point of a hook that only helps others. */
 #define NTPROF_PT_NONE		(-1)
 
+/**
+ * struct ntprof_hook_stats - a hook's counters on one CPU
+ * @hits: how often its handler ran
+ * @ns: the time its handler took, in ns, in cost builds only (hookcost.h)
+ */
 struct ntprof_hook_stats {
 	u64 hits;
 	u64 ns;

@@ -176,11 +176,12 @@ static u16 ntprof_target_qid(void *req)
 }
 
 /*
- * The sampled command's record, started. Apart from the handlers so that
- * their unsampled path does not read the command's identity again (it
- * stays in registers). The record is built in its slot, which is the
- * caller's until published: on no stack, which kernels built with
- * INIT_STACK_ALL_ZERO would clear, and copied nowhere.
+ * Start the record of a sampled command. This is a separate function
+ * from the handlers so that their path for commands that are not sampled
+ * does not read the command's identity again (it stays in registers).
+ * The record is built in its slot, which belongs to the caller until it
+ * is published: not on the stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear, and never copied.
  */
 static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  void *req,

@@ -65,8 +65,9 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 };
 
 /*
- * What a start request asks to record, but the layout and the uprobe
- * sites: the role, the transport, the sampling and the filters.
+ * Parse what a start request asks to record: role, transport, sampling
+ * and filters (everything except the layout and the uprobe sites, which
+ * are parsed elsewhere).
  */
 static int ntprof_nl_start_config(struct genl_info *info,
 				  struct ntprof_session_config *cfg)

@@ -257,9 +257,10 @@ static void ntprof_usite_rec_init(struct ntprof_record *rec,
 }
 
 /*
- * A command of one site, which is first and last: no slot to go through.
- * Apart so that the record on its stack, which kernels built with
- * INIT_STACK_ALL_ZERO clear, costs the other sites nothing.
+ * Record a command of a single site, which is both its first and its
+ * last: the record needs no slot. This is a separate function so that
+ * the record on its stack, which kernels built with INIT_STACK_ALL_ZERO
+ * clear, costs the other sites nothing.
  */
 static noinline void ntprof_usite_one(const struct ntprof_usite *site,
 				      const struct ntprof_session *s,
