@@ -5,7 +5,8 @@
  * status: the facts of a status-get reply and of the sessions, one
  * "key: value" line each, with each session's control-path events
  * (recorded, dropped, waiting to be drained);
- * hooks: a line per hook: name, kind, role, transport, state, hits;
+ * hooks: a line per hook: name, kind ("tracepoint" or "function"), role,
+ * transport, "required" if it is, state, hits;
  * buffers: per role, the size of its record buffers, then a line per
  * possible CPU: its buffer and counters, each line prefixed with the role;
  * usites: a line per uprobe site of each role's current or last session:
