@@ -30,6 +30,15 @@ DEFINE_STATIC_KEY_FALSE(ntprof_early_cycles);
 u32 ntprof_early_mult;
 u32 ntprof_early_shift;
 
+/**
+ * ntprof_clock_init() - choose the counter that early stamps read
+ *
+ * Early stamps read the CPU's cycle counter (the TSC) where its rate is
+ * constant and known, as the early_cycles parameter allows, and the
+ * clock otherwise. The choice is made once, at load, and never changes.
+ *
+ * Context: Process context, module init, before any hook can attach.
+ */
 void ntprof_clock_init(void)
 {
 	bool constant = boot_cpu_has(X86_FEATURE_CONSTANT_TSC);
@@ -44,11 +53,19 @@ void ntprof_clock_init(void)
 	pr_info("early stamps from the TSC (%u kHz)\n", tsc_khz);
 }
 #else
+/* Without the TSC, early stamps read the clock. */
 void ntprof_clock_init(void)
 {
 }
 #endif
 
+/**
+ * ntprof_clock_early_cycles() - whether early stamps read the cycle counter
+ *
+ * Context: Any.
+ * Return: true if ntprof_clock_init() chose the TSC, false if early
+ * stamps read the clock.
+ */
 bool ntprof_clock_early_cycles(void)
 {
 	return ntprof_early_is_cycles();

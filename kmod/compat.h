@@ -2,7 +2,14 @@
 /*
  * What differs between the kernels ntprof builds for: one small wrapper
  * per kernel API that changed, with the tests of versions and features
- * here and nowhere else.
+ * here and nowhere else. Where a header or the kernel's exports tell
+ * whether a feature is there, the test is of the feature: kmod/Kbuild
+ * defines an NTPROF_HAVE_* macro for it, or the feature brings a macro
+ * of its own. A distribution may backport a feature into an older
+ * version (RHEL 9's 5.14), which a test of the version would miss. The
+ * version is tested only where nothing else tells: the layouts and the
+ * arguments of functions private to the NVMe drivers, whose headers are
+ * not installed.
  */
 #ifndef _NTPROF_COMPAT_H
 #define _NTPROF_COMPAT_H
@@ -24,7 +31,7 @@
 #include <net/netlink.h>
 
 /*
- * The one version test, for what no feature macro tells. checkpatch's
+ * The version test, for what no feature test tells. checkpatch's
  * LINUX_VERSION_CODE rule is for code merged into one kernel; an
  * out-of-tree module builds for many (the style target ignores it).
  */
@@ -37,9 +44,10 @@
  * no more: the caller that saves every register (FTRACE_OPS_FL_SAVE_REGS)
  * costs each hit some tens of instructions more. ftrace_regs_get_argument()
  * came later (6.2) than the registers it reads; before it, x86's
- * struct ftrace_regs is a struct pt_regs.
+ * struct ftrace_regs is a struct pt_regs. NTPROF_HAVE_FTRACE_REGS: the
+ * kernel has struct ftrace_regs (5.11).
  */
-#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+#ifndef NTPROF_HAVE_FTRACE_REGS
 /*
  * Before 5.11 there is no struct ftrace_regs: ftrace passes the callback
  * a struct pt_regs, NULL unless the ops asked for all of them. ntprof's
@@ -64,7 +72,7 @@ ntprof_ftrace_regs(struct ftrace_regs *fregs)
 }
 #endif
 
-#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+#ifndef NTPROF_HAVE_FTRACE_REGS
 #define NTPROF_FTRACE_REGS_FLAG	FTRACE_OPS_FL_SAVE_REGS
 static inline bool ntprof_ftrace_args_ok(struct ftrace_regs *fregs)
 {
@@ -122,24 +130,25 @@ static inline unsigned long ntprof_fn_arg(struct ftrace_regs *fregs,
  * FTRACE_OPS_FL_RECURSION asks for the guard; before, the default was the
  * guard, and FTRACE_OPS_FL_RECURSION_SAFE declined it.
  */
-#if NTPROF_KERNEL_BEFORE(5, 11, 0)
+#ifdef NTPROF_HAVE_FTRACE_RECURSION_SAFE
 #define NTPROF_FTRACE_RECURSION_FLAG	FTRACE_OPS_FL_RECURSION_SAFE
 #else
 #define NTPROF_FTRACE_RECURSION_FLAG	0
 #endif
 
 /*
- * ftrace_free_filter() is exported since 6.2 and 6.1's stable updates.
- * Before, resetting the filter to nothing frees its entries as well: the
- * ops is left with ftrace's static empty hash. ntprof sets no notrace
- * filter.
+ * ftrace_free_filter() is exported since 6.2 and 6.1's stable updates:
+ * NTPROF_HAVE_FTRACE_FREE_FILTER, from the kernel's Module.symvers.
+ * Without it, resetting the filter to nothing frees its entries as well:
+ * the ops is left with ftrace's static empty hash. ntprof sets no
+ * notrace filter.
  */
 static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
 {
-#if NTPROF_KERNEL_BEFORE(6, 1, 0)
-	ftrace_set_filter(ops, NULL, 0, 1);
-#else
+#ifdef NTPROF_HAVE_FTRACE_FREE_FILTER
 	ftrace_free_filter(ops);
+#else
+	ftrace_set_filter(ops, NULL, 0, 1);
 #endif
 }
 
@@ -205,20 +214,23 @@ static inline void ntprof_ftrace_free_filter(struct ftrace_ops *ops)
  * period). Up to 6.12 the consumer's handler is handler(uc, regs); 6.13
  * adds a __u64 *data (for a uretprobe's session), which ntprof does not
  * use: NTPROF_UPROBE_HANDLER(HANDLER) defines HANDLER_uprobe, the
- * kernel's handler, which calls HANDLER(uc, regs).
+ * kernel's handler, which calls HANDLER(uc, regs). kmod/Kbuild tells
+ * which API the kernel has: NTPROF_HAVE_UPROBE_NOSYNC (6.12's register
+ * and unregister), NTPROF_HAVE_UPROBE_FILTER_CTX (a filter's ctx, up to
+ * 6.11), NTPROF_HAVE_UPROBE_HANDLER_DATA (a handler's data, 6.13).
  */
 #ifdef CONFIG_UPROBES
-#if NTPROF_KERNEL_BEFORE(6, 13, 0)
+#ifdef NTPROF_HAVE_UPROBE_HANDLER_DATA
 #define NTPROF_UPROBE_HANDLER(_handler)					\
 static int _handler##_uprobe(struct uprobe_consumer *uc,		\
-			     struct pt_regs *regs)			\
+			     struct pt_regs *regs, __u64 *data)		\
 {									\
 	return _handler(uc, regs);					\
 }
 #else
 #define NTPROF_UPROBE_HANDLER(_handler)					\
 static int _handler##_uprobe(struct uprobe_consumer *uc,		\
-			     struct pt_regs *regs, __u64 *data)		\
+			     struct pt_regs *regs)			\
 {									\
 	return _handler(uc, regs);					\
 }
@@ -232,7 +244,7 @@ static int _handler##_uprobe(struct uprobe_consumer *uc,		\
  * (registering, unregistering, mapping), and from a hit only when every
  * consumer's handler asked for its removal, which ntprof's never does.
  */
-#if NTPROF_KERNEL_BEFORE(6, 12, 0)
+#ifdef NTPROF_HAVE_UPROBE_FILTER_CTX
 #define NTPROF_UPROBE_FILTER(_filter)					\
 static bool _filter##_uprobe(struct uprobe_consumer *uc,		\
 			     enum uprobe_filter_ctx ctx,		\
@@ -271,18 +283,19 @@ static inline bool ntprof_dentry_named(const struct dentry *dentry,
 
 /*
  * Whether @mm maps a file whose dentry is named @name; the caller holds
- * its mmap_lock. The mappings are a list up to 6.0, a maple tree since.
+ * its mmap_lock. The mappings are a list up to 6.0, a maple tree since,
+ * which came with for_each_vma().
  */
 static inline bool ntprof_mm_maps_name(struct mm_struct *mm, const char *name)
 {
 	struct vm_area_struct *vma;
-#if NTPROF_KERNEL_BEFORE(6, 1, 0)
-
-	for (vma = mm->mmap; vma; vma = vma->vm_next)
-#else
+#ifdef for_each_vma
 	VMA_ITERATOR(vmi, mm, 0);
 
 	for_each_vma(vmi, vma)
+#else
+
+	for (vma = mm->mmap; vma; vma = vma->vm_next)
 #endif
 		if (vma->vm_file &&
 		    ntprof_dentry_named(vma->vm_file->f_path.dentry, name))
@@ -290,7 +303,7 @@ static inline bool ntprof_mm_maps_name(struct mm_struct *mm, const char *name)
 	return false;
 }
 
-#if NTPROF_KERNEL_BEFORE(6, 12, 0)
+#ifndef NTPROF_HAVE_UPROBE_NOSYNC
 struct ntprof_uprobe {
 	struct inode *inode;
 	loff_t offset;
@@ -344,13 +357,16 @@ static inline void ntprof_uprobe_unregister_sync(void)
 #endif
 #endif /* CONFIG_UPROBES */
 
-/* A request's disk: its queue's since 5.15, its own (rq_disk) before. */
+/*
+ * A request's disk: its queue's where the queue knows it
+ * (NTPROF_HAVE_QUEUE_DISK, 5.15), the request's own (rq_disk) before.
+ */
 static inline struct gendisk *ntprof_rq_disk(struct request *rq)
 {
-#if NTPROF_KERNEL_BEFORE(5, 15, 0)
-	return rq->rq_disk;
-#else
+#ifdef NTPROF_HAVE_QUEUE_DISK
 	return rq->q->disk;
+#else
+	return rq->rq_disk;
 #endif
 }
 
@@ -386,26 +402,29 @@ static inline bool ntprof_genl_req_attr_missing(struct genl_info *info,
 
 /*
  * Since 6.1 a family says from which command on the core validates
- * strictly (genl_family.resv_start_op); before, it validates every
- * command strictly unless the command's ops opt out, which ntprof's
- * never do.
+ * strictly (genl_family.resv_start_op, NTPROF_HAVE_GENL_RESV_START_OP);
+ * before, it validates every command strictly unless the command's ops
+ * opt out, which ntprof's never do.
  */
 static inline void ntprof_genl_strict_from(struct genl_family *family,
 					   u8 cmd)
 {
-#if !NTPROF_KERNEL_BEFORE(6, 1, 0)
+#ifdef NTPROF_HAVE_GENL_RESV_START_OP
 	family->resv_start_op = cmd;
 #endif
 }
 
-/* 6.2 dropped the event from ring_buffer_unlock_commit()'s arguments. */
+/*
+ * 6.2 dropped the event from ring_buffer_unlock_commit()'s arguments
+ * (NTPROF_HAVE_RB_COMMIT_BUFFER_ONLY).
+ */
 static inline void ntprof_ring_buffer_commit(struct trace_buffer *rb,
 					     struct ring_buffer_event *event)
 {
-#if NTPROF_KERNEL_BEFORE(6, 2, 0)
-	ring_buffer_unlock_commit(rb, event);
-#else
+#ifdef NTPROF_HAVE_RB_COMMIT_BUFFER_ONLY
 	ring_buffer_unlock_commit(rb);
+#else
+	ring_buffer_unlock_commit(rb, event);
 #endif
 }
 

@@ -5,7 +5,8 @@
  * status: the facts of a status-get reply and of the sessions, one
  * "key: value" line each, with each session's control-path events
  * (recorded, dropped, waiting to be drained);
- * hooks: a line per hook: name, kind, role, transport, state, hits;
+ * hooks: a line per hook: name, kind ("tracepoint" or "function"), role,
+ * transport, "required" if it is, state, hits;
  * buffers: per role, the size of its record buffers, then a line per
  * possible CPU: its buffer and counters, each line prefixed with the role;
  * usites: a line per uprobe site of each role's current or last session:
@@ -32,72 +33,17 @@
 #include "events.h"
 #include "hooks.h"
 #include "modules.h"
+#include "names.h"
 #include "ntprof.h"
 #include "session.h"
 #include "uprobes.h"
 
 static struct dentry *ntprof_debugfs_dir;
 
-/* The names are those of the enums in the netlink spec. */
-static const char * const ntprof_state_names[] = {
-	[NTPROF_STATE_IDLE] = "idle",
-	[NTPROF_STATE_RECORDING] = "recording",
-};
-
-static const char * const ntprof_role_names[] = {
-	[NTPROF_ROLE_NONE] = "none",
-	[NTPROF_ROLE_HOST] = "host",
-	[NTPROF_ROLE_TARGET] = "target",
-};
-
-static const char * const ntprof_transport_names[] = {
-	[NTPROF_TRANSPORT_NONE] = "none",
-	[NTPROF_TRANSPORT_TCP] = "tcp",
-	[NTPROF_TRANSPORT_RDMA] = "rdma",
-};
-
-static const char * const ntprof_hook_kind_names[] = {
-	[NTPROF_HOOK_TRACEPOINT] = "tracepoint",
-	[NTPROF_HOOK_KPROBE] = "kprobe",
-};
-
-static const char * const ntprof_hook_state_names[] = {
-	[NTPROF_HOOK_MISSING] = "missing",
-	[NTPROF_HOOK_AVAILABLE] = "available",
-	[NTPROF_HOOK_ATTACHED] = "attached",
-};
-
-/* An enum value without a name is a bug, but not one to crash a read on. */
-static const char *ntprof_name(const char * const *names, size_t count,
-			       unsigned int value)
-{
-	if (value >= count || !names[value])
-		return "unknown";
-	return names[value];
-}
-
-static const char *ntprof_state_name(enum ntprof_state state)
-{
-	return ntprof_name(ntprof_state_names, ARRAY_SIZE(ntprof_state_names),
-			   state);
-}
-
-static const char *ntprof_role_name(enum ntprof_role role)
-{
-	return ntprof_name(ntprof_role_names, ARRAY_SIZE(ntprof_role_names),
-			   role);
-}
-
-static const char *ntprof_transport_name(enum ntprof_transport transport)
-{
-	return ntprof_name(ntprof_transport_names,
-			   ARRAY_SIZE(ntprof_transport_names), transport);
-}
-
 static void ntprof_session_show(struct seq_file *m,
-				const struct ntprof_session *s,
-				const char *role)
+				const struct ntprof_session *s)
 {
+	const char *role = ntprof_role_name(s->cfg.role);
 	struct ntprof_events_count events;
 
 	if (!s->ever)
@@ -148,8 +94,8 @@ static int ntprof_status_show(struct seq_file *m, void *unused)
 	}
 
 	mutex_lock(&ntprof_session_lock);
-	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_HOST], "host");
-	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_TARGET], "target");
+	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_HOST]);
+	ntprof_session_show(m, &ntprof_sessions[NTPROF_ROLE_TARGET]);
 	mutex_unlock(&ntprof_session_lock);
 
 	return 0;
@@ -163,15 +109,11 @@ static int ntprof_hooks_show(struct seq_file *m, void *unused)
 
 	for (i = 0; (hook = ntprof_hook_get(i)); i++)
 		seq_printf(m, "%s %s %s %s%s %s %llu\n", hook->name,
-			   ntprof_name(ntprof_hook_kind_names,
-				       ARRAY_SIZE(ntprof_hook_kind_names),
-				       hook->kind),
+			   ntprof_hook_kind_name(hook->kind),
 			   ntprof_role_name(hook->role),
 			   ntprof_transport_name(hook->transport),
 			   hook->required ? " required" : "",
-			   ntprof_name(ntprof_hook_state_names,
-				       ARRAY_SIZE(ntprof_hook_state_names),
-				       ntprof_hook_state(hook)),
+			   ntprof_hook_state_name(ntprof_hook_state(hook)),
 			   ntprof_hook_hits(hook));
 
 	return 0;
@@ -211,9 +153,7 @@ static int ntprof_hookcost_show(struct seq_file *m, void *unused)
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
 		ntprof_hook_stats_sum(hook, &sum);
 		seq_printf(m, "%s %s %s %s %llu %llu\n", hook->name,
-			   ntprof_name(ntprof_hook_kind_names,
-				       ARRAY_SIZE(ntprof_hook_kind_names),
-				       hook->kind),
+			   ntprof_hook_kind_name(hook->kind),
 			   ntprof_role_name(hook->role),
 			   ntprof_transport_name(hook->transport),
 			   sum.hits, sum.ns);

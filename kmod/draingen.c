@@ -28,6 +28,7 @@
 
 #include "buffer.h"
 #include "draingen.h"
+#include "names.h"
 #include "session_types.h"
 
 /* Records written per hold of the session lock, and between paces. */
@@ -219,11 +220,10 @@ static ssize_t ntprof_draingen_write(struct file *file, const char __user *ubuf,
 	} else if (sscanf(buf, "%7s %llu %llu", name, &count, &rate) != 3 ||
 		   !count || count > NTPROF_DRAINGEN_MAX) {
 		err = -EINVAL;
-	} else if (!strcmp(name, "host") || !strcmp(name, "target")) {
-		role = name[0] == 'h' ? NTPROF_ROLE_HOST : NTPROF_ROLE_TARGET;
-		err = ntprof_draingen_start(role, count, rate);
 	} else {
-		err = -EINVAL;
+		role = ntprof_role_from_name(name);
+		err = role == NTPROF_ROLE_NONE ? -EINVAL :
+		      ntprof_draingen_start(role, count, rate);
 	}
 	mutex_unlock(&ntprof_draingen_lock);
 
@@ -242,7 +242,7 @@ static int ntprof_draingen_show(struct seq_file *m, void *unused)
 		   end ? "done" : "running");
 	if (g->task) {
 		seq_printf(m, "role %s\ncount %llu\nrate %llu\nemitted %llu\n",
-			   g->role == NTPROF_ROLE_HOST ? "host" : "target",
+			   ntprof_role_name(g->role),
 			   g->count, g->rate, READ_ONCE(g->emitted));
 		seq_printf(m, "elapsed_ns %llu\n",
 			   (end ? end : ktime_get_ns()) - g->start_ns);

@@ -36,7 +36,8 @@
  * @id: the command's identity
  * @length: its data length in bytes, as the role knows it
  *
- * What is not the command's identity is zero, but the CPU it starts on.
+ * Every field that is not the command's identity is zero, except the CPU
+ * that the command starts on.
  */
 static inline void ntprof_follow_rec_init(struct ntprof_record *rec,
 					  enum ntprof_role role,

@@ -8,7 +8,7 @@
  * when it comes and goes (and all loaded ones when the notifier is
  * registered).
  *
- * Function hooks (%NTPROF_HOOK_KPROBE: a probe of a function's entry)
+ * Function hooks (%NTPROF_HOOK_FUNCTION: a hook on a function's entry)
  * are ftrace_ops filtered on the function, not kprobes. Every function
  * ntprof hooks has an ftrace call site, where a kprobe would be
  * ftrace-based anyway; but a kprobe is in the kprobe table while ftrace
@@ -310,7 +310,13 @@ void ntprof_hook_stats_sum(const struct ntprof_hook *hook,
 	}
 }
 
-/* How often a hook's handler ran: ntprof_hook_stats_sum()'s hits. */
+/**
+ * ntprof_hook_hits() - count how often a hook's handler ran
+ * @hook: the hook
+ *
+ * Context: Any. The count is since its role's last session started.
+ * Return: the hits that ntprof_hook_stats_sum() sums over the CPUs.
+ */
 u64 ntprof_hook_hits(const struct ntprof_hook *hook)
 {
 	struct ntprof_hook_stats sum;
@@ -408,7 +414,7 @@ static int ntprof_module_notify(struct notifier_block *nb,
 	/* Every step ends what was known of its functions. */
 	ntprof_module_changed(id, action);
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
-		if (hook->kind != NTPROF_HOOK_KPROBE ||
+		if (hook->kind != NTPROF_HOOK_FUNCTION ||
 		    hook->module != (unsigned int)id)
 			continue;
 		/* Hooked in live code, unhooked before it goes. */
@@ -486,7 +492,7 @@ void ntprof_hooks_exit(void)
 	unregister_module_notifier(&ntprof_module_nb);
 
 	for (i = 0; (hook = ntprof_hook_get(i)); i++) {
-		if (hook->kind == NTPROF_HOOK_KPROBE)
+		if (hook->kind == NTPROF_HOOK_FUNCTION)
 			ntprof_ftrace_free_filter(&hook->fops);
 		free_percpu(hook->stats);
 		hook->stats = NULL;

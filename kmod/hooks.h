@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The hooks: the tracepoints and kprobes that stamp the points of a
+ * The hooks: the tracepoints and function hooks that stamp the points of a
  * command's path. hooks.c attaches and detaches them; hooks_host.c and
  * hooks_target.c hold the tables and the handlers.
  */
@@ -129,6 +129,11 @@ static void notrace _handler##_tp _proto					\
 /* ntprof_hook.point of a hook that only helps others. */
 #define NTPROF_PT_NONE		(-1)
 
+/**
+ * struct ntprof_hook_stats - a hook's counters on one CPU
+ * @hits: how often its handler ran
+ * @ns: the time its handler took, in ns, in cost builds only (hookcost.h)
+ */
 struct ntprof_hook_stats {
 	u64 hits;
 	u64 ns;
@@ -138,7 +143,7 @@ struct ntprof_hook_stats {
  * struct ntprof_hook - a tracepoint, or a function's entry
  * @name: the tracepoint's or the function's name
  * @missing: the extack message of a start that lacks this hook
- * @kind: tracepoint, or function (%NTPROF_HOOK_KPROBE, attached with
+ * @kind: tracepoint, or function (%NTPROF_HOOK_FUNCTION, attached with
  *	ftrace: see hooks.c)
  * @role: the role of the sessions that use it
  * @transport: the transport of those sessions, %NTPROF_TRANSPORT_NONE: any
@@ -217,7 +222,7 @@ struct ntprof_hook {
 #define NTPROF_FUNCTION(_name, _role, _transport, _point, _required,	\
 			_module, _handler, _fields, ...)		\
 	{								\
-		NTPROF_HOOK_MEMBERS(_name, NTPROF_HOOK_KPROBE,		\
+		NTPROF_HOOK_MEMBERS(_name, NTPROF_HOOK_FUNCTION,	\
 				    _role, _transport, _point,		\
 				    _required, _module, _fields),	\
 		.fops = {						\

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The host's hooks: nvme_core's tracepoints, the block layer's, and
- * kprobes in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
+ * function hooks in nvme_tcp and nvme_rdma (and in kernel_sendpage, for the
  * nvme_tcp function that 6.1 inlined, and in blk_execute_rq{,_nowait},
  * for a passthrough request's start where the kernel stamps none).
  *
@@ -72,11 +72,12 @@ static DEFINE_PER_CPU(u64, ntprof_host_last_rx);
 #define ntprof_host_enter(_hook)	ntprof_hook_enter(_hook, NTPROF_ROLE_HOST)
 
 /*
- * The sampled command's record, started. Apart from the handlers so that
- * their unsampled path does not read the command's identity again (it
- * stays in registers). The record is built in its slot, which is the
- * caller's until published: on no stack, which kernels built with
- * INIT_STACK_ALL_ZERO would clear, and copied nowhere.
+ * Start the record of a sampled command. This is a separate function
+ * from the handlers so that their path for commands that are not sampled
+ * does not read the command's identity again (it stays in registers).
+ * The record is built in its slot, which belongs to the caller until it
+ * is published: not on the stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear, and never copied.
  */
 static noinline void ntprof_host_follow(struct ntprof_session *s,
 					struct request *rq,
@@ -111,7 +112,10 @@ static noinline void ntprof_host_follow(struct ntprof_session *s,
 		rec->ts[NTPROF_PT_HOST_BLK_START] = ntprof_host_start_find(rq);
 	rec->ts[NTPROF_PT_HOST_SETUP] = now;
 	rec->ts[NTPROF_PT_HOST_QUEUE_RQ] = ntprof_early_to_ns(queued_ts, now);
-	/* Converted: never before the block layer's start it follows. */
+	/*
+	 * Clamp the converted queue_rq time so that it is never earlier
+	 * than the block-layer start that precedes it.
+	 */
 	if (rec->ts[NTPROF_PT_HOST_QUEUE_RQ] &&
 	    rec->ts[NTPROF_PT_HOST_QUEUE_RQ] < rec->ts[NTPROF_PT_HOST_BLK_START] &&
 	    rec->ts[NTPROF_PT_HOST_BLK_START] <= now)

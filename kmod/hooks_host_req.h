@@ -163,7 +163,7 @@ static inline void ntprof_host_rec_init(struct ntprof_record *rec,
 	/*
 	 * A command that userspace built (an ioctl or io_uring command on
 	 * the namespace or its char device), not the block layer from a
-	 * bio: same disk, but the tool groups it apart.
+	 * bio. It is on the same disk, but the tool groups it separately.
 	 */
 	if (blk_rq_is_passthrough(rq))
 		rec->flags = NTPROF_REC_F_PASSTHRU;

@@ -67,7 +67,13 @@ static struct ntprof_host_cmd_slot *ntprof_host_cmd_slot(struct request *rq)
 	return &ntprof_host_cmd_slots[hash_ptr(rq, NTPROF_HOST_RX_BITS)];
 }
 
-/* Keep @cmd as the command of sampled request @rq. */
+/**
+ * ntprof_host_cmd_keep() - keep the command of a sampled request
+ * @rq: the request
+ * @cmd: its NVMe command, which keys the request's in-flight slot
+ *
+ * Context: Any; the hooks of the host's I/O path.
+ */
 void ntprof_host_cmd_keep(struct request *rq, struct nvme_command *cmd)
 {
 	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
@@ -77,7 +83,14 @@ void ntprof_host_cmd_keep(struct request *rq, struct nvme_command *cmd)
 	smp_store_release(&slot->rq, rq);
 }
 
-/* The command kept for @rq, or NULL. */
+/**
+ * ntprof_host_cmd_find() - find the command kept for a request
+ * @rq: the request
+ *
+ * Context: Any; the hooks of the host's I/O path.
+ * Return: the command that ntprof_host_cmd_keep() kept for @rq, or NULL
+ * if another request has taken its slot since.
+ */
 struct nvme_command *ntprof_host_cmd_find(struct request *rq)
 {
 	struct ntprof_host_cmd_slot *slot = ntprof_host_cmd_slot(rq);
@@ -133,13 +146,30 @@ static struct ntprof_host_ts_slot *ntprof_host_rx_slot(const void *queue,
 	return &ntprof_host_rx_slots[hash_32(h, NTPROF_HOST_RX_BITS)];
 }
 
-/* Keep @ts as when the response of command @cid of @queue arrived. */
+/**
+ * ntprof_host_rx_keep() - keep the time a command's response arrived
+ * @queue: the transport's queue
+ * @cid: the command's id on @queue
+ * @ts: when its response arrived
+ *
+ * The time is lost if another CPU is writing the same slot.
+ *
+ * Context: Any; the hooks of the host's I/O path.
+ */
 void ntprof_host_rx_keep(const void *queue, u16 cid, u64 ts)
 {
 	ntprof_host_ts_keep(ntprof_host_rx_slot(queue, cid), queue, cid, ts);
 }
 
-/* When the response of command @cid of @queue arrived, or 0. */
+/**
+ * ntprof_host_rx_find() - find the time a command's response arrived
+ * @queue: the transport's queue
+ * @cid: the command's id on @queue
+ *
+ * Context: Any; the hooks of the host's I/O path.
+ * Return: the time that ntprof_host_rx_keep() kept, or 0 if none is
+ * kept for that command.
+ */
 u64 ntprof_host_rx_find(const void *queue, u16 cid)
 {
 	return ntprof_host_ts_find(ntprof_host_rx_slot(queue, cid), queue, cid);
@@ -150,17 +180,30 @@ static struct ntprof_host_ts_slot *ntprof_host_start_slot(struct request *rq)
 	return &ntprof_host_start_slots[hash_ptr(rq, NTPROF_HOST_START_BITS)];
 }
 
-/*
- * Keep @ts as when passthrough request @rq went to the block layer. A
- * request's slot is written at each of its executions: one found is its
- * last, unless a write skipped, when another request took the slot.
+/**
+ * ntprof_host_start_keep() - keep the time a passthrough request started
+ * @rq: the passthrough request
+ * @ts: when it went to the block layer
+ *
+ * A request's slot is written at each of its executions, so the time
+ * found is that of its last one, unless a write was skipped because
+ * another request had taken the slot.
+ *
+ * Context: Any; the hooks of the host's I/O path.
  */
 void ntprof_host_start_keep(struct request *rq, u64 ts)
 {
 	ntprof_host_ts_keep(ntprof_host_start_slot(rq), rq, 0, ts);
 }
 
-/* When passthrough request @rq went to the block layer, or 0. */
+/**
+ * ntprof_host_start_find() - find the time a passthrough request started
+ * @rq: the passthrough request
+ *
+ * Context: Any; the hooks of the host's I/O path.
+ * Return: the time that ntprof_host_start_keep() kept for @rq, or 0 if
+ * none is kept.
+ */
 u64 ntprof_host_start_find(struct request *rq)
 {
 	return ntprof_host_ts_find(ntprof_host_start_slot(rq), rq, 0);

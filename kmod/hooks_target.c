@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The target's hooks: nvmet's tracepoints, the block layer's on the
- * backing device, and kprobes in nvmet, nvmet_tcp and nvmet_rdma.
+ * backing device, and function hooks in nvmet, nvmet_tcp and nvmet_rdma.
  *
  * A command is keyed by its struct nvmet_req, which the transport owns
  * and reuses for the queue's next commands. nvmet_bdev_execute_rw() sets
@@ -55,9 +55,9 @@
 	(NTPROF_LF(NTPROF_LF_NVMET_REQ_OPS) | NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE))
 
 /*
- * What the kprobe on nvmet_req_init()'s entry reads. Where its argument
- * of the ops is unknown (NTPROF_NVMET_REQ_INIT_OPS), it needs the very
- * fields that make it unneeded: it never attaches.
+ * What the function hook on nvmet_req_init()'s entry reads. Where the
+ * argument that is the ops is unknown (NTPROF_NVMET_REQ_INIT_OPS), the
+ * hook needs the very fields that make it unneeded: it never attaches.
  */
 #define NTPROF_TARGET_INIT_ARGS_FIELDS					\
 	(NTPROF_NVMET_REQ_INIT_OPS ? NTPROF_LF(NTPROF_LF_NVMET_OPS_TYPE) :	\
@@ -176,11 +176,12 @@ static u16 ntprof_target_qid(void *req)
 }
 
 /*
- * The sampled command's record, started. Apart from the handlers so that
- * their unsampled path does not read the command's identity again (it
- * stays in registers). The record is built in its slot, which is the
- * caller's until published: on no stack, which kernels built with
- * INIT_STACK_ALL_ZERO would clear, and copied nowhere.
+ * Start the record of a sampled command. This is a separate function
+ * from the handlers so that their path for commands that are not sampled
+ * does not read the command's identity again (it stays in registers).
+ * The record is built in its slot, which belongs to the caller until it
+ * is published: not on the stack, which kernels built with
+ * INIT_STACK_ALL_ZERO would clear, and never copied.
  */
 static noinline void ntprof_target_follow(struct ntprof_session *s,
 					  void *req,
@@ -238,7 +239,7 @@ static void ntprof_target_init(void *data, void *req,
 	/*
 	 * The command's transport: the type of the ops nvmet_req_init() set
 	 * in the nvmet_req, where BTF gives their offsets, else what the
-	 * kprobe on its entry saw; without either, commands of every
+	 * function hook on its entry saw; without either, commands of every
 	 * transport are recorded as the session's.
 	 */
 	if (ntprof_lf_known(NTPROF_LF_NVMET_REQ_OPS) &&

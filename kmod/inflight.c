@@ -63,7 +63,8 @@ void ntprof_inflight_free(struct ntprof_inflight *table)
  * ntprof_inflight_used() - count the slots in use
  * @table: the table
  *
- * Context: Any, but only exact once no hook can use @table any more.
+ * Context: Any. The count is exact only once no hook can use @table any
+ * more.
  * Return: the number of commands the table holds.
  */
 unsigned int ntprof_inflight_used(const struct ntprof_inflight *table)

@@ -163,11 +163,17 @@ void ntprof_layout_init(void)
 		ntprof_layout_builtin_set();
 }
 
-/*
- * NTPROF_LF() of the fields the built-in table has: all but
- * nvmet_req.ops, which follows a union whose size is the kernel
- * config's. Only BTF gives that one; without it, a kprobe on
- * nvmet_req_init() tells the transport (hooks_target.c).
+/**
+ * ntprof_layout_builtin() - the fields whose offsets the built-in table has
+ *
+ * The table has every field except nvmet_req.ops, which follows a union
+ * whose size depends on the kernel's configuration. Only BTF gives that
+ * one; without it, a function hook on nvmet_req_init() tells the
+ * transport (hooks_target.c).
+ *
+ * Context: Any.
+ * Return: a mask of NTPROF_LF() bits; 0 for a kernel whose layouts were
+ * not checked, or when the builtin_layout parameter is off.
  */
 u64 ntprof_layout_builtin(void)
 {
@@ -176,7 +182,14 @@ u64 ntprof_layout_builtin(void)
 	       ~NTPROF_LF(NTPROF_LF_NVMET_REQ_OPS) : 0;
 }
 
-/* Those of @fields that have no offset now. */
+/**
+ * ntprof_layout_missing() - the fields that have no offset now
+ * @fields: a mask of NTPROF_LF() bits
+ *
+ * Context: Any.
+ * Return: the bits of @fields whose offset neither BTF nor the built-in
+ * table has given.
+ */
 u64 ntprof_layout_missing(u64 fields)
 {
 	unsigned int i;

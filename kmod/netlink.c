@@ -65,8 +65,9 @@ static const struct nla_policy ntprof_start_nl_policy[NTPROF_A_START_MAX + 1] = 
 };
 
 /*
- * What a start request asks to record, but the layout and the uprobe
- * sites: the role, the transport, the sampling and the filters.
+ * Parse what a start request asks to record: role, transport, sampling
+ * and filters (everything except the layout and the uprobe sites, which
+ * are parsed elsewhere).
  */
 static int ntprof_nl_start_config(struct genl_info *info,
 				  struct ntprof_session_config *cfg)
@@ -267,14 +268,15 @@ static int ntprof_nl_hook_fill(struct sk_buff *msg, struct ntprof_hook *hook)
 	return 0;
 }
 
-/* cb->args[0]: the index of the next hook. */
+/* Send a message per hook, from the one at ctx->next on. */
 static int ntprof_nl_probe_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
 	struct ntprof_hook *hook;
 	void *hdr;
 
-	for (; (hook = ntprof_hook_get(cb->args[0])); cb->args[0]++) {
+	for (; (hook = ntprof_hook_get(ctx->next)); ctx->next++) {
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 				  cb->nlh->nlmsg_seq, &ntprof_nl_family,
 				  NLM_F_MULTI, NTPROF_CMD_PROBE_GET);
@@ -290,19 +292,9 @@ static int ntprof_nl_probe_get_dumpit(struct sk_buff *skb,
 	return skb->len;
 }
 
-/*
- * Why a dump is refused, in cb->args[3]: decided by its ->start(), told
- * by the dump itself (see ntprof_nl_dump_ambiguous()).
- */
-enum ntprof_nl_denial {
-	NTPROF_NL_ALLOWED,
-	NTPROF_NL_NOT_CAPABLE,
-	NTPROF_NL_NOT_OWNER,
-};
-
 static int ntprof_nl_dump_denied(struct netlink_callback *cb)
 {
-	if (cb->args[3] == NTPROF_NL_NOT_CAPABLE)
+	if (ntprof_nl_dump_ctx(cb)->denied == NTPROF_NL_NOT_CAPABLE)
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "reading a session's records or counters needs CAP_SYS_ADMIN");
 	else
@@ -317,42 +309,45 @@ static int ntprof_nl_dump_denied(struct netlink_callback *cb)
  */
 static void ntprof_nl_dump_check_capable(struct netlink_callback *cb)
 {
-	cb->args[3] = netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
-		      NTPROF_NL_ALLOWED : NTPROF_NL_NOT_CAPABLE;
+	ntprof_nl_dump_ctx(cb)->denied =
+		netlink_capable(cb->skb, CAP_SYS_ADMIN) ?
+		NTPROF_NL_ALLOWED : NTPROF_NL_NOT_CAPABLE;
 }
 
 /*
- * The role whose buffers a stats-get or records-get dump reads, kept in
- * cb->args[1]: the one the request names, else the only one that has
- * had a session since the module was loaded (the host's if none has).
- * With both, a request without a role is ambiguous: NTPROF_ROLE_NONE,
- * which the dump rejects rather than mix the two roles' records or
- * counters.
+ * Choose the role whose buffers a stats-get or records-get dump reads:
+ * the one the request names, else the only one that has had a session
+ * since the module was loaded (the host if neither has). When both have
+ * had one, a request without a role is ambiguous: the role is then
+ * NTPROF_ROLE_NONE, which the dump rejects rather than mix the two
+ * roles' records or counters.
  */
-static int ntprof_nl_dump_role(struct netlink_callback *cb, int attrtype)
+static void ntprof_nl_dump_role(struct netlink_callback *cb, int attrtype)
 {
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
 	const struct nlattr *attr;
 	bool host, target;
 
 	/* The core validated the request against the policy already. */
 	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, attrtype);
 	if (attr) {
-		cb->args[1] = nla_get_u32(attr);
-		return 0;
+		ctx->role = nla_get_u32(attr);
+		return;
 	}
 
 	host = ntprof_buffer_used(NTPROF_ROLE_HOST);
 	target = ntprof_buffer_used(NTPROF_ROLE_TARGET);
 	if (host && target)
-		cb->args[1] = NTPROF_ROLE_NONE;
+		ctx->role = NTPROF_ROLE_NONE;
 	else
-		cb->args[1] = target ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST;
-	return 0;
+		ctx->role = target ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST;
 }
 
 /*
- * Rejected by the dump, not by its start: before 6.5, an error of a
- * dump's ->start() reaches userspace without its extack message.
+ * Reject a request that names no role when both roles have had a
+ * session. The dump rejects it, not its start: before 6.5, an error
+ * returned by a dump's ->start() reaches userspace without its extack
+ * message.
  */
 static int ntprof_nl_dump_ambiguous(struct netlink_callback *cb)
 {
@@ -374,7 +369,8 @@ ntprof_stats_get_nl_policy[NTPROF_A_STATS_MAX + 1] = {
 static int ntprof_nl_stats_get_start(struct netlink_callback *cb)
 {
 	ntprof_nl_dump_check_capable(cb);
-	return ntprof_nl_dump_role(cb, NTPROF_A_STATS_ROLE);
+	ntprof_nl_dump_role(cb, NTPROF_A_STATS_ROLE);
+	return 0;
 }
 
 static int ntprof_nl_stats_fill(struct sk_buff *msg, struct ntprof_buffer *b,
@@ -402,25 +398,23 @@ static int ntprof_nl_stats_fill(struct sk_buff *msg, struct ntprof_buffer *b,
 	return 0;
 }
 
-/*
- * cb->args[0]: the next CPU, cb->args[1]: the role. One message per
- * possible CPU.
- */
+/* Send a message per possible CPU, from the one at ctx->next on. */
 static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
 				      struct netlink_callback *cb)
 {
-	enum ntprof_role role = cb->args[1];
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
+	enum ntprof_role role = ctx->role;
 	struct ntprof_buffer *b;
 	void *hdr;
 	int cpu;
 
-	if (cb->args[3] != NTPROF_NL_ALLOWED)
+	if (ctx->denied != NTPROF_NL_ALLOWED)
 		return ntprof_nl_dump_denied(cb);
 	if (role == NTPROF_ROLE_NONE)
 		return ntprof_nl_dump_ambiguous(cb);
 
 	b = ntprof_buffer_get(role);
-	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+	for (cpu = ctx->next; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
 			continue;
 		hdr = genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
@@ -435,7 +429,7 @@ static int ntprof_nl_stats_get_dumpit(struct sk_buff *skb,
 		genlmsg_end(skb, hdr);
 	}
 	ntprof_buffer_put(b);
-	cb->args[0] = cpu;
+	ctx->next = cpu;
 
 	return skb->len;
 }
@@ -451,29 +445,26 @@ ntprof_records_get_nl_policy[NTPROF_A_RECORDS_MAX + 1] = {
 };
 
 /*
- * cb->args[2]: the generation of the session whose records the dump
- * drains. Records are consumed: only the socket that owns the session
- * (or the one it named) drains them, so that one recorder never takes
- * another's records, and a drain under way ends where a new session
- * starts.
+ * Start a records-get dump: note the generation of the session whose
+ * records it drains. Records are consumed: only the socket that owns the
+ * session (or the second socket it named) drains them, so that one
+ * recorder never takes another's records, and a drain under way ends
+ * where a new session starts.
  */
 static int ntprof_nl_records_get_start(struct netlink_callback *cb)
 {
-	enum ntprof_role role;
-	int err;
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
 
 	ntprof_nl_dump_check_capable(cb);
-	err = ntprof_nl_dump_role(cb, NTPROF_A_RECORDS_ROLE);
-	role = cb->args[1];
-	if (err || cb->args[3] != NTPROF_NL_ALLOWED ||
-	    role == NTPROF_ROLE_NONE)
-		return err;
+	ntprof_nl_dump_role(cb, NTPROF_A_RECORDS_ROLE);
+	if (ctx->denied != NTPROF_NL_ALLOWED || ctx->role == NTPROF_ROLE_NONE)
+		return 0;
 
 	mutex_lock(&ntprof_session_lock);
-	cb->args[2] = ntprof_sessions[role].gen;
-	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
+	ctx->gen = ntprof_sessions[ctx->role].gen;
+	if (!ntprof_session_may_drain(ctx->role, NETLINK_CB(cb->skb).portid,
 				      NETLINK_CB(cb->skb).sk, UINT_MAX))
-		cb->args[3] = NTPROF_NL_NOT_OWNER;
+		ctx->denied = NTPROF_NL_NOT_OWNER;
 	mutex_unlock(&ntprof_session_lock);
 	return 0;
 }
@@ -538,19 +529,20 @@ static int ntprof_nl_records_fill(struct sk_buff *skb,
 }
 
 /*
- * cb->args[0]: the CPU being drained, cb->args[1]: the role. The records
- * are consumed: a second dump gets only the records finished since.
- * Producers may add records meanwhile; a CPU is left once a message was
- * not filled.
+ * Drain the role's records, CPU by CPU from the one at ctx->next on. The
+ * records are consumed: a second dump gets only the records finished
+ * since. Producers may add records meanwhile; the dump leaves a CPU once
+ * a message was not filled.
  */
 static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 					struct netlink_callback *cb)
 {
-	enum ntprof_role role = cb->args[1];
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
+	enum ntprof_role role = ctx->role;
 	struct ntprof_buffer *b;
 	int cpu, n;
 
-	if (cb->args[3] != NTPROF_NL_ALLOWED)
+	if (ctx->denied != NTPROF_NL_ALLOWED)
 		return ntprof_nl_dump_denied(cb);
 	if (role == NTPROF_ROLE_NONE)
 		return ntprof_nl_dump_ambiguous(cb);
@@ -558,12 +550,12 @@ static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 	/* Held across: no start frees or replaces the buffers meanwhile. */
 	mutex_lock(&ntprof_session_lock);
 	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
-				      NETLINK_CB(cb->skb).sk, cb->args[2])) {
+				      NETLINK_CB(cb->skb).sk, ctx->gen)) {
 		mutex_unlock(&ntprof_session_lock);
 		return 0;
 	}
 	b = ntprof_buffer_get(role);
-	for (cpu = cb->args[0]; cpu < nr_cpu_ids; cpu++) {
+	for (cpu = ctx->next; cpu < nr_cpu_ids; cpu++) {
 		if (!cpu_possible(cpu))
 			continue;
 		do {
@@ -575,7 +567,7 @@ static int ntprof_nl_records_get_dumpit(struct sk_buff *skb,
 out:
 	ntprof_buffer_put(b);
 	mutex_unlock(&ntprof_session_lock);
-	cb->args[0] = cpu;
+	ctx->next = cpu;
 
 	return skb->len;
 }

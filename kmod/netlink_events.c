@@ -27,53 +27,52 @@ ntprof_events_get_nl_policy[NTPROF_A_EVENTS_MAX + 1] = {
 	},
 };
 
-/*
- * cb->args[0]: the role; cb->args[1]: the generation of its session;
- * cb->args[2]: why the dump is refused, 0 if it is not (told by the dump
- * itself: before 6.5, an error of ->start() loses its extack message);
- * cb->args[3]: the summary message was sent.
+/**
+ * ntprof_nl_events_get_start() - start an events-get dump
+ * @cb: the dump's callback, whose context (struct ntprof_nl_dump_ctx)
+ *	this fills in
+ *
+ * Notes the role, the generation of its session and whether the asking
+ * socket may drain its events. A refusal is kept in the context and
+ * reported by the dump itself, so that its extack message reaches
+ * userspace on kernels before 6.5 too.
+ *
+ * Context: Process context; takes the session lock.
+ * Return: 0.
  */
-enum {
-	NTPROF_EV_ALLOWED,
-	NTPROF_EV_NO_ROLE,
-	NTPROF_EV_NOT_CAPABLE,
-	NTPROF_EV_NOT_OWNER,
-};
-
 int ntprof_nl_events_get_start(struct netlink_callback *cb)
 {
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
 	const struct nlattr *attr;
-	enum ntprof_role role;
 
 	attr = nlmsg_find_attr(cb->nlh, GENL_HDRLEN, NTPROF_A_EVENTS_ROLE);
 	if (!attr) {
-		cb->args[2] = NTPROF_EV_NO_ROLE;
+		ctx->denied = NTPROF_NL_NO_ROLE;
 		return 0;
 	}
-	/* Events tell what the machine's controllers did: as records. */
+	/* Events tell what the machine's controllers did, as records do. */
 	if (!netlink_capable(cb->skb, CAP_SYS_ADMIN)) {
-		cb->args[2] = NTPROF_EV_NOT_CAPABLE;
+		ctx->denied = NTPROF_NL_NOT_CAPABLE;
 		return 0;
 	}
-	role = nla_get_u32(attr);
-	cb->args[0] = role;
+	ctx->role = nla_get_u32(attr);
 
 	mutex_lock(&ntprof_session_lock);
-	cb->args[1] = ntprof_sessions[role].gen;
-	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
+	ctx->gen = ntprof_sessions[ctx->role].gen;
+	if (!ntprof_session_may_drain(ctx->role, NETLINK_CB(cb->skb).portid,
 				      NETLINK_CB(cb->skb).sk, UINT_MAX))
-		cb->args[2] = NTPROF_EV_NOT_OWNER;
+		ctx->denied = NTPROF_NL_NOT_OWNER;
 	mutex_unlock(&ntprof_session_lock);
 	return 0;
 }
 
 static int ntprof_nl_events_denied(struct netlink_callback *cb)
 {
-	switch (cb->args[2]) {
-	case NTPROF_EV_NO_ROLE:
+	switch (ntprof_nl_dump_ctx(cb)->denied) {
+	case NTPROF_NL_NO_ROLE:
 		NL_SET_ERR_MSG_MOD(cb->extack, "events-get needs a role");
 		return -EINVAL;
-	case NTPROF_EV_NOT_CAPABLE:
+	case NTPROF_NL_NOT_CAPABLE:
 		NL_SET_ERR_MSG_MOD(cb->extack,
 				   "reading a session's events needs CAP_SYS_ADMIN");
 		return -EPERM;
@@ -143,25 +142,39 @@ static int ntprof_nl_event_fill(struct sk_buff *skb,
  */
 #define NTPROF_NL_EVENT_ROOM	128
 
+/**
+ * ntprof_nl_events_get_dumpit() - drain a role's control-path events
+ * @skb: the message buffer to fill
+ * @cb: the dump's callback, started by ntprof_nl_events_get_start()
+ *
+ * The first message is a summary (how many events the session recorded
+ * and dropped); then a message per event, as many as fit. The events are
+ * consumed. A dump ends early, with nothing more, once a new session of
+ * the role has started.
+ *
+ * Context: Process context; takes the session lock.
+ * Return: the length of @skb, 0 at the end, or a negative errno.
+ */
 int ntprof_nl_events_get_dumpit(struct sk_buff *skb,
 				struct netlink_callback *cb)
 {
-	enum ntprof_role role = cb->args[0];
+	struct ntprof_nl_dump_ctx *ctx = ntprof_nl_dump_ctx(cb);
+	enum ntprof_role role = ctx->role;
 	struct ntprof_event ev;
 	int err = 0;
 
-	if (cb->args[2] != NTPROF_EV_ALLOWED)
+	if (ctx->denied != NTPROF_NL_ALLOWED)
 		return ntprof_nl_events_denied(cb);
 
 	mutex_lock(&ntprof_session_lock);
 	if (!ntprof_session_may_drain(role, NETLINK_CB(cb->skb).portid,
-				      NETLINK_CB(cb->skb).sk, cb->args[1]))
+				      NETLINK_CB(cb->skb).sk, ctx->gen))
 		goto out;
-	if (!cb->args[3]) {
+	if (!ctx->summary_sent) {
 		err = ntprof_nl_events_summary(skb, cb, role);
 		if (err)
 			goto out;
-		cb->args[3] = 1;
+		ctx->summary_sent = true;
 	}
 	while (skb_tailroom(skb) >= NTPROF_NL_EVENT_ROOM &&
 	       ntprof_events_take(role, &ev)) {

@@ -148,6 +148,17 @@ static int ntprof_nl_status_fill(struct sk_buff *msg)
 	return ntprof_nl_session_fill(msg);
 }
 
+/**
+ * ntprof_nl_status_get_doit() - answer a status-get request
+ * @skb: the request
+ * @info: the request's generic-netlink information
+ *
+ * The reply tells the module's version and state, the kernel's release,
+ * which NVMe-oF modules are loaded, and the running sessions.
+ *
+ * Context: Process context; takes the session lock.
+ * Return: 0, or a negative errno.
+ */
 int ntprof_nl_status_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;

@@ -32,6 +32,7 @@
 #include "hooks.h"
 #include "inflight.h"
 #include "layout.h"
+#include "names.h"
 #include "ntprof.h"
 #include "session.h"
 #include "uprobes.h"
@@ -169,7 +170,6 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	struct ntprof_session *s = &ntprof_sessions[cfg->role];
 	struct ntprof_session prev;
 	struct ntprof_layout layout;
-	bool swapped = false, buffers = false, published = false;
 	int err;
 
 	mutex_lock(&ntprof_session_lock);
@@ -181,9 +181,8 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		else
 			NL_SET_ERR_MSG_MOD(extack,
 					   "a target session is already running");
-		err = -EBUSY;
 		mutex_unlock(&ntprof_session_lock);
-		return err;
+		return -EBUSY;
 	}
 
 	/*
@@ -196,7 +195,7 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	if (cfg->pid) {
 		err = ntprof_session_find_pid(s, cfg->pid, extack);
 		if (err)
-			goto unlock;
+			goto err_restore_session;
 	}
 	s->pid_ns = get_pid_ns(task_active_pid_ns(current));
 
@@ -204,22 +203,20 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	if (cfg->layout) {
 		layout = *cfg->layout;
 		ntprof_layout_swap(&layout);
-		swapped = true;
 	}
 
 	s->inflight = ntprof_inflight_alloc();
 	if (!s->inflight) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the in-flight table");
 		err = -ENOMEM;
-		goto unlock;
+		goto err_restore_layout;
 	}
 
 	err = ntprof_buffer_alloc(cfg->role);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot allocate the record buffers");
-		goto unlock;
+		goto err_free_inflight;
 	}
-	buffers = true;
 
 	/*
 	 * The last session's events go with it: the recorder drained them
@@ -228,10 +225,9 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 	 */
 	ntprof_events_reset(cfg->role);
 	ntprof_session_publish(s, cfg);
-	published = true;
 	err = ntprof_session_attach(s, cfg, extack);
 	if (err)
-		goto unlock;
+		goto err_unpublish;
 
 	/* A drain of the last session's records ends here. */
 	s->gen = prev.gen + 1;
@@ -241,30 +237,31 @@ int ntprof_session_start(const struct ntprof_session_config *cfg,
 		sock_put(prev.cfg.owner_sk);
 
 	pr_info("%s session started (%s, 1 in %u%s, %u uprobe sites, pid %d%s)\n",
-		cfg->role == NTPROF_ROLE_HOST ? "host" : "target",
-		cfg->transport == NTPROF_TRANSPORT_TCP ? "tcp" :
-		cfg->transport == NTPROF_TRANSPORT_RDMA ? "rdma" : "tcp, rdma",
+		ntprof_role_name(cfg->role),
+		cfg->transport ? ntprof_transport_name(cfg->transport) :
+				 "tcp, rdma",
 		cfg->sample, cfg->chain ? " by the chain rule" : "",
 		cfg->nr_usites, pid_nr(s->owner),
 		cfg->hook_set == NTPROF_HOOK_SET_STAGES ? ", stages only" : "");
+	mutex_unlock(&ntprof_session_lock);
+	return 0;
 
-unlock:
-	if (err) {
-		/*
-		 * A start that failed leaves the offsets, the buffers and the
-		 * last session as they were; no hook of the role runs (the
-		 * attach detached what it had attached).
-		 */
-		if (swapped)
-			ntprof_layout_swap(&layout);
-		if (buffers)
-			ntprof_buffer_restore(cfg->role);
-		ntprof_inflight_free(s->inflight);
-		ntprof_session_put_pids(s);
-		if (published)
-			ntprof_session_put_owner(s);
-		*s = prev;
-	}
+	/*
+	 * A start that failed leaves the offsets, the buffers and the last
+	 * session as they were. No hook of the role runs: the attach
+	 * detached what it had attached, and unpublished the session.
+	 */
+err_unpublish:
+	ntprof_session_put_owner(s);
+	ntprof_buffer_restore(cfg->role);
+err_free_inflight:
+	ntprof_inflight_free(s->inflight);
+err_restore_layout:
+	if (cfg->layout)
+		ntprof_layout_swap(&layout);
+	ntprof_session_put_pids(s);
+err_restore_session:
+	*s = prev;
 	mutex_unlock(&ntprof_session_lock);
 	return err;
 }
@@ -283,7 +280,7 @@ static void ntprof_session_stop_one(struct ntprof_session *s)
 	ntprof_session_put_pids(s);
 
 	pr_info("%s session stopped, %u commands in flight discarded\n",
-		s->cfg.role == NTPROF_ROLE_HOST ? "host" : "target",
+		ntprof_role_name(s->cfg.role),
 		s->discarded);
 }
 
@@ -435,7 +432,7 @@ void ntprof_session_released(u32 portid)
 			continue;
 		if (s->active) {
 			pr_info("%s session: its socket closed\n",
-				r == NTPROF_ROLE_HOST ? "host" : "target");
+				ntprof_role_name(r));
 			ntprof_session_stop_one(s);
 		}
 		s->cfg.owner_portid = 0;

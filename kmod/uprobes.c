@@ -65,6 +65,7 @@
 #include "compat.h"
 #include "follow.h"
 #include "inflight.h"
+#include "names.h"
 #include "sample.h"
 #include "session_types.h"
 #include "uprobes.h"
@@ -95,9 +96,7 @@ struct ntprof_usite_stats {
  */
 struct ntprof_usite {
 	struct uprobe_consumer uc;
-#ifdef CONFIG_UPROBES
 	struct ntprof_uprobe up;
-#endif
 	bool registered;
 	struct path file;
 	struct inode *inode;
@@ -258,9 +257,10 @@ static void ntprof_usite_rec_init(struct ntprof_record *rec,
 }
 
 /*
- * A command of one site, which is first and last: no slot to go through.
- * Apart so that the record on its stack, which kernels built with
- * INIT_STACK_ALL_ZERO clear, costs the other sites nothing.
+ * Record a command of a single site, which is both its first and its
+ * last: the record needs no slot. This is a separate function so that
+ * the record on its stack, which kernels built with INIT_STACK_ALL_ZERO
+ * clear, costs the other sites nothing.
  */
 static noinline void ntprof_usite_one(const struct ntprof_usite *site,
 				      const struct ntprof_session *s,
@@ -463,7 +463,6 @@ static int ntprof_usite_register(struct ntprof_usite *site,
 				 const struct ntprof_usite_spec *spec,
 				 struct netlink_ext_ack *extack)
 {
-#ifdef CONFIG_UPROBES
 	int err;
 
 	err = ntprof_uprobe_register(&site->up, site->inode, site->offset,
@@ -479,11 +478,6 @@ static int ntprof_usite_register(struct ntprof_usite *site,
 		NL_SET_ERR_MSG_ATTR(extack, spec->attr,
 				    "uprobe site: the kernel refused a probe at its offset");
 	return err;
-#else
-	NL_SET_ERR_MSG_ATTR(extack, spec->attr,
-			    "uprobe site: this kernel has no uprobes (CONFIG_UPROBES)");
-	return -EOPNOTSUPP;
-#endif
 }
 
 static int ntprof_usite_setup(struct ntprof_usite *site, enum ntprof_role role,
@@ -571,16 +565,12 @@ void ntprof_uprobes_detach(enum ntprof_role role)
 		site = &ntprof_usites[role][i];
 		if (!site->registered)
 			continue;
-#ifdef CONFIG_UPROBES
 		ntprof_uprobe_unregister(&site->up, &site->uc);
-#endif
 		site->registered = false;
 		any = true;
 	}
-#ifdef CONFIG_UPROBES
 	if (any)
 		ntprof_uprobe_unregister_sync();
-#endif
 
 	/* The probes are gone: their binaries, and mounts, may go too. */
 	for (i = 0; i < ntprof_nr_usites[role]; i++) {
@@ -619,7 +609,7 @@ void ntprof_uprobes_show(struct seq_file *m)
 			}
 			seq_printf(m,
 				   "%s %s %#llx point %u%s%s %s hits %llu faults %llu\n",
-				   role == NTPROF_ROLE_HOST ? "host" : "target",
+				   ntprof_role_name(role),
 				   site->path ?: "?", site->offset, site->act.point,
 				   site->act.flags & NTPROF_USITE_F_FIRST ?
 				   " first" : "",

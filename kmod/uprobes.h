@@ -7,6 +7,8 @@
 #ifndef _NTPROF_UPROBES_H
 #define _NTPROF_UPROBES_H
 
+#include <linux/errno.h>
+#include <linux/netlink.h>
 #include <linux/types.h>
 
 #include <uapi/linux/ntprof.h>
@@ -84,6 +86,7 @@ struct ntprof_usite_spec {
 	struct ntprof_usite_action act;
 };
 
+#ifdef CONFIG_UPROBES
 int ntprof_uprobes_init(void);
 void ntprof_uprobes_exit(void);
 int ntprof_uprobes_attach(enum ntprof_role role,
@@ -91,5 +94,40 @@ int ntprof_uprobes_attach(enum ntprof_role role,
 			  unsigned int nr, struct netlink_ext_ack *extack);
 void ntprof_uprobes_detach(enum ntprof_role role);
 void ntprof_uprobes_show(struct seq_file *m);
+#else
+/*
+ * A kernel built without uprobes: Kbuild leaves uprobes.c out, and a
+ * session that names uprobe sites is refused. Sessions of kernel hooks
+ * only work as they do elsewhere.
+ */
+static inline int ntprof_uprobes_init(void)
+{
+	return 0;
+}
+
+static inline void ntprof_uprobes_exit(void)
+{
+}
+
+static inline int ntprof_uprobes_attach(enum ntprof_role role,
+					const struct ntprof_usite_spec *specs,
+					unsigned int nr,
+					struct netlink_ext_ack *extack)
+{
+	if (!nr)
+		return 0;
+	NL_SET_ERR_MSG_ATTR(extack, specs[0].attr,
+			    "uprobe site: this kernel has no uprobes (CONFIG_UPROBES)");
+	return -EOPNOTSUPP;
+}
+
+static inline void ntprof_uprobes_detach(enum ntprof_role role)
+{
+}
+
+static inline void ntprof_uprobes_show(struct seq_file *m)
+{
+}
+#endif /* CONFIG_UPROBES */
 
 #endif /* _NTPROF_UPROBES_H */

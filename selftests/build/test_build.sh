@@ -44,6 +44,7 @@ build_module() {
 	fi
 	ktap_pass "module builds against $release"
 	ktap_diag "$release: built in $((SECONDS - start))s"
+	check_features "$release" "$src"
 
 	# A C=2 that checked nothing would pass too: sparse must have run
 	# (a kernel's Makefile turns C=2 off for a sparse it finds too old).
@@ -111,15 +112,87 @@ dkms_check() {
 	fi
 }
 
+# check_features RELEASE SRC: kmod/Kbuild's feature tests (NTPROF_HAVE_*,
+# which kmod/compat.h uses instead of versions) found in RELEASE's
+# headers and exports the features that its version has, as the
+# kernels' own changes say; a test that found nothing would fall back to
+# the older API, which for some (ftrace_free_filter(), resv_start_op)
+# builds without a word.
+check_features() {
+	local release=$1 src=$2 v have want=
+	local major=${1%%.*} minor
+
+	minor=${release#*.}
+	minor=${minor%%[!0-9]*}
+	v=$((major * 256 + minor))
+	# Each feature and the first version that has it (!: that lacks it).
+	while read -r feature since; do
+		local neg= s=$since
+		[ "${s#!}" != "$s" ] && { neg=1; s=${s#!}; }
+		local sv=$(( ${s%%.*} * 256 + ${s#*.} ))
+		if { [ -z "$neg" ] && [ "$v" -ge "$sv" ]; } ||
+		   { [ -n "$neg" ] && [ "$v" -lt "$sv" ]; }; then
+			want="$want $feature"
+		fi
+	done <<- 'EOF_FEATURES'
+		FTRACE_REGS 5.11
+		FTRACE_RECURSION_SAFE !5.11
+		FTRACE_FREE_FILTER 6.1
+		QUEUE_DISK 5.15
+		GENL_RESV_START_OP 6.1
+		RB_COMMIT_BUFFER_ONLY 6.2
+		UPROBE_NOSYNC 6.12
+		UPROBE_FILTER_CTX !6.12
+		UPROBE_HANDLER_DATA 6.13
+	EOF_FEATURES
+	have=$(grep -oh -- '-DNTPROF_HAVE_[A-Z_]*' "$src"/kmod/.main.o.cmd 2> /dev/null |
+		sed 's/^-DNTPROF_HAVE_//' | sort -u | tr '\n' ' ')
+	want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
+	if [ "$have" = "$want" ]; then
+		ktap_pass "the feature tests find what $release has"
+	else
+		ktap_fail "the feature tests find what $release has"
+		ktap_diag "found: ${have:-none}"
+		ktap_diag "expected: $want"
+	fi
+}
+
+# build_without_uprobes RELEASE: the module builds, with no warning at
+# W=1, for a kernel without CONFIG_UPROBES: Kbuild leaves uprobes.c out
+# and the stubs of kmod/uprobes.h stand in. Every kernel of the matrix
+# has uprobes, so the option is turned off for this build alone: in make
+# (Kbuild's ntprof-$(CONFIG_UPROBES)) and in the preprocessor, by a
+# header forced in after the kernel's autoconf.h (KCFLAGS come later on
+# the compiler's command line). The module is only built, never loaded.
+build_without_uprobes() {
+	local release=$1 src="$work/$1-nouprobes" log="$work/$1-nouprobes.log"
+
+	copy_module_sources "$src"
+	echo '#undef CONFIG_UPROBES' > "$work/nouprobes.h"
+	if lab_kmake "$release" "$work" M="$src" W=1 NTPROF_VERSION=check \
+		CONFIG_UPROBES= KCFLAGS="-include $work/nouprobes.h" \
+		modules > "$log" 2>&1 &&
+	   ! grep -q 'uprobes\.o' "$log" &&
+	   ! grep -E 'warning:|error:' "$log" > "$log.w"; then
+		ktap_pass "module builds against $release without CONFIG_UPROBES"
+	else
+		ktap_fail "module builds against $release without CONFIG_UPROBES"
+		grep -E 'uprobes\.o|warning:|error:|ERROR:' "$log" | head -n 20 |
+			sed 's/^/# /'
+	fi
+}
+
 ktap_header
 for k in $CHECK_KERNELS; do
 	if release=$(KERNEL=$k bash selftests/lab/fetch-kernel.sh 2> "$work/fetch.log"); then
 		build_module "$release"
+		last_release=$release
 	else
 		ktap_fail "kernel $k fetched"
 		sed 's/^/# /' "$work/fetch.log"
 	fi
 done
+[ -n "${last_release:-}" ] && build_without_uprobes "$last_release"
 
 # LINUX_VERSION_CODE: the rule is for code merged into one kernel; this
 # module builds for many, with its version tests in kmod/compat.h.

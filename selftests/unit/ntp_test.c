@@ -326,13 +326,13 @@ void hdr_make(struct ntp_header *h)
 	hooks[0].required = 1;
 	hooks[0].state = NTPROF_HOOK_ATTACHED;
 	snprintf(hooks[1].name, sizeof(hooks[1].name), "nvme_tcp_queue_rq");
-	hooks[1].kind = NTPROF_HOOK_KPROBE;
+	hooks[1].kind = NTPROF_HOOK_FUNCTION;
 	hooks[1].role = NTPROF_ROLE_HOST;
 	hooks[1].transport = NTPROF_TRANSPORT_TCP;
 	hooks[1].point = NTPROF_PT_HOST_QUEUE_RQ;
 	hooks[1].state = NTPROF_HOOK_AVAILABLE;
 	memset(hooks[2].name, 'x', NTP_HOOK_NAME_MAX);
-	hooks[2].kind = NTPROF_HOOK_KPROBE;
+	hooks[2].kind = NTPROF_HOOK_FUNCTION;
 	hooks[2].role = NTPROF_ROLE_TARGET;
 	hooks[2].transport = NTPROF_TRANSPORT_RDMA;
 	hooks[2].point = NTPROF_PT_TARGET_SEND_DONE;

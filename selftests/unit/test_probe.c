@@ -65,9 +65,9 @@ static void host_tcp(bool tcp_present, uint8_t tcp_state)
 	hook_add("block_rq_issue", NTPROF_HOOK_TRACEPOINT,
 		 NTPROF_TRANSPORT_NONE, NTPROF_PT_HOST_BLK_ISSUE, true,
 		 NTPROF_HOOK_AVAILABLE);
-	hook_add("nvme_tcp_queue_rq", NTPROF_HOOK_KPROBE, NTPROF_TRANSPORT_TCP,
+	hook_add("nvme_tcp_queue_rq", NTPROF_HOOK_FUNCTION, NTPROF_TRANSPORT_TCP,
 		 NTPROF_PT_HOST_QUEUE_RQ, true, tcp_state);
-	hook_add("nvme_tcp_try_send_cmd_pdu", NTPROF_HOOK_KPROBE,
+	hook_add("nvme_tcp_try_send_cmd_pdu", NTPROF_HOOK_FUNCTION,
 		 NTPROF_TRANSPORT_TCP, NTPROF_PT_HOST_SEND, false, tcp_state);
 }
 
@@ -123,8 +123,8 @@ static void test_all_there(void)
 	same(printed(&caps_on, &v),
 	     "\nhost hooks over tcp:\n"
 	     "  ok       block_rq_issue             tracepoint  HOST_BLK_ISSUE: driver started it  (required)\n"
-	     "  ok       nvme_tcp_queue_rq          kprobe      HOST_QUEUE_RQ: queue_rq entered    (required)\n"
-	     "  ok       nvme_tcp_try_send_cmd_pdu  kprobe      HOST_SEND: capsule to the wire\n"
+	     "  ok       nvme_tcp_queue_rq          function    HOST_QUEUE_RQ: queue_rq entered    (required)\n"
+	     "  ok       nvme_tcp_try_send_cmd_pdu  function    HOST_SEND: capsule to the wire\n"
 	     "  load: ok\n",
 	     "every hook there: a line each, columns aligned, 'load: ok'");
 }
@@ -136,12 +136,12 @@ static void test_missing(void)
 	host_tcp(true, NTPROF_HOOK_MISSING);
 	judge(&caps_on, false, &v);
 	same(v.ok ? "ok" : v.why,
-	     "the required kprobe nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded",
+	     "the required function nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded",
 	     "a required kprobe missing with its module loaded: no, and which");
 	ok(v.optional_lost, "the optional hook missing too: two components merge");
 	same(strstr(printed(&caps_on, &v), "  (without"),
 	     "  (without an optional hook, the components on either side of its point merge)\n"
-	     "  load: no, the required kprobe nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded\n",
+	     "  load: no, the required function nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded\n",
 	     "the note on the merge, then 'load: no' and why");
 }
 
@@ -158,7 +158,7 @@ static void test_module_absent(void)
 	     "nvme_tcp is not loaded: a recording waits for it and its hooks attach when it loads",
 	     "and it says what the recording waits for");
 	out = printed(&caps_on, &v);
-	ok(strstr(out, "nvme_tcp_queue_rq          kprobe      HOST_QUEUE_RQ: queue_rq entered    (required)  (comes with nvme_tcp)\n") &&
+	ok(strstr(out, "nvme_tcp_queue_rq          function    HOST_QUEUE_RQ: queue_rq entered    (required)  (comes with nvme_tcp)\n") &&
 	   strstr(out, "  load: ok, but nvme_tcp is not loaded"),
 	   "each such hook '(comes with nvme_tcp)', and 'load: ok, but'");
 }

@@ -48,7 +48,7 @@ hits() {
 }
 
 # sites T KIND [lean]: the names ntprof attaches, of KIND (tracepoint,
-# kprobe), comma-separated, found by starting sessions for transport T
+# function), comma-separated, found by starting sessions for transport T
 # once (with --stages-only for lean).
 sites() {
 	local f=$B/sites-$1-$2${3:+-$3}
@@ -57,7 +57,7 @@ sites() {
 		# ntprof record's own sessions: the layouts it reads from BTF
 		# decide some hooks (the nvmet_req_init kprobe).
 		record_both "$1" 1000000 ${3:+--stages-only} || return 1
-		for k in tracepoint kprobe; do
+		for k in tracepoint function; do
 			awk -v k=$k '$2 == k && $(NF - 1) == "attached" { print $1 }' \
 				/sys/kernel/debug/ntprof/hooks | sort -u |
 				paste -sd, > "$B/sites-$1-$k${3:+-$3}"
@@ -74,11 +74,11 @@ start() {
 	case "$mode" in
 	off) ;;
 	empty)
-		modprobe ntprof_emptyprobe functions="$(sites "$t" kprobe)" \
+		modprobe ntprof_emptyprobe functions="$(sites "$t" function)" \
 			tracepoints="$(sites "$t" tracepoint)" || return 1
 		;;
 	emptylean)
-		modprobe ntprof_emptyprobe functions="$(sites "$t" kprobe lean)" \
+		modprobe ntprof_emptyprobe functions="$(sites "$t" function lean)" \
 			tracepoints="$(sites "$t" tracepoint lean)" || return 1
 		;;
 	s*) record_both "$t" "${mode#s}" || return 1 ;;
@@ -93,7 +93,7 @@ start() {
 	tracefs)
 		echo > $T/trace
 		echo > $T/kprobe_events
-		for i in $(sites "$t" kprobe | tr , ' '); do
+		for i in $(sites "$t" function | tr , ' '); do
 			echo "p:ntprof_bench/$i $i" >> $T/kprobe_events || return 1
 		done
 		echo 1 > "$T"/events/ntprof_bench/enable

@@ -183,7 +183,7 @@ struct ntprof_crec {
 #define NTPROF_CREC_MAX		(sizeof(struct ntprof_crec) + \
 				 8 * (NTPROF_RECORD_POINTS - 1) + 4)
 
-/* Bytes of the compact record whose fixed part is @c. */
+/* The size in bytes of the compact record whose fixed part is @c. */
 static inline __u32 ntprof_crec_size(const struct ntprof_crec *c)
 {
 	__u32 n = __builtin_popcount(c->points & NTPROF_CREC_POINTS);
@@ -198,11 +198,12 @@ static inline __u32 ntprof_crec_size(const struct ntprof_crec *c)
 #define NTPROF_OP_WRITE		(1U << 1)
 #define NTPROF_OP_OTHER		(1U << 2)
 
-/* The kind of a hook. */
+/* How a hook attaches. */
 enum ntprof_hook_kind {
-	NTPROF_HOOK_TRACEPOINT,
-	NTPROF_HOOK_KPROBE,
-	/* Userspace sites, which only .ntp headers name: not the module's. */
+	NTPROF_HOOK_TRACEPOINT,	/* a kernel tracepoint, found by name */
+	/* an ftrace hook on a kernel function's entry; 1 was named KPROBE */
+	NTPROF_HOOK_FUNCTION,
+	/* Userspace sites: only .ntp headers name these; the module never does. */
 	NTPROF_HOOK_UPROBE,
 	NTPROF_HOOK_AGENT,	/* patched by the in-process agent */
 };
@@ -261,7 +262,7 @@ enum {
 enum {
 	NTPROF_A_START_UNSPEC,
 	NTPROF_A_START_ROLE,		/* u32, required: host or target */
-	NTPROF_A_START_TRANSPORT,	/* u32, required: tcp or rdma */
+	NTPROF_A_START_TRANSPORT,	/* u32, required: tcp, rdma, or none for both */
 	NTPROF_A_START_SAMPLE,		/* u32: one command in N (NTPROF_SAMPLE_DEFAULT) */
 	NTPROF_A_START_DEV,		/* u32: only this dev_t (new encoding) */
 	NTPROF_A_START_OPS,		/* u32: NTPROF_OP_* mask, default all */

@@ -45,6 +45,12 @@ ktap_check "ntprof status sees nvme_tcp loaded" status_says 'nvme_tcp +present'
 ktap_check "ntprof status sees nvme_rdma loaded" status_says 'nvme_rdma +present'
 ktap_check "debugfs ntprof/status says idle" \
 	grep -q 'state: idle' /sys/kernel/debug/ntprof/status
+# A hook on a function's entry is an ftrace hook, named "function" (not
+# "kprobe") in debugfs and by ntprof probe.
+ktap_check "debugfs ntprof/hooks names nvme_tcp_queue_rq a function hook" \
+	grep -Eq '^nvme_tcp_queue_rq function host tcp ' /sys/kernel/debug/ntprof/hooks
+ktap_check "ntprof probe names nvme_tcp_queue_rq a function hook" \
+	sh -c "ntprof probe -r host -t tcp | grep -Eq ' nvme_tcp_queue_rq +function '"
 
 for t in tcp rdma; do
 	dev=$NTPROF_LAB_TCP_DEV

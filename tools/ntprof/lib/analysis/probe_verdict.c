@@ -17,8 +17,8 @@ const char *probe_hook_kind(uint8_t kind)
 	switch (kind) {
 	case NTPROF_HOOK_TRACEPOINT:
 		return "tracepoint";
-	case NTPROF_HOOK_KPROBE:
-		return "kprobe";
+	case NTPROF_HOOK_FUNCTION:
+		return "function";
 	}
 	return "?";
 }
@@ -161,7 +161,7 @@ static bool hooks_verdict(const struct session_status *st,
 	if (caps->kprobes_disabled) {
 		for (k = 0; k < hooks->n; k++) {
 			hk = &hooks->v[k];
-			if (hk->h.required && hk->h.kind == NTPROF_HOOK_KPROBE)
+			if (hk->h.required && hk->h.kind == NTPROF_HOOK_FUNCTION)
 				break;
 		}
 		if (k < hooks->n) {

@@ -31,7 +31,7 @@ struct probe_verdict {
 	char why[512];
 };
 
-/* probe_hook_kind() - "tracepoint" or "kprobe" for a hook's kind. */
+/* probe_hook_kind() - "tracepoint" or "function" for a hook's kind. */
 const char *probe_hook_kind(uint8_t kind);
 
 /*

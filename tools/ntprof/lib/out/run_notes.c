@@ -204,7 +204,7 @@ static void print_stages_only(FILE *f, const struct recording *rec)
 	for (i = 0; i < rec->hdr->nr_hooks; i++) {
 		h = &rec->hdr->hooks[i];
 		if ((h->kind != NTPROF_HOOK_TRACEPOINT &&
-		     h->kind != NTPROF_HOOK_KPROBE) ||
+		     h->kind != NTPROF_HOOK_FUNCTION) ||
 		    h->point >= 64 ||
 		    !(NTPROF_PT_DETAIL_MASK & (1ULL << h->point)) ||
 		    h->state != NTPROF_HOOK_AVAILABLE)
