@@ -5,9 +5,6 @@
 # of the same program, one with the agent and one without, recorded at
 # once; the module keeps its breakpoints out of the agent's process
 # (guest/agent-host.sh).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

@@ -7,9 +7,6 @@
 # machines record at -s 1 and at -s 100 with the chain rule, and
 # check.sh, here, follows the host's commands to the leaves.
 # See Documentation/lab.rst, "The kernel chain".
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=chain
 

@@ -10,9 +10,6 @@
 # in one boot (guest/configs-lib.sh). Then check.sh, here, checks the
 # joins, the counts against fio's and the stage sums.
 # See Documentation/stages.rst, "Configurations".
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 

@@ -8,9 +8,6 @@
 # NVMe/TCP listeners, one taken away mid-recording; both sides recorded
 # at -s 1 and -s 100 (guest/faults-lib.sh). Then check.sh, here,
 # checks the joins, the aborted commands and the paths.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 

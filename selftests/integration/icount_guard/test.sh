@@ -10,9 +10,6 @@
 # above what the hooks kept before their gates (0.9697), below what they
 # keep now (0.980) by more than runs differ (0.15 %), on 6.12.
 # Documentation/benchmarks.rst has the full benchmark.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=one
 

@@ -3,9 +3,6 @@
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # Struct layouts from BTF alone, kernel KERNEL, one guest: the module
 # without its built-in table, probe and record without BTF, then with it.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=one
 

@@ -4,9 +4,6 @@
 # The netlink fuzzer on one guest, kernel KERNEL: 100000 messages to the
 # ntprof family from selftests/tools/nlfuzz, shaped by its YAML spec; then
 # the module still records, and unloads; the kernel log stays clean.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=one
 

@@ -7,9 +7,6 @@
 # dpkg -i, DKMS's build, ntprof-record@host and @target recording in
 # rotated parts across fio runs, report, and dpkg --purge leaving
 # nothing behind (guest/pkg-host.sh).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

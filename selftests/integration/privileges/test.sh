@@ -5,9 +5,6 @@
 # operation of the ntprof family is EPERM, raw and through the tool, and
 # the debugfs files are root's; with CAP_NET_ADMIN alone, sessions and
 # their dumps are; a session is its socket's (guest/priv-host.sh).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

@@ -3,9 +3,6 @@
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The fleet view: record --prom on two guests, kernel KERNEL; then a real
 # Prometheus with the recording rules, on this machine (check.sh).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=two
 

@@ -3,9 +3,6 @@
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # ntprof record as host and as target at once on one guest, kernel
 # KERNEL: each role's records and counters are its own.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=one
 

@@ -2,9 +2,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # ntprof probe and ntprof record on two guests, kernel KERNEL.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 

@@ -3,9 +3,6 @@
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
 # The recorder under stress on one guest, kernel KERNEL: full buffers,
 # unload under I/O, controllers and transport modules going away.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

@@ -11,9 +11,6 @@
 # Then check.sh, here, checks each run's report against fio and
 # each phase's compare against what was put in.
 # See Documentation/lab.rst, "Delays with a known answer".
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12 7.3"
 TOPOLOGY=two
 

@@ -6,9 +6,6 @@
 # over TCP and RDMA, perf's agent against nvmet, a recorder SIGKILLed
 # mid-session, and spdk_tgt once. Needs a user's SPDK build: SPDK=DIR
 # (never built here).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

@@ -6,9 +6,6 @@
 # ntprof records the target through the agent, with no trap, and the
 # report joins both sides. Needs a user's SPDK build: SPDK=DIR (never
 # built here).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

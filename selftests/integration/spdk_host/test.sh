@@ -6,9 +6,6 @@
 # joined and checked against perf's own numbers; then rmmod ntprof and a
 # SIGKILLed nvmf_tgt under sessions. Needs a user's SPDK build: SPDK=DIR
 # (never built here).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 

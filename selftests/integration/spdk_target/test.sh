@@ -4,9 +4,6 @@
 # SPDK's NVMe-oF target in the lab, kernel KERNEL, one guest: the kernel host
 # reads from nvmf_tgt over NVMe/TCP while ntprof records the target through
 # its uprobe sites. Needs a user's SPDK build: SPDK=DIR (never built here).
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.12"
 TOPOLOGY=one
 

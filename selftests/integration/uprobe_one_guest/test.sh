@@ -4,9 +4,6 @@
 # Userspace sites (uprobes) on one guest, kernel KERNEL (6.1's uprobe API
 # predates 6.12's): a program of the tests' own, its offsets taken here
 # with nm and readelf.
-#
-# The kernel series it runs on, one test each (run.sh --list), and
-# the lab topology it boots: one guest, two, or the chain's three.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
