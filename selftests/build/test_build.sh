@@ -127,7 +127,7 @@ check_features() {
 	v=$((major * 256 + minor))
 	# Each feature and the first version that has it (!: that lacks it).
 	while read -r feature since; do
-		local neg= s=$since
+		local neg='' s=$since
 		[ "${s#!}" != "$s" ] && { neg=1; s=${s#!}; }
 		local sv=$(( ${s%%.*} * 256 + ${s#*.} ))
 		if { [ -z "$neg" ] && [ "$v" -ge "$sv" ]; } ||
@@ -147,6 +147,7 @@ check_features() {
 	EOF_FEATURES
 	have=$(grep -oh -- '-DNTPROF_HAVE_[A-Z_]*' "$src"/kmod/.main.o.cmd 2> /dev/null |
 		sed 's/^-DNTPROF_HAVE_//' | sort -u | tr '\n' ' ')
+	# shellcheck disable=SC2086 # one feature a word.
 	want=$(printf '%s\n' $want | sort -u | tr '\n' ' ')
 	if [ "$have" = "$want" ]; then
 		ktap_pass "the feature tests find what $release has"
