@@ -115,6 +115,51 @@ tap_skip_missing(const char *desc, const char *what)
 	printf("ok %d - %s # SKIP not installed: %s\n", tests, desc, what);
 }
 
+/*
+ * tap_capture() - run @fn(@arg) with file descriptor @fd (standard output
+ * or standard error) sent to a temporary file, and return what it wrote,
+ * in a buffer that the next call reuses; "(cannot capture)" when the
+ * descriptor cannot be moved.
+ */
+static const char * __attribute__((unused))
+tap_capture(int fd, void (*fn)(void *arg), void *arg)
+{
+	static char out[8192];
+	FILE *f = tmpfile();
+	int saved = dup(fd);
+	size_t n;
+
+	if (!f || saved < 0 || fflush(NULL) || dup2(fileno(f), fd) < 0) {
+		if (f)
+			fclose(f);
+		if (saved >= 0)
+			close(saved);
+		return "(cannot capture)";
+	}
+	fn(arg);
+	fflush(NULL);
+	dup2(saved, fd);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	return out;
+}
+
+/*
+ * tap_same() - check that @got is the text @want, and show both when it
+ * is not (@got may be NULL: nothing).
+ */
+static bool __attribute__((unused))
+tap_same(const char *got, const char *want, const char *desc)
+{
+	if (ok(got && !strcmp(got, want), "%s", desc))
+		return true;
+	printf("# want:\n%s\n# got:\n%s\n", want, got ? got : "(nothing)");
+	return false;
+}
+
 /* tap_have() - whether program @prog is in a directory of $PATH. */
 static bool __attribute__((unused)) tap_have(const char *prog)
 {

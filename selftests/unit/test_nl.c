@@ -16,32 +16,25 @@
 #include "genl/nl.h"
 #include "tap.h"
 
+struct perror_args {
+	struct nl_sock *sock;
+	const char *what;
+	int err;
+};
+
+static void print_perror(void *arg)
+{
+	const struct perror_args *a = arg;
+
+	nl_perror(a->sock, a->what, a->err);
+}
+
 /* What nl_perror() writes, as a string. */
 static const char *perror_text(struct nl_sock *sock, const char *what, int err)
 {
-	static char out[512];
-	FILE *f = tmpfile();
-	int saved = dup(STDERR_FILENO);
-	size_t n;
+	struct perror_args a = { sock, what, err };
 
-	if (!f || saved < 0 || dup2(fileno(f), STDERR_FILENO) < 0)
-		return "(cannot capture stderr)";
-	nl_perror(sock, what, err);
-	dup2(saved, STDERR_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
-}
-
-static bool same(const char *got, const char *want, const char *desc)
-{
-	if (ok(!strcmp(got, want), "%s", desc))
-		return true;
-	printf("# want: %s# got: %s", want, got);
-	return false;
+	return tap_capture(STDERR_FILENO, print_perror, &a);
 }
 
 /* What the replies to CTRL_CMD_GETFAMILY told us. */
@@ -211,7 +204,7 @@ static void test_requests(void)
 	ok(err < 0 && err != -ENOENT && *nl_extack(sock),
 	   "a rejected request gives the errno and the kernel's message (%d, \"%s\")",
 	   err, nl_extack(sock));
-	same(perror_text(sock, "status", -EINVAL),
+	tap_same(perror_text(sock, "status", -EINVAL),
 	     "ntprof: status: Invalid argument: Attribute failed policy validation\n",
 	     "nl_perror() adds the kernel's message to the error");
 
@@ -219,11 +212,11 @@ static void test_requests(void)
 	ok(err == 0 && all.count > 1 && all.saw_nlctrl,
 	   "a dump gets every family (err %d, %d families)", err, all.count);
 	ok(*nl_extack(sock) == '\0', "a request that worked leaves no message");
-	same(perror_text(sock, "status", -EPERM),
+	tap_same(perror_text(sock, "status", -EPERM),
 	     "ntprof: status: permission denied (run as root)\n",
 	     "nl_perror() tells to run as root on EPERM");
 	nl_note(sock, "the kernel is locked down");
-	same(perror_text(sock, "start", -EPERM),
+	tap_same(perror_text(sock, "start", -EPERM),
 	     "ntprof: start: permission denied: the kernel is locked down\n",
 	     "nl_perror() gives the kernel's reason for an EPERM instead");
 	nl_note(sock, "");

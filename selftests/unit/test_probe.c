@@ -80,36 +80,26 @@ static void judge(const struct kernel_caps *caps, bool busy,
 			  NTPROF_TRANSPORT_TCP, busy, v);
 }
 
+struct printed_args {
+	const struct kernel_caps *caps;
+	const struct probe_verdict *v;
+};
+
+static void print_hooks(void *arg)
+{
+	const struct printed_args *a = arg;
+
+	probe_hooks_print(&st, &hooks, &layout, a->caps, NTPROF_ROLE_HOST,
+			  NTPROF_TRANSPORT_TCP, a->v);
+}
+
 /* What probe_hooks_print() writes for @v, as a string. */
 static const char *printed(const struct kernel_caps *caps,
 			   const struct probe_verdict *v)
 {
-	static char out[4096];
-	FILE *f = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
+	struct printed_args a = { caps, v };
 
-	if (!f || saved < 0 || fflush(stdout) ||
-	    dup2(fileno(f), STDOUT_FILENO) < 0)
-		return "(cannot capture stdout)";
-	probe_hooks_print(&st, &hooks, &layout, caps, NTPROF_ROLE_HOST,
-			  NTPROF_TRANSPORT_TCP, v);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
-}
-
-static bool same(const char *got, const char *want, const char *desc)
-{
-	if (ok(got && !strcmp(got, want), "%s", desc))
-		return true;
-	printf("# want:\n%s\n# got:\n%s\n", want, got ? got : "(nothing)");
-	return false;
+	return tap_capture(STDOUT_FILENO, print_hooks, &a);
 }
 
 static void test_all_there(void)
@@ -120,7 +110,7 @@ static void test_all_there(void)
 	judge(&caps_on, false, &v);
 	ok(v.ok && !v.optional_lost && !*v.why,
 	   "every hook there: record can run, nothing to add");
-	same(printed(&caps_on, &v),
+	tap_same(printed(&caps_on, &v),
 	     "\nhost hooks over tcp:\n"
 	     "  ok       block_rq_issue             tracepoint  HOST_BLK_ISSUE: driver started it  (required)\n"
 	     "  ok       nvme_tcp_queue_rq          function    HOST_QUEUE_RQ: queue_rq entered    (required)\n"
@@ -135,11 +125,11 @@ static void test_missing(void)
 
 	host_tcp(true, NTPROF_HOOK_MISSING);
 	judge(&caps_on, false, &v);
-	same(v.ok ? "ok" : v.why,
+	tap_same(v.ok ? "ok" : v.why,
 	     "the required function nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded",
 	     "a required kprobe missing with its module loaded: no, and which");
 	ok(v.optional_lost, "the optional hook missing too: two components merge");
-	same(strstr(printed(&caps_on, &v), "  (without"),
+	tap_same(strstr(printed(&caps_on, &v), "  (without"),
 	     "  (without an optional hook, the components on either side of its point merge)\n"
 	     "  load: no, the required function nvme_tcp_queue_rq is missing from this kernel although nvme_tcp is loaded\n",
 	     "the note on the merge, then 'load: no' and why");
@@ -154,7 +144,7 @@ static void test_module_absent(void)
 	judge(&caps_on, false, &v);
 	ok(v.ok && !v.optional_lost,
 	   "hooks that come with a module not loaded: record can run, no split lost");
-	same(v.why,
+	tap_same(v.why,
 	     "nvme_tcp is not loaded: a recording waits for it and its hooks attach when it loads",
 	     "and it says what the recording waits for");
 	out = printed(&caps_on, &v);
@@ -169,7 +159,7 @@ static void test_kprobes_off(void)
 
 	host_tcp(true, NTPROF_HOOK_AVAILABLE);
 	judge(&caps_off, false, &v);
-	same(v.ok ? "ok" : v.why,
+	tap_same(v.ok ? "ok" : v.why,
 	     "kprobes are disabled, and the required kprobe nvme_tcp_queue_rq would never fire (echo 1 > /sys/kernel/debug/kprobes/enabled)",
 	     "kprobes switched off under a required kprobe: no, and how to turn them on");
 	ok(strstr(printed(&caps_off, &v),
@@ -183,15 +173,15 @@ static void test_busy_and_none(void)
 
 	host_tcp(true, NTPROF_HOOK_AVAILABLE);
 	judge(&caps_on, true, &v);
-	same(v.ok ? "ok" : v.why,
+	tap_same(v.ok ? "ok" : v.why,
 	     "a host session is already running (another ntprof record?)",
 	     "a host session already running: no");
 	host_tcp(true, NTPROF_HOOK_AVAILABLE);
 	hooks.n = 0;
 	judge(&caps_on, false, &v);
-	same(v.ok ? "ok" : v.why, "the module reports no hook for host over tcp",
+	tap_same(v.ok ? "ok" : v.why, "the module reports no hook for host over tcp",
 	     "no hook reported: no");
-	same(printed(&caps_on, &v),
+	tap_same(printed(&caps_on, &v),
 	     "\nhost hooks over tcp:\n"
 	     "  (the module reports none)\n"
 	     "  load: no, the module reports no hook for host over tcp\n",
@@ -207,22 +197,22 @@ static void test_spdk(void)
 	ps.n = 2;
 	ps.nr_agents = 2;
 	probe_spdk_judge(&t, &ps, NULL, false, false, NTPROF_ROLE_TARGET, &v);
-	same(v.ok ? v.why : "no", "through the agents",
+	tap_same(v.ok ? v.why : "no", "through the agents",
 	     "SPDK processes all with agents: ok without the module");
 	ps.nr_agents = 1;
 	probe_spdk_judge(&t, &ps, NULL, false, false, NTPROF_ROLE_TARGET, &v);
-	same(v.ok ? "ok" : v.why,
+	tap_same(v.ok ? "ok" : v.why,
 	     "uprobes need the ntprof module (modprobe ntprof), or start the program with 'ntprof run'",
 	     "one process without an agent and no module: no");
 	probe_spdk_judge(&t, &ps, NULL, true, true, NTPROF_ROLE_TARGET, &v);
-	same(v.ok ? "ok" : v.why,
+	tap_same(v.ok ? "ok" : v.why,
 	     "a target session is already running (another ntprof record?)",
 	     "through uprobes, with a target session running: no");
 	probe_spdk_judge(&t, &ps, NULL, true, false, NTPROF_ROLE_TARGET, &v);
 	ok(v.ok && !*v.why, "through uprobes, with the module: ok");
 	probe_spdk_judge(&t, &ps, "cannot list /proc", true, false,
 			 NTPROF_ROLE_TARGET, &v);
-	same(v.ok ? "ok" : v.why, "cannot list /proc",
+	tap_same(v.ok ? "ok" : v.why, "cannot list /proc",
 	     "processes that cannot be listed: no, and why");
 }
 

@@ -54,34 +54,15 @@ static int feed(struct session_status *st, const struct nlmsghdr *nlh)
 	return 0;
 }
 
+static void print_status(void *st)
+{
+	status_print(st);
+}
+
 /* What status_print() writes, as a string. */
 static const char *printed(const struct session_status *st)
 {
-	static char out[4096];
-	FILE *f = tmpfile();
-	int saved = dup(STDOUT_FILENO);
-	size_t n;
-
-	if (!f || saved < 0 || fflush(stdout) ||
-	    dup2(fileno(f), STDOUT_FILENO) < 0)
-		return "(cannot capture stdout)";
-	status_print(st);
-	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	close(saved);
-	rewind(f);
-	n = fread(out, 1, sizeof(out) - 1, f);
-	out[n] = '\0';
-	fclose(f);
-	return out;
-}
-
-static bool same(const char *got, const char *want, const char *desc)
-{
-	if (ok(!strcmp(got, want), "%s", desc))
-		return true;
-	printf("# want:\n%s# got:\n%s", want, got);
-	return false;
+	return tap_capture(STDOUT_FILENO, print_status, (void *)st);
 }
 
 /* A host session recording 1 in 100, by the chain rule when @chain. */
@@ -111,7 +92,7 @@ static void test_session_chain(void)
 	ok(feed(&st, session_reply(true, 33024)) == 0 && st.have_session &&
 	   st.chain && st.chain_offset == 33024 && st.sample == 100,
 	   "a chain session's reply: the rule and its offset parsed");
-	same(printed(&st),
+	tap_same(printed(&st),
 	     "ntprof module 1.0, recording, kernel 6.1.0-57-amd64\n"
 	     "host session recording, owned by process 4242\n"
 	     "host session sampling: 1 in 100, chain rule, offset 33024\n"
@@ -121,7 +102,7 @@ static void test_session_chain(void)
 	ok(feed(&st, session_reply(false, 0)) == 0 && st.have_session &&
 	   !st.chain && !st.chain_offset,
 	   "a session of the hop rule: no chain");
-	same(printed(&st),
+	tap_same(printed(&st),
 	     "ntprof module 1.0, recording, kernel 6.1.0-57-amd64\n"
 	     "host session recording, owned by process 4242\n"
 	     "nvme modules:\n"
@@ -150,7 +131,7 @@ static void test_replies(void)
 		     NTPROF_TRANSPORT_RDMA, 0);
 	ok(feed(&st, nlh) == 0 && st.nr_modules == 6,
 	   "a full reply is accepted, with all six modules");
-	same(printed(&st),
+	tap_same(printed(&st),
 	     "ntprof module 0.1.0-3-gabcdef, idle, kernel 6.1.0-57-amd64\n"
 	     "nvme modules:\n"
 	     "  host    nvme_core   present\n"
@@ -171,7 +152,7 @@ static void test_replies(void)
 	mnl_attr_put_u32(nlh, NTPROF_A_MODULE_MAX + 1, 1);
 	mnl_attr_nest_end(nlh, nest);
 	ok(feed(&st, nlh) == 0, "unknown attributes and values are accepted");
-	same(printed(&st),
+	tap_same(printed(&st),
 	     "ntprof module 0.9.0, state 7, kernel 6.1.0-57-amd64\n"
 	     "nvme modules:\n"
 	     "  -       nvme_fc  absent   (unknown)\n",
@@ -179,7 +160,7 @@ static void test_replies(void)
 
 	nlh = reply_start("0.1.0", NTPROF_STATE_RECORDING);
 	ok(feed(&st, nlh) == 0, "a reply without modules is accepted");
-	same(printed(&st),
+	tap_same(printed(&st),
 	     "ntprof module 0.1.0, recording, kernel 6.1.0-57-amd64\n"
 	     "nvme modules: none reported\n",
 	     "it says no module was reported");
