@@ -4,7 +4,7 @@
  * its lines (lib/out/probe_out.c), on module replies and kernels made up
  * here, since this machine has no module: a required hook missing, a
  * hook that comes with a module not loaded yet, an optional hook lost,
- * kprobes switched off, a session already running, no hook at all; and
+ * function tracing switched off, a session already running, no hook at all; and
  * an SPDK program's processes through agents or uprobes.
  * Prints TAP; exits 1 if any test failed.
  */
@@ -51,7 +51,7 @@ static void hook_add(const char *name, uint8_t kind, uint32_t transport,
 
 /*
  * A host over TCP: nvme_core and nvme_tcp (@tcp_present), the block
- * layer's tracepoint, and two kprobes of nvme_tcp's in @tcp_state.
+ * layer's tracepoint, and two function hooks of nvme_tcp's in @tcp_state.
  */
 static void host_tcp(bool tcp_present, uint8_t tcp_state)
 {
@@ -153,18 +153,18 @@ static void test_module_absent(void)
 	   "each such hook '(comes with nvme_tcp)', and 'load: ok, but'");
 }
 
-static void test_kprobes_off(void)
+static void test_ftrace_off(void)
 {
 	struct probe_verdict v;
 
 	host_tcp(true, NTPROF_HOOK_AVAILABLE);
 	judge(&caps_off, false, &v);
 	tap_same(v.ok ? "ok" : v.why,
-	     "kprobes are disabled, and the required kprobe nvme_tcp_queue_rq would never fire (echo 1 > /sys/kernel/debug/kprobes/enabled)",
-	     "kprobes switched off under a required kprobe: no, and how to turn them on");
+	     "function tracing is off, and the required function hook nvme_tcp_queue_rq would never fire (sysctl kernel.ftrace_enabled=1)",
+	     "function tracing switched off under a required function hook: no, and how to turn it on");
 	ok(strstr(printed(&caps_off, &v),
-		  "  (kprobes are disabled: the kprobe hooks attach but do not fire)\n") != NULL,
-	   "and a note that the kprobes do not fire");
+		  "  (function tracing is off: the function hooks attach but do not fire)\n") != NULL,
+	   "and a note that the function hooks do not fire");
 }
 
 static void test_busy_and_none(void)
@@ -220,7 +220,7 @@ static const struct tap_case cases[] = {
 	{ "all_there", test_all_there },
 	{ "missing", test_missing },
 	{ "module_absent", test_module_absent },
-	{ "kprobes_off", test_kprobes_off },
+	{ "ftrace_off", test_ftrace_off },
 	{ "busy_and_none", test_busy_and_none },
 	{ "spdk", test_spdk },
 };

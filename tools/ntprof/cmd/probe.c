@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ntprof probe: can 'ntprof record' run here, and what will it see? The
- * kernel's means (kprobes, tracepoints), the modules, then every hook of a
+ * kernel's means (ftrace, tracepoints), the modules, then every hook of a
  * role and transport with the point it stamps, and a verdict. Run it
  * before recording on a kernel you have not recorded on yet: a hook the
  * kernel inlined or renamed shows here as missing, and a missing optional
@@ -28,7 +28,7 @@ static void probe_usage(FILE *f)
 	fputs("usage: ntprof probe -r host|target [-t tcp|rdma]\n"
 	      "                    [--spdk-target BIN|PID | --spdk-host BIN|PID] [-h]\n"
 	      "\n"
-	      "Check that this kernel can be recorded: kprobes and tracepoints,\n"
+	      "Check that this kernel can be recorded: ftrace and tracepoints,\n"
 	      "the ntprof module, the NVMe-oF modules of the role, and each hook a\n"
 	      "recording of that role and transport attaches, with the point of a\n"
 	      "command's path it stamps. Ends with 'load: ok' when 'ntprof record'\n"

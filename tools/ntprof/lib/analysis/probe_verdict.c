@@ -2,7 +2,8 @@
 /*
  * ntprof probe's verdict: can 'ntprof record' run with these options? A
  * required hook that is missing, and not waiting for its module, says
- * no; so do kprobes switched off under a required kprobe, and a session
+ * no; so do function tracing switched off under a required function
+ * hook, and a session
  * of the role that runs already. A missing optional hook only merges two
  * components of the report into one. out/probe_out.c prints the verdict.
  */
@@ -158,7 +159,7 @@ static bool hooks_verdict(const struct session_status *st,
 				 " is loaded");
 		return false;
 	}
-	if (caps->kprobes_disabled) {
+	if (caps->ftrace_disabled) {
 		for (k = 0; k < hooks->n; k++) {
 			hk = &hooks->v[k];
 			if (hk->h.required && hk->h.kind == NTPROF_HOOK_FUNCTION)
@@ -166,7 +167,7 @@ static bool hooks_verdict(const struct session_status *st,
 		}
 		if (k < hooks->n) {
 			snprintf(why, size,
-				 "kprobes are disabled, and the required kprobe %s would never fire (echo 1 > /sys/kernel/debug/kprobes/enabled)",
+				 "function tracing is off, and the required function hook %s would never fire (sysctl kernel.ftrace_enabled=1)",
 				 hooks->v[k].h.name);
 			return false;
 		}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The lines of 'ntprof probe': the kernel's means (kprobes, tracepoints),
+ * The lines of 'ntprof probe': the kernel's means (ftrace, tracepoints),
  * the modules, then every hook of a role and transport with the point it
  * stamps, and the verdict that analysis/probe_verdict.c made.
  */
@@ -119,8 +119,8 @@ void probe_kernel_print(const struct session_status *st,
 	/* A module that does not say: the release this process runs on. */
 	if (!release[0] && !uname(&uts))
 		release = uts.release;
-	printf("kernel %s: kprobes %s, tracepoints %s\n", release,
-	       caps->kprobes, caps->tracepoints);
+	printf("kernel %s: function hooks %s, tracepoints %s\n", release,
+	       caps->ftrace, caps->tracepoints);
 	printf("ntprof module %s: loaded, %s\n",
 	       st->version[0] ? st->version : "(unknown version)",
 	       st->state == NTPROF_STATE_RECORDING ? "recording" : "idle");
@@ -202,8 +202,8 @@ void probe_hooks_print(const struct session_status *st,
 	print_hooks(st, hooks, l);
 	if (v->optional_lost)
 		puts("  (without an optional hook, the components on either side of its point merge)");
-	if (caps->kprobes_disabled)
-		puts("  (kprobes are disabled: the kprobe hooks attach but do not fire)");
+	if (caps->ftrace_disabled)
+		puts("  (function tracing is off: the function hooks attach but do not fire)");
 	if (v->ok)
 		printf("  load: ok%s%s\n", *v->why ? ", but " : "", v->why);
 	else

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the running kernel offers the module (ntprof probe's first line):
- * whether it has kprobes and tracepoints, and whether kprobes are
- * switched off.
+ * whether it has ftrace's function hooks, which the module's function
+ * hooks are, and tracepoints, and whether function tracing is switched
+ * off.
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static bool kallsyms_has(const char * const *names, bool *found, size_t n)
 	if (!f)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
-		/* "ffffffff81234560 T register_kprobe" */
+		/* "ffffffff81234560 T register_ftrace_function" */
 		if (sscanf(line, "%*s %*s %255s", sym) != 1)
 			continue;
 		for (i = 0; i < n; i++)
@@ -34,7 +35,7 @@ static bool kallsyms_has(const char * const *names, bool *found, size_t n)
 void kernel_caps_get(struct kernel_caps *c)
 {
 	static const char * const names[] = {
-		"register_kprobe", "tracepoint_probe_register",
+		"register_ftrace_function", "tracepoint_probe_register",
 	};
 	bool found[ARRAY_SIZE(names)] = { false };
 	bool readable;
@@ -42,23 +43,24 @@ void kernel_caps_get(struct kernel_caps *c)
 	FILE *f;
 
 	readable = kallsyms_has(names, found, ARRAY_SIZE(names));
-	c->kprobes = !readable ? "unknown" : found[0] ? "yes" : "no";
+	c->ftrace = !readable ? "unknown" : found[0] ? "yes" : "no";
 	c->tracepoints = !readable ? "unknown" : found[1] ? "yes" : "no";
-	c->kprobes_disabled = false;
+	c->ftrace_disabled = false;
 
 	/*
-	 * Kprobes can be switched off as a whole: then registered ones stay
-	 * registered, and never fire. Only debugfs tells.
+	 * Function tracing can be switched off as a whole (sysctl
+	 * kernel.ftrace_enabled=0): the module's function hooks then register
+	 * and never fire. The kprobes switch in debugfs does not touch them.
 	 */
-	f = fopen("/sys/kernel/debug/kprobes/enabled", "r");
+	f = fopen("/proc/sys/kernel/ftrace_enabled", "r");
 	if (!f)
 		return;
 	if (fgets(buf, sizeof(buf), f)) {
 		if (buf[0] == '0') {
-			c->kprobes = "disabled";
-			c->kprobes_disabled = true;
+			c->ftrace = "disabled";
+			c->ftrace_disabled = true;
 		} else if (buf[0] == '1') {
-			c->kprobes = "yes";
+			c->ftrace = "yes";
 		}
 	}
 	fclose(f);

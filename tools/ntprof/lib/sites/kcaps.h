@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* What the running kernel offers the module: kprobes, tracepoints. */
+/* What the running kernel offers the module: ftrace, tracepoints. */
 #ifndef NTPROF_KCAPS_H
 #define NTPROF_KCAPS_H
 
@@ -7,19 +7,20 @@
 
 /**
  * struct kernel_caps - the means the module's hooks need
- * @kprobes: "yes", "disabled", "no", or "unknown"
- * @kprobes_disabled: kprobes are switched off as a whole
+ * @ftrace: function hooks (ftrace): "yes", "disabled", "no", or "unknown"
+ * @ftrace_disabled: function tracing is switched off as a whole
+ *	(kernel.ftrace_enabled is 0)
  * @tracepoints: "yes", "no", or "unknown"
  */
 struct kernel_caps {
-	const char *kprobes;
-	bool kprobes_disabled;
+	const char *ftrace;
+	bool ftrace_disabled;
 	const char *tracepoints;
 };
 
 /*
  * kernel_caps_get() - read what this kernel offers, from /proc/kallsyms
- * and debugfs, as far as this process can tell.
+ * and procfs, as far as this process can tell.
  */
 void kernel_caps_get(struct kernel_caps *c);
 
