@@ -100,8 +100,7 @@ requires() {
 	[ -z "${FAKE_NEED_PROGRAM:-}" ] || require_program "$FAKE_NEED_PROGRAM" fake-package
 	require_env FAKE_INPUT "a made-up input"
 }
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 lab_requires() { :; }
 scenario_start "$@"
 echo ran

@@ -19,10 +19,8 @@ requires() {
 	require_python jsonschema python3-jsonschema
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 name=chain-$KERNEL
 dir=$(mktemp -d "${TMPDIR:-/tmp}/ntprof-$name-scripts.XXXXXX")
 # Seconds of each of the host's four fio jobs per phase: at -s 100 the

@@ -9,6 +9,11 @@
 . "$(dirname "${BASH_SOURCE[0]}")/../../ktap.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/../../lab/lib.sh"
 
+# The folder of the script that sources this file: a test's, where its
+# guest/ and check.sh are (scenario_start goes there). Taken now, while
+# $0 is still relative to the directory it was started from.
+SCENARIO_DIR=$(cd "$(dirname "$0")" && pwd)
+
 # scenario_kernel [KERNEL]: a scenario's kernel series, its argument
 # (run.sh passes one of the KERNELS of its test.sh), else KERNEL as the
 # lab has it (the env's, or 6.1), exported for lab-run.
@@ -31,7 +36,9 @@ scenario_kernel() {
 scenario_start() {
 	local name reason
 
+	cd "$SCENARIO_DIR" || exit 1
 	scenario_kernel "$@"
+	export TOPOLOGY
 	name=test_$(basename "$PWD")_${KERNEL//./_}
 	# A note on stderr: TAP wants its version line first on stdout.
 	[[ " ${KERNELS:-} " == *" $KERNEL "* ]] ||
@@ -80,7 +87,12 @@ require_python() {
 # empty, WHAT saying what it is. make check gives none of these itself,
 # so their absence skips a test even with CHECK_STRICT=1.
 require_env() {
-	[ -n "${!1:-}" ] || SCENARIO_NOT_GIVEN+=("$1= not given ($2)")
+	if [ -n "${!1:-}" ]; then
+		# shellcheck disable=SC2163 # the variable named by $1.
+		export "$1"
+	else
+		SCENARIO_NOT_GIVEN+=("$1= not given ($2)")
+	fi
 }
 
 # lab_requires: what every lab test needs on this machine: QEMU, and the

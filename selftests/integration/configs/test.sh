@@ -19,10 +19,8 @@ requires() {
 	require_program jq jq
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 # 4 I/O queues need 4 CPUs: nvme-fabrics gives a controller at most one
 # I/O queue of each kind per online CPU.
 export LAB_HOST_SMP=4

@@ -17,10 +17,8 @@ requires() {
 	require_program jq jq
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 # A drive of 20 ms (null_blk's timer): with 4 commands in flight, a
 # reset or a path taken away finds some of them at the target, to abort.
 # With the lab's default drive, which completes at once, the host often

@@ -13,10 +13,9 @@
 KERNELS="6.12"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY LAB_ONE_SMP=1 LAB_ACCEL=icount
+export LAB_ONE_SMP=1 LAB_ACCEL=icount
 GUARD_MIN=${GUARD_MIN:-0.97}
 name=icount-guard-$KERNEL
 

@@ -6,8 +6,6 @@
 KERNELS="6.1"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "one-$KERNEL" ../common/guest/basic-host.sh ../common/guest/basic-target.sh

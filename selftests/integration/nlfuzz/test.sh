@@ -7,8 +7,7 @@
 KERNELS="6.12"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+export LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 lab_scenario "nlfuzz-$KERNEL" guest/nlfuzz-host.sh ../common/guest/rec-one-target.sh

@@ -19,10 +19,8 @@ requires() {
 	require_program mkfs.ext4 e2fsprogs
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 
 # tree_debs: the directory (else make deb's errors, as TAP diagnostics) of ntprof's and ntprof-dkms's .deb files that
 # 'make deb' built from the tree as it is (the files git sees, changes

@@ -8,8 +8,6 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "privileges-$KERNEL" guest/priv-host.sh ../common/guest/idle-target.sh

@@ -14,9 +14,7 @@ requires() {
 	require_program promtool prometheus
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "prom-fleet-$KERNEL" guest/prom-fleet-host.sh guest/prom-fleet-target.sh \
 	./check.sh

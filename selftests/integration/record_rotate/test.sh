@@ -6,8 +6,6 @@
 KERNELS="6.12"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "record-rotate-$KERNEL" guest/rotate-host.sh ../common/guest/rec-one-target.sh

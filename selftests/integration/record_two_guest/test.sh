@@ -11,9 +11,7 @@ requires() {
 	require_program promtool prometheus
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "record-two-$KERNEL" guest/record-two-host.sh guest/record-two-target.sh \
 	./check.sh

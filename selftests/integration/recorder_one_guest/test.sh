@@ -6,10 +6,8 @@
 KERNELS="5.10 6.1 6.12 7.3"
 TOPOLOGY=one
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 # On 6.1 its early stamps come from the clock (early_cycles=0), where the
 # other releases' come from the cycle counter, as on hardware
 # (kmod/clock.h).

@@ -6,8 +6,6 @@
 KERNELS="6.1 6.12"
 TOPOLOGY=two
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 lab_scenario "rec-two-$KERNEL" guest/rec-two-host.sh guest/rec-two-target.sh

@@ -22,10 +22,8 @@ requires() {
 	require_python jsonschema python3-jsonschema
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
 # Under TCG the stages that were not delayed move by up to 3 ms between
 # phases, and up to 10 ms while the drive is slow (Documentation/lab.rst),
 # which must stay within 5 % of the delay.

@@ -14,11 +14,10 @@ requires() {
 	require_env SPDK "an SPDK build's directory; never built here"
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 # spdk_tgt's hugepages (1.2 GiB) beside the rest: a guest of 3 GiB.
 export LAB_GUEST_MEM=${LAB_GUEST_MEM:-3072}
-export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+export LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 lab_scenario "spdk-agent-perf-$KERNEL" guest/spdk-agent-perf-host.sh \
 	guest/spdk-agent-perf-target.sh

@@ -14,8 +14,6 @@ requires() {
 	require_env SPDK "an SPDK build's directory; never built here"
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY SPDK
 lab_scenario "spdk-agent-$KERNEL" ../common/guest/spdk-host.sh guest/spdk-agent-target.sh

@@ -14,8 +14,7 @@ requires() {
 	require_env SPDK "an SPDK build's directory; never built here"
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY SPDK LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
+export LAB_TIMEOUT=${LAB_TIMEOUT:-1800}
 lab_scenario "spdk-perf-$KERNEL" guest/spdk-perf-host.sh guest/spdk-perf-target.sh

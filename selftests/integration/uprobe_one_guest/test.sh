@@ -14,11 +14,9 @@ requires() {
 	require_program readelf binutils
 }
 
-cd "$(dirname "$0")" || exit 1
-. ../common/lib.sh
-. ./uprobe-sites.sh
+. "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
-export TOPOLOGY
+. ./uprobe-sites.sh
 script=$(mktemp "${TMPDIR:-/tmp}/ntprof-uprobe-host.XXXXXX")
 trap 'rm -f "$script"' EXIT
 uprobe_host_script guest/uprobe-host.sh "$script" || { echo "not ok 1 - uprobe-target's offsets"; exit 1; }
