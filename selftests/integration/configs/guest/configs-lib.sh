@@ -29,6 +29,15 @@
 #            (configs_tls_why_not)
 # shellcheck disable=SC2034 # the variables are for the scripts that source it.
 
+# Beside this file in the guests (/lab/tests), in common/guest here.
+if [ -f "$(dirname "${BASH_SOURCE[0]}")/step-names.sh" ]; then
+	# shellcheck source=selftests/integration/common/guest/step-names.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/step-names.sh"
+else
+	# shellcheck source=selftests/integration/common/guest/step-names.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../../common/guest/step-names.sh"
+fi
+
 CONFIGS_POLL_QUEUES=2
 # fio's seconds per step: at -s 100 a dozen commands or so at queue depth
 # 1 under TCG, thousands in the deep steps.
@@ -117,19 +126,10 @@ ng_of() {
 	echo "ng${1#nvme}"
 }
 
-# step_config STEP, step_transport STEP, step_sample STEP: its parts.
+# step_config STEP: its configuration (step-names.sh has the other
+# parts).
 step_config() {
-	echo "${1%%-*}"
-}
-
-step_transport() {
-	local r=${1#*-}
-
-	echo "${r%-s*}"
-}
-
-step_sample() {
-	echo "${1##*-s}"
+	step_kind "$1"
 }
 
 # config_connect_opts CONFIG: nvme connect's options for CONFIG.

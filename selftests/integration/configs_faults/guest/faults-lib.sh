@@ -24,6 +24,15 @@
 #              controller is live.
 # shellcheck disable=SC2034 # the variables are for the scripts that source it.
 
+# Beside this file in the guests (/lab/tests), in common/guest here.
+if [ -f "$(dirname "${BASH_SOURCE[0]}")/step-names.sh" ]; then
+	# shellcheck source=selftests/integration/common/guest/step-names.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/step-names.sh"
+else
+	# shellcheck source=selftests/integration/common/guest/step-names.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/../../common/guest/step-names.sh"
+fi
+
 # The options of the host's connections in these steps.
 FAULTS_CONNECT_OPTS="--ctrl-loss-tmo=30 --reconnect-delay=1"
 # The second NVMe/TCP listener (the target's port 3).
@@ -44,19 +53,9 @@ faults_steps() {
 	done
 }
 
-# step_fault STEP, step_transport STEP, step_sample STEP: its parts.
+# step_fault STEP: its fault (step-names.sh has the other parts).
 step_fault() {
-	echo "${1%%-*}"
-}
-
-step_transport() {
-	local r=${1#*-}
-
-	echo "${r%-s*}"
-}
-
-step_sample() {
-	echo "${1##*-s}"
+	step_kind "$1"
 }
 
 # fio's seconds: enough after a reconnect to show the recording going on.
