@@ -14,14 +14,8 @@
 
 set -u
 
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$(cd "$UNIT_DIR/../.." && pwd)
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-ktap_header
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=selftests/unit/scratch.sh
+. "$(dirname "${BASH_SOURCE[0]}")/scratch.sh"
 
 # The tree's inputs of an image, copied without .git: the version
 # string comes from VERSION, and no git state of this checkout matters.

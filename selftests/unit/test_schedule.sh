@@ -17,14 +17,8 @@
 
 set -u
 
-UNIT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-TOP=$(cd "$UNIT_DIR/../.." && pwd)
-# shellcheck source=selftests/ktap.sh disable=SC1091
-. "$UNIT_DIR/../ktap.sh"
-
-ktap_header
-TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$TMP"' EXIT
+# shellcheck source=selftests/unit/scratch.sh
+. "$(dirname "${BASH_SOURCE[0]}")/scratch.sh"
 
 # The made-up tree: run_tests.sh itself, a lab group whose run.sh lists
 # the tests of the file "guests" (NAME GUESTS) and runs one by sleeping
