@@ -121,7 +121,7 @@ tap_skip_missing(const char *desc, const char *what)
  * in a buffer that the next call reuses; "(cannot capture)" when the
  * descriptor cannot be moved.
  */
-static const char * __attribute__((unused))
+static __attribute__((unused)) const char *
 tap_capture(int fd, void (*fn)(void *arg), void *arg)
 {
 	static char out[8192];
@@ -158,6 +158,24 @@ tap_same(const char *got, const char *want, const char *desc)
 		return true;
 	printf("# want:\n%s\n# got:\n%s\n", want, got ? got : "(nothing)");
 	return false;
+}
+
+/*
+ * tap_slurp() - the text of the file at @path, in a buffer that the next
+ * call reuses (its first 8 MiB), or NULL when it cannot be opened.
+ */
+static __attribute__((unused)) char *tap_slurp(const char *path)
+{
+	static char buf[8 << 20];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
 }
 
 /* tap_have() - whether program @prog is in a directory of $PATH. */

@@ -56,20 +56,6 @@ static void down_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 	r->ts[NTPROF_PT_HOST_BLK_COMPLETE] = last;
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 17];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /*
  * The value of the sample of @name whose labels hold every one of the
  * NULL-ended strings after it; -1 when there is none.
@@ -163,7 +149,7 @@ static void test_windows(void)
 	ok(!err, "records of window 1 added");
 	ok(!chain_prom_settle(cp, 1000 * US), "window 1 settled");
 	ok(!chain_prom_write(cp), "the file written");
-	f = slurp(path);
+	f = tap_slurp(path);
 	ok(f && value(f, "ntprof_chain_commands_total", NULL) == -1,
 	   "after the first window, nothing is taken: a partner may still come");
 	ok(f && value(f, "ntprof_chain_downstream_commands_total",
@@ -178,7 +164,7 @@ static void test_windows(void)
 	ok(!err, "records of window 2 added");
 	ok(!chain_prom_settle(cp, 2000 * US), "window 2 settled");
 	ok(!chain_prom_write(cp), "the file written");
-	f = slurp(path);
+	f = tap_slurp(path);
 	ok(f && value(f, "ntprof_chain_commands_total", "op=\"write\"",
 		      NULL) == 1,
 	   "the write that ended in window 1 is taken (%g)",
@@ -219,7 +205,7 @@ static void test_windows(void)
 	/* Window 3: nothing new; what ended in window 2 is taken. */
 	ok(!chain_prom_settle(cp, 3000 * US), "window 3 settled");
 	ok(!chain_prom_write(cp), "the file written");
-	f = slurp(path);
+	f = tap_slurp(path);
 	ok(f && value(f, "ntprof_chain_leg_commands_total", "op=\"read\"",
 		      "leg=\"nvme0n1\"", NULL) == 1 &&
 	   value(f, "ntprof_chain_leg_critical_total", "op=\"read\"",
@@ -248,7 +234,7 @@ static void test_windows(void)
 	err |= chain_prom_add(cp, &r, "nvme1n1", "");
 	ok(!err && !chain_prom_settle(cp, UINT64_MAX) &&
 	   !chain_prom_write(cp), "the end settled and written");
-	f = slurp(path);
+	f = tap_slurp(path);
 	ok(f && value(f, "ntprof_chain_leg_commands_total", "op=\"read\"",
 		      "leg=\"nvme1n1\"", NULL) == 1 &&
 	   value(f, "ntprof_chain_commands_total", "op=\"read\"", NULL) == 2,

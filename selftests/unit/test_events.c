@@ -218,20 +218,6 @@ static const char *dirname_of(const char *path)
 	return dir;
 }
 
-static char *slurp_text(const char *path)
-{
-	static char buf[16384];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return buf;
-}
-
 /* JSON without its layout's blanks: none of the strings compared has any. */
 static char *squeeze(char *s)
 {
@@ -287,7 +273,7 @@ static void test_report(void)
 	tool_path(tool, sizeof(tool));
 	snprintf(cmd, sizeof(cmd), "%s report events.ntp > report.txt", tool);
 	err = system(cmd);
-	text = slurp_text("report.txt");
+	text = tap_slurp("report.txt");
 	ok(!err && text &&
 	   strstr(text, "\nevents (control path, seconds from the recording's start)\n") &&
 	   strstr(text, "      2.000000  nvme0         reset           0.250000  live\n") &&
@@ -305,7 +291,7 @@ static void test_report(void)
 	snprintf(cmd, sizeof(cmd), "%s report --json events.ntp > report.json",
 		 tool);
 	err = system(cmd);
-	text = squeeze(slurp_text("report.json"));
+	text = squeeze(tap_slurp("report.json"));
 	ok(!err && text &&
 	   strstr(text, "\"events\":[{\"type\":\"reset\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":2.000000,\"duration_s\":0.250000,\"end\":\"live\",\"before_start\":false}") &&
 	   strstr(text, "{\"type\":\"loss\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":10.000000,\"duration_s\":12.500000,\"end\":\"live\"") &&

@@ -30,20 +30,6 @@
 #define TGT_L	"{role=\"target\",op=\"read\",size_bytes=\"4096\",device=\"nullb0\"," PATH_L
 #define TGT_W_L	"{role=\"target\",op=\"write\",size_bytes=\"131072\",device=\"nullb0\"," PATH_L
 
-static char *slurp(const char *path)
-{
-	static char buf[8 << 20];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Lines of @s that start with @prefix. */
 static int count_lines(const char *s, const char *prefix)
 {
@@ -174,7 +160,7 @@ static void test_host(const char *dir)
 	prom_add(p, &r, "sda");
 
 	ok(!prom_write(p, &st), "prom_write");
-	s = slurp(path);
+	s = tap_slurp(path);
 	if (!ok(s != NULL, "the file is there"))
 		return;
 	ok(strstr(s, "# TYPE ntprof_stage_latency_seconds histogram\n") &&
@@ -244,7 +230,7 @@ static void test_target(const char *dir)
 	r.transport = NTPROF_TRANSPORT_RDMA;
 	prom_add(p, &r, "nullb0");
 	ok(!prom_write(p, NULL), "target: prom_write");
-	s = slurp(path);
+	s = tap_slurp(path);
 	if (!ok(s != NULL, "target: the file is there"))
 		return;
 	ok(strstr(s, "ntprof_stage_latency_seconds_sum" TGT_L ",stage=\"target_driver\"} 0.000012000\n") &&
@@ -301,7 +287,7 @@ static void test_cap(const char *dir)
 		prom_add(p, &r, "nvme1n1");
 	}
 	ok(!prom_write(p, NULL), "cap: prom_write");
-	s = slurp(path);
+	s = tap_slurp(path);
 	if (!ok(s != NULL, "cap: the file is there"))
 		return;
 	ok(count_lines(s, "ntprof_group_commands_total{role=\"host\",op=\"read\"") == PROM_GROUPS_MAX &&
@@ -334,7 +320,7 @@ static void test_atomic(const char *dir)
 	host_record(&r, 1000000, 3, 1);
 	prom_add(p, &r, "nvme0n1");
 	ok(!prom_write(p, NULL), "atomic: first write");
-	s = slurp(path);
+	s = tap_slurp(path);
 	snprintf(before, sizeof(before), "%s", s ? s : "");
 	/* The temporary file's name taken by a directory: fopen() fails. */
 	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
@@ -342,11 +328,11 @@ static void test_atomic(const char *dir)
 		diag("mkdir %s: %s", tmp, strerror(errno));
 	prom_add(p, &r, "nvme0n1");
 	err = prom_write(p, NULL);
-	s = slurp(path);
+	s = tap_slurp(path);
 	ok(err == -EISDIR && s && !strcmp(s, before),
 	   "atomic: a failed write returns its error (%d) and leaves the last file whole", err);
 	rmdir(tmp);
-	ok(!prom_write(p, NULL) && (s = slurp(path)) &&
+	ok(!prom_write(p, NULL) && (s = tap_slurp(path)) &&
 	   strstr(s, "ntprof_group_commands_total{role=\"host\",op=\"read\"") &&
 	   strstr(s, "\"} 2\n") && access(tmp, F_OK),
 	   "atomic: the next write replaces it, and leaves no temporary file");
