@@ -7,7 +7,6 @@
 # (guest/agent-host.sh).
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "agent-$KERNEL" guest/agent-host.sh ../common/guest/idle-target.sh

@@ -9,8 +9,6 @@
 # See Documentation/lab.rst, "The kernel chain".
 KERNELS="6.12"
 TOPOLOGY=chain
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # jq, promtool and jsonschema: check.sh reads the reports, checks
 # the chain's --prom file and validates the JSON against its schema.
 requires() {

@@ -95,6 +95,12 @@ require_env() {
 	fi
 }
 
+# require_spdk: the SPDK tests' need, a user's SPDK build (SPDK=DIR),
+# which the project never builds.
+require_spdk() {
+	require_env SPDK "an SPDK build's directory; never built here"
+}
+
 # lab_requires: what every lab test needs on this machine: QEMU, and the
 # programs that build-guest.sh copies into every guest (those that
 # Debian's base system may lack).

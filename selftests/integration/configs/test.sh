@@ -12,12 +12,8 @@
 # See Documentation/stages.rst, "Configurations".
 KERNELS="6.1 6.12"
 TOPOLOGY=two
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
-# jq: check.sh reads the reports with it.
-requires() {
-	require_program jq jq
-}
+# jq: check.sh reads the configurations' reports with it.
+requires() { require_program jq jq; }
 
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"

@@ -10,12 +10,8 @@
 # checks the joins, the aborted commands and the paths.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
-# jq: check.sh reads the reports with it.
-requires() {
-	require_program jq jq
-}
+# jq: check.sh reads the faults' reports with it.
+requires() { require_program jq jq; }
 
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"

@@ -12,7 +12,6 @@
 # Documentation/benchmarks.rst has the full benchmark.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 export LAB_ONE_SMP=1 LAB_ACCEL=icount

@@ -5,7 +5,6 @@
 # fio on both transports.
 KERNELS="6.1"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "one-$KERNEL" ../common/guest/basic-host.sh ../common/guest/basic-target.sh

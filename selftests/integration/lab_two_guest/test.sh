@@ -5,7 +5,6 @@
 # status, fio on both transports.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "two-$KERNEL" ../common/guest/basic-host.sh ../common/guest/basic-target.sh

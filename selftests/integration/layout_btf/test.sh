@@ -5,7 +5,6 @@
 # without its built-in table, probe and record without BTF, then with it.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "layout-$KERNEL" guest/layout-host.sh ../common/guest/rec-one-target.sh

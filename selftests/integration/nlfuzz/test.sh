@@ -6,7 +6,6 @@
 # the module still records, and unloads; the kernel log stays clean.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 export LAB_TIMEOUT=${LAB_TIMEOUT:-1800}

@@ -9,8 +9,6 @@
 # nothing behind (guest/pkg-host.sh).
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # 'make deb' here, and the Debian 12 disk the guest boots
 # (make-pkg-root.sh debootstraps it, pkg-image.sh makes it with mkfs.ext4).
 requires() {

@@ -7,7 +7,6 @@
 # their dumps are; a session is its socket's (guest/priv-host.sh).
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "privileges-$KERNEL" guest/priv-host.sh ../common/guest/idle-target.sh

@@ -5,8 +5,6 @@
 # Prometheus with the recording rules, on this machine (check.sh).
 KERNELS="6.12"
 TOPOLOGY=two
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # A real Prometheus and node exporter, and promtool, for check.sh.
 requires() {
 	require_program prometheus prometheus

@@ -5,7 +5,6 @@
 # KERNEL: each role's records and counters are its own.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "record-both-$KERNEL" guest/record-both-host.sh ../common/guest/rec-one-target.sh

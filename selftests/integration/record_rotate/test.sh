@@ -5,7 +5,6 @@
 # kernel KERNEL: the parts are whole, and their report joins 100 %.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "record-rotate-$KERNEL" guest/rotate-host.sh ../common/guest/rec-one-target.sh

@@ -5,7 +5,6 @@
 # records, joins, groups and stage names per transport.
 KERNELS="6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "transports-$KERNEL" guest/transports-host.sh ../common/guest/rec-one-target.sh

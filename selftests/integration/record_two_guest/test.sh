@@ -4,12 +4,8 @@
 # ntprof probe and ntprof record on two guests, kernel KERNEL.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # promtool: check.sh judges record --prom's file with it.
-requires() {
-	require_program promtool prometheus
-}
+requires() { require_program promtool prometheus; }
 
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"

@@ -5,7 +5,6 @@
 # points.
 KERNELS="5.10 6.1 6.12 7.3"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 # On 6.1 its early stamps come from the clock (early_cycles=0), where the

@@ -5,7 +5,6 @@
 # unload under I/O, controllers and transport modules going away.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "rec-robust-$KERNEL" guest/rec-robust-host.sh ../common/guest/rec-one-target.sh

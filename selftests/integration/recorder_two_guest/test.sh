@@ -5,7 +5,6 @@
 # points.
 KERNELS="6.1 6.12"
 TOPOLOGY=two
-
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"
 lab_scenario "rec-two-$KERNEL" guest/rec-two-host.sh guest/rec-two-target.sh

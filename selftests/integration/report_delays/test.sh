@@ -13,8 +13,6 @@
 # See Documentation/lab.rst, "Delays with a known answer".
 KERNELS="6.12 7.3"
 TOPOLOGY=two
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # jq and jsonschema: check.sh reads the reports and validates
 # them against Documentation/schemas.
 requires() {

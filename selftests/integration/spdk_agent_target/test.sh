@@ -8,11 +8,7 @@
 # built here).
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
-# It needs a user's SPDK build (common/lib.sh, scenario_start).
-requires() {
-	require_env SPDK "an SPDK build's directory; never built here"
-}
+requires() { require_spdk; }
 
 . "$(dirname "$0")/../common/lib.sh"
 scenario_start "$@"

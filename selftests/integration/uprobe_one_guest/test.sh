@@ -6,8 +6,6 @@
 # with nm and readelf.
 KERNELS="6.1 6.12"
 TOPOLOGY=one
-
-# What it needs beyond the lab (common/lib.sh, scenario_start):
 # nm and readelf: uprobe-sites.sh takes the sites' offsets with them.
 requires() {
 	require_program nm binutils
