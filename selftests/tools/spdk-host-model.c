@@ -17,24 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct spdk_nvme_cmd {
-	uint16_t opc : 8;
-	uint16_t fuse : 2;
-	uint16_t rsvd1 : 4;
-	uint16_t psdt : 2;
-	uint16_t cid;
-	uint32_t nsid;
-	uint32_t rsvd2;
-	uint32_t rsvd3;
-	uint64_t mptr;
-	uint8_t dptr[16];
-	uint32_t cdw10;
-	uint32_t cdw11;
-	uint32_t cdw12;
-	uint32_t cdw13;
-	uint32_t cdw14;
-	uint32_t cdw15;
-};
+#include "spdk-model-cmd.h"
+
 
 struct spdk_nvme_qpair {
 	uint32_t state;
