@@ -105,8 +105,10 @@ lab_requires() { :; }
 scenario_start "$@"
 echo ran
 EOF
+# fake VAR=VALUE...: run the made-up test with these settings; strict
+# only where they say so, whatever make check set (CHECK_STRICT=1).
 fake() {
-	out=$(env "$@" bash "$S/integration/run.sh" test_fake_scenario_6_12 2>&1)
+	out=$(env CHECK_STRICT=0 "$@" bash "$S/integration/run.sh" test_fake_scenario_6_12 2>&1)
 	rc=$?
 }
 fake FAKE_INPUT=given
