@@ -161,6 +161,27 @@ tap_same(const char *got, const char *want, const char *desc)
 }
 
 /*
+ * tap_has_line() - whether @line is one whole line of @text (@text may be
+ * NULL: no line). Printed tables are checked a row at a time with it, so
+ * that a row's neighbours may change without breaking the check.
+ */
+static bool __attribute__((unused))
+tap_has_line(const char *text, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
+			return true;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/*
  * tap_slurp() - the text of the file at @path, in a buffer that the next
  * call reuses (its first 8 MiB), or NULL when it cannot be opened.
  */

@@ -64,22 +64,6 @@ static FILE *out_open(void)
 	return open_memstream(&out_buf, &out_len);
 }
 
-/* Whether @line is one of the lines of @text. */
-static bool has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
-			return true;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 /*
  * The reference command. Host (ns after @base): block layer 1000, queue_rq
  * 1500, send 3000, receive 50000 + @extra, driver done 51000 + @extra,
@@ -798,10 +782,10 @@ static void t_throughput_span(void)
 	f = out_open();
 	ntprof_print_throughput(f, an);
 	fclose(f);
-	ok(has_line(out_buf,
-		    "throughput (estimated from the sampled commands): read 1.0 kIOPS, 4.1 MB/s") &&
-	   has_line(out_buf,
-		    "  over the 5.0 s that had commands: read 2.0 kIOPS, 8.3 MB/s"),
+	ok(tap_has_line(out_buf,
+			"throughput (estimated from the sampled commands): read 1.0 kIOPS, 4.1 MB/s") &&
+	   tap_has_line(out_buf,
+			"  over the 5.0 s that had commands: read 2.0 kIOPS, 8.3 MB/s"),
 	   "throughput: over the recording, and over the span with commands");
 	ntprof_analysis_free(an);
 }
@@ -1043,48 +1027,48 @@ static void t_print(void)
 	ntprof_print_records(f, 1000, 1500, 1000);
 	fclose(f);
 
-	ok(has_line(out_buf, "=== 10.0 s, one command in 100 sampled ==="),
+	ok(tap_has_line(out_buf, "=== 10.0 s, one command in 100 sampled ==="),
 	   "print: the run's header");
-	ok(has_line(out_buf,
-		    "throughput (estimated from the sampled commands): read 10.0 kIOPS, 41.0 MB/s"),
+	ok(tap_has_line(out_buf,
+			"throughput (estimated from the sampled commands): read 10.0 kIOPS, 41.0 MB/s"),
 	   "print: throughput = n x N / duration, in IOPS and MB/s");
-	ok(has_line(out_buf,
-		    "== read 4KiB nvme0n1: 1000 commands sampled (from about 10.0k commands/s), all with the target's side"),
+	ok(tap_has_line(out_buf,
+			"== read 4KiB nvme0n1: 1000 commands sampled (from about 10.0k commands/s), all with the target's side"),
 	   "print: the group's header");
-	ok(has_line(out_buf,
-		    "  latency (us): mean 61.00, p50 61.00, p99 71.00, p99.9 71.00"),
+	ok(tap_has_line(out_buf,
+			"  latency (us): mean 61.00, p50 61.00, p99 71.00, p99.9 71.00"),
 	   "print: the latency line");
 	snprintf(want, sizeof(want), "  %-38s%9s%7s%9s", "stage", "mean us",
 		 "share", "avg QD");
-	ok(has_line(out_buf, want), "print: the stage table's head");
+	ok(tap_has_line(out_buf, want), "print: the stage table's head");
 	snprintf(want, sizeof(want), "  %-38s%9.2f%6.0f%%%9.2f  %s",
 		 "storage (target block layer, drive)", 41.0, 67.0, 0.41,
 		 "################");
-	ok(has_line(out_buf, want),
+	ok(tap_has_line(out_buf, want),
 	   "print: storage row, 41 us, 67 %%, QD 0.41, 16 of 24 #");
 	snprintf(want, sizeof(want), "  %-38s%9.2f%6.0f%%%9.2f  %s",
 		 "network (TCP/IP, NICs, wire)", 14.0, 23.0, 0.14, "######");
-	ok(has_line(out_buf, want), "print: network row");
-	ok(has_line(out_buf,
-		    "  largest: storage (target block layer, drive), 67 % of the latency"),
+	ok(tap_has_line(out_buf, want), "print: network row");
+	ok(tap_has_line(out_buf,
+			"  largest: storage (target block layer, drive), 67 % of the latency"),
 	   "print: the largest stage");
 	snprintf(want, sizeof(want), "  %-41s%6s%10s%8s%10s%10s   (us)",
 		 "component", "n", "mean", "L", "p50", "p99");
-	ok(has_line(out_buf, want), "print: the component table's head");
+	ok(tap_has_line(out_buf, want), "print: the component table's head");
 	snprintf(want, sizeof(want), "  %-41s%6d%10.2f%8.2f%10.2f%10.2f",
 		 "storage: drive", 1000, 40.0, 0.40, 40.0, 50.0);
-	ok(has_line(out_buf, want), "print: the drive's row");
+	ok(tap_has_line(out_buf, want), "print: the drive's row");
 	snprintf(want, sizeof(want), "    %-39s%6d%10.2f%8.2f%10.2f%10.2f",
 		 "handoff to nvme_complete_rq", 1000, 0.5,
 		 g->comp_qd[NTPROF_COMP_HANDOFF], 0.5, 0.5);
-	ok(has_line(out_buf, want) &&
+	ok(tap_has_line(out_buf, want) &&
 	   near(g->comp_qd[NTPROF_COMP_HANDOFF], 0.005),
 	   "print: the handoff sub-row");
 	snprintf(want, sizeof(want), "  %-41s%6d%10.2f%8.2f%10.2f%10.2f",
 		 "end to end", 1000, 61.0, 0.61, 61.0, 71.0);
-	ok(has_line(out_buf, want), "print: end to end row");
-	ok(has_line(out_buf,
-		    "records: 1000 host, 1500 target; 1000 matched (100 % of the host's)"),
+	ok(tap_has_line(out_buf, want), "print: end to end row");
+	ok(tap_has_line(out_buf,
+			"records: 1000 host, 1500 target; 1000 matched (100 % of the host's)"),
 	   "print: the records line");
 	if (failed)
 		printf("# output:\n%s", out_buf);
@@ -1094,10 +1078,10 @@ static void t_print(void)
 	ntprof_print_records(f, 2999, 0, 0);
 	ntprof_print_records(f, 0, 4509, 0);
 	fclose(f);
-	ok(has_line(out_buf,
-		    "records: 1000 host, 1500 target; 999 matched (99 % of the host's)") &&
-	   has_line(out_buf, "records: 2999 host") &&
-	   has_line(out_buf, "records: 4509 target"),
+	ok(tap_has_line(out_buf,
+			"records: 1000 host, 1500 target; 999 matched (99 % of the host's)") &&
+	   tap_has_line(out_buf, "records: 2999 host") &&
+	   tap_has_line(out_buf, "records: 4509 target"),
 	   "print: records lines of one side, and 99.9 %% shows as 99");
 
 	f = out_open();
@@ -1108,9 +1092,9 @@ static void t_print(void)
 		 "%7.1fs  %-22s%7d%9s%10.2f%10.2f%8s%8s%7s%c%8s%8s", 10.0,
 		 g->label, 1000, "10.0k", 61.0, 71.0, "2%", "3%", "23%", ' ',
 		 "5%", "67%");
-	ok(has_line(out_buf, want), "print: a live row");
-	ok(has_line(out_buf,
-		    "    time  group                       n   cmds/s   mean us    p99 us   block  driver network  driver storage"),
+	ok(tap_has_line(out_buf, want), "print: a live row");
+	ok(tap_has_line(out_buf,
+			"    time  group                       n   cmds/s   mean us    p99 us   block  driver network  driver storage"),
 	   "print: the live column heads");
 	ntprof_analysis_free(an);
 }
@@ -1139,18 +1123,18 @@ static void t_print_host_only(void)
 	f = out_open();
 	ntprof_print_groups(f, an, true);
 	fclose(f);
-	ok(has_line(out_buf,
-		    "== read 4KiB dev 259:0: 100 commands sampled (from about 100.0 commands/s), host side only"),
+	ok(tap_has_line(out_buf,
+			"== read 4KiB dev 259:0: 100 commands sampled (from about 100.0 commands/s), host side only"),
 	   "host only: the group's header");
 	snprintf(want, sizeof(want), "  %-38s%9.2f%6.0f%%%9.2f  %s",
 		 "network and target (not recorded)", 48.5, 95.0, 0.00485,
 		 "#######################");
-	ok(has_line(out_buf, want),
+	ok(tap_has_line(out_buf, want),
 	   "host only: network and target (not recorded), with the merged driver time");
 	snprintf(want, sizeof(want), "  %-41s%6d      merged into %s",
 		 "host driver, submission", 0,
 		 "network and target (not recorded)");
-	ok(has_line(out_buf, want),
+	ok(tap_has_line(out_buf, want),
 	   "host only: the merged component's row says where it went");
 	ok(strstr(out_buf,
 		  "  merged: network and target (not recorded) includes host driver, submission in 100 commands"),
@@ -1513,9 +1497,9 @@ static void t_empty(void)
 	ntprof_print_live(f, an, 1);
 	ntprof_print_json(f, an, NULL, NULL);
 	fclose(f);
-	ok(has_line(out_buf, "=== every command recorded ===") &&
-	   has_line(out_buf,
-		    "throughput (estimated from the sampled commands): unknown, without the recording's length") &&
+	ok(tap_has_line(out_buf, "=== every command recorded ===") &&
+	   tap_has_line(out_buf,
+			"throughput (estimated from the sampled commands): unknown, without the recording's length") &&
 	   json_balanced(out_buf), "empty: prints without groups");
 	ntprof_analysis_free(an);
 

@@ -253,22 +253,6 @@ static void t_names(void)
 	   "the component's names per transport, id and stage");
 }
 
-/* Whether @line is one of the lines of @text. */
-static bool has_line(const char *text, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p = text;
-
-	while (p && *p) {
-		if (!strncmp(p, line, n) && (p[n] == '\n' || !p[n]))
-			return true;
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 /* Four RDMA writes in a group: the tables of --detail. */
 static void t_group(void)
 {
@@ -307,7 +291,7 @@ static void t_group(void)
 	snprintf(want, sizeof(want), "  %-41s%6d%10.2f%8.2f%10.2f%10.2f",
 		 "network: host's data (RDMA READ)", 4, 89.0,
 		 g->comp_qd[NTPROF_COMP_HOST_DATA], 89.0, 89.0);
-	ok(has_line(out, want), "group: --detail's row of the host's data");
+	ok(tap_has_line(out, want), "group: --detail's row of the host's data");
 	ok(strstr(out, "  target driver, submission") <
 	   strstr(out, "  network: host's data (RDMA READ)") &&
 	   strstr(out, "  network: host's data (RDMA READ)") <
