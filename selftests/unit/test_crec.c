@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "crec_test.h"
 #include "ntp/crec.h"
 #include "tap.h"
 
@@ -40,32 +41,12 @@ static void wr(uint8_t *p, uint64_t v, int size)
 /* A host's TCP read: nine points, the last one 59 us after the first. */
 static void tcp_read(struct ntprof_record *r)
 {
-	static const int pts[] = {
-		NTPROF_PT_HOST_BLK_START, NTPROF_PT_HOST_QUEUE_RQ,
-		NTPROF_PT_HOST_SETUP, NTPROF_PT_HOST_BLK_ISSUE,
-		NTPROF_PT_HOST_SEND, NTPROF_PT_HOST_RECV,
-		NTPROF_PT_HOST_DRIVER_DONE, NTPROF_PT_HOST_NVME_COMPLETE,
-		NTPROF_PT_HOST_BLK_COMPLETE,
-	};
 	unsigned int i;
 
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_HOST;
-	r->transport = NTPROF_TRANSPORT_TCP;
-	r->opcode = 2;
-	r->flags = NTPROF_REC_F_SAMPLED;
-	r->qid = 0x0304;
-	r->cid = 0x1005;
-	r->nsid = 0x06070809;
-	r->length = 4096;
-	r->slba = 0x1112131415161718ULL;
-	r->status = 0x2122;
-	r->cntlid = 0x2324;
-	r->cpu_submit = 0x2526;
-	r->cpu_complete = 0x2728;
-	r->dev = 0x292a2b2c;
-	for (i = 0; i < 9; i++)
-		r->ts[pts[i]] = 3600000000000ULL + 7 * i * i * 100 + i;
+	crec_test_ident(r, NTPROF_ROLE_HOST);
+	for (i = 0; i < CREC_TCP_READ_NR_POINTS; i++)
+		r->ts[crec_tcp_read_points[i]] =
+			3600000000000ULL + 7 * i * i * 100 + i;
 }
 
 static void t_layout(void)

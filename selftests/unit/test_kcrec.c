@@ -13,6 +13,7 @@
 
 #include "kshim/kshim.h"
 #include "../../kmod/crec.h"
+#include "crec_test.h"
 #include "ntp/crec.h"
 #include "tap.h"
 
@@ -34,24 +35,6 @@ static uint32_t encode(const struct ntprof_record *rec, void *buf)
 			return 0;
 	}
 	return ntprof_crec_bytes(points);
-}
-
-static void ident(struct ntprof_record *rec, uint8_t role)
-{
-	memset(rec, 0, sizeof(*rec));
-	rec->role = role;
-	rec->transport = NTPROF_TRANSPORT_TCP;
-	rec->opcode = 2;
-	rec->flags = NTPROF_REC_F_SAMPLED;
-	rec->qid = 3;
-	rec->cid = 0x1234;
-	rec->nsid = 1;
-	rec->length = 4096;
-	rec->slba = 0x123456789aULL;
-	rec->cntlid = 7;
-	rec->cpu_submit = 1;
-	rec->cpu_complete = 2;
-	rec->dev = 0x10300001;
 }
 
 /*
@@ -94,13 +77,6 @@ static int64_t off64(const void *buf, int i)
 /* A host read, nine points, as the module stamps one over NVMe/TCP. */
 static void test_read(void)
 {
-	static const int pts[] = {
-		NTPROF_PT_HOST_BLK_START, NTPROF_PT_HOST_QUEUE_RQ,
-		NTPROF_PT_HOST_SETUP, NTPROF_PT_HOST_BLK_ISSUE,
-		NTPROF_PT_HOST_SEND, NTPROF_PT_HOST_RECV,
-		NTPROF_PT_HOST_DRIVER_DONE, NTPROF_PT_HOST_NVME_COMPLETE,
-		NTPROF_PT_HOST_BLK_COMPLETE,
-	};
 	unsigned char buf[NTPROF_CREC_MAX + 16];
 	struct ntprof_record rec;
 	struct ntprof_crec c;
@@ -108,10 +84,10 @@ static void test_read(void)
 	unsigned int i;
 	bool offs = true;
 
-	ident(&rec, NTPROF_ROLE_HOST);
-	for (i = 0; i < sizeof(pts) / sizeof(*pts); i++) {
-		rec.ts[pts[i]] = BASE + 1000 * i;
-		mask |= 1U << pts[i];
+	crec_test_ident(&rec, NTPROF_ROLE_HOST);
+	for (i = 0; i < CREC_TCP_READ_NR_POINTS; i++) {
+		rec.ts[crec_tcp_read_points[i]] = BASE + 1000 * i;
+		mask |= 1U << crec_tcp_read_points[i];
 	}
 	size = encode(&rec, buf);
 	memcpy(&c, buf, sizeof(c));
@@ -120,7 +96,7 @@ static void test_read(void)
 	   "its points word is the points' mask, t0 the first point's time");
 	ok(!memcmp(buf, &rec, offsetof(struct ntprof_crec, points)),
 	   "its identity is the record's, byte for byte");
-	for (i = 1; i < sizeof(pts) / sizeof(*pts); i++)
+	for (i = 1; i < CREC_TCP_READ_NR_POINTS; i++)
 		offs &= off32(buf, i - 1) == (int32_t)(1000 * i);
 	ok(offs, "the other eight points follow as s32 offsets, in point order");
 	ok(roundtrip(&rec, buf, size), "it decodes back to the record");
@@ -133,7 +109,7 @@ static void test_order(void)
 	struct ntprof_record rec;
 	uint32_t size;
 
-	ident(&rec, NTPROF_ROLE_TARGET);
+	crec_test_ident(&rec, NTPROF_ROLE_TARGET);
 	rec.ts[NTPROF_PT_TARGET_RECV] = BASE + 5000;
 	rec.ts[NTPROF_PT_TARGET_INIT] = BASE + 1000;
 	rec.ts[NTPROF_PT_TARGET_SEND_DONE] = BASE;
@@ -150,7 +126,7 @@ static void test_empty_and_pid(void)
 	struct ntprof_crec c;
 	uint32_t size, pid;
 
-	ident(&rec, NTPROF_ROLE_HOST);
+	crec_test_ident(&rec, NTPROF_ROLE_HOST);
 	size = encode(&rec, buf);
 	memcpy(&c, buf, sizeof(c));
 	ok(size == 48 && c.points == 0 && c.t0 == 0,
@@ -188,7 +164,7 @@ static void test_wide(void)
 	uint32_t size;
 
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
-		ident(&rec, NTPROF_ROLE_HOST);
+		crec_test_ident(&rec, NTPROF_ROLE_HOST);
 		rec.ts[NTPROF_PT_HOST_SETUP] = BASE * 10;
 		rec.ts[NTPROF_PT_HOST_SEND] = BASE * 10 + 100;
 		rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = BASE * 10 + cases[i].d;
@@ -203,7 +179,7 @@ static void test_wide(void)
 	}
 
 	/* The target's points run to the end of the array. */
-	ident(&rec, NTPROF_ROLE_TARGET);
+	crec_test_ident(&rec, NTPROF_ROLE_TARGET);
 	rec.pid = 1;
 	for (i = NTPROF_PT_TARGET_RECV; i < NTPROF_RECORD_POINTS; i++)
 		rec.ts[i] = BASE + (uint64_t)i * 1000000000ULL;
@@ -220,7 +196,7 @@ static void test_role(void)
 	struct ntprof_record rec, own;
 	uint32_t size;
 
-	ident(&rec, NTPROF_ROLE_HOST);
+	crec_test_ident(&rec, NTPROF_ROLE_HOST);
 	rec.ts[NTPROF_PT_HOST_SETUP] = BASE;
 	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = BASE + 500;
 	own = rec;
@@ -230,7 +206,7 @@ static void test_role(void)
 	ok(size == 52 && roundtrip(&own, buf, size),
 	   "a host record keeps its own points, not a target's");
 
-	ident(&rec, NTPROF_ROLE_TARGET);
+	crec_test_ident(&rec, NTPROF_ROLE_TARGET);
 	rec.ts[NTPROF_PT_TARGET_RECV] = BASE;
 	rec.ts[NTPROF_RECORD_POINTS - 1] = BASE + 500;
 	own = rec;
@@ -262,7 +238,7 @@ static void test_random(void)
 	unsigned int i, p, bad = 0, wide = 0;
 
 	for (n = 0; n < 4096; n++) {
-		ident(&recs[n], 1 + rnd(&s) % 2);
+		crec_test_ident(&recs[n], 1 + rnd(&s) % 2);
 		recs[n].cid = (uint16_t)n;
 		/* A record holds the points of its role. */
 		for (p = recs[n].role == NTPROF_ROLE_HOST ? 0 :
