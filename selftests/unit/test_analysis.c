@@ -65,6 +65,26 @@ static FILE *out_open(void)
 }
 
 /*
+ * The identity that both sides of the reference command carry, so that the
+ * join matches them: a 4 KiB read of LBA 12345, queue 1, command 7, over
+ * @transport, recorded by @role on device @dev.
+ */
+static void ref_ident(struct ntprof_record *r, uint8_t role,
+		      uint8_t transport, uint32_t dev)
+{
+	memset(r, 0, sizeof(*r));
+	r->role = role;
+	r->transport = transport;
+	r->opcode = 0x02;
+	r->qid = 1;
+	r->cid = 7;
+	r->nsid = 1;
+	r->length = 4096;
+	r->slba = 12345;
+	r->dev = dev;
+}
+
+/*
  * The reference command. Host (ns after @base): block layer 1000, queue_rq
  * 1500, send 3000, receive 50000 + @extra, driver done 51000 + @extra,
  * nvme_complete_rq 51500 + @extra, end 52000 + @extra. Target (ns after
@@ -79,16 +99,7 @@ static FILE *out_open(void)
 static void host_rec(struct ntprof_record *r, uint8_t transport,
 		     uint64_t base, uint64_t extra)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_HOST;
-	r->transport = transport;
-	r->opcode = 0x02;
-	r->qid = 1;
-	r->cid = 7;
-	r->nsid = 1;
-	r->length = 4096;
-	r->slba = 12345;
-	r->dev = 259 << 8;	/* 259:0 */
+	ref_ident(r, NTPROF_ROLE_HOST, transport, 259 << 8);	/* 259:0 */
 	r->ts[NTPROF_PT_HOST_BLK_START] = base + 1000;
 	r->ts[NTPROF_PT_HOST_QUEUE_RQ] = base + 1500;
 	r->ts[NTPROF_PT_HOST_SETUP] = base + 2000;
@@ -103,16 +114,7 @@ static void host_rec(struct ntprof_record *r, uint8_t transport,
 static void target_rec(struct ntprof_record *r, uint8_t transport,
 		       uint64_t base, uint64_t extra)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_TARGET;
-	r->transport = transport;
-	r->opcode = 0x02;
-	r->qid = 1;
-	r->cid = 7;
-	r->nsid = 1;
-	r->length = 4096;
-	r->slba = 12345;
-	r->dev = 8 << 8 | 16;	/* 8:16 */
+	ref_ident(r, NTPROF_ROLE_TARGET, transport, 8 << 8 | 16);	/* 8:16 */
 	r->ts[NTPROF_PT_TARGET_RECV] = base + 10000;
 	r->ts[NTPROF_PT_TARGET_INIT] = base + 10500;
 	r->ts[NTPROF_PT_TARGET_EXEC] = base + 11000;
