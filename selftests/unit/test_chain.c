@@ -16,6 +16,7 @@
 
 #include "analysis/chain.h"
 #include "analysis/recording.h"
+#include "chain_test.h"
 #include "tap.h"
 
 static char dir[256] = "/tmp/ntprof-chain-XXXXXX";
@@ -25,13 +26,7 @@ static char dir[256] = "/tmp/ntprof-chain-XXXXXX";
 static void up_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 		   uint32_t len, uint64_t exec, uint64_t complete)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_TARGET;
-	r->qid = 1;
-	r->opcode = opcode;
-	r->slba = slba;
-	r->length = len;
-	r->flags = NTPROF_REC_F_SAMPLED;
+	chain_test_rec(r, NTPROF_ROLE_TARGET, opcode, slba, len);
 	r->ts[NTPROF_PT_TARGET_RECV] = exec - 1000;
 	r->ts[NTPROF_PT_TARGET_INIT] = exec - 500;
 	r->ts[NTPROF_PT_TARGET_EXEC] = exec;
@@ -42,13 +37,7 @@ static void up_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 static void down_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 		     uint32_t len, uint64_t first, uint64_t last)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_HOST;
-	r->qid = 2;
-	r->opcode = opcode;
-	r->slba = slba;
-	r->length = len;
-	r->flags = NTPROF_REC_F_SAMPLED;
+	chain_test_rec(r, NTPROF_ROLE_HOST, opcode, slba, len);
 	r->ts[NTPROF_PT_HOST_BLK_START] = first;
 	r->ts[NTPROF_PT_HOST_SEND] = first + 100;
 	r->ts[NTPROF_PT_HOST_RECV] = last - 100;

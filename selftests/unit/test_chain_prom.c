@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "chain_test.h"
 #include "out/chain_prom.h"
 #include "tap.h"
 
@@ -25,13 +26,7 @@
 static void up_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 		   uint64_t exec, uint64_t complete)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_TARGET;
-	r->qid = 1;
-	r->opcode = opcode;
-	r->slba = slba;
-	r->length = 4096;
-	r->flags = NTPROF_REC_F_SAMPLED;
+	chain_test_rec(r, NTPROF_ROLE_TARGET, opcode, slba, 4096);
 	r->ts[NTPROF_PT_TARGET_RECV] = exec - 10 * US;
 	r->ts[NTPROF_PT_TARGET_EXEC] = exec;
 	r->ts[NTPROF_PT_TARGET_COMPLETE] = complete;
@@ -42,13 +37,7 @@ static void up_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 static void down_rec(struct ntprof_record *r, uint8_t opcode, uint64_t slba,
 		     uint64_t first, uint64_t last)
 {
-	memset(r, 0, sizeof(*r));
-	r->role = NTPROF_ROLE_HOST;
-	r->qid = 2;
-	r->opcode = opcode;
-	r->slba = slba;
-	r->length = 4096;
-	r->flags = NTPROF_REC_F_SAMPLED;
+	chain_test_rec(r, NTPROF_ROLE_HOST, opcode, slba, 4096);
 	r->ts[NTPROF_PT_HOST_BLK_START] = first;
 	r->ts[NTPROF_PT_HOST_QUEUE_RQ] = first + 2 * US;
 	r->ts[NTPROF_PT_HOST_SEND] = first + 5 * US;
