@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck disable=SC2034 # run.sh reads KERNELS and TOPOLOGY here.
-# The netlink fuzzer on one guest, kernel KERNEL: 100000 messages to the
+# The netlink fuzzer on one guest, kernel KERNEL: 50000 messages to the
 # ntprof family from selftests/tools/nlfuzz, shaped by its YAML spec; then
 # the module still records, and unloads; the kernel log stays clean.
 KERNELS="6.12"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The netlink fuzzer on one guest: nlfuzz sends NLFUZZ_COUNT (100000)
+# The netlink fuzzer on one guest: nlfuzz sends NLFUZZ_COUNT (50000)
 # messages to the ntprof family, shaped by its YAML spec (/lab/ntprof.yaml):
 # well-formed, mutated, with bad headers, dumps abandoned, start and stop
 # raced from 4 processes. Its uprobe sites name only a scratch copy of a
@@ -18,7 +18,7 @@
 KTAP_PREFIX="nlfuzz: "
 spec=/lab/ntprof.yaml
 scratch=/tmp/nlfuzz.bin
-count=${NLFUZZ_COUNT:-100000}
+count=${NLFUZZ_COUNT:-50000}
 seed=${NLFUZZ_SEED:-$(date +%s)}
 
 ktap_header
