@@ -19,7 +19,11 @@
 #     a loaded machine has taken 2 s more over RDMA, so the kernel's log
 #     bounds it, not the port. The kernel's failed reconnect attempts go
 #     out as a diagnostic (the events do not count attempts yet);
-#   - the text's events section and JSON's "events" agree, line by line.
+#   - the text's events section and JSON's "events" agree, line by line;
+#   - the host's record --prom file counts the episodes that JSON's
+#     "events" lists, per controller and event, with their summed
+#     durations, the open ones and the events lost
+#     (selftests/prom-events-check.sh).
 
 # events_text TEXT: "TIME CONTROLLER TYPE DURATION" per line of the
 # events section, the duration "-" without one.
@@ -60,6 +64,14 @@ check_events() {
 	else
 		ktap_fail "$step: the report's events section and its JSON agree"
 		diff <(echo "$got") <(echo "$want") | sed 's/^/# /'
+	fi
+	if [ ! -f "$share/$step-host.prom" ]; then
+		ktap_fail "$step: the host's record --prom file"
+	elif got=$(bash "$TOP_DIR/selftests/prom-events-check.sh" "$json" "$share/$step-host.prom" 2>&1); then
+		ktap_pass "$step: record --prom's control-path counters are the report's: $got"
+	else
+		ktap_fail "$step: record --prom's control-path counters are the report's"
+		echo "$got" | sed 's/^/# /'
 	fi
 	case $f in
 	reset|retry)

@@ -6,7 +6,7 @@
 # FAULTS_CONNECT_OPTS, then per step both sides record while fio runs
 # on the namespace (the multipath head) and the step's fault comes 2 s
 # into it. Files in the share, per step: STEP-host.ntp, STEP-host.out,
-# STEP-fio.json; and multipath's value and each step's controllers in
+# STEP-fio.json, STEP-host.prom (record --prom's last file); and multipath's value and each step's controllers in
 # faults-host.txt. The checks run on the lab's machine
 # (configs_faults/check.sh).
 # shellcheck source=selftests/ktap.sh
@@ -155,7 +155,7 @@ for step in $(faults_steps); do
 		echo "$step $ctrls" >> "$share/faults-host.txt"
 		touch "$share/$k.go"
 		ntprof record -r host -t "$t" -s "$s" -o "/tmp/$step-host.ntp" \
-			> "/tmp/$step-host.out" 2>&1 &
+			--prom "/tmp/$step-host.prom" > "/tmp/$step-host.out" 2>&1 &
 		rec=$!
 		wait_line "/tmp/$step-host.out" '^ntprof: profiling as host' ||
 			ktap_fail "$step: record started"
@@ -181,7 +181,8 @@ for step in $(faults_steps); do
 		fio_rc=$?
 		touch "$share/$k.done"
 		record_stop "$step" $rec "/tmp/$step-host.out"
-		cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" "$share/"
+		cp "/tmp/$step-host.ntp" "/tmp/$step-host.out" "/tmp/$step-fio.json" \
+			"/tmp/$step-host.prom" "$share/"
 		[ $fio_rc -eq 0 ] && ktap_pass "$step: fio, no I/O error" ||
 			{ ktap_fail "$step: fio, no I/O error"; sed 's/^/# /' /tmp/fio.err; }
 		wait_flag "$k.saved" || ktap_fail "$step: the target saved its recording"

@@ -2,10 +2,12 @@
 /*
  * The session's control-path events: taken from the module at each
  * drain, after its records, and written to the file as an events unit
- * (Documentation/ntp-format.rst, "Events"). A module older than the
- * events has no events-get: the recording goes on without them.
+ * (Documentation/ntp-format.rst, "Events") and given to --prom's
+ * control-path series. A module older than the events has no
+ * events-get: the recording goes on without them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "genl/session_events.h"
@@ -31,6 +33,14 @@ int record_events(struct recorder *rec, struct nl_sock *sock)
 	if (!err) {
 		rec->events += ev.n;
 		rec->event_drops = ev.drops;
+	}
+	/* --prom's control-path series, from the same events as the file. */
+	if (!err && rec->prom &&
+	    prom_events(rec->prom, ev.ev, ev.n, ev.drops, rec->start_mono)) {
+		prom_free(rec->prom);
+		rec->prom = NULL;
+		fprintf(stderr, "ntprof: record: out of memory for --prom: %s is no longer rewritten\n",
+			rec->o->prom);
 	}
 	free(ev.ev);
 	return err;

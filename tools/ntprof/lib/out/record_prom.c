@@ -26,6 +26,7 @@
 #include "common/util.h"
 #include "out/prom_text.h"
 #include "out/record_prom.h"
+#include "out/record_prom_events.h"
 
 /*
  * The parts of a side's path that a histogram is kept of: the stages one
@@ -93,6 +94,8 @@ struct prom {
 	uint32_t last_dev, last_nsid;
 	uint8_t last_transport;
 	int32_t last_path;
+	/* The control-path series (record_prom_events.c). */
+	struct prom_ctl *ctl;
 };
 
 struct prom *prom_new(const char *path, uint32_t role)
@@ -103,7 +106,10 @@ struct prom *prom_new(const char *path, uint32_t role)
 	if (!p)
 		return NULL;
 	p->tmp = malloc(len);
-	if (!p->tmp) {
+	p->ctl = prom_ctl_new(role);
+	if (!p->tmp || !p->ctl) {
+		free(p->tmp);
+		prom_ctl_free(p->ctl);
 		free(p);
 		return NULL;
 	}
@@ -120,6 +126,7 @@ void prom_free(struct prom *p)
 	if (!p)
 		return;
 	free(p->g);
+	prom_ctl_free(p->ctl);
 	free(p->path_of);
 	free(p->tmp);
 	free(p);
@@ -143,6 +150,7 @@ int prom_paths(struct prom *p, const struct ntp_ctrl *ctrls,
 	p->nr_ctrls = 0;
 	p->last_dev = 0;
 	p->last_path = -1;
+	prom_ctl_table(p->ctl, ctrls, hostnqns, n);
 	if (!n)
 		return 0;
 	p->path_of = calloc(n, sizeof(*p->path_of));
@@ -460,7 +468,18 @@ static int prom_print(FILE *f, const void *arg)
 		     role, pp->p->overflowed);
 	if (pp->c)
 		prom_session(f, role, pp->c);
-	return 0;
+	return prom_ctl_print(f, pp->p->ctl);
+}
+
+int prom_events(struct prom *p, const struct ntp_event *ev, size_t n,
+		uint64_t drops, uint64_t start_ns)
+{
+	return prom_ctl_add(p->ctl, ev, n, drops, start_ns);
+}
+
+void prom_events_sysfs(struct prom *p, const char *dir)
+{
+	prom_ctl_sysfs(p->ctl, dir);
 }
 
 int prom_write(struct prom *p, const struct prom_counters *c)

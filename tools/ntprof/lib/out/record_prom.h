@@ -53,6 +53,16 @@ int prom_add(struct prom *p, const struct ntprof_record *r,
 	     const char *device);
 /* The subsystem NQN of @r's path, as its series carry it; "" unknown. */
 const char *prom_subnqn(struct prom *p, const struct ntprof_record *r);
+/*
+ * The control-path events of one drain and the module's count of events
+ * dropped so far, of a session that started at @start_ns (its header's
+ * start_mono_ns): each controller's episodes, counted as ntprof report
+ * counts them (record_prom_events.c). 0 or -ENOMEM.
+ */
+int prom_events(struct prom *p, const struct ntp_event *ev, size_t n,
+		uint64_t drops, uint64_t start_ns);
+/* Read the controllers' labels under @dir, not /sys/class/nvme (tests). */
+void prom_events_sysfs(struct prom *p, const char *dir);
 /* Rewrites the file, with the session's counters @c (NULL: none). */
 int prom_write(struct prom *p, const struct prom_counters *c);
 /*
