@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the control-path events in report's and compare's views
- * with a time axis or a verdict: two host recordings of one workload (a
- * read every 10 ms for 10 s), the second with a loss on nvme1 that held
- * the commands sent during it for 3.1 s and a loss on nvme2 still under
- * way when the recording stopped. report --timeline marks the slices the
+ * with a time axis or a verdict: three host recordings of one workload
+ * (a read every 10 ms for 10 s), one without events, one with a loss on
+ * nvme1 that held the commands sent during it for 3.1 s and a loss on
+ * nvme2 still under way when the recording stopped, one with nvme1's
+ * loss alone. report --timeline marks the slices the
  * loss overlaps and a line per episode, in text and in JSON
  * (out/report_timeline_marks.c); report --html shades a band per episode
  * on the timeline and lists the events (out/report_html_events.c;
  * html-dom-check.py events checks the page); compare names the run with
- * the outages, either way round, in text and JSON (out/compare_events.c).
+ * the outages, either way round, one or two, or says both had some, in
+ * text and JSON (out/compare_events.c).
  * Prints TAP; exits 1 if any test failed.
  */
 #include <limits.h>
@@ -37,7 +39,7 @@
 #define END	(T0 + 11 * S)
 
 static const char *const files[] = {
-	"base.ntp", "load.ntp", "out.txt", "out.json", "r.html",
+	"base.ntp", "load.ntp", "one.ntp", "out.txt", "out.json", "r.html",
 };
 
 static char tool[PATH_MAX + 64], top[PATH_MAX];
@@ -74,7 +76,8 @@ static struct ntprof_record cmd(uint64_t t, bool outage)
 	return r;
 }
 
-static void write_run(const char *path, bool outage)
+/* @nev: the events of the run: 0, 3 (nvme1's loss) or 4 (and nvme2's). */
+static void write_run(const char *path, size_t nev)
 {
 	static struct ntprof_record recs[CMDS];
 	struct ntp_event ev[4];
@@ -92,7 +95,7 @@ static void write_run(const char *path, bool outage)
 	h.start_real_ns = 1700000000ULL * S;
 	snprintf(h.hostname, sizeof(h.hostname), "host1");
 	for (i = 0; i < CMDS; i++)
-		recs[i] = cmd(FIRST + i * 10 * MS, outage);
+		recs[i] = cmd(FIRST + i * 10 * MS, nev > 0);
 	ev[0] = st(LOSS, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	ev[1] = st(LOSS + MS, 1, NTPROF_CTRL_RESETTING, NTPROF_CTRL_CONNECTING);
 	ev[2] = st(BACK, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
@@ -100,8 +103,8 @@ static void write_run(const char *path, bool outage)
 	err = ntp_writer_open(path, &h, &w);
 	if (!err)
 		err = ntp_writer_append(w, recs, CMDS);
-	if (!err && outage)
-		err = ntp_writer_events(w, ev, 4, 0);
+	if (!err && nev)
+		err = ntp_writer_events(w, ev, nev, 0);
 	tr.end_mono_ns = END;
 	tr.end_real_ns = h.start_real_ns + (END - T0);
 	if (!err)
@@ -269,6 +272,18 @@ static void test_compare(void)
 		     "\noutage: the base run had 2 outages",
 		     "\"base\":{\"files\":[\"load.ntp\"],\"sample\":1,\"host_records\":1000,\"target_records\":0,\"matched\":0,\"events\":{\"episodes\":{\"loss\":2}",
 		     "the other way round: the base run named");
+	compare_case("base.ntp one.ntp",
+		     "\n  load: 1 loss; 3.100 s out\n",
+		     "\"outage\":\"theloadrunhadalossonnvme1(3.100s);thebaserunnone:itsslowcommandsmaybetheoutage's,notastage's\"",
+		     "one loss: its count and seconds");
+	compare_case("base.ntp one.ntp",
+		     "\noutage: the load run had a loss on nvme1 (3.100 s); the base run none: its slow commands may be the outage's, not a stage's\n",
+		     "\"events\":{\"episodes\":{},\"outages\":0,\"outage_s\":0.000000,\"open\":0,\"lost\":0}},\"load\"",
+		     "one loss: the verdict names it");
+	compare_case("load.ntp one.ntp",
+		     "\noutage: both runs had outages (base 2, 3.500 s; load 1, 3.100 s): the slow commands of either may be an outage's, not a stage's\n",
+		     "\"outage\":\"bothrunshadoutages(base2,3.500s;load1,3.100s):theslowcommandsofeithermaybeanoutage's,notastage's\"",
+		     "both runs with outages: said so");
 	compare_case("base.ntp base.ntp", "\n== ", "\"answer\":",
 		     "two runs without events: no events section");
 	/* tap_slurp() has one buffer: the text first, then the JSON. */
@@ -309,8 +324,9 @@ int main(int argc, char *argv[])
 	setup();
 	scratch_enter("test_events_views", files,
 		      sizeof(files) / sizeof(files[0]));
-	write_run("base.ntp", false);
-	write_run("load.ntp", true);
+	write_run("base.ntp", 0);
+	write_run("load.ntp", 4);
+	write_run("one.ntp", 3);
 	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_events_views");
