@@ -39,7 +39,7 @@
 #define END	(T0 + 11 * S)
 
 static const char *const files[] = {
-	"base.ntp", "load.ntp", "one.ntp", "out.txt", "out.json", "r.html",
+	"base.ntp", "load.ntp", "one.ntp", "tgt.ntp", "out.txt", "out.json", "r.html",
 };
 
 static char tool[PATH_MAX + 64], top[PATH_MAX];
@@ -76,8 +76,32 @@ static struct ntprof_record cmd(uint64_t t, bool outage)
 	return r;
 }
 
-/* @nev: the events of the run: 0, 3 (nvme1's loss) or 4 (and nvme2's). */
-static void write_run(const char *path, size_t nev)
+/*
+ * @nev: the events of the run: 0, 3 (nvme1's loss) or 4 (and nvme2's);
+ * @role: a host's, or a target's (its commands seen at the target, its
+ * event a loss of nvme5 at nvme1's time, as a target's controller might
+ * have one some day).
+ */
+/* A read as its target saw it, 10 us from point to point. */
+static struct ntprof_record tcmd(uint64_t t)
+{
+	struct ntprof_record r = {
+		.role = NTPROF_ROLE_TARGET, .transport = NTPROF_TRANSPORT_TCP,
+		.opcode = 2, .flags = NTPROF_REC_F_SAMPLED, .length = 4096,
+		.dev = 1, .nsid = 1,
+	};
+
+	r.ts[NTPROF_PT_TARGET_RECV] = t;
+	r.ts[NTPROF_PT_TARGET_INIT] = t + 10 * US;
+	r.ts[NTPROF_PT_TARGET_EXEC] = t + 20 * US;
+	r.ts[NTPROF_PT_TARGET_COMPLETE] = t + 30 * US;
+	r.ts[NTPROF_PT_TARGET_QUEUE_RESP] = t + 40 * US;
+	r.ts[NTPROF_PT_TARGET_SEND] = t + 50 * US;
+	return r;
+}
+
+static void write_run(const char *path, size_t nev, uint8_t role,
+		      size_t ncmds)
 {
 	static struct ntprof_record recs[CMDS];
 	struct ntp_event ev[4];
@@ -87,22 +111,27 @@ static void write_run(const char *path, size_t nev)
 	size_t i;
 	int err;
 
-	h.role = NTPROF_ROLE_HOST;
+	h.role = role;
 	h.transport = NTPROF_TRANSPORT_TCP;
 	h.sample = 1;
 	h.nr_cpus = 1;
 	h.start_mono_ns = T0;
 	h.start_real_ns = 1700000000ULL * S;
-	snprintf(h.hostname, sizeof(h.hostname), "host1");
-	for (i = 0; i < CMDS; i++)
-		recs[i] = cmd(FIRST + i * 10 * MS, nev > 0);
+	snprintf(h.hostname, sizeof(h.hostname),
+		 role == NTPROF_ROLE_HOST ? "host1" : "target1");
+	for (i = 0; i < ncmds; i++)
+		recs[i] = role == NTPROF_ROLE_HOST ?
+			  cmd(FIRST + i * 10 * MS, nev > 0) :
+			  tcmd(FIRST + i * 10 * MS);
 	ev[0] = st(LOSS, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	ev[1] = st(LOSS + MS, 1, NTPROF_CTRL_RESETTING, NTPROF_CTRL_CONNECTING);
 	ev[2] = st(BACK, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
 	ev[3] = st(LOSS2, 2, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	if (role == NTPROF_ROLE_TARGET)
+		ev[0].ctrl = 5;
 	err = ntp_writer_open(path, &h, &w);
-	if (!err)
-		err = ntp_writer_append(w, recs, CMDS);
+	if (!err && ncmds)
+		err = ntp_writer_append(w, recs, ncmds);
 	if (!err && nev)
 		err = ntp_writer_events(w, ev, nev, 0);
 	tr.end_mono_ns = END;
@@ -203,6 +232,25 @@ static void test_timeline(void)
 	   strstr(text, "\"marks\":[{\"type\":\"loss\",\"controller\":\"nvme1\",\"machine\":\"host1\",\"start_s\":3.500000,\"end_s\":6.600000,\"duration_s\":3.100000,\"open\":false,\"first_slice\":3,\"last_slice\":6},"
 		  "{\"type\":\"loss\",\"controller\":\"nvme2\",\"machine\":\"host1\",\"start_s\":10.100000,\"end_s\":10.500000,\"duration_s\":0.400000,\"open\":true,\"first_slice\":null,\"last_slice\":null}]"),
 	   "report --json --timeline: the same marks in the timeline's \"marks\"");
+
+	/*
+	 * A timeline is on its side's clock: a host's marks its events, not
+	 * a target's, though the events section lists both; one of targets
+	 * alone marks the target's.
+	 */
+	err = tool_run("report --timeline 1 load.ntp tgt.ntp", "out.txt");
+	text = tap_slurp("out.txt");
+	ok(!err && text && strstr(text, "<< loss nvme1: ") &&
+	   !strstr(text, "<< loss nvme5") &&
+	   strstr(text, "  nvme5         loss                   -  not within the recording  (target1)\n"),
+	   "report --timeline of a host and a target: the host's events marked, not the target's");
+	if (text && strstr(text, "<< loss nvme5"))
+		diag("%s", text);
+	err = tool_run("report --timeline 1 tgt.ntp", "out.txt");
+	text = tap_slurp("out.txt");
+	ok(!err && text && line_ends(text, "        3s", "  << loss nvme5") &&
+	   !strstr(text, "nvme1"),
+	   "report --timeline of targets alone: the target's events marked");
 
 	/* The run without events: its timeline unchanged, no mark. */
 	err = tool_run("report --timeline 1 base.ntp", "out.txt");
@@ -324,9 +372,10 @@ int main(int argc, char *argv[])
 	setup();
 	scratch_enter("test_events_views", files,
 		      sizeof(files) / sizeof(files[0]));
-	write_run("base.ntp", 0);
-	write_run("load.ntp", 4);
-	write_run("one.ntp", 3);
+	write_run("base.ntp", 0, NTPROF_ROLE_HOST, CMDS);
+	write_run("load.ntp", 4, NTPROF_ROLE_HOST, CMDS);
+	write_run("one.ntp", 3, NTPROF_ROLE_HOST, CMDS);
+	write_run("tgt.ntp", 1, NTPROF_ROLE_TARGET, CMDS);
 	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_events_views");

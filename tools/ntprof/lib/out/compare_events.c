@@ -33,7 +33,7 @@ static int side_make(const struct recording_run *run,
 	err = report_events_collect(run, &ev, &nev, &s->lost);
 	free(ev);
 	if (!err)
-		err = ctl_marks_collect(run, &s->m, &s->n);
+		err = ctl_marks_collect(run, -1, &s->m, &s->n);
 	if (err)
 		return err;
 	s->machines = ctl_marks_machines(s->m, s->n);

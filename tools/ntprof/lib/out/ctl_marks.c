@@ -25,13 +25,13 @@ static uint64_t recording_end_ns(const struct recording *rec)
 	return start + rec->duration_ns;
 }
 
-int ctl_marks_collect(const struct recording_run *run, struct ctl_mark **out,
-		      size_t *n)
+int ctl_marks_collect(const struct recording_run *run, int role,
+		      struct ctl_mark **out, size_t *n)
 {
 	struct ntprof_ctl_event *ev;
 	struct ctl_mark *m;
 	uint64_t lost, end;
-	size_t i, nev;
+	size_t i, k, nev;
 	int err;
 
 	*out = NULL;
@@ -46,25 +46,32 @@ int ctl_marks_collect(const struct recording_run *run, struct ctl_mark **out,
 		free(ev);
 		return -ENOMEM;
 	}
-	for (i = 0; i < nev; i++) {
-		m[i] = (struct ctl_mark) {
+	for (i = k = 0; i < nev; i++) {
+		if (role >= 0 && run->files[ev[i].file].hdr->role != role)
+			continue;
+		m[k] = (struct ctl_mark) {
 			.kind = ev[i].kind, .ctrl = ev[i].ctrl,
 			.file = ev[i].file,
 			.machine = run->files[ev[i].file].hdr->hostname,
 			.start_ns = ev[i].start_ns, .end_ns = ev[i].end_ns,
 			.instant = ev[i].kind == NTPROF_CTL_DELETE,
 		};
-		if (m[i].instant) {
-			m[i].end_ns = m[i].start_ns;
+		if (m[k].instant) {
+			m[k].end_ns = m[k].start_ns;
 		} else if (!ev[i].end_ns) {
 			end = recording_end_ns(&run->files[ev[i].file]);
-			m[i].open = true;
-			m[i].end_ns = end > m[i].start_ns ? end : m[i].start_ns;
+			m[k].open = true;
+			m[k].end_ns = end > m[k].start_ns ? end : m[k].start_ns;
 		}
+		k++;
 	}
 	free(ev);
+	if (!k) {
+		free(m);
+		m = NULL;
+	}
 	*out = m;
-	*n = nev;
+	*n = k;
 	return 0;
 }
 

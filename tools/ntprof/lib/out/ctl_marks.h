@@ -28,12 +28,13 @@ struct ctl_mark {
 };
 
 /*
- * ctl_marks_collect() - the episodes of every file of @run as marks, in
- * the files' order: *@out (free it; NULL when none) and *@n. 0 or
- * -ENOMEM.
+ * ctl_marks_collect() - the episodes of the files of @run of role @role
+ * (NTPROF_ROLE_*; -1: every file) as marks, in the files' order: *@out
+ * (free it; NULL when none) and *@n. A view on one side's clock takes
+ * that side's alone. 0 or -ENOMEM.
  */
-int ctl_marks_collect(const struct recording_run *run, struct ctl_mark **out,
-		      size_t *n);
+int ctl_marks_collect(const struct recording_run *run, int role,
+		      struct ctl_mark **out, size_t *n);
 
 /*
  * ctl_mark_is_outage() - tell whether @kind is a time the controller was

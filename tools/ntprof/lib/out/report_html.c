@@ -195,7 +195,8 @@ int report_html_write(FILE *f, const struct recording_run *run)
 	}
 	report_rows_each(run, html_add, &c);
 	if (!c.err)
-		c.err = report_html_bands(run, side == 0, c.t0, &c.bands,
+		c.err = report_html_bands(run, side ? NTPROF_ROLE_TARGET :
+					  NTPROF_ROLE_HOST, c.t0, &c.bands,
 					  &c.nr_bands);
 	html_begin(f, "ntprof report");
 	report_html_head(f, run);

@@ -22,7 +22,7 @@ static double since(uint64_t t0, uint64_t t)
 	return t >= t0 ? (double)(t - t0) / 1e9 : -((double)(t0 - t) / 1e9);
 }
 
-int report_html_bands(const struct recording_run *run, bool host,
+int report_html_bands(const struct recording_run *run, int role,
 		      uint64_t t0, struct chart_band **out, size_t *n)
 {
 	struct chart_band *b;
@@ -33,9 +33,7 @@ int report_html_bands(const struct recording_run *run, bool host,
 
 	*out = NULL;
 	*n = 0;
-	if (!host)
-		return 0;
-	err = ctl_marks_collect(run, &m, &nm);
+	err = ctl_marks_collect(run, role, &m, &nm);
 	if (err || !nm) {
 		free(m);
 		return err;

@@ -13,11 +13,11 @@
 #include "out/report_charts.h"
 
 /*
- * The episodes of @run as bands of a timeline from @t0 on the hosts'
- * clock (@host false: the timeline is the targets', and gets none):
- * *@out (free it; NULL when none), *@n. 0 or -ENOMEM.
+ * The episodes of @run's files of @role as bands of a timeline from @t0
+ * on that side's clock: *@out (free it; NULL when none), *@n. 0 or
+ * -ENOMEM.
  */
-int report_html_bands(const struct recording_run *run, bool host,
+int report_html_bands(const struct recording_run *run, int role,
 		      uint64_t t0, struct chart_band **out, size_t *n);
 
 /* The events section: a table of the text report's events. 0 or -ENOMEM. */

@@ -159,8 +159,9 @@ static int timeline_compute(const struct recording_run *run, double slice_s,
 	c->s = calloc(an->nr_groups * c->nr_slices, sizeof(*c->s));
 	if (!c->s)
 		return -ENOMEM;
-	err = tl_marks_make(run, side == 0, c->t0, c->slice_ns, c->nr_slices,
-			    &c->marks);
+	/* The events of the side whose clock the timeline is on. */
+	err = tl_marks_make(run, side ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST,
+			    c->t0, c->slice_ns, c->nr_slices, &c->marks);
 	if (err)
 		return err;
 	return report_rows_each(run, timeline_add, c);

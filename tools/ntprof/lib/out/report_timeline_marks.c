@@ -13,7 +13,7 @@
 
 #include "out/report_timeline_marks.h"
 
-int tl_marks_make(const struct recording_run *run, bool host, uint64_t t0,
+int tl_marks_make(const struct recording_run *run, int role, uint64_t t0,
 		  uint64_t slice_ns, size_t nr_slices, struct tl_marks *tm)
 {
 	int err;
@@ -21,9 +21,9 @@ int tl_marks_make(const struct recording_run *run, bool host, uint64_t t0,
 	*tm = (struct tl_marks) {
 		.t0 = t0, .slice_ns = slice_ns, .nr_slices = nr_slices,
 	};
-	if (!host || !slice_ns || !nr_slices)
+	if (!slice_ns || !nr_slices)
 		return 0;
-	err = ctl_marks_collect(run, &tm->m, &tm->n);
+	err = ctl_marks_collect(run, role, &tm->m, &tm->n);
 	tm->machines = ctl_marks_machines(tm->m, tm->n);
 	return err;
 }

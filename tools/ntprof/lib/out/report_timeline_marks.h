@@ -21,12 +21,11 @@ struct tl_marks {
 };
 
 /*
- * tl_marks_make() - the marks of @run on a timeline of @nr_slices slices
- * of @slice_ns from @t0, on the hosts' clock (@host: the timeline is the
- * hosts'; a timeline of targets alone is on another clock, and gets no
- * marks). 0 or -ENOMEM; free with tl_marks_free().
+ * tl_marks_make() - the marks of @run's files of @role (the timeline's
+ * side: its clock) on a timeline of @nr_slices slices of @slice_ns from
+ * @t0. 0 or -ENOMEM; free with tl_marks_free().
  */
-int tl_marks_make(const struct recording_run *run, bool host, uint64_t t0,
+int tl_marks_make(const struct recording_run *run, int role, uint64_t t0,
 		  uint64_t slice_ns, size_t nr_slices, struct tl_marks *tm);
 void tl_marks_free(struct tl_marks *tm);
 
