@@ -23,7 +23,11 @@ events: the control path in report --html, against report --json
 --timeline's "events" and "timeline"."marks": on each group's timeline
 a band per mark, its hover title the mark's name and times, its label
 the name, its left edge and width where the x axis' ticks put the mark's
-start and end (within 1.5 pixels); the events table a row per event.
+start and end (within 1.5 pixels); the events chart a bar per event,
+labelled with its type, its title and place as its start_s and
+duration_s say; the events table
+a row per event. (Without marks in the JSON, a page without a group's
+timeline: the events chart and the table alone.)
 Prints a line per problem; exits 1 if there was any.
 """
 
@@ -424,10 +428,10 @@ def check_events(dom, report):
     problems = []
     marks = report.get("timeline", {}).get("marks", [])
     events = report.get("events", [])
-    if not marks or not events:
-        problems.append("the report has no marks or no events")
+    if not events:
+        problems.append("the report has no events")
     tls = dom.find("svg", "timeline")
-    if not tls:
+    if marks and not tls:
         problems.append("no timeline")
     for i, svg in enumerate(tls):
         bands = svg.find("g", "event-band")
@@ -458,6 +462,36 @@ def check_events(dom, report):
         items = [t.all_text() for t in svg.find("text", "legend-label")]
         if not any("control path" in t for t in items):
             problems.append(f"timeline {i}: no legend for the bands: {items}")
+    charts = dom.find("svg", "events-chart")
+    if len(charts) != 1:
+        problems.append(f"{len(charts)} events charts")
+    else:
+        check_axis(charts[0], "x", "events chart", problems)
+        check_legend(charts[0], "events chart", problems)
+        bars = charts[0].find("g", "event-bar")
+        pos = tick_map(charts[0])
+        if len(bars) != len(events) or pos is None:
+            problems.append(f"events chart: {len(bars)} bars, {len(events)} events")
+            bars = []
+        for b, e in zip(bars, events):
+            name = mark_name(e)
+            d = e["duration_s"]
+            want = f"{name}: " + (f"at {e['start_s']:.3f} s" if e["type"] == "delete"
+                                  else f"{e['start_s']:.3f} s to ")
+            if d is not None:
+                want += f"{e['start_s'] + d:.3f} s, {d:.3f} s"
+            title = b.title() or ""
+            if not title.startswith(want):
+                problems.append(f"events chart: title {title!r}, want {want!r}")
+            label = [t.all_text() for t in b.find("text", "bar-label")]
+            if label != [e["type"]]:
+                problems.append(f"events chart: label {label}, want {e['type']!r}")
+            rect = b.find("rect", "bar")
+            x = float(rect[0].attrs["x"]) if rect else -1
+            w = float(rect[0].attrs["width"]) if rect else -1
+            if abs(x - pos(e["start_s"])) > 1.5 or \
+               (d is not None and abs(x + w - max(pos(e["start_s"] + d), x + 1.5)) > 1.5):
+                problems.append(f"events chart: {name} at {x:.1f}+{w:.1f}")
     tables = dom.find("table", "events")
     rows = [cells(r) for r in tables[0].find("tr", "event")] if tables else []
     want = [[f"{e['start_s']:.6f}", e["controller"], e["type"],

@@ -39,7 +39,7 @@
 #define END	(T0 + 11 * S)
 
 static const char *const files[] = {
-	"base.ntp", "load.ntp", "one.ntp", "tgt.ntp", "out.txt", "out.json", "r.html",
+	"base.ntp", "load.ntp", "one.ntp", "tgt.ntp", "idle.ntp", "out.txt", "out.json", "r.html",
 };
 
 static char tool[PATH_MAX + 64], top[PATH_MAX];
@@ -274,7 +274,18 @@ static void test_html(void)
 		 "python3 %s/selftests/unit/html-dom-check.py events r.html out.json",
 		 top, top);
 	ok(!system(c),
-	   "report --html: a labelled band per episode on the timeline where the axis puts its times, the events table the JSON's");
+	   "report --html: a labelled band per episode on the timeline where the axis puts its times, the events chart and table the JSON's");
+
+	/* A recording with events and no command: the chart and the table. */
+	err = tool_run("report --html r.html idle.ntp", "/dev/null");
+	if (!err)
+		err = tool_run("report --json idle.ntp", "out.json");
+	snprintf(c, sizeof(c),
+		 "python3 %s/selftests/unit/html-dom-check.py wellformed r.html && "
+		 "python3 %s/selftests/unit/html-dom-check.py events r.html out.json",
+		 top, top);
+	ok(!err && !system(c),
+	   "report --html of a recording with events and no command: its events chart and table the JSON's");
 }
 
 /* compare @a @b: its text has @line, and its JSON @json, and is valid. */
@@ -376,6 +387,8 @@ int main(int argc, char *argv[])
 	write_run("load.ntp", 4, NTPROF_ROLE_HOST, CMDS);
 	write_run("one.ntp", 3, NTPROF_ROLE_HOST, CMDS);
 	write_run("tgt.ntp", 1, NTPROF_ROLE_TARGET, CMDS);
+	/* The events alone: no command, no group, no timeline. */
+	write_run("idle.ntp", 4, NTPROF_ROLE_HOST, 0);
 	tap_run(cases, TAP_NR_CASES(cases));
 	scratch_cleanup();
 	return tap_done("test_events_views");
