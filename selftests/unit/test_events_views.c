@@ -39,7 +39,7 @@
 #define END	(T0 + 11 * S)
 
 static const char *const files[] = {
-	"base.ntp", "load.ntp", "one.ntp", "tgt.ntp", "idle.ntp", "out.txt", "out.json", "r.html",
+	"base.ntp", "load.ntp", "one.ntp", "tgt.ntp", "idle.ntp", "c.html", "out.txt", "out.json", "r.html",
 };
 
 static char tool[PATH_MAX + 64], top[PATH_MAX];
@@ -314,8 +314,11 @@ static void compare_case(const char *args, const char *line,
 
 static void test_compare(void)
 {
+	char c[2 * PATH_MAX + 128];
+	const char *v;
 	bool quiet;
 	char *text;
+	int err;
 
 	compare_case("base.ntp load.ntp",
 		     "\nevents (the controllers' control path)\n"
@@ -327,6 +330,17 @@ static void test_compare(void)
 		     "\noutage: the load run had 2 outages, 3.500 s in all: loss on nvme1 (3.100 s), loss on nvme2 (0.400 s at least, still out at the recording's end); the base run none: its slow commands may be the outages', not a stage's\n",
 		     "\"outage\":\"theloadrunhad2outages,3.500sinall:lossonnvme1(3.100s),lossonnvme2(0.400satleast,stilloutattherecording'send);thebaserunnone:itsslowcommandsmaybetheoutages',notastage's\"",
 		     "the verdict names the load run's outages");
+	/* The page says it first, above the groups' figures. */
+	err = tool_run("compare --html c.html base.ntp load.ntp", "/dev/null");
+	snprintf(c, sizeof(c),
+		 "python3 %s/selftests/unit/html-dom-check.py wellformed c.html",
+		 top);
+	text = tap_slurp("c.html");
+	v = text ? strstr(text, "<p class=\"answer outage\">outage: the load run had 2 outages, 3.500 s in all: loss on nvme1 (3.100 s), ") : NULL;
+	ok(!err && v && strstr(text, "<p class=\"events-run\">load: 2 losses; 3.500 s out (1 still out at the recording&#39;s end)</p>") &&
+	   (!strstr(text, "<section") || strstr(text, "<section") == strstr(text, "<section class=\"events\">")) &&
+	   !system(c),
+	   "compare --html: the runs' events and the outage line, before the groups");
 	compare_case("load.ntp base.ntp",
 		     "\noutage: the base run had 2 outages",
 		     "\"base\":{\"files\":[\"load.ntp\"],\"sample\":1,\"host_records\":1000,\"target_records\":0,\"matched\":0,\"events\":{\"episodes\":{\"loss\":2}",

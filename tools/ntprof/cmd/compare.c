@@ -509,7 +509,8 @@ static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *base,
 			const struct recording_run *load,
 			const struct cmp_group *groups,
-			struct cmp_chain *const *chains, size_t nr)
+			struct cmp_chain *const *chains, size_t nr,
+			const struct cmp_events *ce)
 {
 	struct out_file of;
 
@@ -517,7 +518,7 @@ static int compare_html(const char *cmd, const char *path,
 		return 1;
 	return out_file_close(&of, cmd,
 			      compare_html_write(of.f, base, load, groups,
-						 chains, nr));
+						 chains, nr, ce));
 }
 
 /*
@@ -581,7 +582,7 @@ int cmd_compare(int argc, char *argv[])
 			      o.match, &ce);
 	if (!ret && o.html)
 		ret = compare_html(argv[0], o.html, &base, &load, groups,
-				   chains, nr);
+				   chains, nr, &ce);
 	/* Nothing in common is an answer, but not the one a script wants. */
 	if (!ret && !nr)
 		ret = 1;

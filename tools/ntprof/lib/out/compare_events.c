@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "out/compare_events.h"
+#include "out/html.h"
 #include "out/report_events.h"
 
 static const char *const run_name[2] = { "base", "load" };
@@ -201,6 +202,49 @@ void cmp_events_print(FILE *f, const struct cmp_events *ce)
 			fprintf(f, "; %" PRIu64 " events lost", s->lost);
 		fputc('\n', f);
 	}
+}
+
+void cmp_events_html(FILE *f, const struct cmp_events *ce)
+{
+	char *buf = NULL, *s;
+	const char *line, *end;
+	size_t size = 0, indent;
+	FILE *m;
+
+	if (!cmp_events_any(ce))
+		return;
+	/* The text's own lines, so that the page says what the text says. */
+	m = open_memstream(&buf, &size);
+	if (!m)
+		return;
+	cmp_events_print(m, ce);
+	if (fclose(m)) {
+		free(buf);
+		return;
+	}
+	fputs("<section class=\"events\">\n", f);
+	for (line = buf; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (!end)
+			end = line + strlen(line);
+		if (end == line)
+			continue;
+		indent = strspn(line, " ");
+		s = strndup(line + indent, (size_t)(end - line) - indent);
+		if (!s)
+			break;
+		fputs(indent ? "<p class=\"events-run\">" : "<h2>", f);
+		html_escape(f, s);
+		fputs(indent ? "</p>\n" : "</h2>\n", f);
+		free(s);
+	}
+	if (ce->verdict[0]) {
+		fputs("<p class=\"answer outage\">outage: ", f);
+		html_escape(f, ce->verdict);
+		fputs("</p>\n", f);
+	}
+	fputs("</section>\n", f);
+	free(buf);
 }
 
 void cmp_events_print_verdict(FILE *f, const struct cmp_events *ce)

@@ -43,6 +43,11 @@ bool cmp_events_any(const struct cmp_events *ce);
 void cmp_events_print(FILE *f, const struct cmp_events *ce);
 /* "outage: ...", the verdict's line, when there is one. */
 void cmp_events_print_verdict(FILE *f, const struct cmp_events *ce);
+/*
+ * compare --html's: the section's lines in a <section class="events">,
+ * the verdict in a <p class="answer outage">; nothing without events.
+ */
+void cmp_events_html(FILE *f, const struct cmp_events *ce);
 /* A run's "events" member of its JSON object (@load: the load run's). */
 void cmp_events_json_side(struct ntprof_json *js, const struct cmp_events *ce,
 			  bool load);
