@@ -194,7 +194,8 @@ void cmp_events_print(FILE *f, const struct cmp_events *ce)
 		if (!s->n)
 			fputs("none", f);
 		side_counts(f, s);
-		fprintf(f, "; %.3f s out", s->outage_s);
+		if (s->n)
+			fprintf(f, "; %.3f s out", s->outage_s);
 		if (s->open)
 			fprintf(f, " (%zu still out at the recording's end)",
 				s->open);
