@@ -8,9 +8,9 @@
  * --detail component table, for a chained group a bar per hop and its
  * legs side by side (report_html_chain.c), a CDF of each stage and of the
  * end to end, the timeline of the mean with the control path's episodes
- * shaded (report_html_events.c) and the tail view; then the events table,
- * the records line and the notes. The numbers are the text report's
- * (report_rows.c feeds the per-command charts).
+ * shaded (report_html_events.c) and the tail view; then the events chart
+ * and table, the records line and the notes. The numbers are the text
+ * report's (report_rows.c feeds the per-command charts).
  */
 #include <errno.h>
 #include <math.h>
