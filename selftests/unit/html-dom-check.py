@@ -7,6 +7,7 @@ usage: html-dom-check.py wellformed PAGE
        html-dom-check.py compare DOM
        html-dom-check.py compare-answer DOM COMPARE.json
        html-dom-check.py chain DOM REPORT.json
+       html-dom-check.py events DOM REPORT.json
 
 wellformed: ntprof's own output, before any browser repairs it: every
 element closed in the order it was opened, no script, nothing fetched.
@@ -18,6 +19,15 @@ its row, its line, and each group's answer line the JSON's, word for word;
 with --detail, the largest component's row. chain: each chained group's
 bar per hop (a row per hop of the JSON's hops) and its legs' chart, with
 axes, legends and hover titles, and a column per leg of the JSON's legs.
+events: the control path in report --html, against report --json
+--timeline's "events" and "timeline"."marks": on each group's timeline
+a band per mark, its hover title the mark's name and times, its label
+the name, its left edge and width where the x axis' ticks put the mark's
+start and end (within 1.5 pixels); the events chart a bar per event,
+labelled with its type, its title and place as its start_s and
+duration_s say; the events table
+a row per event. (Without marks in the JSON, a page without a group's
+timeline: the events chart and the table alone.)
 Prints a line per problem; exits 1 if there was any.
 """
 
@@ -399,6 +409,99 @@ def check_chain(dom, report):
     return problems
 
 
+def tick_map(svg):
+    """The x axis' pixel of a value, fitted on its ticks ("2 s" at x)."""
+    axes = svg.find("g", "axis-x")
+    pts = [(float(t.all_text().split()[0]), float(t.attrs["x"]))
+           for t in (axes[0].find("text", "tick-label") if axes else [])]
+    if len(pts) < 2:
+        return None
+    (v0, x0), (v1, x1) = pts[0], pts[-1]
+    return lambda v: x0 + (v - v0) * (x1 - x0) / (v1 - v0)
+
+
+def mark_name(m):
+    return f"{m['type']} {m['controller']}"
+
+
+def check_events(dom, report):
+    problems = []
+    marks = report.get("timeline", {}).get("marks", [])
+    events = report.get("events", [])
+    if not events:
+        problems.append("the report has no events")
+    tls = dom.find("svg", "timeline")
+    if marks and not tls:
+        problems.append("no timeline")
+    for i, svg in enumerate(tls):
+        bands = svg.find("g", "event-band")
+        if len(bands) != len(marks):
+            problems.append(f"timeline {i}: {len(bands)} bands, {len(marks)} marks")
+            continue
+        pos = tick_map(svg)
+        if pos is None:
+            problems.append(f"timeline {i}: no ticks on its x axis")
+            continue
+        for b, m in zip(bands, marks):
+            name = mark_name(m)
+            want = f"{name}: {m['start_s']:.3f} s to {m['end_s']:.3f} s"
+            title = b.title() or ""
+            if not title.startswith(want):
+                problems.append(f"band title {title!r}, want {want!r}")
+            label = [t.all_text() for t in b.find("text", "band-label")]
+            if label != [name]:
+                problems.append(f"band label {label}, want {name!r}")
+            rect = b.find("rect", "band")
+            if len(rect) != 1:
+                problems.append(f"{name}: {len(rect)} rects")
+                continue
+            x, w = float(rect[0].attrs["x"]), float(rect[0].attrs["width"])
+            x0, x1 = pos(m["start_s"]), pos(m["end_s"])
+            if abs(x - x0) > 1.5 or abs(x + w - max(x1, x0 + 1.5)) > 1.5:
+                problems.append(f"{name}: band {x:.1f}+{w:.1f}, the axis puts it at {x0:.1f} to {x1:.1f}")
+        items = [t.all_text() for t in svg.find("text", "legend-label")]
+        if not any("control path" in t for t in items):
+            problems.append(f"timeline {i}: no legend for the bands: {items}")
+    charts = dom.find("svg", "events-chart")
+    if len(charts) != 1:
+        problems.append(f"{len(charts)} events charts")
+    else:
+        check_axis(charts[0], "x", "events chart", problems)
+        check_legend(charts[0], "events chart", problems)
+        bars = charts[0].find("g", "event-bar")
+        pos = tick_map(charts[0])
+        if len(bars) != len(events) or pos is None:
+            problems.append(f"events chart: {len(bars)} bars, {len(events)} events")
+            bars = []
+        for b, e in zip(bars, events):
+            name = mark_name(e)
+            d = e["duration_s"]
+            want = f"{name}: " + (f"at {e['start_s']:.3f} s" if e["type"] == "delete"
+                                  else f"{e['start_s']:.3f} s to ")
+            if d is not None:
+                want += f"{e['start_s'] + d:.3f} s, {d:.3f} s"
+            title = b.title() or ""
+            if not title.startswith(want):
+                problems.append(f"events chart: title {title!r}, want {want!r}")
+            label = [t.all_text() for t in b.find("text", "bar-label")]
+            if label != [e["type"]]:
+                problems.append(f"events chart: label {label}, want {e['type']!r}")
+            rect = b.find("rect", "bar")
+            x = float(rect[0].attrs["x"]) if rect else -1
+            w = float(rect[0].attrs["width"]) if rect else -1
+            if abs(x - pos(e["start_s"])) > 1.5 or \
+               (d is not None and abs(x + w - max(pos(e["start_s"] + d), x + 1.5)) > 1.5):
+                problems.append(f"events chart: {name} at {x:.1f}+{w:.1f}")
+    tables = dom.find("table", "events")
+    rows = [cells(r) for r in tables[0].find("tr", "event")] if tables else []
+    want = [[f"{e['start_s']:.6f}", e["controller"], e["type"],
+             "-" if e["duration_s"] is None else f"{e['duration_s']:.6f}"]
+            for e in events]
+    if [r[:4] for r in rows] != want:
+        problems.append(f"events table {rows}, want {want}")
+    return problems
+
+
 def main():
     mode, path = sys.argv[1], sys.argv[2]
     if mode == "wellformed":
@@ -409,6 +512,9 @@ def main():
     elif mode == "chain":
         with open(sys.argv[3], encoding="utf-8") as f:
             problems = check_chain(parse(path).root, json.load(f))
+    elif mode == "events":
+        with open(sys.argv[3], encoding="utf-8") as f:
+            problems = check_events(parse(path).root, json.load(f))
     elif mode == "compare-answer":
         with open(sys.argv[3], encoding="utf-8") as f:
             problems = check_compare_answer(parse(path).root, json.load(f))

@@ -22,6 +22,7 @@
 #include "common/util.h"
 #include "out/compare_chain_out.h"
 #include "out/compare_detail.h"
+#include "out/compare_events.h"
 #include "out/compare_html.h"
 #include "out/json.h"
 #include "out/out_file.h"
@@ -81,6 +82,11 @@ static void compare_usage(FILE *f)
 	      "runs are compared on their common ground, the network and the target\n"
 	      "as one stage. Each run's files must share their -s; the two runs need\n"
 	      "not.\n"
+	      "\n"
+	      "When either run recorded control-path events (resets, lost\n"
+	      "connections), each run's are counted with its outage seconds, and when\n"
+	      "one run had an outage and the other none, a last line says so: its\n"
+	      "slow commands may be the outage's, not a stage's.\n"
 	      "\n"
 	      "When both runs are chains (report's \"through the chain\"), each pair\n"
 	      "of chained groups is compared hop by hop along the critical path\n"
@@ -286,7 +292,8 @@ static void print_run_line(const char *what, const struct recording_run *run)
 }
 
 static void json_run(struct ntprof_json *js, const char *key,
-		     const struct recording_run *run)
+		     const struct recording_run *run,
+		     const struct cmp_events *ce)
 {
 	size_t i;
 
@@ -299,6 +306,7 @@ static void json_run(struct ntprof_json *js, const char *key,
 	ntprof_json_u64(js, "host_records", run->nr_host);
 	ntprof_json_u64(js, "target_records", run->nr_target);
 	ntprof_json_u64(js, "matched", run->matched);
+	cmp_events_json_side(js, ce, !strcmp(key, "load"));
 	ntprof_json_obj_end(js);
 }
 
@@ -381,7 +389,7 @@ static void compare_print(const struct recording_run *base,
 			  const struct recording_run *load,
 			  const struct cmp_group *groups,
 			  struct cmp_chain *const *chains, size_t nr, bool json,
-			  unsigned int match)
+			  unsigned int match, const struct cmp_events *ce)
 {
 	const struct cmp_chain *tc;
 	const struct ntprof_analysis *ba = base->an, *la = load->an;
@@ -395,8 +403,8 @@ static void compare_print(const struct recording_run *base,
 		ntprof_json_init(&js, stdout);
 		ntprof_json_obj_start(&js, NULL);
 		ntprof_json_str(&js, "schema", NTPROF_COMPARE_SCHEMA);
-		json_run(&js, "base", base);
-		json_run(&js, "load", load);
+		json_run(&js, "base", base, ce);
+		json_run(&js, "load", load, ce);
 		ntprof_json_arr_start(&js, "groups");
 		for (i = 0; i < nr; i++)
 			json_group(&js, &groups[i],
@@ -405,11 +413,15 @@ static void compare_print(const struct recording_run *base,
 		ntprof_json_str(&js, "answer", top ? top->answer : NULL);
 		if (tc)
 			ntprof_json_str(&js, "chain_answer", tc->answer);
+		if (cmp_events_any(ce))
+			ntprof_json_str(&js, "outage", ce->verdict[0] ?
+					ce->verdict : NULL);
 		ntprof_json_obj_end(&js);
 		return;
 	}
 	print_run_line("base", base);
 	print_run_line("load", load);
+	cmp_events_print(stdout, ce);
 	for (i = 0; i < nr; i++)
 		print_group(&groups[i], chain_of(groups, chains, &groups[i]),
 			    &had_na);
@@ -431,6 +443,8 @@ static void compare_print(const struct recording_run *base,
 		printf("\nanswer (%s): %s\n", top->label, top->answer);
 	if (nr > 1 && tc)
 		printf("chain answer (%s): %s\n", top->label, tc->answer);
+	/* Last, where the reader looks for the verdict. */
+	cmp_events_print_verdict(stdout, ce);
 }
 
 /*
@@ -495,7 +509,8 @@ static int compare_html(const char *cmd, const char *path,
 			const struct recording_run *base,
 			const struct recording_run *load,
 			const struct cmp_group *groups,
-			struct cmp_chain *const *chains, size_t nr)
+			struct cmp_chain *const *chains, size_t nr,
+			const struct cmp_events *ce)
 {
 	struct out_file of;
 
@@ -503,7 +518,7 @@ static int compare_html(const char *cmd, const char *path,
 		return 1;
 	return out_file_close(&of, cmd,
 			      compare_html_write(of.f, base, load, groups,
-						 chains, nr));
+						 chains, nr, ce));
 }
 
 /*
@@ -530,6 +545,7 @@ int cmd_compare(int argc, char *argv[])
 	struct recording_run base, load;
 	struct cmp_group *groups = NULL;
 	struct cmp_chain **chains = NULL;
+	struct cmp_events ce = { 0 };
 	size_t i, nr = 0;
 	int ret = compare_parse(argc, argv, &o);
 
@@ -557,16 +573,21 @@ int cmd_compare(int argc, char *argv[])
 	if (!ret)
 		ret = compare_chains(argv[0], &base, &load, &o, groups, nr,
 				     &chains);
+	if (!ret && cmp_events_make(&base, &load, &ce)) {
+		fprintf(stderr, "ntprof: %s: out of memory\n", argv[0]);
+		ret = 1;
+	}
 	if (!ret)
 		compare_print(&base, &load, groups, chains, nr, o.json,
-			      o.match);
+			      o.match, &ce);
 	if (!ret && o.html)
 		ret = compare_html(argv[0], o.html, &base, &load, groups,
-				   chains, nr);
+				   chains, nr, &ce);
 	/* Nothing in common is an answer, but not the one a script wants. */
 	if (!ret && !nr)
 		ret = 1;
 	chains_free(chains, nr);
+	cmp_events_free(&ce);
 	free(groups);
 	recording_run_free(&base);
 	recording_run_free(&load);

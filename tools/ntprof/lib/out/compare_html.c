@@ -18,6 +18,7 @@
 #include "common/names.h"
 #include "out/compare_chain_out.h"
 #include "out/compare_detail.h"
+#include "out/compare_events.h"
 #include "out/compare_html.h"
 #include "out/html.h"
 #include "out/svg_axes.h"
@@ -328,7 +329,8 @@ static void family(FILE *f, const struct cmp_group *v,
 int compare_html_write(FILE *f, const struct recording_run *base,
 		       const struct recording_run *load,
 		       const struct cmp_group *groups,
-		       struct cmp_chain *const *chains, size_t nr)
+		       struct cmp_chain *const *chains, size_t nr,
+		       const struct cmp_events *ce)
 {
 	size_t i, j;
 
@@ -336,6 +338,8 @@ int compare_html_write(FILE *f, const struct recording_run *base,
 	fprintf(f, "<p>base: %zu recording%s, one command in %u; load: %zu recording%s, one command in %u</p>\n",
 		base->nr_files, base->nr_files == 1 ? "" : "s", base->sample,
 		load->nr_files, load->nr_files == 1 ? "" : "s", load->sample);
+	/* An outage first: it may explain the rest. */
+	cmp_events_html(f, ce);
 	for (i = 0; i < nr; i++) {
 		/* A family's section comes at its first group. */
 		for (j = 0; j < i && !same_family(&groups[j], &groups[i]); j++)

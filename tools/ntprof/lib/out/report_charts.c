@@ -204,11 +204,48 @@ void chart_cdf(FILE *f, const struct ntprof_group *g,
 
 #define TL_TOP		30.0
 #define TL_BOTTOM	190.0
+#define TL_BAND_COLOUR	"#e15759"
+
+/*
+ * The control path's episodes, under the line: a shaded band from start
+ * to end (an instant, a thin one), its label at its top, on one of three
+ * rows in turn so that the labels of close episodes do not overlap, and a
+ * hover title with its times.
+ */
+static void timeline_bands(FILE *f, const struct svg_scale *xs,
+			   const struct chart_band *b, size_t nb)
+{
+	double x0, x1;
+	size_t i;
+
+	for (i = 0; i < nb; i++) {
+		x0 = svg_pos(xs, b[i].start_s);
+		x1 = svg_pos(xs, b[i].end_s);
+		if (x1 - x0 < 1.5)
+			x1 = x0 + 1.5;
+		fputs("<g class=\"event-band\"><title>", f);
+		html_escape(f, b[i].label);
+		if (b[i].end_s == b[i].start_s && !b[i].open)
+			fprintf(f, ": at %.3f s", b[i].start_s);
+		else
+			fprintf(f, ": %.3f s to %.3f s%s, %.3f s%s", b[i].start_s,
+				b[i].end_s, b[i].open ? " (the recording's end)" : "",
+				b[i].end_s - b[i].start_s,
+				b[i].open ? " at least, still out" : "");
+		fprintf(f, "</title><rect class=\"band\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"0.22\"/>"
+			"<text class=\"band-label\" x=\"%.1f\" y=\"%.1f\">",
+			x0, TL_TOP, x1 - x0, TL_BOTTOM - TL_TOP, TL_BAND_COLOUR,
+			x0 + 2, TL_TOP + 10 + 11 * (double)(i % 3));
+		html_escape(f, b[i].label);
+		fputs("</text></g>\n", f);
+	}
+}
 
 void chart_timeline(FILE *f, uint64_t span_ns, const uint64_t *n,
-		    const double *sum_ns, size_t nr)
+		    const double *sum_ns, size_t nr,
+		    const struct chart_band *bands, size_t nb)
 {
-	double max = 0, span = (double)span_ns / 1e9, t;
+	double max = 0, span = (double)span_ns / 1e9, t, lo = 0, hi;
 	struct svg_scale xs, ys;
 	size_t k;
 
@@ -217,12 +254,20 @@ void chart_timeline(FILE *f, uint64_t span_ns, const uint64_t *n,
 			max = sum_ns[k] / (double)n[k] / 1e3;
 	if (!(max > 0) || !(span > 0))
 		return;
-	svg_scale_linear(&xs, 0, span, 6, PLOT_L, PLOT_R, SVG_SECONDS);
+	/* An outage often stops the commands: the axis holds it whole. */
+	hi = span;
+	for (k = 0; k < nb; k++) {
+		lo = bands[k].start_s < lo ? bands[k].start_s : lo;
+		hi = bands[k].end_s > hi ? bands[k].end_s : hi;
+	}
+	svg_scale_linear(&xs, lo, hi, 6, PLOT_L, PLOT_R, SVG_SECONDS);
 	svg_scale_linear(&ys, 0, max, 4, TL_BOTTOM, TL_TOP, SVG_US);
-	fputs("<svg class=\"timeline\" width=\"720\" height=\"260\" role=\"img\">\n"
-	      "<text class=\"chart-title\" x=\"10\" y=\"14\">the mean end to end over the run</text>\n", f);
+	fprintf(f, "<svg class=\"timeline\" width=\"720\" height=\"%d\" role=\"img\">\n"
+		"<text class=\"chart-title\" x=\"10\" y=\"14\">the mean end to end over the run</text>\n",
+		nb ? 280 : 260);
 	svg_axis_x(f, &xs, TL_BOTTOM, TL_TOP, "time since the first command");
 	svg_axis_y(f, &ys, PLOT_L, PLOT_R, "mean end to end");
+	timeline_bands(f, &xs, bands, nb);
 	fputs("<polyline class=\"timeline-line\" fill=\"none\" stroke=\"#4e79a7\" stroke-width=\"2\" points=\"", f);
 	/* A slice's point at its middle. */
 	for (k = 0; k < nr; k++)
@@ -245,5 +290,8 @@ void chart_timeline(FILE *f, uint64_t span_ns, const uint64_t *n,
 	fputs("<g class=\"legend\">\n", f);
 	svg_legend_item(f, PLOT_L, 250, "#4e79a7", SVG_SWATCH_LINE,
 			"mean end to end of the commands started in each slice of the run");
+	if (nb)
+		svg_legend_item(f, PLOT_L, 270, TL_BAND_COLOUR, SVG_SWATCH_BOX,
+				"a controller's episode (control path): reset, loss, connect, ...");
 	fputs("</g>\n</svg>\n", f);
 }

@@ -7,6 +7,7 @@
 #ifndef NTPROF_REPORT_CHARTS_H
 #define NTPROF_REPORT_CHARTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,10 +29,22 @@ void chart_stagebar(FILE *f, const struct ntprof_group *g);
 void chart_cdf(FILE *f, const struct ntprof_group *g,
 	       const struct ntprof_vec part[CHART_PARTS]);
 /*
+ * A control-path episode on the timeline's axis: seconds since the first
+ * command (negative: before it); @end_s == @start_s: an instant.
+ */
+struct chart_band {
+	double start_s, end_s;
+	bool open;		/* to the recording's end, still out */
+	char label[96];		/* "loss nvme1" */
+};
+
+/*
  * The mean end to end in each of @nr slices of a run of @span_ns: @n
- * commands started in slice k, @sum_ns their end to ends.
+ * commands started in slice k, @sum_ns their end to ends; @nb bands
+ * shaded under it, each labelled, the axis stretched to hold them.
  */
 void chart_timeline(FILE *f, uint64_t span_ns, const uint64_t *n,
-		    const double *sum_ns, size_t nr);
+		    const double *sum_ns, size_t nr,
+		    const struct chart_band *bands, size_t nb);
 
 #endif /* NTPROF_REPORT_CHARTS_H */

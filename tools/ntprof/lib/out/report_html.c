@@ -7,9 +7,10 @@
  * bar, the stage table with the average queue depths and the largest, the
  * --detail component table, for a chained group a bar per hop and its
  * legs side by side (report_html_chain.c), a CDF of each stage and of the
- * end to end, the timeline of the mean and the tail view; then the
- * records line and the notes. The numbers are the text report's
- * (report_rows.c feeds the per-command charts).
+ * end to end, the timeline of the mean with the control path's episodes
+ * shaded (report_html_events.c) and the tail view; then the events chart
+ * and table, the records line and the notes. The numbers are the text
+ * report's (report_rows.c feeds the per-command charts).
  */
 #include <errno.h>
 #include <math.h>
@@ -24,6 +25,7 @@
 #include "out/report_charts.h"
 #include "out/report_html.h"
 #include "out/report_html_chain.h"
+#include "out/report_html_events.h"
 #include "out/report_html_text.h"
 
 #define PARTS		CHART_PARTS
@@ -47,6 +49,8 @@ struct html_ctx {
 	const struct ntprof_analysis *an;
 	struct html_group *g;
 	uint64_t t0, span_ns;
+	struct chart_band *bands;	/* the control path's episodes */
+	size_t nr_bands;
 	int err;
 };
 
@@ -165,7 +169,8 @@ static int html_group(FILE *f, const struct html_ctx *c, size_t i)
 	/* A chained group's hops and legs; nothing for any other group. */
 	report_html_chain(f, c->run, g);
 	chart_cdf(f, g, part);
-	chart_timeline(f, c->span_ns, hg->slice_n, hg->slice_e2e, SLICES);
+	chart_timeline(f, c->span_ns, hg->slice_n, hg->slice_e2e, SLICES,
+		       c->bands, c->nr_bands);
 	html_tail(f, g, hg, &part[NTPROF_STAGE_COUNT]);
 	fputs("</section>\n", f);
 out:
@@ -189,17 +194,24 @@ int report_html_write(FILE *f, const struct recording_run *run)
 		c.span_ns = an->last_ns[side] - c.t0;
 	}
 	report_rows_each(run, html_add, &c);
+	if (!c.err)
+		c.err = report_html_bands(run, side ? NTPROF_ROLE_TARGET :
+					  NTPROF_ROLE_HOST, c.t0, &c.bands,
+					  &c.nr_bands);
 	html_begin(f, "ntprof report");
 	report_html_head(f, run);
 	for (i = 0; !c.err && i < an->nr_groups; i++)
 		c.err = html_group(f, &c, i);
 	if (!an->nr_groups)
 		fputs("<p>no command with the points for a latency</p>\n", f);
+	if (!c.err)
+		c.err = report_html_events(f, run);
 	report_html_foot(f, run);
 	html_end(f);
 	for (i = 0; i < an->nr_groups; i++)
 		free(c.g[i].cmd);
 	free(c.g);
+	free(c.bands);
 	if (c.err)
 		return c.err;
 	fflush(f);

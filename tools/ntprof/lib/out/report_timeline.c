@@ -6,7 +6,8 @@
  * (sampled ones times N, by their first point), their mean end to end and
  * each stage's mean. The commands are those of the group's tables
  * (report_rows.c); times are the side's own clock (the host's, or the
- * target's with targets alone).
+ * target's with targets alone). The control path's episodes mark the
+ * slices they overlap (report_timeline_marks.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include "analysis/report_rows.h"
 #include "out/json.h"
 #include "out/report_timeline.h"
+#include "out/report_timeline_marks.h"
 #include "out/table.h"
 
 /* A recording of a day in 1 s slices; more is a usage error. */
@@ -36,6 +38,7 @@ struct timeline_ctx {
 	double span_s;		/* the first command to the last */
 	size_t nr_slices;
 	struct slice *s;	/* [group][slice] */
+	struct tl_marks marks;	/* the control path's episodes */
 };
 
 static int timeline_add(const struct report_row *row, void *arg)
@@ -86,13 +89,17 @@ static void timeline_print_group(FILE *f, const struct timeline_ctx *c,
 	int prec = slice_s >= 1 ? 0 : slice_s >= 0.1 ? 1 : slice_s >= 0.01 ? 2 : 3;
 	double len;
 	size_t k;
-	int s;
+	int s, stages = 0;
 
 	fprintf(f, "\n== %s, every %g s\n  %8s %10s %10s", g->label, slice_s,
 		"time", "cmds/s", "mean us");
 	for (s = 0; s < NTPROF_STAGE_COUNT; s++)
-		if (g->stage_has & (1U << s))
+		if (g->stage_has & (1U << s)) {
 			fprintf(f, " %9s", stage_short[s]);
+			stages++;
+		}
+	if (c->marks.n)
+		fputs("  events (<< the controller's episode in the slice)", f);
 	fputc('\n', f);
 	for (k = 0; k < c->nr_slices; k++) {
 		/* The last slice ends with the last command, and is short. */
@@ -103,7 +110,12 @@ static void timeline_print_group(FILE *f, const struct timeline_ctx *c,
 		fprintf(f, "  %7.*fs %10.1f", prec, (double)k * slice_s,
 			(double)sl[k].n * c->an->opts.sample / len);
 		if (!sl[k].n) {
-			fputs("          -\n", f);
+			fputs("          -", f);
+			/* The marks in their column, after the stages'. */
+			if (c->marks.n)
+				fprintf(f, "%*s", 10 * stages, "");
+			tl_marks_row(f, &c->marks, k);
+			fputc('\n', f);
 			continue;
 		}
 		fprintf(f, " %10.2f", sl[k].e2e / (double)sl[k].n / 1e3);
@@ -116,8 +128,10 @@ static void timeline_print_group(FILE *f, const struct timeline_ctx *c,
 			else
 				fprintf(f, " %9s", "-");
 		}
+		tl_marks_row(f, &c->marks, k);
 		fputc('\n', f);
 	}
+	tl_marks_lines(f, &c->marks);
 }
 
 /* The slices of every group in @c->s; 0, -EINVAL, -E2BIG or -ENOMEM. */
@@ -127,6 +141,7 @@ static int timeline_compute(const struct recording_run *run, double slice_s,
 	const struct ntprof_analysis *an = run->an;
 	int side = an->nr_host ? 0 : 1;
 	double slices;
+	int err;
 
 	*c = (struct timeline_ctx){ .an = an };
 	if (!an->nr_groups || an->last_ns[side] <= an->first_ns[side])
@@ -144,6 +159,11 @@ static int timeline_compute(const struct recording_run *run, double slice_s,
 	c->s = calloc(an->nr_groups * c->nr_slices, sizeof(*c->s));
 	if (!c->s)
 		return -ENOMEM;
+	/* The events of the side whose clock the timeline is on. */
+	err = tl_marks_make(run, side ? NTPROF_ROLE_TARGET : NTPROF_ROLE_HOST,
+			    c->t0, c->slice_ns, c->nr_slices, &c->marks);
+	if (err)
+		return err;
 	return report_rows_each(run, timeline_add, c);
 }
 
@@ -157,6 +177,7 @@ int report_timeline_print(FILE *f, const struct recording_run *run,
 	err = timeline_compute(run, slice_s, &c);
 	for (i = 0; !err && c.s && i < run->an->nr_groups; i++)
 		timeline_print_group(f, &c, i, slice_s);
+	tl_marks_free(&c.marks);
 	free(c.s);
 	return err;
 }
@@ -208,7 +229,9 @@ int report_timeline_json(struct ntprof_json *js,
 		ntprof_json_obj_end(js);
 	}
 	ntprof_json_arr_end(js);
+	tl_marks_json(js, &c.marks);
 	ntprof_json_obj_end(js);
+	tl_marks_free(&c.marks);
 	free(c.s);
 	return err;
 }
