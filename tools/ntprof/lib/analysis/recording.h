@@ -86,6 +86,12 @@ struct recording_failed {
 	/* Aborted commands (ntprof_record_aborted()) only: */
 	uint64_t n_requeued;		/* sent again in another command */
 	uint64_t n_sampled;		/* of the sample */
+	/*
+	 * Linked to the try that sent their I/O again (analysis/attempts.h),
+	 * and the commands whose last try completed after such tries.
+	 */
+	uint64_t n_linked;
+	uint64_t n_outage;
 };
 
 /*
@@ -206,6 +212,18 @@ uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
  * trailer), and set the recording's length.
  */
 void recording_read_done(struct recording *rec, uint64_t last_point);
+
+/* recording_attempts.c */
+struct ntprof_attempts;
+/*
+ * recording_attempts() - link the aborted tries of host recording @rec of
+ * @run to their next tries (ntprof_attempts_link()), with the names of
+ * its namespaces and controllers and its control-path events. It returns
+ * 0 or -ENOMEM; the caller frees @out->of.
+ */
+int recording_attempts(const struct recording_run *run,
+		       const struct recording *rec,
+		       struct ntprof_attempts *out);
 
 /* recording_join.c */
 /*
