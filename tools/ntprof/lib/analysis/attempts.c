@@ -253,8 +253,8 @@ static void events_add(struct ntprof_group *g, const char *name)
 		 "%s%s", len ? ", " : "", name);
 }
 
-void ntprof_tries_apply(struct ntprof_group *g, struct ntprof_breakdown *bd,
-			const struct ntprof_tries *t)
+void ntprof_tries_breakdown(struct ntprof_breakdown *bd,
+			    const struct ntprof_tries *t)
 {
 	if (t->tries < 2)
 		return;
@@ -265,6 +265,14 @@ void ntprof_tries_apply(struct ntprof_group *g, struct ntprof_breakdown *bd,
 	bd->stage_has |= BIT(NTPROF_STAGE_OUTAGE);
 	/* From the first try's start: the stages still add up to it. */
 	bd->comp[NTPROF_COMP_E2E] += (int64_t)(t->aborted_ns + t->wait_ns);
+}
+
+void ntprof_tries_apply(struct ntprof_group *g, struct ntprof_breakdown *bd,
+			const struct ntprof_tries *t)
+{
+	if (t->tries < 2)
+		return;
+	ntprof_tries_breakdown(bd, t);
 	g->n_outage++;
 	g->outage_tries += t->tries;
 	events_add(g, t->episode);

@@ -58,9 +58,16 @@ int ntprof_attempts_link(const struct ntprof_record *r, size_t n,
 			 struct ntprof_attempts *out);
 
 /*
- * ntprof_tries_apply() - add @t's aborted tries and waits to the
- * breakdown @bd of a command's last try, as its outage stage, and count
- * them in its group @g.
+ * ntprof_tries_breakdown() - add @t's aborted tries and waits to the
+ * breakdown @bd of a command's last try, as its outage stage; its end to
+ * end then runs from its first try's start.
+ */
+void ntprof_tries_breakdown(struct ntprof_breakdown *bd,
+			    const struct ntprof_tries *t);
+
+/*
+ * ntprof_tries_apply() - ntprof_tries_breakdown(), and count the command
+ * and its tries in its group @g.
  */
 void ntprof_tries_apply(struct ntprof_group *g, struct ntprof_breakdown *bd,
 			const struct ntprof_tries *t);

@@ -470,7 +470,9 @@ static int analyse(struct recording_run *run, const char *cmd,
 				err = recording_run_add(run, rec->hdr->role,
 							&rec->recs[i], t);
 		}
-		free(at.of);
+		/* Kept for the views of each command (report_rows.c). */
+		free(rec->tries);
+		rec->tries = at.of;
 		at.of = NULL;
 	}
 	if (!err)
@@ -555,6 +557,7 @@ void recording_run_free(struct recording_run *run)
 		free(rec->match_file);
 		free(rec->match_idx);
 		free(rec->taken);
+		free(rec->tries);
 		for (k = 0; k < rec->nr_parts; k++)
 			ntp_close(rec->parts[k].file);
 		free(rec->parts);

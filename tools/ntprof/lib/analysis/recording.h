@@ -17,6 +17,7 @@
 #include "ntp/ntp.h"
 
 struct ntprof_chain;
+struct ntprof_tries;
 
 /* A file of a recording: the recording's, or one of its parts. */
 struct recording_part {
@@ -55,6 +56,11 @@ struct recording {
 	uint32_t *match_idx;
 	/* Target files: per record, whether a host record took it. */
 	uint8_t *taken;
+	/*
+	 * Host files: per record, the tries of a command that waited
+	 * through an outage (analysis/attempts.h), or NULL: none.
+	 */
+	struct ntprof_tries *tries;
 	/*
 	 * A middle's host side (chain.h): its records are legs of the
 	 * origin commands, never origin commands of their own.
