@@ -255,6 +255,16 @@ static void test_report(void)
 	if (text && !strstr(text, "  outage: 1 commands"))
 		diag("%s", text);
 
+	/* Streamed, the run is read in one pass: nothing is linked. */
+	err = run("%s/tools/ntprof/ntprof report --stream outage.ntp > report.txt",
+		  top);
+	text = tap_slurp("report.txt");
+	ok(!err && text && !strstr(text, "  outage  ") &&
+	   strstr(text, "\noutage: a streamed run links no aborted try to its retry"),
+	   "report --stream: no outage stage, and a note that says so");
+	if (text && !strstr(text, "streamed run"))
+		diag("%s", text);
+
 	err = run("%s/tools/ntprof/ntprof report --json outage.ntp > report.json",
 		  top);
 	ok(!err && !run("jq -e '.groups | length == 1 and (.[0] |"
