@@ -9,10 +9,13 @@
  * without a retry, and one queue_rq failed before building it (no LBA),
  * counted unlinked. Then report's text and JSON of a .ntp file of those
  * records and a lost connection: the outage stage named with the loss,
- * the stages adding up to the end to end, the counts, the schema.
+ * the stages adding up to the end to end, the counts, the schema; a
+ * streamed report's note that it links nothing; compare against a run
+ * without the outage, whose outage row is 0.
  * Prints TAP; exits 1 if any test failed.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +33,8 @@
 #define P0	1001
 #define P1	1002
 
-static const char *const files[] = { "outage.ntp", "report.txt",
-				     "report.json" };
+static const char *const files[] = { "outage.ntp", "clean.ntp",
+				     "report.txt", "report.json" };
 
 enum { A, B, C, D, E, F, G, NR };
 
@@ -198,7 +201,11 @@ static int run(const char *fmt, const char *top)
 	return system(cmdline);
 }
 
-static void test_report(void)
+/*
+ * Write the records and the loss to outage.ntp, or, @clean, a run
+ * without the outage to clean.ntp: no aborted command, no event.
+ */
+static int write_run(bool clean)
 {
 	static const struct ntp_dev devs[] = {
 		{ .dev = P0, .name = "nvme0n1" }, { .dev = P1, .name = "nvme0n1" },
@@ -214,10 +221,11 @@ static void test_report(void)
 	struct ntp_trailer tr = { 0 };
 	struct ntp_header h = { 0 };
 	struct ntp_writer *w;
-	char top[PATH_MAX + 8], *text;
 	int err;
 
 	records(r);
+	if (clean)
+		r[A] = r[F] = r[G] = r[C];
 	h.role = NTPROF_ROLE_HOST;
 	h.transport = NTPROF_TRANSPORT_TCP;
 	h.sample = 1;
@@ -229,16 +237,27 @@ static void test_report(void)
 	h.ctrls = ctrls;
 	h.nr_ctrls = 2;
 	snprintf(h.hostname, sizeof(h.hostname), "host1");
-	err = ntp_writer_open("outage.ntp", &h, &w);
+	err = ntp_writer_open(clean ? "clean.ntp" : "outage.ntp", &h, &w);
 	if (!err)
 		err = ntp_writer_append(w, r, NR);
-	if (!err)
+	if (!err && !clean)
 		err = ntp_writer_events(w, raw, raw_events(raw), 0);
 	tr.end_mono_ns = T0 + 5 * S;
 	tr.end_real_ns = h.start_real_ns + 5 * S;
 	if (!err)
 		err = ntp_writer_close(w, &tr);
+	return err;
+}
+
+static void test_report(void)
+{
+	char top[PATH_MAX + 8], *text;
+	int err;
+
+	err = write_run(false);
 	ok(!err, "a recording of the records and the loss written (%d)", err);
+	err = write_run(true);
+	ok(!err, "a recording without the outage written (%d)", err);
 
 	tool_dir(top, sizeof(top));
 	err = run("%s/tools/ntprof/ntprof report --detail outage.ntp > report.txt",
@@ -282,6 +301,16 @@ static void test_report(void)
 	ok(!run("python3 %s/selftests/json-check.py %s/Documentation/schemas/ntprof-report-1.json report.json",
 		top),
 	   "report --json with an outage matches ntprof-report-1.json");
+
+	/* Against a run without one: the outage is a row, 0 in that run. */
+	err = run("%s/tools/ntprof/ntprof compare clean.ntp outage.ntp > report.txt #%s",
+		  top);
+	text = tap_slurp("report.txt");
+	ok(!err && text &&
+	   strstr(text, "\n  outage                                      0.00 500000.00"),
+	   "compare: the outage stage a row, 0 in the run without an outage");
+	if (text && !strstr(text, "  outage  "))
+		diag("%s", text);
 }
 
 static const struct tap_case cases[] = {
