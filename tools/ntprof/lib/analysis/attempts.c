@@ -35,45 +35,44 @@ static uint64_t rec_last(const struct ntprof_record *r)
 	return t;
 }
 
-/* A record that can take part in a link, with its identity. */
+/* A record that can take part in a link: its I/O's identity, its times. */
 struct cand {
 	uint32_t idx;
 	uint32_t head;
+	uint32_t nsid;
+	uint32_t length;
+	uint64_t slba;
+	uint8_t opcode;
 	uint64_t start;
 	uint64_t end;
 };
 
-static const struct ntprof_record *sort_recs;
+#define CMP(a, b)	((a) < (b) ? -1 : (a) > (b))
 
+static int same_io_cmp(const struct cand *a, const struct cand *b)
+{
+	if (a->head != b->head)
+		return CMP(a->head, b->head);
+	if (a->nsid != b->nsid)
+		return CMP(a->nsid, b->nsid);
+	if (a->opcode != b->opcode)
+		return CMP(a->opcode, b->opcode);
+	if (a->slba != b->slba)
+		return CMP(a->slba, b->slba);
+	return CMP(a->length, b->length);
+}
+
+/* By I/O, then by start. */
 static int cand_cmp(const void *pa, const void *pb)
 {
 	const struct cand *a = pa, *b = pb;
-	const struct ntprof_record *x = &sort_recs[a->idx];
-	const struct ntprof_record *y = &sort_recs[b->idx];
+	int c = same_io_cmp(a, b);
 
-	if (a->head != b->head)
-		return a->head < b->head ? -1 : 1;
-	if (x->nsid != y->nsid)
-		return x->nsid < y->nsid ? -1 : 1;
-	if (x->opcode != y->opcode)
-		return x->opcode < y->opcode ? -1 : 1;
-	if (x->slba != y->slba)
-		return x->slba < y->slba ? -1 : 1;
-	if (x->length != y->length)
-		return x->length < y->length ? -1 : 1;
+	if (c)
+		return c;
 	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	return a->idx < b->idx ? -1 : (a->idx > b->idx);
-}
-
-static bool same_io(const struct cand *a, const struct cand *b)
-{
-	const struct ntprof_record *x = &sort_recs[a->idx];
-	const struct ntprof_record *y = &sort_recs[b->idx];
-
-	return a->head == b->head && x->nsid == y->nsid &&
-	       x->opcode == y->opcode && x->slba == y->slba &&
-	       x->length == y->length;
+		return CMP(a->start, b->start);
+	return CMP(a->idx, b->idx);
 }
 
 /*
@@ -182,10 +181,11 @@ int ntprof_attempts_link(const struct ntprof_record *r, size_t n,
 		}
 		c[nc++] = (struct cand){
 			.idx = (uint32_t)i, .head = head(&r[i], head_arg),
+			.nsid = r[i].nsid, .length = r[i].length,
+			.slba = r[i].slba, .opcode = r[i].opcode,
 			.start = rec_first(&r[i]), .end = rec_last(&r[i]),
 		};
 	}
-	sort_recs = r;
 	qsort(c, nc, sizeof(*c), cand_cmp);
 
 	/*
@@ -194,7 +194,8 @@ int ntprof_attempts_link(const struct ntprof_record *r, size_t n,
 	 * no other try leads to.
 	 */
 	for (i = 0; i < nc; i = run) {
-		for (run = i + 1; run < nc && same_io(&c[i], &c[run]); run++)
+		for (run = i + 1; run < nc && !same_io_cmp(&c[i], &c[run]);
+		     run++)
 			;
 		for (j = i; j < run; j++) {
 			if (!ntprof_record_aborted(&r[c[j].idx]))
