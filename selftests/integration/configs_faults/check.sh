@@ -122,6 +122,33 @@ check_sampled() {
 	SAMPLED_STEPS="$SAMPLED_STEPS $step:${got:-0}/$((total / s))"
 }
 
+# check_outage STEP JSON RETRIED: at -s 1, the report linked the
+# RETRIED aborted attempts that have a retry (the check above, by op,
+# LBA and length) to it (report.aborted.linked, as many or more: one
+# aborted twice counts twice); the groups' commands that waited through
+# an outage are report.aborted.outage_commands, at least one when one
+# was linked, and each group's longest wait for the next try is no
+# longer than the longest control-path episode of the step (the whole
+# recording when none ended) and half a second: the outage stage holds
+# the outage, not more (Documentation/stages.rst, The outage stage).
+check_outage() {
+	local step=$1 json=$2 retried=$3 got
+
+	got=$(jq -r '([.groups[] | .outage.commands // 0] | add // 0) as $c |
+		([(.events // [])[] | .duration_s // empty] | max // null) as $e |
+		($e // .duration_s) as $bound |
+		"\(.aborted.linked // 0) \(.aborted.outage_commands // 0) \($c) \([.groups[] | .outage.wait_max_s // 0] | max // 0) \($bound)"' "$json")
+	# shellcheck disable=SC2086 # the words of a line.
+	set -- $got
+	if [ "${1:-0}" -ge "$retried" ] && [ "${2:-x}" = "${3:-y}" ] &&
+	   { [ "$retried" = 0 ] || [ "${2:-0}" -ge 1 ]; } &&
+	   awk -v w="${4:-0}" -v b="${5:-0}" 'BEGIN { exit !(w <= b + 0.5) }'; then
+		ktap_pass "$step: the outage stage: ${1:-?} aborted attempts linked to their retry ($retried with one), ${2:-?} commands waited, the longest wait ${4:-?} s (episodes up to ${5:-?} s)"
+	else
+		ktap_fail "$step: the outage stage: the aborted attempts linked to their retry (linked ${1:-?}, $retried with one; commands ${2:-?}, in the groups ${3:-?}; longest wait ${4:-?} s, episodes up to ${5:-?} s)"
+	fi
+}
+
 # check_step STEP
 check_step() {
 	local step=$1 f s host target fio json csv n m bad total got ab rq
@@ -230,6 +257,7 @@ check_step() {
 			ktap_pass "$step: each of the $2 aborted attempts has its retry, joined, started after it ended" ||
 			ktap_fail "$step: each aborted attempt has its retry, joined, started after it ended ($1 of $2)"
 	fi
+	[ "$s" = 1 ] && [ "${ab:-0}" -gt 0 ] && check_outage "$step" "$json" "${1:-0}"
 	if [ "$f" = reconnect ] && [ "$s" = 1 ]; then
 		awk -v g="${gap:-0}" 'BEGIN { exit !(g >= 1) }' &&
 			ktap_pass "$step: the outage: no command sent for $gap s" ||

@@ -13,6 +13,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/analysis_groups.h"
+#include "analysis/attempts.h"
 #include "common/util.h"
 
 /*
@@ -146,6 +147,9 @@ int ntprof_comp_stage(enum ntprof_comp comp)
 	case NTPROF_COMP_STORAGE_BLK:
 	case NTPROF_COMP_DRIVE:
 		return NTPROF_STAGE_STORAGE;
+	case NTPROF_COMP_ABORTED_TRIES:
+	case NTPROF_COMP_OUTAGE_WAIT:
+		return NTPROF_STAGE_OUTAGE;
 	default:
 		return -1;
 	}
@@ -636,6 +640,14 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 			const struct ntprof_record *host,
 			const struct ntprof_record *target)
 {
+	return ntprof_analysis_add_tries(an, host, target, NULL);
+}
+
+int ntprof_analysis_add_tries(struct ntprof_analysis *an,
+			      const struct ntprof_record *host,
+			      const struct ntprof_record *target,
+			      const struct ntprof_tries *tries)
+{
 	const struct ntprof_record *r = host ? host : target;
 	struct ntprof_breakdown bd;
 	struct ntprof_group *g;
@@ -670,6 +682,8 @@ int ntprof_analysis_add(struct ntprof_analysis *an,
 	}
 	if (bd.kind == NTPROF_KIND_JOINED)
 		g->n_joined++;
+	if (tries && host)
+		ntprof_tries_apply(g, &bd, tries);
 	return acc_add(&g->acc[bd.kind == NTPROF_KIND_JOINED ? 0 : 1], &bd,
 		       an->opts.e2e_only);
 }

@@ -46,6 +46,13 @@ enum ntprof_comp {
 	NTPROF_COMP_HOST_DRV_COMP,	/* HOST_DRIVER_DONE -> HOST_NVME_COMPLETE */
 	NTPROF_COMP_HANDOFF,		/* HOST_DRIVER_DONE -> HOST_NVME_COMPLETE */
 	NTPROF_COMP_HOST_BLK_COMP,	/* HOST_NVME_COMPLETE -> HOST_BLK_COMPLETE */
+	/*
+	 * A command that waited through an outage (analysis/attempts.h):
+	 * its aborted tries, each from its first point to its last, and
+	 * the waits from each aborted try's end to the next try's start.
+	 */
+	NTPROF_COMP_ABORTED_TRIES,
+	NTPROF_COMP_OUTAGE_WAIT,
 	NTPROF_COMP_E2E,		/* the first point to the last */
 
 	NTPROF_COMP_COUNT
@@ -59,6 +66,8 @@ enum ntprof_stage {
 	NTPROF_STAGE_NET_TARGET,	/* host only: network and target */
 	NTPROF_STAGE_TGT_DRV,
 	NTPROF_STAGE_STORAGE,
+	/* Before the try that completed: the tries an outage aborted. */
+	NTPROF_STAGE_OUTAGE,
 
 	NTPROF_STAGE_COUNT
 };
@@ -317,6 +326,14 @@ struct ntprof_group {
 	int largest;		/* enum ntprof_stage, -1: none */
 	uint64_t dropped;	/* commands with points dropped */
 	uint64_t wire_negative;	/* commands with a negative wire */
+	/*
+	 * Commands that waited through an outage (more than one try), their
+	 * tries, and the control-path episodes that overlapped them
+	 * ("loss nvme0", comma-separated; analysis/attempts.c).
+	 */
+	uint64_t n_outage;
+	uint64_t outage_tries;
+	char outage_events[96];
 
 	/* Accumulating: [0] joined breakdowns, [1] one side's alone. */
 	struct ntprof_acc acc[2];
@@ -376,6 +393,18 @@ void ntprof_analysis_free(struct ntprof_analysis *an);
 int ntprof_analysis_add(struct ntprof_analysis *an,
 			const struct ntprof_record *host,
 			const struct ntprof_record *target);
+
+struct ntprof_tries;
+/*
+ * ntprof_analysis_add_tries() - the same for a command whose @host record
+ * is its last try, after the aborted ones that @tries sums up
+ * (analysis/attempts.h): their time is its outage stage, and its end to
+ * end runs from its first try's start. @tries NULL: ntprof_analysis_add().
+ */
+int ntprof_analysis_add_tries(struct ntprof_analysis *an,
+			      const struct ntprof_record *host,
+			      const struct ntprof_record *target,
+			      const struct ntprof_tries *tries);
 
 /*
  * ntprof_analysis_set_machine() - mark the records added from now on as

@@ -111,6 +111,8 @@ const char *ntprof_comp_name(enum ntprof_comp comp, uint8_t transport,
 		[NTPROF_COMP_HOST_DRV_COMP] = "host driver, completion",
 		[NTPROF_COMP_HANDOFF] = "handoff to nvme_complete_rq",
 		[NTPROF_COMP_HOST_BLK_COMP] = "host block layer, completion",
+		[NTPROF_COMP_ABORTED_TRIES] = "outage: the aborted tries",
+		[NTPROF_COMP_OUTAGE_WAIT] = "outage: wait for the next try",
 		[NTPROF_COMP_E2E] = "end to end",
 	};
 
@@ -138,6 +140,7 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 			"network and target (not recorded)",
 			"target driver",
 			"storage (target block layer, drive)",
+			"outage",
 		},
 		[NTPROF_TRANSPORT_TCP] = {
 			"host block layer", "host driver (nvme-tcp)",
@@ -145,6 +148,7 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 			"network and target (not recorded)",
 			"target driver (nvmet-tcp)",
 			"storage (target block layer, drive)",
+			"outage",
 		},
 		[NTPROF_TRANSPORT_RDMA] = {
 			"host block layer", "host driver (nvme-rdma)",
@@ -152,6 +156,7 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 			"network and target (not recorded)",
 			"target driver (nvmet-rdma)",
 			"storage (target block layer, drive)",
+			"outage",
 		},
 	};
 
@@ -179,7 +184,7 @@ const char *ntprof_stage_name(enum ntprof_stage stage, uint8_t transport,
 }
 
 const enum ntprof_stage ntprof_stage_order[NTPROF_STAGE_COUNT] = {
-	NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
+	NTPROF_STAGE_OUTAGE, NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV, NTPROF_STAGE_NETWORK,
 	NTPROF_STAGE_TGT_DRV, NTPROF_STAGE_STORAGE, NTPROF_STAGE_NET_TARGET,
 };
 
@@ -190,6 +195,7 @@ static const char * const stage_id[NTPROF_STAGE_COUNT] = {
 	[NTPROF_STAGE_NET_TARGET] = "network_and_target",
 	[NTPROF_STAGE_TGT_DRV] = "target_driver",
 	[NTPROF_STAGE_STORAGE] = "storage",
+	[NTPROF_STAGE_OUTAGE] = "outage",
 };
 
 static const char * const comp_id[NTPROF_COMP_COUNT] = {
@@ -207,6 +213,8 @@ static const char * const comp_id[NTPROF_COMP_COUNT] = {
 	[NTPROF_COMP_HOST_DRV_COMP] = "host_driver_completion",
 	[NTPROF_COMP_HANDOFF] = "handoff_to_nvme_complete_rq",
 	[NTPROF_COMP_HOST_BLK_COMP] = "host_block_layer_completion",
+	[NTPROF_COMP_ABORTED_TRIES] = "outage_aborted_tries",
+	[NTPROF_COMP_OUTAGE_WAIT] = "outage_wait",
 	[NTPROF_COMP_E2E] = "end_to_end",
 };
 

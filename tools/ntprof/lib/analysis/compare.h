@@ -16,7 +16,7 @@
  * The rows a group's table holds: a chain's hops' stages and its end to
  * end (compare_chain.c) as much as one hop's.
  */
-#define CMP_MAX_ROWS		32
+#define CMP_MAX_ROWS		40
 
 /* A stage or component below this at the base is too small for a ratio. */
 #define CMP_LAD_MIN_BASE_NS	500.0

@@ -98,6 +98,24 @@ static double recv_ns(const struct ntprof_group *g)
 }
 
 /*
+ * stage_in() - tell whether stage @s is a row: both runs hold it, or it
+ * is the outage, which a run without an outage holds as 0 (its commands
+ * waited through none), so that the rows still add up to the end to end.
+ */
+static bool stage_in(const struct ntprof_group *b,
+		     const struct ntprof_group *l, int s)
+{
+	if (s == NTPROF_STAGE_OUTAGE)
+		return (b->stage_has | l->stage_has) & BIT(s);
+	return b->stage_has & l->stage_has & BIT(s);
+}
+
+static double stage_mean(const struct ntprof_group *g, int s)
+{
+	return g->stage_has & BIT(s) ? g->stage_mean[s] : 0;
+}
+
+/*
  * common_rows() - make the rows for one run with the target's side and one
  * without. The host's stages and its receive path mean the same in both, and
  * the rest of the end to end is the network and the target in both, recorded
@@ -108,7 +126,8 @@ static double recv_ns(const struct ntprof_group *g)
 static void common_rows(struct cmp_group *cg)
 {
 	static const int host_stages[] = {
-		NTPROF_STAGE_HOST_BLK, NTPROF_STAGE_HOST_DRV,
+		NTPROF_STAGE_OUTAGE, NTPROF_STAGE_HOST_BLK,
+		NTPROF_STAGE_HOST_DRV,
 	};
 	const struct ntprof_group *b = cg->base, *l = cg->load;
 	double rest_b = b->comp[NTPROF_COMP_E2E].mean;
@@ -121,11 +140,11 @@ static void common_rows(struct cmp_group *cg)
 	cg->common_ground = true;
 	for (i = 0; i < ARRAY_SIZE(host_stages); i++) {
 		s = host_stages[i];
-		if (!(b->stage_has & l->stage_has & BIT(s)))
+		if (!stage_in(b, l, s))
 			continue;
 		r = row_add(cg->rows, &cg->nr_rows, s, -1, ntprof_stage_id(s),
 			    stage_name(b, s), stage_name(l, s));
-		row_set(r, b->stage_mean[s], l->stage_mean[s]);
+		row_set(r, stage_mean(b, s), stage_mean(l, s));
 		rest_b -= r->base_ns;
 		rest_l -= r->load_ns;
 	}
@@ -152,18 +171,17 @@ static void common_rows(struct cmp_group *cg)
 static void stage_rows(struct cmp_group *cg)
 {
 	const struct ntprof_group *b = cg->base, *l = cg->load;
-	uint32_t both = b->stage_has & l->stage_has;
 	struct cmp_row *r;
 	size_t i;
 	int s;
 
 	for (i = 0; i < NTPROF_STAGE_COUNT; i++) {
 		s = ntprof_stage_order[i];
-		if (!(both & BIT(s)))
+		if (!stage_in(b, l, s))
 			continue;
 		r = row_add(cg->rows, &cg->nr_rows, s, -1, ntprof_stage_id(s),
 			    stage_name(b, s), stage_name(l, s));
-		row_set(r, b->stage_mean[s], l->stage_mean[s]);
+		row_set(r, stage_mean(b, s), stage_mean(l, s));
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/attempts.h"
 #include "analysis/chain.h"
 #include "analysis/recording.h"
 #include "common/files.h"
@@ -435,6 +436,7 @@ int recording_analysis_begin(struct recording_run *run, unsigned int by)
 static int analyse(struct recording_run *run, const char *cmd,
 		   unsigned int by)
 {
+	struct ntprof_attempts at = { 0 };
 	const struct ntprof_record *t;
 	struct recording *rec;
 	bool hosts = run->nr_host_files > 0;
@@ -448,15 +450,30 @@ static int analyse(struct recording_run *run, const char *cmd,
 		if (recording_is_host(rec) != hosts || rec->leg)
 			continue;
 		ntprof_analysis_set_machine(run->an, rec->machine);
+		/* A command's aborted tries, linked to its last. */
+		memset(&at, 0, sizeof(at));
+		if (hosts)
+			err = recording_attempts(run, rec, &at);
+		run->aborted.n_linked += at.n_linked;
+		run->aborted.n_outage += at.n_commands;
 		for (i = 0; i < rec->n && !err; i++) {
 			t = NULL;
 			if (hosts && rec->match_file &&
 			    rec->match_file[i] != NTPROF_NO_MATCH)
 				t = &run->files[rec->match_file[i]]
 					     .recs[rec->match_idx[i]];
-			err = recording_run_add(run, rec->hdr->role,
-						&rec->recs[i], t);
+			if (at.of && at.of[i].tries > 1)
+				err = ntprof_analysis_add_tries(run->an,
+								&rec->recs[i],
+								t, &at.of[i]);
+			else
+				err = recording_run_add(run, rec->hdr->role,
+							&rec->recs[i], t);
 		}
+		/* Kept for the views of each command (report_rows.c). */
+		free(rec->tries);
+		rec->tries = at.of;
+		at.of = NULL;
 	}
 	if (!err)
 		err = ntprof_analysis_finish(run->an);
@@ -540,6 +557,7 @@ void recording_run_free(struct recording_run *run)
 		free(rec->match_file);
 		free(rec->match_idx);
 		free(rec->taken);
+		free(rec->tries);
 		for (k = 0; k < rec->nr_parts; k++)
 			ntp_close(rec->parts[k].file);
 		free(rec->parts);

@@ -17,6 +17,7 @@
 #include "ntp/ntp.h"
 
 struct ntprof_chain;
+struct ntprof_tries;
 
 /* A file of a recording: the recording's, or one of its parts. */
 struct recording_part {
@@ -56,6 +57,11 @@ struct recording {
 	/* Target files: per record, whether a host record took it. */
 	uint8_t *taken;
 	/*
+	 * Host files: per record, the tries of a command that waited
+	 * through an outage (analysis/attempts.h), or NULL: none.
+	 */
+	struct ntprof_tries *tries;
+	/*
 	 * A middle's host side (chain.h): its records are legs of the
 	 * origin commands, never origin commands of their own.
 	 */
@@ -86,6 +92,12 @@ struct recording_failed {
 	/* Aborted commands (ntprof_record_aborted()) only: */
 	uint64_t n_requeued;		/* sent again in another command */
 	uint64_t n_sampled;		/* of the sample */
+	/*
+	 * Linked to the try that sent their I/O again (analysis/attempts.h),
+	 * and the commands whose last try completed after such tries.
+	 */
+	uint64_t n_linked;
+	uint64_t n_outage;
 };
 
 /*
@@ -206,6 +218,18 @@ uint64_t recording_last_point(const struct ntprof_record *r, size_t n);
  * trailer), and set the recording's length.
  */
 void recording_read_done(struct recording *rec, uint64_t last_point);
+
+/* recording_attempts.c */
+struct ntprof_attempts;
+/*
+ * recording_attempts() - link the aborted tries of host recording @rec of
+ * @run to their next tries (ntprof_attempts_link()), with the names of
+ * its namespaces and controllers and its control-path events. It returns
+ * 0 or -ENOMEM; the caller frees @out->of.
+ */
+int recording_attempts(const struct recording_run *run,
+		       const struct recording *rec,
+		       struct ntprof_attempts *out);
 
 /* recording_join.c */
 /*

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/attempts.h"
 #include "analysis/recording.h"
 #include "analysis/report_rows.h"
 
@@ -67,7 +68,7 @@ static uint64_t first_point(const struct ntprof_record *r)
  * of the command's recording on the side grouped.
  */
 static int row_call(const struct recording_run *run, uint16_t machine,
-		    struct report_row *row,
+		    struct report_row *row, const struct ntprof_tries *tries,
 		    int (*fn)(const struct report_row *row, void *arg),
 		    void *arg)
 {
@@ -76,6 +77,11 @@ static int row_call(const struct recording_run *run, uint16_t machine,
 
 	row->usable = !ntprof_breakdown(row->host, row->target, &row->bd);
 	row->start_ns = first_point(row->host ? row->host : row->target);
+	/* As the tables have it: from its first try, with its outage. */
+	if (row->usable && tries && tries->tries > 1) {
+		ntprof_tries_breakdown(&row->bd, tries);
+		row->start_ns -= tries->aborted_ns + tries->wait_ns;
+	}
 	row->group = ntprof_analysis_group_of(run->an, machine, row->host,
 					      row->target);
 	kind = row->host ? (row->target ? NTPROF_KIND_JOINED :
@@ -117,7 +123,7 @@ static int stream_row(const struct ntprof_record *host,
 	};
 
 	return row_call(sr->run, hrec ? hrec->machine :
-				 trec ? trec->machine : 0, &row, sr->fn,
+				 trec ? trec->machine : 0, &row, NULL, sr->fn,
 			sr->arg);
 }
 
@@ -158,7 +164,9 @@ int report_rows_each(const struct recording_run *run,
 				row.target = &t->recs[rec->match_idx[j]];
 				row.target_path = t->path;
 			}
-			ret = row_call(run, rec->machine, &row, fn, arg);
+			ret = row_call(run, rec->machine, &row,
+				       rec->tries ? &rec->tries[j] : NULL, fn,
+				       arg);
 			if (ret)
 				return ret;
 		}

@@ -13,6 +13,7 @@
 
 static const char *const colour[NTPROF_STAGE_COUNT] = {
 	"#8c6bb1", "#4e79a7", "#f28e2b", "#bab0ac", "#59a14f", "#e15759",
+	"#79706e",
 };
 
 /*

@@ -142,6 +142,7 @@ static const char *const leg_head[NTPROF_STAGE_COUNT] = {
 	[NTPROF_STAGE_NET_TARGET] = "net+tgt",
 	[NTPROF_STAGE_TGT_DRV] = "tgt drv",
 	[NTPROF_STAGE_STORAGE] = "storage",
+	[NTPROF_STAGE_OUTAGE] = "outage",
 };
 
 static void print_legs(FILE *f, const struct recording_run *run,

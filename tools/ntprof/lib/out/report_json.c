@@ -15,6 +15,8 @@
  *            components [{id, name, n, mean_us, L, p50_us, p99_us,
  *                         p999_us, merged [id], merged_n}],
  *            dropped, wire_negative,
+ *            outage {commands, tries, aborted_mean_s, wait_mean_s,
+ *                    wait_max_s, events [name]},
  *            chained groups: n_followed, hops [...], legs [...]}],
  *   chain {origin, followed, middles [...], notes [...]}: with chains
  *
@@ -25,6 +27,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "common/names.h"
 #include "common/util.h"
@@ -115,6 +118,37 @@ static void json_components(struct ntprof_json *js,
 	ntprof_json_arr_end(js);
 }
 
+/*
+ * A group's "outage": the commands that waited through one, their tries,
+ * the outage stage over them alone, the episodes that overlapped it.
+ */
+static void json_outage(struct ntprof_json *js, const struct ntprof_group *g)
+{
+	const struct ntprof_stats *a = &g->comp[NTPROF_COMP_ABORTED_TRIES];
+	const struct ntprof_stats *w = &g->comp[NTPROF_COMP_OUTAGE_WAIT];
+	const char *p = g->outage_events, *end;
+
+	ntprof_json_obj_start(js, "outage");
+	ntprof_json_u64(js, "commands", g->n_outage);
+	ntprof_json_u64(js, "tries", g->outage_tries);
+	ntprof_json_num(js, "aborted_mean_s", a->n ? a->mean / 1e9 : NAN, 6);
+	ntprof_json_num(js, "wait_mean_s", w->n ? w->mean / 1e9 : NAN, 6);
+	ntprof_json_num(js, "wait_max_s", w->n ? w->max / 1e9 : NAN, 6);
+	ntprof_json_arr_start(js, "events");
+	while (*p) {
+		char name[sizeof(g->outage_events)];
+
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
+		ntprof_json_str(js, NULL, name);
+		p = *end ? end + 2 : end;
+	}
+	ntprof_json_arr_end(js);
+	ntprof_json_obj_end(js);
+}
+
 static void json_group(struct ntprof_json *js, const struct ntprof_group *g,
 		       const struct ntprof_report_meta *meta)
 {
@@ -157,6 +191,7 @@ static void json_group(struct ntprof_json *js, const struct ntprof_group *g,
 	json_components(js, g);
 	ntprof_json_u64(js, "dropped", g->dropped);
 	ntprof_json_u64(js, "wire_negative", g->wire_negative);
+	json_outage(js, g);
 	if (meta && meta->group_extra)
 		meta->group_extra(js, g, meta->group_extra_arg);
 	ntprof_json_obj_end(js);

@@ -78,6 +78,7 @@ static const char *const stage_short[NTPROF_STAGE_COUNT] = {
 	[NTPROF_STAGE_NET_TARGET] = "net+tgt",
 	[NTPROF_STAGE_TGT_DRV] = "t.driver",
 	[NTPROF_STAGE_STORAGE] = "storage",
+	[NTPROF_STAGE_OUTAGE] = "outage",
 };
 
 static void timeline_print_group(FILE *f, const struct timeline_ctx *c,

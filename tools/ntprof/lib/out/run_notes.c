@@ -307,6 +307,12 @@ void recording_run_print_notes(FILE *f, const struct recording_run *run,
 			run->aborted.n, run->aborted.n_requeued,
 			run->aborted.n_sampled);
 		print_statuses(f, &run->aborted);
+		if (run->streamed)
+			fputs("outage: a streamed run links no aborted try to its retry, and the outage is in no stage: report with --load to see it\n",
+			      f);
+		else
+			fprintf(f, "outage: %" PRIu64 " commands waited through an outage, in its stage: %" PRIu64 " of the aborted linked to the try that sent their I/O again (inferred: same namespace, op, LBA and length)\n",
+				run->aborted.n_outage, run->aborted.n_linked);
 	}
 	/*
 	 * A target need not record a host's failure it did not sample, and
@@ -332,6 +338,8 @@ static void json_apart(struct ntprof_json *js, const char *key,
 	if (aborted) {
 		ntprof_json_u64(js, "requeued", fl->n_requeued);
 		ntprof_json_u64(js, "sampled", fl->n_sampled);
+		ntprof_json_u64(js, "linked", fl->n_linked);
+		ntprof_json_u64(js, "outage_commands", fl->n_outage);
 	}
 	ntprof_json_num(js, "mean_us", fl->n_latency ?
 			fl->latency_sum_ns / (double)fl->n_latency / 1e3 : NAN,

@@ -243,6 +243,8 @@ static void print_components(FILE *f, const struct ntprof_group *g)
 	      f);
 	fprintf(f, "  %-41s%6s%10s%8s%10s%10s   (us)\n", "component", "n",
 		"mean", "L", "p50", "p99");
+	print_comp(f, g, NTPROF_COMP_ABORTED_TRIES, false);
+	print_comp(f, g, NTPROF_COMP_OUTAGE_WAIT, false);
 	print_comp(f, g, NTPROF_COMP_HOST_BLK_SUB, false);
 	print_comp(f, g, NTPROF_COMP_HOST_DRV_SUB, false);
 	print_comp(f, g, NTPROF_COMP_WIRE, false);
@@ -262,6 +264,26 @@ static void print_components(FILE *f, const struct ntprof_group *g)
 	print_comp(f, g, NTPROF_COMP_HANDOFF, true);
 	print_comp(f, g, NTPROF_COMP_HOST_BLK_COMP, false);
 	print_comp(f, g, NTPROF_COMP_E2E, false);
+}
+
+/*
+ * The commands that waited through an outage: their tries, the outage
+ * stage's time over them alone, and the episodes that overlapped it.
+ */
+static void print_outage(FILE *f, const struct ntprof_group *g)
+{
+	const struct ntprof_stats *a = &g->comp[NTPROF_COMP_ABORTED_TRIES];
+	const struct ntprof_stats *w = &g->comp[NTPROF_COMP_OUTAGE_WAIT];
+
+	if (!g->n_outage)
+		return;
+	fprintf(f, "  outage: %" PRIu64 " commands waited through an outage, %" PRIu64 " tries",
+		g->n_outage, g->outage_tries);
+	if (w->n)
+		fprintf(f, "; aborted tries mean %.2f us, wait mean %.2f us, max %.2f us",
+			a->mean / 1e3, w->mean / 1e3, w->max / 1e3);
+	fprintf(f, " (%s)\n", g->outage_events[0] ? g->outage_events :
+		"no control-path event recorded");
 }
 
 static void print_notes(FILE *f, const struct ntprof_group *g)
@@ -296,6 +318,7 @@ static void print_notes(FILE *f, const struct ntprof_group *g)
 		fprintf(f,
 			"  note: %" PRIu64 " commands lacked the points for an end to end and are left out\n",
 			g->n_unusable);
+	print_outage(f, g);
 }
 
 void ntprof_print_group(FILE *f, const struct ntprof_analysis *an,
