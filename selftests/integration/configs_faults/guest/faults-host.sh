@@ -6,7 +6,8 @@
 # FAULTS_CONNECT_OPTS, then per step both sides record while fio runs
 # on the namespace (the multipath head) and the step's fault comes 2 s
 # into it. Files in the share, per step: STEP-host.ntp, STEP-host.out,
-# STEP-fio.json, STEP-host.prom (record --prom's last file); and multipath's value and each step's controllers in
+# STEP-fio.json, STEP-host.prom (record --prom's last file); and
+# multipath's value and each step's controllers in
 # faults-host.txt. The checks run on the lab's machine
 # (configs_faults/check.sh).
 # shellcheck source=selftests/ktap.sh
@@ -130,7 +131,7 @@ for step in $(faults_steps); do
 		echo "multipath $mp" >> "$share/faults-host.txt"
 	fi
 	# A step's flags in the share are STEP.FLAG in its first run,
-	# STEP.runN.FLAG in a later one (the multipath step's, below).
+	# STEP.runN.FLAG in a later one (the multipath and retry steps', below).
 	for try in 1 2 3; do
 		k=$step
 		[ "$try" = 1 ] || k=$step.run$try
@@ -202,17 +203,19 @@ for step in $(faults_steps); do
 		dmesg | grep -E 'nvme[0-9]+: ' | tail -n 4 | sed "s/^/# $step: /"
 		# The kernel's own account of the step's outage, for its events.
 		dmesg > "$share/$step-dmesg.txt"
-		# Whether the multipath step at -s 1 has what its checks need: an
-		# aborted attempt on the path taken away. Whether a command is left
-		# to abort when the target drops the path is a race (nvmet may send
-		# the responses of the commands it holds before it closes the
-		# socket): when none was, the step runs again, three times at most,
-		# and the checks judge the last run. The target waits for the
-		# verdict before its next step.
+		# Whether the multipath and retry steps at -s 1 have what their
+		# checks need: an aborted attempt, on the path taken away or in the
+		# reset. Whether a command is left to abort is a race (nvmet may
+		# send the responses of the commands it holds before it closes the
+		# socket, and a reset may find the queues empty: one CI run's
+		# retry-tcp-s1 aborted none where its -s 100 step aborted 4): when
+		# none was, the step runs again, three times at most, and the
+		# checks judge the last run. The target waits for the verdict
+		# before its next step.
 		verdict='done'
-		if [ "$f" = mpath ] && [ "$s" = 1 ] && [ "$try" -lt 3 ] &&
+		if { [ "$f" = mpath ] || [ "$f" = retry ]; } && [ "$s" = 1 ] && [ "$try" -lt 3 ] &&
 		   ! ntprof report "/tmp/$step-host.ntp" 2> /dev/null | grep -q '^aborted: [1-9]'; then
-			ktap_diag "$step: run $try: no command was left on the path taken away to abort: again"
+			ktap_diag "$step: run $try: no command was left to abort: again"
 			verdict=again
 		fi
 		echo "$verdict" > "$share/$k.verdict"
