@@ -19,12 +19,16 @@
 #include "ntp_test.h"
 #include "tap.h"
 
+/* The checks of every file of the program (tap.h). */
+int tests, failed;
+
 char scratch[256];
 const char *seeds;
 /* The test program's name, for its seeds' names. */
 static const char *prog;
 
-void cleanup(void)
+/* Removes the scratch directory and its files. */
+static void cleanup(void)
 {
 	struct dirent *de;
 	DIR *d = opendir(scratch);
@@ -431,7 +435,12 @@ struct ntprof_record *write_blocks(const char *path, const size_t *blocks,
 				   blocks, nblocks, no_trailer, total);
 }
 
-int ntp_test_start(int argc, char *argv[], const char *name)
+/*
+ * The start of test program @name, given the @argc arguments @argv that
+ * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
+ * made, TAP's first line. Returns 0, or 1 after the usage.
+ */
+static int ntp_test_start(int argc, char *argv[], const char *name)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -451,6 +460,18 @@ int ntp_test_start(int argc, char *argv[], const char *name)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	return 0;
+}
+
+int ntp_test_main(int argc, char *argv[], const char *name,
+		  const struct tap_case *cases, size_t n)
+{
+	int a = tap_args(argc, argv, cases, n);
+
+	if (ntp_test_start(argc - a, argv + a, name))
+		return 1;
+	tap_run(cases, n);
+	cleanup();
+	return tap_done(name);
 }
 
 /* Reads @path with ntp_read_all(), or block by block. */

@@ -16,19 +16,33 @@
 
 #include "ntp/ntp.h"
 
+/*
+ * test_ntp is built from several files, which count their checks in one
+ * tally, held by ntp_test.c (tap.h); test_ntp2 counts in it too. A file
+ * that included tap.h first would count in a tally of its own.
+ */
+#if defined(NTPROF_SELFTESTS_TAP_H) && !defined(TAP_SHARED_TALLY)
+#error "include ntp_test.h before tap.h, so that its checks are counted"
+#endif
+#define TAP_SHARED_TALLY
+#include "tap.h"
+
 /* The scratch directory, and a file's path in it. */
 extern char scratch[256];
 #define tpath(name) tap_path(scratch, name)
 
 /*
- * The start of test program @name, given the @argc arguments @argv that
- * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
- * made, TAP's first line. Returns 0, or 1 after the usage.
+ * ntp_test_main() - the whole main() of test program @name, whose @n cases
+ * are in the table @cases: reads tap.h's options -l and -t NAME, then
+ * [--seeds DIR], makes the scratch directory, runs the cases, removes the
+ * directory, and returns tap_done()'s exit status (1 after the usage).
  */
-int ntp_test_start(int argc, char *argv[], const char *name);
-/* Removes the scratch directory and its files. */
-void cleanup(void);
-/* "Bail out!" with @what and errno's message; exits. */
+int ntp_test_main(int argc, char *argv[], const char *name,
+		  const struct tap_case *cases, size_t n);
+/*
+ * "Bail out!" with @what and errno's message; removes the scratch
+ * directory and exits.
+ */
 void die(const char *what) __attribute__((noreturn));
 uint8_t *slurp(const char *path, size_t *len);
 void spit(const char *path, const void *buf, size_t len);

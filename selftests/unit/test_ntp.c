@@ -1354,12 +1354,6 @@ static const struct tap_case cases[] = {
 
 int main(int argc, char *argv[])
 {
-	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
-
-	if (ntp_test_start(argc - a, argv + a, "test_ntp"))
-		return 1;
-	tap_run(cases, TAP_NR_CASES(cases));
-	cleanup();
-
-	return tap_done("test_ntp");
+	return ntp_test_main(argc, argv, "test_ntp", cases,
+			     TAP_NR_CASES(cases));
 }

@@ -699,12 +699,6 @@ static const struct tap_case cases[] = {
 
 int main(int argc, char *argv[])
 {
-	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
-
-	if (ntp_test_start(argc - a, argv + a, "test_ntp2"))
-		return 1;
-	tap_run(cases, TAP_NR_CASES(cases));
-	cleanup();
-
-	return tap_done("test_ntp2");
+	return ntp_test_main(argc, argv, "test_ntp2", cases,
+			     TAP_NR_CASES(cases));
 }
