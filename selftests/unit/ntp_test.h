@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tests of the .ntp format (test_ntp.c: format 1.x and what
- * every version has; test_ntp2.c: format 2.0's compact records) share,
- * in ntp_test.c. Files that the writer would never produce are built
- * byte by byte with this code's own little-endian helpers and zlib's
- * CRC-32, so that the tests check the documented format rather than the
- * reader against the writer.
+ * What the tests of the .ntp format (test_ntp: format 1.x and what
+ * every version has, in test_ntp.c, ntp_v1.c and ntp_damaged.c;
+ * test_ntp2.c: format 2.0's compact records) share, in ntp_test.c.
+ * Files that the writer would never produce are built byte by byte with
+ * this code's own little-endian helpers and zlib's CRC-32, so that the
+ * tests check the documented format rather than the reader against the
+ * writer.
  */
 #ifndef NTPROF_SELFTESTS_NTP_TEST_H
 #define NTPROF_SELFTESTS_NTP_TEST_H

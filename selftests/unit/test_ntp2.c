@@ -5,8 +5,8 @@
  * at the byte offsets the document gives; 2.1's chain rule in the header;
  * every version the writer can still write read back; a newer 2.x minor;
  * the writer's sizes and its refusals; and blocks damaged in every way a
- * compact record can be, each refused with one exact message. test_ntp.c has what all versions share,
- * test_crec.c the codec's bytes.
+ * compact record can be, each refused with one exact message. test_ntp
+ * has what all versions share, test_crec.c the codec's bytes.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_ntp2 [--seeds DIR]   (DIR: also keep the files for fuzzing)
