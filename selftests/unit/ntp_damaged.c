@@ -253,16 +253,14 @@ static void record_size_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
 	(void)l;
-	wr32(b + 16, 0xffffffff);
-	fix_header(b);
+	set_record_size(b, 0xffffffff);
 }
 
 static void record_size_small(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
 	(void)l;
-	wr32(b + 16, 231);
-	fix_header(b);
+	set_record_size(b, 231);
 }
 
 static void payload_byte(uint8_t *b, size_t *len, const struct layout *l)
@@ -288,8 +286,7 @@ static void block_len_huge(uint8_t *b, size_t *len, const struct layout *l)
 static void block_count_wrong(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + l->unit[1] + 8, 0x40000001);	/* * 232 wraps in 32 bits */
-	fix_unit(b, l->unit[1], false);
+	set_unit_count(b, l->unit[1], 0x40000001);	/* * 232 wraps in 32 bits */
 }
 
 static void block_repeated(uint8_t *b, size_t *len, const struct layout *l)
@@ -326,17 +323,14 @@ static void after_trailer(uint8_t *b, size_t *len, const struct layout *l)
 
 void test_damaged(void)
 {
-	static const size_t blocks[] = { 3, 2, 4 };
-	const char *path = tpath("good.ntp");
 	struct ntprof_record *recs;
 	struct layout l;
 	struct result r;
 	size_t len, n;
 	uint8_t *good;
 
-	recs = write_blocks(path, blocks, 3, false, &n);
-	good = slurp(path, &len);
-	layout(good, len, &l);
+	good = good_file("good.ntp", NTP_VERSION_MAJOR, NTP_VERSION_MINOR, &len,
+			 &l, &recs);
 
 	ok(damaged(good, len, -EBADMSG, bad_magic,
 		   "not an ntprof recording (bad magic)"),
@@ -483,16 +477,11 @@ void test_damaged(void)
 /* What only format 1.x has: a size for every record, in the header. */
 void test_damaged_1x(void)
 {
-	static const size_t blocks[] = { 3, 2, 4 };
-	const char *path = tpath("good14.ntp");
-	struct ntprof_record *recs;
 	struct layout l;
-	size_t len, n;
 	uint8_t *good;
+	size_t len;
 
-	recs = write_blocks_format(path, 1, 4, blocks, 3, false, &n);
-	good = slurp(path, &len);
-	layout(good, len, &l);
+	good = good_file("good14.ntp", 1, 4, &len, &l, NULL);
 	ok(damaged(good, len, -EBADMSG, record_size_huge,
 		   "header: record size 4294967295 is more than 4096"),
 	   "1.4: a record size of 4 GiB is rejected");
@@ -504,5 +493,4 @@ void test_damaged_1x(void)
 		   l.unit[1]),
 	   "1.4: a record count that does not match the length is rejected");
 	free(good);
-	free(recs);
 }

@@ -235,6 +235,12 @@ void fix_header(uint8_t *buf)
 	wr32(buf + len - 4, crc32(0, buf, len - 4));
 }
 
+void set_record_size(uint8_t *buf, uint32_t size)
+{
+	wr32(buf + 16, size);
+	fix_header(buf);
+}
+
 /* @payload: the payload's checksum too, when its length is true. */
 void fix_unit(uint8_t *buf, size_t off, bool payload)
 {
@@ -242,6 +248,12 @@ void fix_unit(uint8_t *buf, size_t off, bool payload)
 		wr32(buf + off + 16,
 		     crc32(0, buf + off + 24, rd32(buf + off + 12)));
 	wr32(buf + off + 20, crc32(0, buf + off, 20));
+}
+
+void set_unit_count(uint8_t *buf, size_t off, uint32_t count)
+{
+	wr32(buf + off + 8, count);
+	fix_unit(buf, off, false);
 }
 
 void layout(const uint8_t *buf, size_t len, struct layout *l)
@@ -542,6 +554,25 @@ bool same_records(const struct ntprof_record *a,
 			return false;
 		}
 	return true;
+}
+
+uint8_t *good_file(const char *name, unsigned int major, unsigned int minor,
+		   size_t *len, struct layout *l, struct ntprof_record **recs)
+{
+	static const size_t blocks[] = { 3, 2, 4 };
+	const char *path = tpath(name);
+	struct ntprof_record *written;
+	uint8_t *good;
+	size_t n;
+
+	written = write_blocks_format(path, major, minor, blocks, 3, false, &n);
+	good = slurp(path, len);
+	layout(good, *len, l);
+	if (recs)
+		*recs = written;
+	else
+		free(written);
+	return good;
 }
 
 /* Copies the good file, lets @change damage it, and checks the message. */

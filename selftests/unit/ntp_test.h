@@ -99,8 +99,12 @@ void put_unit(struct bytes *b, const char *tag, uint32_t seq,
 	      uint32_t count, const void *payload, uint32_t len);
 /* Recomputes the checksums after a test changed a field on purpose. */
 void fix_header(uint8_t *buf);
+/* Sets the header's record size field to @size, its checksum fixed. */
+void set_record_size(uint8_t *buf, uint32_t size);
 /* @payload: the payload's checksum too, when its length is true. */
 void fix_unit(uint8_t *buf, size_t off, bool payload);
+/* Sets the count of the unit at @off to @count, its checksum fixed. */
+void set_unit_count(uint8_t *buf, size_t off, uint32_t count);
 
 /* The offsets of a well-formed file's units, the trailer's last. */
 struct layout {
@@ -168,6 +172,14 @@ void read_file(const char *path, bool all, struct result *r);
 bool fails_with(const char *path, int err, const char *what);
 bool same_records(const struct ntprof_record *a,
 		  const struct ntprof_record *b, size_t n);
+/*
+ * good_file() - write the good file that the damaged-file cases change:
+ * @name in the scratch directory, of format @major.@minor, with blocks of
+ * 3, 2 and 4 records, then the trailer. Returns its bytes, *@len of them,
+ * their layout in @l, and the records in *@recs unless @recs is NULL.
+ */
+uint8_t *good_file(const char *name, unsigned int major, unsigned int minor,
+		   size_t *len, struct layout *l, struct ntprof_record **recs);
 /*
  * Copies the good file, lets @change damage it, and checks that both
  * ways of reading fail with @err and the message @fmt.
