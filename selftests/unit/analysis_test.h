@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * test_analysis is built from several files, one for each topic: test_analysis.c
- * (the table of cases, statistics, empty input, --bench),
- * analysis_breakdown.c, analysis_groups.c and analysis_join.c. This header
- * declares what they share, in analysis_test.c, and the cases that the
- * table in test_analysis.c runs.
+ * test_analysis is built from several files, one for each topic:
+ * test_analysis.c (the table of cases, statistics, empty input, --bench),
+ * analysis_breakdown.c, analysis_groups.c and analysis_join.c. This
+ * header declares what they share, in analysis_test.c, and the cases that
+ * the table in test_analysis.c runs.
  */
 #ifndef NTPROF_SELFTESTS_ANALYSIS_TEST_H
 #define NTPROF_SELFTESTS_ANALYSIS_TEST_H
