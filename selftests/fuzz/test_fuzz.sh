@@ -3,7 +3,7 @@
 #
 # Fuzzes the .ntp reader (tools/ntprof/lib/ntp/ntp_read*.c) with libFuzzer, ASan and
 # UBSan for FUZZ_TIME seconds (default 30), starting from the files that
-# selftests/unit/test_ntp.c and test_ntp2.c make (--seeds): good, cut
+# selftests/unit/test_ntp and test_ntp2 make (--seeds): good, cut
 # short and damaged in every way they check, of format 1.x and 2.0 (its
 # compact records). Runs from any directory.
 # Prints TAP: one test, with the crash report and the input that caused
@@ -58,6 +58,7 @@ if ! "$CLANG" "${cflags[@]}" -g -O1 -fsanitize=fuzzer,address,undefined \
 		-o "$work/fuzz_ntp" "$FUZZ_DIR/fuzz_ntp.c" "${reader[@]}" \
 		-lisal -lz > "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp" "$UNIT_DIR/test_ntp.c" \
+		"$UNIT_DIR/ntp_v1.c" "$UNIT_DIR/ntp_damaged.c" \
 		"$UNIT_DIR/ntp_test.c" "${reader[@]}" -lisal -lz \
 		>> "$work/build.log" 2>&1 ||
    ! "$CLANG" "${cflags[@]}" -O1 -o "$work/test_ntp2" "$UNIT_DIR/test_ntp2.c" \

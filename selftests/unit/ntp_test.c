@@ -19,12 +19,16 @@
 #include "ntp_test.h"
 #include "tap.h"
 
+/* The checks of every file of the program (tap.h). */
+int tests, failed;
+
 char scratch[256];
 const char *seeds;
 /* The test program's name, for its seeds' names. */
 static const char *prog;
 
-void cleanup(void)
+/* Removes the scratch directory and its files. */
+static void cleanup(void)
 {
 	struct dirent *de;
 	DIR *d = opendir(scratch);
@@ -231,6 +235,12 @@ void fix_header(uint8_t *buf)
 	wr32(buf + len - 4, crc32(0, buf, len - 4));
 }
 
+void set_record_size(uint8_t *buf, uint32_t size)
+{
+	wr32(buf + 16, size);
+	fix_header(buf);
+}
+
 /* @payload: the payload's checksum too, when its length is true. */
 void fix_unit(uint8_t *buf, size_t off, bool payload)
 {
@@ -238,6 +248,12 @@ void fix_unit(uint8_t *buf, size_t off, bool payload)
 		wr32(buf + off + 16,
 		     crc32(0, buf + off + 24, rd32(buf + off + 12)));
 	wr32(buf + off + 20, crc32(0, buf + off, 20));
+}
+
+void set_unit_count(uint8_t *buf, size_t off, uint32_t count)
+{
+	wr32(buf + off + 8, count);
+	fix_unit(buf, off, false);
 }
 
 void layout(const uint8_t *buf, size_t len, struct layout *l)
@@ -431,7 +447,12 @@ struct ntprof_record *write_blocks(const char *path, const size_t *blocks,
 				   blocks, nblocks, no_trailer, total);
 }
 
-int ntp_test_start(int argc, char *argv[], const char *name)
+/*
+ * The start of test program @name, given the @argc arguments @argv that
+ * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
+ * made, TAP's first line. Returns 0, or 1 after the usage.
+ */
+static int ntp_test_start(int argc, char *argv[], const char *name)
 {
 	const char *tmp = getenv("TMPDIR");
 
@@ -451,6 +472,18 @@ int ntp_test_start(int argc, char *argv[], const char *name)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	printf("TAP version 13\n");
 	return 0;
+}
+
+int ntp_test_main(int argc, char *argv[], const char *name,
+		  const struct tap_case *cases, size_t n)
+{
+	int a = tap_args(argc, argv, cases, n);
+
+	if (ntp_test_start(argc - a, argv + a, name))
+		return 1;
+	tap_run(cases, n);
+	cleanup();
+	return tap_done(name);
 }
 
 /* Reads @path with ntp_read_all(), or block by block. */
@@ -521,6 +554,25 @@ bool same_records(const struct ntprof_record *a,
 			return false;
 		}
 	return true;
+}
+
+uint8_t *good_file(const char *name, unsigned int major, unsigned int minor,
+		   size_t *len, struct layout *l, struct ntprof_record **recs)
+{
+	static const size_t blocks[] = { 3, 2, 4 };
+	const char *path = tpath(name);
+	struct ntprof_record *written;
+	uint8_t *good;
+	size_t n;
+
+	written = write_blocks_format(path, major, minor, blocks, 3, false, &n);
+	good = slurp(path, len);
+	layout(good, *len, l);
+	if (recs)
+		*recs = written;
+	else
+		free(written);
+	return good;
 }
 
 /* Copies the good file, lets @change damage it, and checks the message. */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tests of the .ntp format (test_ntp.c: format 1.x and what
- * every version has; test_ntp2.c: format 2.0's compact records) share,
- * in ntp_test.c. Files that the writer would never produce are built
- * byte by byte with this code's own little-endian helpers and zlib's
- * CRC-32, so that the tests check the documented format rather than the
- * reader against the writer.
+ * What the tests of the .ntp format (test_ntp: format 1.x and what
+ * every version has, in test_ntp.c, ntp_v1.c and ntp_damaged.c;
+ * test_ntp2.c: format 2.0's compact records) share, in ntp_test.c.
+ * Files that the writer would never produce are built byte by byte with
+ * this code's own little-endian helpers and zlib's CRC-32, so that the
+ * tests check the documented format rather than the reader against the
+ * writer.
  */
 #ifndef NTPROF_SELFTESTS_NTP_TEST_H
 #define NTPROF_SELFTESTS_NTP_TEST_H
@@ -16,19 +17,33 @@
 
 #include "ntp/ntp.h"
 
+/*
+ * test_ntp is built from several files, which count their checks in one
+ * tally, held by ntp_test.c (tap.h); test_ntp2 counts in it too. A file
+ * that included tap.h first would count in a tally of its own.
+ */
+#if defined(NTPROF_SELFTESTS_TAP_H) && !defined(TAP_SHARED_TALLY)
+#error "include ntp_test.h before tap.h, so that its checks are counted"
+#endif
+#define TAP_SHARED_TALLY
+#include "tap.h"
+
 /* The scratch directory, and a file's path in it. */
 extern char scratch[256];
 #define tpath(name) tap_path(scratch, name)
 
 /*
- * The start of test program @name, given the @argc arguments @argv that
- * follow tap_args()'s options: [--seeds DIR] read, the scratch directory
- * made, TAP's first line. Returns 0, or 1 after the usage.
+ * ntp_test_main() - the whole main() of test program @name, whose @n cases
+ * are in the table @cases: reads tap.h's options -l and -t NAME, then
+ * [--seeds DIR], makes the scratch directory, runs the cases, removes the
+ * directory, and returns tap_done()'s exit status (1 after the usage).
  */
-int ntp_test_start(int argc, char *argv[], const char *name);
-/* Removes the scratch directory and its files. */
-void cleanup(void);
-/* "Bail out!" with @what and errno's message; exits. */
+int ntp_test_main(int argc, char *argv[], const char *name,
+		  const struct tap_case *cases, size_t n);
+/*
+ * "Bail out!" with @what and errno's message; removes the scratch
+ * directory and exits.
+ */
 void die(const char *what) __attribute__((noreturn));
 uint8_t *slurp(const char *path, size_t *len);
 void spit(const char *path, const void *buf, size_t len);
@@ -84,8 +99,12 @@ void put_unit(struct bytes *b, const char *tag, uint32_t seq,
 	      uint32_t count, const void *payload, uint32_t len);
 /* Recomputes the checksums after a test changed a field on purpose. */
 void fix_header(uint8_t *buf);
+/* Sets the header's record size field to @size, its checksum fixed. */
+void set_record_size(uint8_t *buf, uint32_t size);
 /* @payload: the payload's checksum too, when its length is true. */
 void fix_unit(uint8_t *buf, size_t off, bool payload);
+/* Sets the count of the unit at @off to @count, its checksum fixed. */
+void set_unit_count(uint8_t *buf, size_t off, uint32_t count);
 
 /* The offsets of a well-formed file's units, the trailer's last. */
 struct layout {
@@ -153,6 +172,14 @@ void read_file(const char *path, bool all, struct result *r);
 bool fails_with(const char *path, int err, const char *what);
 bool same_records(const struct ntprof_record *a,
 		  const struct ntprof_record *b, size_t n);
+/*
+ * good_file() - write the good file that the damaged-file cases change:
+ * @name in the scratch directory, of format @major.@minor, with blocks of
+ * 3, 2 and 4 records, then the trailer. Returns its bytes, *@len of them,
+ * their layout in @l, and the records in *@recs unless @recs is NULL.
+ */
+uint8_t *good_file(const char *name, unsigned int major, unsigned int minor,
+		   size_t *len, struct layout *l, struct ntprof_record **recs);
 /*
  * Copies the good file, lets @change damage it, and checks that both
  * ways of reading fail with @err and the message @fmt.

@@ -49,7 +49,17 @@ static inline void tap_rmdir(const char *dir, const char *const *files,
 	rmdir(dir);
 }
 
+/*
+ * The tally of checks run and failed. A program built from several files
+ * (test_ntp, test_analysis) keeps one tally for all of them: its shared
+ * header defines TAP_SHARED_TALLY before it includes this one, and one of
+ * its files defines the two counters.
+ */
+#ifdef TAP_SHARED_TALLY
+extern int tests, failed;
+#else
 static int tests, failed;
+#endif
 
 static bool __attribute__((format(printf, 2, 3), unused))
 ok(bool cond, const char *fmt, ...)

@@ -5,8 +5,8 @@
  * at the byte offsets the document gives; 2.1's chain rule in the header;
  * every version the writer can still write read back; a newer 2.x minor;
  * the writer's sizes and its refusals; and blocks damaged in every way a
- * compact record can be, each refused with one exact message. test_ntp.c has what all versions share,
- * test_crec.c the codec's bytes.
+ * compact record can be, each refused with one exact message. test_ntp
+ * has what all versions share, test_crec.c the codec's bytes.
  * Prints TAP; exits 1 if any test failed.
  *
  * usage: test_ntp2 [--seeds DIR]   (DIR: also keep the files for fuzzing)
@@ -397,22 +397,19 @@ static void record_size_set(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
 	(void)l;
-	wr32(b + 16, 232);
-	fix_header(b);
+	set_record_size(b, 232);
 }
 
 static void count_huge(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + l->unit[1] + 8, 0x40000001);	/* * 48 wraps in 32 bits */
-	fix_unit(b, l->unit[1], false);
+	set_unit_count(b, l->unit[1], 0x40000001);	/* * 48 wraps in 32 bits */
 }
 
 static void count_tiny(uint8_t *b, size_t *len, const struct layout *l)
 {
 	(void)len;
-	wr32(b + l->unit[1] + 8, 1);	/* 472 bytes > 1 * 236 */
-	fix_unit(b, l->unit[1], false);
+	set_unit_count(b, l->unit[1], 1);	/* 472 bytes > 1 * 236 */
 }
 
 /* The second record's points word, in block 1. */
@@ -486,16 +483,12 @@ static void chain_cut(uint8_t *b, size_t *len, const struct layout *l)
 
 static void test_damaged(void)
 {
-	static const size_t blocks[] = { 3, 2, 4 };
-	const char *path = tpath("good20.ntp");
-	struct ntprof_record *recs;
 	struct layout l;
-	size_t len, n, at;
 	uint8_t *good;
+	size_t len, at;
 
-	recs = write_blocks(path, blocks, 3, false, &n);
-	good = slurp(path, &len);
-	layout(good, len, &l);
+	good = good_file("good20.ntp", NTP_VERSION_MAJOR, NTP_VERSION_MINOR,
+			 &len, &l, NULL);
 	at = l.unit[1];
 	ok(rd32(good + at + 12) == 2 * REC,
 	   "the good file's block 1: 2 records of %d bytes", REC);
@@ -536,7 +529,6 @@ static void test_damaged(void)
 		   at, REC),
 	   "a WIDE offset below time 0");
 	free(good);
-	free(recs);
 }
 
 /* Reads @path's records and events; the reader's return in *@ret. */
@@ -657,8 +649,7 @@ static void test_events(void)
 	fix_header(buf);
 
 	/* A count that the length does not hold. */
-	wr32(u + 8, 3);
-	fix_unit(buf, l.unit[1], false);
+	set_unit_count(buf, l.unit[1], 3);
 	spit(bad, buf, len);
 	seed(bad);
 	events_read(bad, &n, &drops, &ret, msg, sizeof(msg), &f);
@@ -668,8 +659,7 @@ static void test_events(void)
 	ok(ret == -EBADMSG && !strcmp(msg, want), "a miscounted events unit: \"%s\"",
 	   msg);
 	ntp_close(f);
-	wr32(u + 8, 2);
-	fix_unit(buf, l.unit[1], false);
+	set_unit_count(buf, l.unit[1], 2);
 
 	/* An event at time 0, which no clock gives. */
 	memset(u + 32 + 16, 0, 8);
@@ -699,12 +689,6 @@ static const struct tap_case cases[] = {
 
 int main(int argc, char *argv[])
 {
-	int a = tap_args(argc, argv, cases, TAP_NR_CASES(cases));
-
-	if (ntp_test_start(argc - a, argv + a, "test_ntp2"))
-		return 1;
-	tap_run(cases, TAP_NR_CASES(cases));
-	cleanup();
-
-	return tap_done("test_ntp2");
+	return ntp_test_main(argc, argv, "test_ntp2", cases,
+			     TAP_NR_CASES(cases));
 }
