@@ -118,8 +118,8 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 2 && buf[9] == 0 &&
-	   buf[10] == 2 && buf[11] == 0 && rd32(buf + 16) == 0,
-	   "the magic, version 2.2 and record size 0 (records say their own)");
+	   buf[10] == 3 && buf[11] == 0 && rd32(buf + 16) == 0,
+	   "the magic, version 2.3 and record size 0 (records say their own)");
 	/* The header of 1.4, to the byte, then 2.1's chain and the CRC. */
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + HOOKS_LEN +
 			DEVS_LEN + CTRLS_LEN + PART_LEN + CHAIN_LEN + 4 &&

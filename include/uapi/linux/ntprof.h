@@ -502,6 +502,14 @@ enum ntprof_event_type {
 	 * recovery, which moves the controller to resetting by itself.
 	 */
 	NTPROF_EVENT_CTRL_RESET,
+	/*
+	 * Host: an attempt to connect nvmeN began, at the entry of the
+	 * transport's setup (nvme_tcp_setup_ctrl(), nvme_rdma_setup_ctrl()):
+	 * the first connect, the connect of a reset, or one reconnect
+	 * attempt after a lost connection. Its result is what follows: the
+	 * controller live, another attempt, or its deletion.
+	 */
+	NTPROF_EVENT_CTRL_ATTEMPT,
 };
 
 /* The states of a host controller: Linux's enum nvme_ctrl_state. */

@@ -7,7 +7,9 @@
  * already resetting, live asked of one being deleted) are left out here.
  * A move to resetting just after a reset was asked, with no change
  * between, is that reset; one without is an error recovery, a lost
- * connection.
+ * connection. An attempt to connect belongs to the controller's open
+ * episode; one without (the recording started while the controller was
+ * connecting) opens a recovery.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -153,6 +155,27 @@ static int ctl_change(struct ctl_state *s, const struct ntp_event *ev,
 	return 0;
 }
 
+/* ctl_attempt() - count an attempt to connect in the episode it is part of. */
+static int ctl_attempt(struct ctl_state *s, const struct ntp_event *ev,
+		       uint64_t start_ns, uint32_t file,
+		       struct ntprof_ctl_event **out, size_t *nout,
+		       size_t *cap)
+{
+	struct ntprof_ctl_event *e;
+
+	if (s->open < 0) {
+		if (!ctl_add(out, nout, cap, NTPROF_CTL_RECOVERY, ev->ctrl,
+			     file, start_ns))
+			return -ENOMEM;
+		s->open = *nout - 1;
+	}
+	e = &(*out)[s->open];
+	if (e->attempts < NTPROF_CTL_ATTEMPTS_MAX)
+		e->attempt_ns[e->attempts] = ev->time_mono_ns;
+	e->attempts++;
+	return 0;
+}
+
 int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
 		      uint32_t file, struct ntprof_ctl_event **out,
 		      size_t *nout, size_t *cap)
@@ -169,6 +192,11 @@ int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
 		}
 		if (ev[i].type == NTPROF_EVENT_CTRL_RESET) {
 			s->reset_asked = 1;
+			continue;
+		}
+		if (ev[i].type == NTPROF_EVENT_CTRL_ATTEMPT) {
+			err = ctl_attempt(s, &ev[i], start_ns, file, out, nout,
+					  cap);
 			continue;
 		}
 		if (ev[i].type != NTPROF_EVENT_CTRL_STATE ||
@@ -203,4 +231,19 @@ const char *ntprof_ctl_end_name(uint8_t end)
 	};
 
 	return end < sizeof(names) / sizeof(names[0]) ? names[end] : "unknown";
+}
+
+const char *ntprof_ctl_attempt_result(const struct ntprof_ctl_event *e,
+				      uint32_t i)
+{
+	if (i + 1 < e->attempts)
+		return "failed";
+	switch (e->end) {
+	case NTPROF_CTL_END_LIVE:
+		return "live";
+	case NTPROF_CTL_END_DELETED:
+		return "deleted";
+	default:
+		return "unknown";
+	}
 }

@@ -3,7 +3,8 @@
  * The events section of a report: each episode of a host's controllers
  * (analysis/ctl_events.h) at its time on its recording's clock (seconds
  * from the session's start), with its duration where it has an end
- * within the recording.
+ * within the recording, and the attempts to connect it made, each with
+ * its time and result.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -92,6 +93,24 @@ static const char *ctl_machine(const struct recording_run *run,
 	return run->files[file].hdr->hostname;
 }
 
+/* The attempts line under an episode that made any. */
+static void print_attempts(FILE *f, const struct recording_run *run,
+			   const struct ntprof_ctl_event *e)
+{
+	uint32_t i, shown = e->attempts < NTPROF_CTL_ATTEMPTS_MAX ?
+			    e->attempts : NTPROF_CTL_ATTEMPTS_MAX;
+
+	fprintf(f, "  %12s  %" PRIu32 " attempt%s:", "", e->attempts,
+		e->attempts == 1 ? "" : "s");
+	for (i = 0; i < shown; i++)
+		fprintf(f, "%s %.6f %s", i ? "," : "",
+			ctl_time_s(run, e->file, e->attempt_ns[i]),
+			ntprof_ctl_attempt_result(e, i));
+	if (shown < e->attempts)
+		fprintf(f, ", and %" PRIu32 " more", e->attempts - shown);
+	fputc('\n', f);
+}
+
 int report_events_print(FILE *f, const struct recording_run *run)
 {
 	struct ntprof_ctl_event *ev;
@@ -127,12 +146,38 @@ int report_events_print(FILE *f, const struct recording_run *run)
 		if (ev[i].kind == NTPROF_CTL_RECOVERY)
 			fprintf(f, "  under way when the recording started");
 		fputc('\n', f);
+		if (ev[i].attempts)
+			print_attempts(f, run, &ev[i]);
 	}
 	if (lost)
 		fprintf(f, "  %" PRIu64 " events lost: the module's buffer of them was full\n",
 			lost);
 	free(ev);
 	return 0;
+}
+
+/*
+ * An episode's attempts to connect: how many, and the first
+ * NTPROF_CTL_ATTEMPTS_MAX with their time and result. Only an episode
+ * that made some has them: a recording by a module before these events
+ * has none, and says nothing of them rather than 0.
+ */
+static void json_attempts(struct ntprof_json *js,
+			  const struct recording_run *run,
+			  const struct ntprof_ctl_event *e)
+{
+	uint32_t i;
+
+	ntprof_json_u64(js, "attempt_count", e->attempts);
+	ntprof_json_arr_start(js, "attempts");
+	for (i = 0; i < e->attempts && i < NTPROF_CTL_ATTEMPTS_MAX; i++) {
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_num(js, "start_s",
+				ctl_time_s(run, e->file, e->attempt_ns[i]), 6);
+		ntprof_json_str(js, "result", ntprof_ctl_attempt_result(e, i));
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
 }
 
 int report_events_json(struct ntprof_json *js,
@@ -163,6 +208,8 @@ int report_events_json(struct ntprof_json *js,
 			       NULL : ntprof_ctl_end_name(ev[i].end));
 		ntprof_json_bool(js, "before_start",
 				 ev[i].kind == NTPROF_CTL_RECOVERY);
+		if (ev[i].attempts)
+			json_attempts(js, run, &ev[i]);
 		ntprof_json_obj_end(js);
 	}
 	ntprof_json_arr_end(js);
