@@ -25,6 +25,16 @@
  * another attempt, or a delete), since these hooks see function entries
  * only.
  *
+ * On the target, nvmet_install_queue(ctrl, req) installs a queue that a
+ * connect command asks for, queue 0 once the controller is created; and
+ * nvmet_ctrl_free(ref) frees one, its last reference put. Their
+ * controller's id comes from the layout (NTPROF_LF_NVMET_CTRL_CNTLID,
+ * which the target's records use too) and the connect's queue id from
+ * the command (NTPROF_LF_NVMET_REQ_CMD). nvmet_ctrl_free() is handed
+ * the controller's struct kref, 136 bytes past its cntlid in 5.10, 6.1
+ * (objdump: the function's ida_free() of the cntlid), 6.12, 7.2 and 7.3
+ * (pahole).
+ *
  * None of these functions is on the I/O path: they run when a
  * controller connects, resets, recovers or goes, a few times a second
  * at most.
@@ -47,6 +57,7 @@
 #include <linux/blk-mq.h>
 #include <linux/ktime.h>
 #include <linux/mutex.h>
+#include <linux/nvme.h>
 #include <linux/socket.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
@@ -63,6 +74,7 @@
 
 #define NTPROF_NVME_CTRL_STATE		4
 #define NTPROF_NVME_CTRL_INSTANCE	(16 + sizeof(struct mutex) + 40)
+#define NTPROF_NVMET_CTRL_REF_PAST_CNTLID	136
 #define NTPROF_NVME_RDMA_CTRL_CTRL					\
 	(8 + 2 * sizeof(struct blk_mq_tag_set) +			\
 	 sizeof(struct work_struct) + 24 + sizeof(struct delayed_work) +\
@@ -144,6 +156,45 @@ static void ntprof_event_rdma_setup(struct ntprof_hook *hook,
 
 NTPROF_FTRACE_CALLBACK(ntprof_event_rdma_setup)
 
+/* nvmet_install_queue(ctrl, req): queue 0 makes the controller. */
+static void ntprof_event_nvmet_queue(struct ntprof_hook *hook,
+				     struct ftrace_regs *fregs)
+{
+	const void *ctrl = (const void *)ntprof_fn_arg(fregs, 0);
+	const void *req = (const void *)ntprof_fn_arg(fregs, 1);
+	struct ntprof_event ev = { .type = NTPROF_EVENT_TARGET_CTRL_CREATED };
+	const struct nvme_command *cmd;
+
+	if (!ntprof_hook_enter(hook, NTPROF_ROLE_TARGET))
+		return;
+	cmd = ntprof_lf_get(req, NTPROF_LF_NVMET_REQ_CMD,
+			    const struct nvme_command *);
+	if (!cmd || ntprof_nofault_get(&cmd->connect.qid, __le16))
+		return;
+	ev.ts = ktime_get_ns();
+	ev.ctrl = ntprof_lf_get(ctrl, NTPROF_LF_NVMET_CTRL_CNTLID, u16);
+	ntprof_events_add(NTPROF_ROLE_TARGET, &ev);
+}
+
+NTPROF_FTRACE_CALLBACK(ntprof_event_nvmet_queue)
+
+/* nvmet_ctrl_free(ref): @ref is the controller's struct kref. */
+static void ntprof_event_nvmet_free(struct ntprof_hook *hook,
+				    struct ftrace_regs *fregs)
+{
+	const char *ref = (const char *)ntprof_fn_arg(fregs, 0);
+	struct ntprof_event ev = { .type = NTPROF_EVENT_TARGET_CTRL_FREED };
+
+	if (!ntprof_hook_enter(hook, NTPROF_ROLE_TARGET))
+		return;
+	ev.ts = ktime_get_ns();
+	ev.ctrl = ntprof_nofault_get(ref - NTPROF_NVMET_CTRL_REF_PAST_CNTLID,
+				     u16);
+	ntprof_events_add(NTPROF_ROLE_TARGET, &ev);
+}
+
+NTPROF_FTRACE_CALLBACK(ntprof_event_nvmet_free)
+
 /* The signatures are the same in 5.10, 6.1, 6.12 and 7.3 (their BTF). */
 struct ntprof_hook ntprof_event_hooks[NTPROF_NR_EVENT_HOOKS] = {
 	[NTPROF_EH_CTRL_STATE] =
@@ -170,5 +221,16 @@ struct ntprof_hook ntprof_event_hooks[NTPROF_NR_EVENT_HOOKS] = {
 		NTPROF_FUNCTION(nvme_rdma_setup_ctrl, NTPROF_ROLE_HOST,
 				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
 				NTPROF_MOD_NVME_RDMA, ntprof_event_rdma_setup,
+				0, .unchecked = !NTPROF_CTRL_LAYOUT_CHECKED),
+	[NTPROF_EH_NVMET_INSTALL_QUEUE] =
+		NTPROF_FUNCTION(nvmet_install_queue, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
+				NTPROF_MOD_NVMET, ntprof_event_nvmet_queue,
+				NTPROF_LF(NTPROF_LF_NVMET_REQ_CMD) |
+				NTPROF_LF(NTPROF_LF_NVMET_CTRL_CNTLID)),
+	[NTPROF_EH_NVMET_CTRL_FREE] =
+		NTPROF_FUNCTION(nvmet_ctrl_free, NTPROF_ROLE_TARGET,
+				NTPROF_TRANSPORT_NONE, NTPROF_PT_NONE, false,
+				NTPROF_MOD_NVMET, ntprof_event_nvmet_free,
 				0, .unchecked = !NTPROF_CTRL_LAYOUT_CHECKED),
 };
