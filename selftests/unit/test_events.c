@@ -32,6 +32,7 @@
 static const char *const files[] = {
 	"events.ntp", "report.txt", "report.json",
 	"attempts.ntp", "attempts.txt", "attempts.json",
+	"target.ntp", "target.txt", "target.json",
 };
 
 static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
@@ -483,7 +484,81 @@ static void test_attempts_report(void)
 	ok(!system(cmd), "report --json with attempts matches ntprof-report-1.json");
 }
 
+static struct ntp_event tgt(uint64_t t, uint32_t cntlid, uint8_t type)
+{
+	return (struct ntp_event) {
+		.time_mono_ns = t, .ctrl = cntlid, .type = type,
+	};
+}
+
+/*
+ * A target's controllers: cntlid 1 created at 5 s and freed at 9 s,
+ * cntlid 2 freed at 3 s (created before the recording), cntlid 3 created
+ * at 12 s and not freed; and a host's nvme1 lost at 4 s, still out, whose
+ * instance the target's cntlid 1 must not be taken for.
+ */
+static size_t target_events(struct ntp_event *e)
+{
+	size_t n = 0;
+
+	e[n++] = tgt(T0 + 3 * S, 2, NTPROF_EVENT_TARGET_CTRL_FREED);
+	e[n++] = st(T0 + 4 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = tgt(T0 + 5 * S, 1, NTPROF_EVENT_TARGET_CTRL_CREATED);
+	e[n++] = tgt(T0 + 9 * S, 1, NTPROF_EVENT_TARGET_CTRL_FREED);
+	e[n++] = tgt(T0 + 12 * S, 3, NTPROF_EVENT_TARGET_CTRL_CREATED);
+	return n;
+}
+
+static void test_target(void)
+{
+	struct ntp_event raw[8];
+	struct ntprof_ctl_event *e = NULL;
+	size_t n = 0, cap = 0, nraw = target_events(raw);
+	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	int err;
+
+	err = ntprof_ctl_events(raw, nraw, T0, 0, &e, &n, &cap);
+	ok(!err && n == 4 &&
+	   ep(&e[0], NTPROF_CTL_NVMET_CTRL, 2, T0, T0 + 3 * S,
+	      NTPROF_CTL_END_FREED) && e[0].before_start &&
+	   ep(&e[1], NTPROF_CTL_LOSS, 1, T0 + 4 * S, 0, NTPROF_CTL_END_NONE) &&
+	   ep(&e[2], NTPROF_CTL_NVMET_CTRL, 1, T0 + 5 * S, T0 + 9 * S,
+	      NTPROF_CTL_END_FREED) && !e[2].before_start &&
+	   ep(&e[3], NTPROF_CTL_NVMET_CTRL, 3, T0 + 12 * S, 0,
+	      NTPROF_CTL_END_NONE),
+	   "a target's controllers: created to freed, freed only, created only; a host's nvme1 apart");
+	free(e);
+
+	err = write_events("target.ntp", raw, nraw);
+	tool_path(tool, sizeof(tool));
+	snprintf(cmd, sizeof(cmd), "%s report target.ntp > target.txt", tool);
+	err = err ? err : system(cmd);
+	text = tap_slurp("target.txt");
+	ok(!err && text &&
+	   strstr(text, "      0.000000  cntlid=2      nvmet-ctrl      3.000000  freed  created before the recording started\n") &&
+	   strstr(text, "      5.000000  cntlid=1      nvmet-ctrl      4.000000  freed\n") &&
+	   strstr(text, "     12.000000  cntlid=3      nvmet-ctrl             -  not within the recording\n") &&
+	   strstr(text, "      4.000000  nvme1         loss                   -  not within the recording\n"),
+	   "report: a target's controllers by their id, with their lives");
+	if (text && !strstr(text, "cntlid=1"))
+		diag("%s", text);
+	snprintf(cmd, sizeof(cmd), "%s report --json target.ntp > target.json",
+		 tool);
+	err = system(cmd);
+	text = squeeze(tap_slurp("target.json"));
+	ok(!err && text &&
+	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=2\",\"machine\":\"host1\",\"start_s\":0.000000,\"duration_s\":3.000000,\"end\":\"freed\",\"before_start\":true}") &&
+	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=1\",\"machine\":\"host1\",\"start_s\":5.000000,\"duration_s\":4.000000,\"end\":\"freed\",\"before_start\":false}"),
+	   "report --json: the same, type nvmet-ctrl, ended freed");
+	if (snprintf(cmd, sizeof(cmd),
+		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json target.json",
+		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
+		scratch_bail("the tool's path is too long");
+	ok(!system(cmd), "report --json with a target's controllers matches ntprof-report-1.json");
+}
+
 static const struct tap_case cases[] = {
+	{ "target", test_target },
 	{ "attempts", test_attempts },
 	{ "attempts_report", test_attempts_report },
 	{ "state_machine", test_state_machine },

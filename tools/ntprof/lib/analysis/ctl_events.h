@@ -24,6 +24,12 @@ enum ntprof_ctl_kind {
 	 */
 	NTPROF_CTL_RECOVERY,
 	NTPROF_CTL_DELETE,	/* to deleting: an instant */
+	/*
+	 * Target: a controller's life, from its creation (its admin queue
+	 * connected) until it was freed; from the recording's start when
+	 * it was created before.
+	 */
+	NTPROF_CTL_NVMET_CTRL,
 };
 
 /* Why an episode ended. */
@@ -31,6 +37,7 @@ enum ntprof_ctl_end {
 	NTPROF_CTL_END_NONE,	/* not within the recording */
 	NTPROF_CTL_END_LIVE,
 	NTPROF_CTL_END_DELETED,	/* deleted before it was live again */
+	NTPROF_CTL_END_FREED,	/* a target's controller freed */
 };
 
 /*
@@ -43,7 +50,8 @@ enum ntprof_ctl_end {
 struct ntprof_ctl_event {
 	uint8_t kind;		/* enum ntprof_ctl_kind */
 	uint8_t end;		/* enum ntprof_ctl_end */
-	uint32_t ctrl;		/* N of nvmeN */
+	uint8_t before_start;	/* under way when the recording started */
+	uint32_t ctrl;		/* N of nvmeN; a target's: its cntlid */
 	uint32_t file;		/* the run's file it comes from */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t end_ns;	/* 0 without an end */

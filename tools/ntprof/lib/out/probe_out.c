@@ -59,7 +59,9 @@ static bool event_hook(const char *name)
 	       !strcmp(name, "nvme_reset_ctrl") ||
 	       !strcmp(name, "nvme_reset_ctrl_sync") ||
 	       !strcmp(name, "nvme_tcp_setup_ctrl") ||
-	       !strcmp(name, "nvme_rdma_setup_ctrl");
+	       !strcmp(name, "nvme_rdma_setup_ctrl") ||
+	       !strcmp(name, "nvmet_install_queue") ||
+	       !strcmp(name, "nvmet_ctrl_free");
 }
 
 static void point_str(const struct ntp_hook *h, char *buf, size_t size)

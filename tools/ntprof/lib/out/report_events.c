@@ -87,6 +87,14 @@ static double ctl_duration_s(const struct ntprof_ctl_event *e)
 	return (e->end_ns - e->start_ns) / 1e9;
 }
 
+/* nvmeN on a host; a target's controller by its id, cntlid=N. */
+static void ctl_name(const struct ntprof_ctl_event *e, char *buf,
+		     size_t size)
+{
+	snprintf(buf, size, e->kind == NTPROF_CTL_NVMET_CTRL ?
+		 "cntlid=%" PRIu32 : "nvme%" PRIu32, e->ctrl);
+}
+
 static const char *ctl_machine(const struct recording_run *run,
 			       uint32_t file)
 {
@@ -129,7 +137,7 @@ int report_events_print(FILE *f, const struct recording_run *run)
 	fprintf(f, "  %12s  %-12s  %-10s  %12s  %s\n", "time s", "controller",
 		"event", "duration s", "ended");
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "nvme%" PRIu32, ev[i].ctrl);
+		ctl_name(&ev[i], name, sizeof(name));
 		d = ctl_duration_s(&ev[i]);
 		fprintf(f, "  %12.6f  %-12s  %-10s  ",
 			ctl_time_s(run, ev[i].file, ev[i].start_ns), name,
@@ -145,6 +153,8 @@ int report_events_print(FILE *f, const struct recording_run *run)
 			fprintf(f, "  (%s)", ctl_machine(run, ev[i].file));
 		if (ev[i].kind == NTPROF_CTL_RECOVERY)
 			fprintf(f, "  under way when the recording started");
+		else if (ev[i].before_start)
+			fprintf(f, "  created before the recording started");
 		fputc('\n', f);
 		if (ev[i].attempts)
 			print_attempts(f, run, &ev[i]);
@@ -196,7 +206,7 @@ int report_events_json(struct ntprof_json *js,
 	}
 	ntprof_json_arr_start(js, "events");
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "nvme%" PRIu32, ev[i].ctrl);
+		ctl_name(&ev[i], name, sizeof(name));
 		ntprof_json_obj_start(js, NULL);
 		ntprof_json_str(js, "type", ntprof_ctl_kind_name(ev[i].kind));
 		ntprof_json_str(js, "controller", name);
@@ -206,8 +216,7 @@ int report_events_json(struct ntprof_json *js,
 		ntprof_json_num(js, "duration_s", ctl_duration_s(&ev[i]), 6);
 		ntprof_json_str(js, "end", ev[i].kind == NTPROF_CTL_DELETE ?
 			       NULL : ntprof_ctl_end_name(ev[i].end));
-		ntprof_json_bool(js, "before_start",
-				 ev[i].kind == NTPROF_CTL_RECOVERY);
+		ntprof_json_bool(js, "before_start", ev[i].before_start);
 		if (ev[i].attempts)
 			json_attempts(js, run, &ev[i]);
 		ntprof_json_obj_end(js);
