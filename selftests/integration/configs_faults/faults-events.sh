@@ -21,6 +21,8 @@
 #     log's "Failed reconnect attempt" lines plus the one that succeeded,
 #     each within the loss, the last one's result live; a reset's is
 #     one attempt, live;
+#   - a reset or a reconnect: the target's recording has a controller
+#     freed (the old one's) and one created (the new one's);
 #   - the text's events section and JSON's "events" agree, line by line,
 #     with each episode's count of attempts.
 
@@ -30,7 +32,7 @@
 events_text() {
 	awk 'function out() { if (ep != "") print ep, att; ep = "" }
 	     /^events \(control path/ { on = 1; getline; next }
-	     on && /^  *[0-9.-]+  nvme/ { out(); ep = $1 " " $2 " " $3 " " $4; att = 0; next }
+	     on && /^  *[0-9.-]+  (nvme|cntlid=)/ { out(); ep = $1 " " $2 " " $3 " " $4; att = 0; next }
 	     on && ep != "" && /^  +[0-9]+ attempts?:/ { att = $1; next }
 	     on { out(); on = 0 }
 	     END { out() }' "$1"
@@ -80,6 +82,17 @@ check_events() {
 		ktap_fail "$step: the report's events section and its JSON agree"
 		diff <(echo "$got") <(echo "$want") | sed 's/^/# /'
 	fi
+	case $f in
+	reset|retry|reconnect)
+		got=$(jq -r '[(.events // [])[] | select(.type == "nvmet-ctrl")] |
+			"\(map(select(.before_start == false)) | length) \(map(select(.end == "freed")) | length)"' "$json")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
+		set -- $got
+		[ "${1:-0}" -ge 1 ] && [ "${2:-0}" -ge 1 ] &&
+			ktap_pass "$step: the target's events: $2 controllers freed, $1 created" ||
+			ktap_fail "$step: the target's events: a controller freed and one created ($(jq -c '[(.events // [])[] | select(.type == "nvmet-ctrl")]' "$json"))"
+		;;
+	esac
 	case $f in
 	reset|retry)
 		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c)] |
