@@ -19,7 +19,7 @@
  * struct ntprof_event - one control-path event
  * @ts: when, CLOCK_MONOTONIC ns (the records' clock)
  * @type: enum ntprof_event_type
- * @ctrl: host: the controller's instance, N of nvmeN
+ * @ctrl: host: the controller's instance, N of nvmeN; target: its cntlid
  * @old_state: %NTPROF_EVENT_CTRL_STATE: the state on entry
  * @new_state: %NTPROF_EVENT_CTRL_STATE: the state asked for
  */

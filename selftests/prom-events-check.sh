@@ -8,7 +8,8 @@
 # that ended (ntprof_ctrl_event_seconds_total, within 1 us per episode:
 # the report rounds each to 6 decimals), the episodes still open
 # (ntprof_ctrl_out) and the events lost (ntprof_ctrl_events_dropped_total).
-# A controller's series with different path labels are added up.
+# A controller's series with different path labels are added up. The
+# target's controllers (nvmet-ctrl) are left out: they have no series.
 #
 # usage: prom-events-check.sh REPORT.json FILE.prom
 # Prints one line, what agreed, or each difference; exits 0 when they
@@ -23,7 +24,7 @@ fi
 
 # The report's side: "R CONTROLLER EVENT EPISODES SECONDS", "R
 # CONTROLLER out OPEN" and "R - lost N".
-report=$(jq -r '(.events // []) as $e |
+report=$(jq -r '[(.events // [])[] | select(.type != "nvmet-ctrl")] as $e |
 	(($e | map(.controller) | unique[]) as $c |
 	 (("connect", "reset", "loss", "recovery", "delete") as $k |
 	  [$e[] | select(.controller == $c and .type == $k)] as $m |

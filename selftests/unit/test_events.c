@@ -7,7 +7,8 @@
  * way when the recording started; events-get's reply parser
  * (genl/session_events.c), a malformed reply refused; and report's
  * events section and JSON "events" of a .ntp file written with events
- * (out/report_events.c), which must agree.
+ * (out/report_events.c), which must agree; the connect attempts of
+ * each episode, with their results, in both.
  * Prints TAP; exits 1 if any test failed.
  */
 #include <errno.h>
@@ -28,7 +29,11 @@
 #define S	1000000000ULL
 #define T0	(100 * S)
 
-static const char *const files[] = { "events.ntp", "report.txt", "report.json" };
+static const char *const files[] = {
+	"events.ntp", "report.txt", "report.json",
+	"attempts.ntp", "attempts.txt", "attempts.json",
+	"target.ntp", "target.txt", "target.json",
+};
 
 static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
 {
@@ -44,6 +49,14 @@ static struct ntp_event rst(uint64_t t, uint32_t ctrl)
 	return (struct ntp_event) {
 		.time_mono_ns = t, .ctrl = ctrl,
 		.type = NTPROF_EVENT_CTRL_RESET,
+	};
+}
+
+static struct ntp_event att(uint64_t t, uint32_t ctrl)
+{
+	return (struct ntp_event) {
+		.time_mono_ns = t, .ctrl = ctrl,
+		.type = NTPROF_EVENT_CTRL_ATTEMPT,
 	};
 }
 
@@ -309,7 +322,245 @@ static void test_report(void)
 		diag("%s", text);
 }
 
+/*
+ * Connect attempts, as the module records them at nvme_tcp_setup_ctrl()
+ * and nvme_rdma_setup_ctrl(): a loss with two failed reconnect attempts
+ * and a third that made it live, a connect of one attempt, a loss whose
+ * attempts kept failing until its delete, an attempt with nothing
+ * before it (connecting when the recording started), and a loss of 40
+ * attempts, more than an episode keeps the times of.
+ */
+static size_t attempt_events(struct ntp_event *e)
+{
+	size_t n = 0, i;
+
+	e[n++] = st(T0 + 10 * S, 5, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 10 * S + 100, 5, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	e[n++] = att(T0 + 11 * S, 5);
+	e[n++] = att(T0 + 12 * S, 5);
+	e[n++] = att(T0 + 13 * S, 5);
+	e[n++] = st(T0 + 13 * S + S / 4, 5, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_LIVE);
+	e[n++] = st(T0 + 20 * S, 6, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
+	e[n++] = att(T0 + 20 * S + 10, 6);
+	e[n++] = st(T0 + 20 * S + S / 2, 6, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_LIVE);
+	e[n++] = st(T0 + 30 * S, 7, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 30 * S + 1, 7, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	e[n++] = att(T0 + 31 * S, 7);
+	e[n++] = att(T0 + 32 * S, 7);
+	e[n++] = st(T0 + 33 * S, 7, NTPROF_CTRL_CONNECTING,
+		    NTPROF_CTRL_DELETING);
+	e[n++] = att(T0 + 2 * S, 8);
+	e[n++] = st(T0 + 3 * S, 8, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
+	e[n++] = st(T0 + 40 * S, 9, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = st(T0 + 40 * S + 1, 9, NTPROF_CTRL_RESETTING,
+		    NTPROF_CTRL_CONNECTING);
+	for (i = 0; i < 40; i++)
+		e[n++] = att(T0 + 41 * S + i * S / 10, 9);
+	return n;
+}
+
+static void test_attempts(void)
+{
+	struct ntp_event raw[96];
+	struct ntprof_ctl_event *e = NULL;
+	size_t n = 0, cap = 0, nraw = attempt_events(raw);
+	int err;
+
+	err = ntprof_ctl_events(raw, nraw, T0, 0, &e, &n, &cap);
+	ok(!err && n == 6, "connect attempts add no episode of their own but a recovery's (%d, %zu)",
+	   err, n);
+	if (n != 6) {
+		free(e);
+		return;
+	}
+	ok(ep(&e[0], NTPROF_CTL_LOSS, 5, T0 + 10 * S, T0 + 13 * S + S / 4,
+	      NTPROF_CTL_END_LIVE) && e[0].attempts == 3 &&
+	   e[0].attempt_ns[0] == T0 + 11 * S &&
+	   e[0].attempt_ns[2] == T0 + 13 * S &&
+	   !strcmp(ntprof_ctl_attempt_result(&e[0], 0), "failed") &&
+	   !strcmp(ntprof_ctl_attempt_result(&e[0], 1), "failed") &&
+	   !strcmp(ntprof_ctl_attempt_result(&e[0], 2), "live"),
+	   "a loss's three attempts: two failed, the last live");
+	ok(ep(&e[1], NTPROF_CTL_CONNECT, 6, T0 + 20 * S, T0 + 20 * S + S / 2,
+	      NTPROF_CTL_END_LIVE) && e[1].attempts == 1,
+	   "a connect of one attempt");
+	ok(e[2].kind == NTPROF_CTL_LOSS && e[2].ctrl == 7 &&
+	   e[2].attempts == 2 && e[2].end == NTPROF_CTL_END_DELETED &&
+	   !strcmp(ntprof_ctl_attempt_result(&e[2], 1), "deleted") &&
+	   e[3].kind == NTPROF_CTL_DELETE && e[3].attempts == 0,
+	   "a loss deleted after two attempts; its delete has none");
+	ok(ep(&e[4], NTPROF_CTL_RECOVERY, 8, T0, T0 + 3 * S,
+	      NTPROF_CTL_END_LIVE) && e[4].attempts == 1,
+	   "an attempt with nothing before it: a recovery under way");
+	ok(e[5].kind == NTPROF_CTL_LOSS && e[5].attempts == 40 &&
+	   e[5].attempt_ns[NTPROF_CTL_ATTEMPTS_MAX - 1] ==
+	   T0 + 41 * S + (NTPROF_CTL_ATTEMPTS_MAX - 1) * S / 10 &&
+	   !strcmp(ntprof_ctl_attempt_result(&e[5], 39), "unknown"),
+	   "40 attempts counted, the first 32 timed, the last one's result unknown");
+	free(e);
+}
+
+/* A recording of @n raw events, with one record, in @path. */
+static int write_events(const char *path, const struct ntp_event *raw,
+			size_t n)
+{
+	struct ntprof_record rec = { 0 };
+	struct ntp_trailer tr = { 0 };
+	struct ntp_header h = { 0 };
+	struct ntp_writer *w;
+	int err;
+
+	h.role = NTPROF_ROLE_HOST;
+	h.transport = NTPROF_TRANSPORT_TCP;
+	h.sample = 1;
+	h.nr_cpus = 1;
+	h.start_mono_ns = T0;
+	h.start_real_ns = 1700000000ULL * S;
+	snprintf(h.hostname, sizeof(h.hostname), "host1");
+	rec.role = NTPROF_ROLE_HOST;
+	rec.transport = NTPROF_TRANSPORT_TCP;
+	rec.opcode = 2;
+	rec.flags = NTPROF_REC_F_SAMPLED;
+	rec.length = 4096;
+	rec.ts[NTPROF_PT_HOST_BLK_START] = T0 + S;
+	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = T0 + S + 50000;
+	err = ntp_writer_open(path, &h, &w);
+	if (!err)
+		err = ntp_writer_append(w, &rec, 1);
+	if (!err)
+		err = ntp_writer_events(w, raw, n, 0);
+	tr.end_mono_ns = T0 + 70 * S;
+	tr.end_real_ns = h.start_real_ns + 70 * S;
+	if (!err)
+		err = ntp_writer_close(w, &tr);
+	return err;
+}
+
+static void test_attempts_report(void)
+{
+	struct ntp_event raw[96];
+	size_t nraw = attempt_events(raw);
+	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	int err;
+
+	err = write_events("attempts.ntp", raw, nraw);
+	ok(!err, "a recording with connect attempts written (%d)", err);
+	tool_path(tool, sizeof(tool));
+	snprintf(cmd, sizeof(cmd), "%s report attempts.ntp > attempts.txt",
+		 tool);
+	err = system(cmd);
+	text = tap_slurp("attempts.txt");
+	ok(!err && text &&
+	   strstr(text, "     10.000000  nvme5         loss            3.250000  live\n"
+			"                3 attempts: 11.000000 failed, 12.000000 failed, 13.000000 live\n") &&
+	   strstr(text, "  nvme6         connect         0.500000  live\n"
+			"                1 attempt: 20.000000 live\n") &&
+	   strstr(text, "                2 attempts: 31.000000 failed, 32.000000 deleted\n") &&
+	   strstr(text, "                40 attempts: 41.000000 failed,") &&
+	   strstr(text, ", 44.100000 failed, and 8 more\n"),
+	   "report: each episode's attempts, their times and results");
+	if (text && !strstr(text, "3 attempts"))
+		diag("%s", text);
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s report --json attempts.ntp > attempts.json", tool);
+	err = system(cmd);
+	text = squeeze(tap_slurp("attempts.json"));
+	ok(!err && text &&
+	   strstr(text, "\"start_s\":10.000000,\"duration_s\":3.250000,\"end\":\"live\",\"before_start\":false,"
+			"\"attempt_count\":3,\"attempts\":[{\"start_s\":11.000000,\"result\":\"failed\"},"
+			"{\"start_s\":12.000000,\"result\":\"failed\"},{\"start_s\":13.000000,\"result\":\"live\"}]}") &&
+	   strstr(text, "\"attempt_count\":40,") &&
+	   strstr(text, "{\"type\":\"delete\",\"controller\":\"nvme7\",\"machine\":\"host1\",\"start_s\":33.000000,\"duration_s\":null,\"end\":null,\"before_start\":false}"),
+	   "report --json: attempt_count and attempts with the text's times and results");
+	if (snprintf(cmd, sizeof(cmd),
+		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json attempts.json",
+		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
+		scratch_bail("the tool's path is too long");
+	ok(!system(cmd), "report --json with attempts matches ntprof-report-1.json");
+}
+
+static struct ntp_event tgt(uint64_t t, uint32_t cntlid, uint8_t type)
+{
+	return (struct ntp_event) {
+		.time_mono_ns = t, .ctrl = cntlid, .type = type,
+	};
+}
+
+/*
+ * A target's controllers: cntlid 1 created at 5 s and freed at 9 s,
+ * cntlid 2 freed at 3 s (created before the recording), cntlid 3 created
+ * at 12 s and not freed; and a host's nvme1 lost at 4 s, still out, whose
+ * instance the target's cntlid 1 must not be taken for.
+ */
+static size_t target_events(struct ntp_event *e)
+{
+	size_t n = 0;
+
+	e[n++] = tgt(T0 + 3 * S, 2, NTPROF_EVENT_TARGET_CTRL_FREED);
+	e[n++] = st(T0 + 4 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = tgt(T0 + 5 * S, 1, NTPROF_EVENT_TARGET_CTRL_CREATED);
+	e[n++] = tgt(T0 + 9 * S, 1, NTPROF_EVENT_TARGET_CTRL_FREED);
+	e[n++] = tgt(T0 + 12 * S, 3, NTPROF_EVENT_TARGET_CTRL_CREATED);
+	return n;
+}
+
+static void test_target(void)
+{
+	struct ntp_event raw[8];
+	struct ntprof_ctl_event *e = NULL;
+	size_t n = 0, cap = 0, nraw = target_events(raw);
+	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	int err;
+
+	err = ntprof_ctl_events(raw, nraw, T0, 0, &e, &n, &cap);
+	ok(!err && n == 4 &&
+	   ep(&e[0], NTPROF_CTL_NVMET_CTRL, 2, T0, T0 + 3 * S,
+	      NTPROF_CTL_END_FREED) && e[0].before_start &&
+	   ep(&e[1], NTPROF_CTL_LOSS, 1, T0 + 4 * S, 0, NTPROF_CTL_END_NONE) &&
+	   ep(&e[2], NTPROF_CTL_NVMET_CTRL, 1, T0 + 5 * S, T0 + 9 * S,
+	      NTPROF_CTL_END_FREED) && !e[2].before_start &&
+	   ep(&e[3], NTPROF_CTL_NVMET_CTRL, 3, T0 + 12 * S, 0,
+	      NTPROF_CTL_END_NONE),
+	   "a target's controllers: created to freed, freed only, created only; a host's nvme1 apart");
+	free(e);
+
+	err = write_events("target.ntp", raw, nraw);
+	tool_path(tool, sizeof(tool));
+	snprintf(cmd, sizeof(cmd), "%s report target.ntp > target.txt", tool);
+	err = err ? err : system(cmd);
+	text = tap_slurp("target.txt");
+	ok(!err && text &&
+	   strstr(text, "      0.000000  cntlid=2      nvmet-ctrl      3.000000  freed  created before the recording started\n") &&
+	   strstr(text, "      5.000000  cntlid=1      nvmet-ctrl      4.000000  freed\n") &&
+	   strstr(text, "     12.000000  cntlid=3      nvmet-ctrl             -  not within the recording\n") &&
+	   strstr(text, "      4.000000  nvme1         loss                   -  not within the recording\n"),
+	   "report: a target's controllers by their id, with their lives");
+	if (text && !strstr(text, "cntlid=1"))
+		diag("%s", text);
+	snprintf(cmd, sizeof(cmd), "%s report --json target.ntp > target.json",
+		 tool);
+	err = system(cmd);
+	text = squeeze(tap_slurp("target.json"));
+	ok(!err && text &&
+	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=2\",\"machine\":\"host1\",\"start_s\":0.000000,\"duration_s\":3.000000,\"end\":\"freed\",\"before_start\":true}") &&
+	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=1\",\"machine\":\"host1\",\"start_s\":5.000000,\"duration_s\":4.000000,\"end\":\"freed\",\"before_start\":false}"),
+	   "report --json: the same, type nvmet-ctrl, ended freed");
+	if (snprintf(cmd, sizeof(cmd),
+		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json target.json",
+		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
+		scratch_bail("the tool's path is too long");
+	ok(!system(cmd), "report --json with a target's controllers matches ntprof-report-1.json");
+}
+
 static const struct tap_case cases[] = {
+	{ "target", test_target },
+	{ "attempts", test_attempts },
+	{ "attempts_report", test_attempts_report },
 	{ "state_machine", test_state_machine },
 	{ "pairing", test_pairing },
 	{ "reply", test_reply },

@@ -111,13 +111,13 @@ t_cut() {
 ktap_check "a 2.0 file cut in half reads to its last whole block; cut in its header, refused" t_cut
 
 t_split() {
-	gen 2.2 --seed 23 || return 1
+	gen 2.3 --seed 23 || return 1
 	mkdir -p "$TMP/parts" &&
-		"$SPLIT" "$TMP/2.2/host.ntp" "$TMP/parts/host" 3001 || return 1
-	cmp -s -n 12 "$TMP/2.2/host.ntp" "$TMP/parts/host.0001.ntp" &&
+		"$SPLIT" "$TMP/2.3/host.ntp" "$TMP/parts/host" 3001 || return 1
+	cmp -s -n 12 "$TMP/2.3/host.ntp" "$TMP/parts/host.0001.ntp" &&
 		[ "$("$NTPROF" report -D "$TMP/parts" | grep '^records:')" = \
-		  "$("$NTPROF" report -D "$TMP/2.2/host.ntp" | grep '^records:')" ]
+		  "$("$NTPROF" report -D "$TMP/2.3/host.ntp" | grep '^records:')" ]
 }
-ktap_check "a 2.2 recording cut into parts: 2.2 parts, the same records" t_split
+ktap_check "a 2.3 recording cut into parts: 2.3 parts, the same records" t_split
 
 ktap_finished

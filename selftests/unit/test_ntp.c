@@ -85,7 +85,7 @@ static void test_round_trip(void)
 	   NTP_BLOCK_RECORDS, r.blocks[0], r.blocks[1], r.blocks[2],
 	   r.blocks[3]);
 
-	ok(r.hdr.version_major == 2 && r.hdr.version_minor == 2 &&
+	ok(r.hdr.version_major == 2 && r.hdr.version_minor == 3 &&
 	   r.hdr.record_size == 0,
 	   "the header has the version %u.%u and record size %u (compact)",
 	   r.hdr.version_major, r.hdr.version_minor, r.hdr.record_size);

@@ -118,8 +118,8 @@ static void test_layout(void)
 	layout(buf, len, &l);
 
 	ok(!memcmp(buf, "\x89NTP\r\n\x1a\n", 8) && buf[8] == 2 && buf[9] == 0 &&
-	   buf[10] == 2 && buf[11] == 0 && rd32(buf + 16) == 0,
-	   "the magic, version 2.2 and record size 0 (records say their own)");
+	   buf[10] == 3 && buf[11] == 0 && rd32(buf + 16) == 0,
+	   "the magic, version 2.3 and record size 0 (records say their own)");
 	/* The header of 1.4, to the byte, then 2.1's chain and the CRC. */
 	ok(l.hdr_len == 48 + 2 + 64 + 2 + 14 + 2 + 36 + 2 + 23 + HOOKS_LEN +
 			DEVS_LEN + CTRLS_LEN + PART_LEN + CHAIN_LEN + 4 &&
@@ -256,12 +256,12 @@ static void test_versions(void)
 }
 
 /*
- * A file of format 2.3: everything a newer minor may add, which this
+ * A file of format 2.4: everything a newer minor may add, which this
  * reader skips, and compact records it reads.
  */
 static void test_newer_minor(void)
 {
-	const char *path = tpath("minor23.ntp");
+	const char *path = tpath("minor24.ntp");
 	struct ntprof_record recs[3];
 	struct bytes b = { 0 }, p = { 0 };
 	struct result r;
@@ -269,7 +269,7 @@ static void test_newer_minor(void)
 
 	three_records(recs);
 	put_header_start(&b, &(struct header_start){
-		.major = 2, .minor = 3, .role = NTPROF_ROLE_HOST,
+		.major = 2, .minor = 4, .role = NTPROF_ROLE_HOST,
 		.transport = NTPROF_TRANSPORT_TCP, .nr_cpus = 2,
 		.hostname = "host", .release = "7.2.0", .tool_version = "9.9",
 	});
@@ -302,11 +302,11 @@ static void test_newer_minor(void)
 	for (all = 0; all < 2; all++) {
 		read_file(path, all, &r);
 		ok(r.ret == 0 && r.hdr.version_major == 2 &&
-		   r.hdr.version_minor == 3 && r.n == 3 &&
+		   r.hdr.version_minor == 4 && r.n == 3 &&
 		   r.hdr.chain == 1 && r.hdr.chain_offset == 4096 &&
 		   same_records(r.recs, recs, 3) && r.has_trailer &&
 		   r.trailer.end_real_ns == 44,
-		   "%s: a 2.3 file, a unit and fields unknown to 2.0, reads (%d %s)",
+		   "%s: a 2.4 file, a unit and fields unknown to 2.0, reads (%d %s)",
 		   all ? "ntp_read_all" : "ntp_next_block", r.ret, r.msg);
 		free(r.recs);
 	}
@@ -329,8 +329,8 @@ static void test_writer(void)
 	hdr_make(&h);
 	ret = ntp_writer_open_format(path, &h, 1, 5, &w);
 	ok(ret == -EINVAL, "format 1.5 is not written: -EINVAL (%d)", ret);
-	ret = ntp_writer_open_format(path, &h, 2, 3, &w);
-	ok(ret == -EINVAL, "nor 2.3 (%d)", ret);
+	ret = ntp_writer_open_format(path, &h, 2, 4, &w);
+	ok(ret == -EINVAL, "nor 2.4 (%d)", ret);
 	ret = ntp_writer_open_format(path, &h, 3, 0, &w);
 	ok(ret == -EINVAL, "nor 3.0 (%d)", ret);
 
@@ -564,6 +564,46 @@ static bool same_event(const struct ntp_event *a, const struct ntp_event *b)
 }
 
 /*
+ * 2.3's connect attempts (type 3): a 2.2 writer leaves them out, the
+ * unit's count and length of the events it keeps; 2.3 keeps them.
+ */
+static void events_of_minor(const char *path, struct ntp_header *h)
+{
+	static const struct ntp_event ev[3] = {
+		{ 5000000000ULL, 3, NTPROF_EVENT_CTRL_ATTEMPT, 0, 0 },
+		{ 5000000100ULL, 3, NTPROF_EVENT_CTRL_STATE,
+		  NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE },
+		{ 6000000000ULL, 4, NTPROF_EVENT_CTRL_ATTEMPT, 0, 0 },
+	};
+	const struct ntp_event *got;
+	struct ntp_writer *w;
+	struct ntp_file *f;
+	uint64_t drops;
+	char msg[512];
+	size_t n[2];
+	int ret, minor, good[2] = { 0, 0 };
+
+	for (minor = 2; minor <= 3; minor++) {
+		ret = ntp_writer_open_format(path, h, 2, minor, &w);
+		if (!ret)
+			ret = ntp_writer_events(w, ev, 3, 0);
+		if (!ret)
+			ret = ntp_writer_close(w, &trailer_in);
+		got = ret ? NULL : events_read(path, &n[minor - 2], &drops,
+					       &ret, msg, sizeof(msg), &f);
+		if (!got)
+			continue;
+		good[minor - 2] = minor == 2 ?
+			n[0] == 1 && same_event(&got[0], &ev[1]) :
+			n[1] == 3 && same_event(&got[0], &ev[0]) &&
+			same_event(&got[2], &ev[2]);
+		ntp_close(f);
+	}
+	ok(good[0] && good[1],
+	   "connect attempts: a 2.2 file leaves them out, keeping the state change; 2.3 keeps all three");
+}
+
+/*
  * 2.2's events units (Documentation/ntp-format.rst, "Events"): between
  * blocks, at the byte offsets given, read back in order with the last
  * unit's drops; refused by a 2.1 writer; a 2.1 file's such unit skipped,
@@ -599,6 +639,7 @@ static void test_events(void)
 	   "a 2.1 writer refuses events (%d)", ret);
 	if (!ret)
 		ntp_writer_close(w, NULL);
+	events_of_minor(path, &h);
 
 	ret = ntp_writer_open(path, &h, &w);
 	if (!ret)

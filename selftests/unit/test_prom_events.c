@@ -75,6 +75,12 @@ static void events_make(void)
 	add(0, st(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_LIVE));
 	add(0, st(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE));
+	/*
+	 * A target's controller created, cntlid 0 as nvme0's instance: it
+	 * is not nvme0, and leaves nvme0 neither out nor with an episode.
+	 */
+	add(0, (struct ntp_event) { .time_mono_ns = T0 + 3 * S + 1, .ctrl = 0,
+				    .type = NTPROF_EVENT_TARGET_CTRL_CREATED });
 	/* 2: nvme0's connection lost at 10 s: out. */
 	add(1, st(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
 	add(1, st(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
@@ -208,7 +214,7 @@ static void test_drains(void)
 	   has("# TYPE ntprof_ctrl_events_total counter") &&
 	   has("# TYPE ntprof_ctrl_event_seconds_total counter") &&
 	   has("# TYPE ntprof_ctrl_out gauge"),
-	   "drain 1: nvme0's reset of 0.25 s (the table's labels), nvme2's recovery of 3 s (sysfs')");
+	   "drain 1: nvme0's reset of 0.25 s (the table's labels), not out for the target's controller 0; nvme2's recovery of 3 s (sysfs')");
 	ok(drain(1) && has(N(L0, "loss") "1") && has(SEC(L0, "loss") "0.000000000") &&
 	   has(OUT(L0) "1") && has(N(L0, "reset") "1"),
 	   "drain 2: nvme0's loss under way: counted, out, no seconds yet");

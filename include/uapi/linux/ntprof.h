@@ -502,6 +502,21 @@ enum ntprof_event_type {
 	 * recovery, which moves the controller to resetting by itself.
 	 */
 	NTPROF_EVENT_CTRL_RESET,
+	/*
+	 * Host: an attempt to connect nvmeN began, at the entry of the
+	 * transport's setup (nvme_tcp_setup_ctrl(), nvme_rdma_setup_ctrl()):
+	 * the first connect, the connect of a reset, or one reconnect
+	 * attempt after a lost connection. Its result is what follows: the
+	 * controller live, another attempt, or its deletion.
+	 */
+	NTPROF_EVENT_CTRL_ATTEMPT,
+	/*
+	 * Target: a controller was created, its admin queue connected
+	 * (nvmet_install_queue() for queue 0); CTRL is its controller id.
+	 */
+	NTPROF_EVENT_TARGET_CTRL_CREATED,
+	/* Target: controller CTRL was freed (nvmet_ctrl_free()). */
+	NTPROF_EVENT_TARGET_CTRL_FREED,
 };
 
 /* The states of a host controller: Linux's enum nvme_ctrl_state. */
@@ -529,7 +544,7 @@ enum {
 	NTPROF_A_EVENTS_DROPS,		/* u64: events lost, buffer full */
 	NTPROF_A_EVENTS_TYPE,		/* u32: enum ntprof_event_type */
 	NTPROF_A_EVENTS_TIME,		/* u64: CLOCK_MONOTONIC ns */
-	NTPROF_A_EVENTS_CTRL,		/* u32: host: N of nvmeN */
+	NTPROF_A_EVENTS_CTRL,		/* u32: host: N of nvmeN; target: cntlid */
 	NTPROF_A_EVENTS_OLD_STATE,	/* u32: enum ntprof_ctrl_state */
 	NTPROF_A_EVENTS_NEW_STATE,	/* u32: enum ntprof_ctrl_state */
 	NTPROF_A_EVENTS_PAD,

@@ -17,25 +17,46 @@
 #     it may be shorter than the port's absence; it ends at the first
 #     reconnect attempt after the port is back that succeeds, which on
 #     a loaded machine has taken 2 s more over RDMA, so the kernel's log
-#     bounds it, not the port. The kernel's failed reconnect attempts go
-#     out as a diagnostic (the events do not count attempts yet);
-#   - the text's events section and JSON's "events" agree, line by line;
+#     bounds it, not the port. Its connect attempts number the kernel
+#     log's "Failed reconnect attempt" lines plus the one that succeeded,
+#     each within the loss, the last one's result live; a reset's is
+#     one attempt, live;
+#   - a reset or a reconnect: the target's recording has a controller
+#     freed (the old one's) and one created (the new one's);
+#   - the text's events section and JSON's "events" agree, line by line,
+#     with each episode's count of attempts;
 #   - the host's record --prom file counts the episodes that JSON's
 #     "events" lists, per controller and event, with their summed
 #     durations, the open ones and the events lost
 #     (selftests/prom-events-check.sh).
 
-# events_text TEXT: "TIME CONTROLLER TYPE DURATION" per line of the
-# events section, the duration "-" without one.
+# events_text TEXT: "TIME CONTROLLER TYPE DURATION ATTEMPTS" per
+# episode of the events section, the duration "-" without one, the
+# attempts 0 without an attempts line under it.
 events_text() {
-	awk '/^events \(control path/ { on = 1; getline; next }
-	     on && /^  *[0-9.-]+  nvme/ { print $1, $2, $3, $4; next }
-	     on { on = 0 }' "$1"
+	awk 'function out() { if (ep != "") print ep, att; ep = "" }
+	     /^events \(control path/ { on = 1; getline; next }
+	     on && /^  *[0-9.-]+  (nvme|cntlid=)/ { out(); ep = $1 " " $2 " " $3 " " $4; att = 0; next }
+	     on && ep != "" && /^  +[0-9]+ attempts?:/ { att = $1; next }
+	     on { out(); on = 0 }
+	     END { out() }' "$1"
 }
 
 events_json() {
-	jq -r '(.events // [])[] | "\(.start_s | tostring) \(.controller) \(.type) \(.duration_s // "-")"' "$1" |
-		awk '{ printf "%.6f %s %s %s\n", $1, $2, $3, ($4 == "-" ? "-" : sprintf("%.6f", $4)) }'
+	jq -r '(.events // [])[] | "\(.start_s | tostring) \(.controller) \(.type) \(.duration_s // "-") \(.attempt_count // 0)"' "$1" |
+		awk '{ printf "%.6f %s %s %s %s\n", $1, $2, $3, ($4 == "-" ? "-" : sprintf("%.6f", $4)), $5 }'
+}
+
+# attempts_ok JSON CTRL TYPE N: the last episode of TYPE of CTRL that
+# ended live made N connect attempts, each within it, the last live and
+# every other failed.
+attempts_ok() {
+	jq -e --arg c "$2" --arg t "$3" --argjson n "$4" '
+		[(.events // [])[] | select(.controller == $c and .type == $t and .end == "live")] | last |
+		. as $e | .attempt_count == $n and (.attempts | length) == $n and
+		all(.attempts[]; .start_s >= $e.start_s and .start_s <= $e.start_s + $e.duration_s) and
+		(.attempts | last | .result) == "live" and
+		all(.attempts[:-1][]; .result == "failed")' "$1" > /dev/null
 }
 
 # dmesg_outage DMESG CTRL: seconds from the last "starting error
@@ -74,6 +95,17 @@ check_events() {
 		echo "$got" | sed 's/^/# /'
 	fi
 	case $f in
+	reset|retry|reconnect)
+		got=$(jq -r '[(.events // [])[] | select(.type == "nvmet-ctrl")] |
+			"\(map(select(.before_start == false)) | length) \(map(select(.end == "freed")) | length)"' "$json")
+		# shellcheck disable=SC2086,SC2046 # the words of a line.
+		set -- $got
+		[ "${1:-0}" -ge 1 ] && [ "${2:-0}" -ge 1 ] &&
+			ktap_pass "$step: the target's events: $2 controllers freed, $1 created" ||
+			ktap_fail "$step: the target's events: a controller freed and one created ($(jq -c '[(.events // [])[] | select(.type == "nvmet-ctrl")]' "$json"))"
+		;;
+	esac
+	case $f in
 	reset|retry)
 		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c)] |
 			"\(map(select(.type == "reset" and .end == "live" and .duration_s > 0)) | length) \(map(select(.type == "loss")) | length) \(map(.duration_s) | map(tostring) | join(","))"' "$json")
@@ -82,6 +114,9 @@ check_events() {
 		[ "${1:-0}" -ge 1 ] && [ "$2" = 0 ] &&
 			ktap_pass "$step: $ctrl's reset in the events, resetting to live in ${3:-?} s, no loss" ||
 			ktap_fail "$step: $ctrl's reset in the events, resetting to live (resets ${1:-?}, losses ${2:-?}: $(jq -c '.events' "$json"))"
+		attempts_ok "$json" "$ctrl" reset 1 &&
+			ktap_pass "$step: $ctrl's reset made one connect attempt, live" ||
+			ktap_fail "$step: $ctrl's reset made one connect attempt, live ($(jq -c '.events' "$json"))"
 		;;
 	reconnect)
 		got=$(jq -r --arg c "$ctrl" '[(.events // [])[] | select(.controller == $c and .type == "loss" and .end == "live")] | last | .duration_s // empty' "$json")
@@ -97,7 +132,11 @@ check_events() {
 		else
 			ktap_fail "$step: $ctrl's loss in the events within 10 % of the kernel log's outage, and at least half the port's absence (events ${got:-none} s, log ${span:-none} s, port away ${away:-?} s: $(jq -c '.events' "$json"))"
 		fi
-		ktap_diag "$step: $ctrl: ${fails:-?} failed reconnect attempts in the kernel log"
+		if [ -n "$fails" ] && attempts_ok "$json" "$ctrl" loss $((fails + 1)); then
+			ktap_pass "$step: $ctrl's loss made $((fails + 1)) connect attempts in the events: the kernel log's $fails failed and the one that reconnected"
+		else
+			ktap_fail "$step: $ctrl's loss made the kernel log's failed reconnect attempts (${fails:-none}) plus one in the events ($(jq -c '.events' "$json"))"
+		fi
 		;;
 	esac
 }

@@ -7,7 +7,9 @@
  * already resetting, live asked of one being deleted) are left out here.
  * A move to resetting just after a reset was asked, with no change
  * between, is that reset; one without is an error recovery, a lost
- * connection.
+ * connection. An attempt to connect belongs to the controller's open
+ * episode; one without (the recording started while the controller was
+ * connecting) opens a recovery.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -120,6 +122,7 @@ static int ctl_change(struct ctl_state *s, const struct ntp_event *ev,
 				    ev->ctrl, file, start_ns);
 			if (!e)
 				return -ENOMEM;
+			e->before_start = 1;
 			e->connecting_ns = ev->time_mono_ns;
 			s->open = *nout - 1;
 		}
@@ -130,6 +133,7 @@ static int ctl_change(struct ctl_state *s, const struct ntp_event *ev,
 				    ev->ctrl, file, start_ns);
 			if (!e)
 				return -ENOMEM;
+			e->before_start = 1;
 		}
 		if (e) {
 			e->end = NTPROF_CTL_END_LIVE;
@@ -153,6 +157,66 @@ static int ctl_change(struct ctl_state *s, const struct ntp_event *ev,
 	return 0;
 }
 
+/* ctl_attempt() - count an attempt to connect in the episode it is part of. */
+static int ctl_attempt(struct ctl_state *s, const struct ntp_event *ev,
+		       uint64_t start_ns, uint32_t file,
+		       struct ntprof_ctl_event **out, size_t *nout,
+		       size_t *cap)
+{
+	struct ntprof_ctl_event *e;
+
+	if (s->open < 0) {
+		e = ctl_add(out, nout, cap, NTPROF_CTL_RECOVERY, ev->ctrl,
+			    file, start_ns);
+		if (!e)
+			return -ENOMEM;
+		e->before_start = 1;
+		s->open = *nout - 1;
+	}
+	e = &(*out)[s->open];
+	if (e->attempts < NTPROF_CTL_ATTEMPTS_MAX)
+		e->attempt_ns[e->attempts] = ev->time_mono_ns;
+	e->attempts++;
+	return 0;
+}
+
+/*
+ * ctl_target() - a target's controller created or freed: the life of
+ * controller @ev->ctrl, from its creation to its free. One freed with
+ * none created before it lived since before the recording.
+ */
+static int ctl_target(struct ctl_state *s, const struct ntp_event *ev,
+		      uint64_t start_ns, uint32_t file,
+		      struct ntprof_ctl_event **out, size_t *nout,
+		      size_t *cap)
+{
+	struct ntprof_ctl_event *e;
+
+	if (ev->type == NTPROF_EVENT_TARGET_CTRL_CREATED) {
+		if (!ctl_add(out, nout, cap, NTPROF_CTL_NVMET_CTRL, ev->ctrl,
+			     file, ev->time_mono_ns))
+			return -ENOMEM;
+		s->open = *nout - 1;
+		return 0;
+	}
+	if (s->open < 0) {
+		e = ctl_add(out, nout, cap, NTPROF_CTL_NVMET_CTRL, ev->ctrl,
+			    file, start_ns);
+		if (!e)
+			return -ENOMEM;
+		e->before_start = 1;
+	} else {
+		e = &(*out)[s->open];
+	}
+	e->end = NTPROF_CTL_END_FREED;
+	e->end_ns = ev->time_mono_ns;
+	s->open = -1;
+	return 0;
+}
+
+/* A target's controller ids and a host's instances apart. */
+#define CTL_TARGET_KEY	0x80000000U
+
 int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
 		      uint32_t file, struct ntprof_ctl_event **out,
 		      size_t *nout, size_t *cap)
@@ -162,13 +226,27 @@ int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
 	int err = 0;
 
 	for (i = 0; i < n && !err; i++) {
-		s = ctl_find(&st, &nst, ev[i].ctrl);
+		int target = ev[i].type == NTPROF_EVENT_TARGET_CTRL_CREATED ||
+			     ev[i].type == NTPROF_EVENT_TARGET_CTRL_FREED;
+
+		s = ctl_find(&st, &nst,
+			     ev[i].ctrl | (target ? CTL_TARGET_KEY : 0));
 		if (!s) {
 			err = -ENOMEM;
 			break;
 		}
+		if (target) {
+			err = ctl_target(s, &ev[i], start_ns, file, out, nout,
+					 cap);
+			continue;
+		}
 		if (ev[i].type == NTPROF_EVENT_CTRL_RESET) {
 			s->reset_asked = 1;
+			continue;
+		}
+		if (ev[i].type == NTPROF_EVENT_CTRL_ATTEMPT) {
+			err = ctl_attempt(s, &ev[i], start_ns, file, out, nout,
+					  cap);
 			continue;
 		}
 		if (ev[i].type != NTPROF_EVENT_CTRL_STATE ||
@@ -189,6 +267,7 @@ const char *ntprof_ctl_kind_name(uint8_t kind)
 		[NTPROF_CTL_LOSS] = "loss",
 		[NTPROF_CTL_RECOVERY] = "recovery",
 		[NTPROF_CTL_DELETE] = "delete",
+		[NTPROF_CTL_NVMET_CTRL] = "nvmet-ctrl",
 	};
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "unknown";
@@ -200,7 +279,23 @@ const char *ntprof_ctl_end_name(uint8_t end)
 		[NTPROF_CTL_END_NONE] = "none",
 		[NTPROF_CTL_END_LIVE] = "live",
 		[NTPROF_CTL_END_DELETED] = "deleted",
+		[NTPROF_CTL_END_FREED] = "freed",
 	};
 
 	return end < sizeof(names) / sizeof(names[0]) ? names[end] : "unknown";
+}
+
+const char *ntprof_ctl_attempt_result(const struct ntprof_ctl_event *e,
+				      uint32_t i)
+{
+	if (i + 1 < e->attempts)
+		return "failed";
+	switch (e->end) {
+	case NTPROF_CTL_END_LIVE:
+		return "live";
+	case NTPROF_CTL_END_DELETED:
+		return "deleted";
+	default:
+		return "unknown";
+	}
 }

@@ -24,6 +24,12 @@ enum ntprof_ctl_kind {
 	 */
 	NTPROF_CTL_RECOVERY,
 	NTPROF_CTL_DELETE,	/* to deleting: an instant */
+	/*
+	 * Target: a controller's life, from its creation (its admin queue
+	 * connected) until it was freed; from the recording's start when
+	 * it was created before.
+	 */
+	NTPROF_CTL_NVMET_CTRL,
 };
 
 /* Why an episode ended. */
@@ -31,17 +37,34 @@ enum ntprof_ctl_end {
 	NTPROF_CTL_END_NONE,	/* not within the recording */
 	NTPROF_CTL_END_LIVE,
 	NTPROF_CTL_END_DELETED,	/* deleted before it was live again */
+	NTPROF_CTL_END_FREED,	/* a target's controller freed */
 };
+
+/*
+ * The attempts to connect an episode keeps the time of: the first ones,
+ * of a controller that keeps failing for minutes with a short reconnect
+ * delay, are what an operator reads; the count is of all of them.
+ */
+#define NTPROF_CTL_ATTEMPTS_MAX	32
 
 struct ntprof_ctl_event {
 	uint8_t kind;		/* enum ntprof_ctl_kind */
 	uint8_t end;		/* enum ntprof_ctl_end */
-	uint32_t ctrl;		/* N of nvmeN */
+	uint8_t before_start;	/* under way when the recording started */
+	uint32_t ctrl;		/* N of nvmeN; a target's: its cntlid */
 	uint32_t file;		/* the run's file it comes from */
 	uint64_t start_ns;	/* CLOCK_MONOTONIC */
 	uint64_t end_ns;	/* 0 without an end */
 	/* Loss, reset: when it went on to connecting; 0 if it did not. */
 	uint64_t connecting_ns;
+	/*
+	 * Connect, reset, loss, recovery: the attempts to connect it made
+	 * (NTPROF_EVENT_CTRL_ATTEMPT), and when the first
+	 * NTPROF_CTL_ATTEMPTS_MAX of them began. Every attempt but the last
+	 * failed; the last one's result is the episode's end.
+	 */
+	uint32_t attempts;
+	uint64_t attempt_ns[NTPROF_CTL_ATTEMPTS_MAX];
 };
 
 /*
@@ -68,5 +91,14 @@ int ntprof_ctl_events(const struct ntp_event *ev, size_t n, uint64_t start_ns,
  */
 const char *ntprof_ctl_kind_name(uint8_t kind);
 const char *ntprof_ctl_end_name(uint8_t end);
+
+/*
+ * ntprof_ctl_attempt_result() - return the result of attempt @i of
+ * episode @e: "failed" for any but its last, the last one's from the
+ * episode's end: "live", "deleted", or "unknown" (the recording stopped
+ * first).
+ */
+const char *ntprof_ctl_attempt_result(const struct ntprof_ctl_event *e,
+				      uint32_t i);
 
 #endif /* NTPROF_CTL_EVENTS_H */

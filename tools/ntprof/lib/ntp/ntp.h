@@ -20,12 +20,12 @@
 #include <uapi/linux/ntprof.h>
 
 /*
- * The format this code writes (2.2: units of control-path events). It
+ * The format this code writes (2.3: events of connect attempts). It
  * reads every minor of its major, and of major 1 (1.0 to 1.4: the same
  * header, records of a fixed size).
  */
 #define NTP_VERSION_MAJOR	2
-#define NTP_VERSION_MINOR	2
+#define NTP_VERSION_MINOR	3
 
 /*
  * The on-disk size of a record in formats 1.0 to 1.4: struct
@@ -281,7 +281,8 @@ int ntp_writer_append_crec(struct ntp_writer *w, const void *crec,
  * ntp_writer_events() - flush the records buffered so far, then write @n
  * events and @drops, the kernel's count of events dropped so far, as one
  * events unit. It returns -EINVAL in a format before 2.2, or for more
- * than NTP_EVENTS_MAX events.
+ * than NTP_EVENTS_MAX events. A file of 2.2 gets none of the event types
+ * that 2.3 brought (NTPROF_EVENT_CTRL_ATTEMPT): they are left out.
  */
 int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
 		      size_t n, uint64_t drops);

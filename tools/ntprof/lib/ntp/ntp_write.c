@@ -440,12 +440,16 @@ int ntp_writer_flush(struct ntp_writer *w)
 int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
 		      size_t n, uint64_t drops)
 {
-	size_t len = EVU_FIXED + n * EV_SIZE, i;
+	size_t len, i, k, kept = n;
 	uint8_t *unit, *e;
 	int ret;
 
 	if (!w_since(w, 2, 2) || n > NTP_EVENTS_MAX)
 		return -EINVAL;
+	if (!w_since(w, 2, 3))
+		for (i = 0; i < n; i++)
+			kept -= ev[i].type >= NTPROF_EVENT_CTRL_ATTEMPT;
+	len = EVU_FIXED + kept * EV_SIZE;
 	ret = ntp_writer_flush(w);
 	if (ret)
 		return ret;
@@ -453,15 +457,18 @@ int ntp_writer_events(struct ntp_writer *w, const struct ntp_event *ev,
 	if (!unit)
 		return -ENOMEM;
 	put64(unit + UNIT_HDR + NTP_EVU_OFF_DROPS, drops);
-	for (i = 0; i < n; i++) {
-		e = unit + UNIT_HDR + EVU_FIXED + i * EV_SIZE;
+	for (i = 0, k = 0; i < n; i++) {
+		if (!w_since(w, 2, 3) &&
+		    ev[i].type >= NTPROF_EVENT_CTRL_ATTEMPT)
+			continue;
+		e = unit + UNIT_HDR + EVU_FIXED + k++ * EV_SIZE;
 		put64(e + NTP_EV_OFF_TIME_MONO_NS, ev[i].time_mono_ns);
 		put32(e + NTP_EV_OFF_CTRL, ev[i].ctrl);
 		e[NTP_EV_OFF_TYPE] = ev[i].type;
 		e[NTP_EV_OFF_OLD_STATE] = ev[i].old_state;
 		e[NTP_EV_OFF_NEW_STATE] = ev[i].new_state;
 	}
-	unit_seal(unit, tag_events, w->seq, (uint32_t)n, (uint32_t)len);
+	unit_seal(unit, tag_events, w->seq, (uint32_t)kept, (uint32_t)len);
 	/* One write(), as a block: a kill leaves it whole or cut. */
 	w->err = write_full(w->fd, unit, UNIT_HDR + len);
 	free(unit);

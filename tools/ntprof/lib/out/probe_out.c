@@ -57,7 +57,11 @@ static bool event_hook(const char *name)
 {
 	return !strcmp(name, "nvme_change_ctrl_state") ||
 	       !strcmp(name, "nvme_reset_ctrl") ||
-	       !strcmp(name, "nvme_reset_ctrl_sync");
+	       !strcmp(name, "nvme_reset_ctrl_sync") ||
+	       !strcmp(name, "nvme_tcp_setup_ctrl") ||
+	       !strcmp(name, "nvme_rdma_setup_ctrl") ||
+	       !strcmp(name, "nvmet_install_queue") ||
+	       !strcmp(name, "nvmet_ctrl_free");
 }
 
 static void point_str(const struct ntp_hook *h, char *buf, size_t size)

@@ -399,6 +399,13 @@ int prom_ctl_add(struct prom_ctl *pc, const struct ntp_event *ev, size_t n,
 	if (drops > pc->drops)
 		pc->drops = drops;
 	for (i = 0; i < n; i++) {
+		/*
+		 * A target's controllers (nvmet's, by their cntlid) are not
+		 * the machine's NVMe controllers: no series of their own.
+		 */
+		if (ev[i].type == NTPROF_EVENT_TARGET_CTRL_CREATED ||
+		    ev[i].type == NTPROF_EVENT_TARGET_CTRL_FREED)
+			continue;
 		c = ctrl_get(pc, ev[i].ctrl);
 		if (!c || pend_push(c, &ev[i]))
 			return -ENOMEM;

@@ -3,7 +3,8 @@
  * The events section of a report: each episode of a host's controllers
  * (analysis/ctl_events.h) at its time on its recording's clock (seconds
  * from the session's start), with its duration where it has an end
- * within the recording.
+ * within the recording, and the attempts to connect it made, each with
+ * its time and result.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -86,10 +87,36 @@ static double ctl_duration_s(const struct ntprof_ctl_event *e)
 	return (e->end_ns - e->start_ns) / 1e9;
 }
 
+/* nvmeN on a host; a target's controller by its id, cntlid=N. */
+static void ctl_name(const struct ntprof_ctl_event *e, char *buf,
+		     size_t size)
+{
+	snprintf(buf, size, e->kind == NTPROF_CTL_NVMET_CTRL ?
+		 "cntlid=%" PRIu32 : "nvme%" PRIu32, e->ctrl);
+}
+
 static const char *ctl_machine(const struct recording_run *run,
 			       uint32_t file)
 {
 	return run->files[file].hdr->hostname;
+}
+
+/* The attempts line under an episode that made any. */
+static void print_attempts(FILE *f, const struct recording_run *run,
+			   const struct ntprof_ctl_event *e)
+{
+	uint32_t i, shown = e->attempts < NTPROF_CTL_ATTEMPTS_MAX ?
+			    e->attempts : NTPROF_CTL_ATTEMPTS_MAX;
+
+	fprintf(f, "  %12s  %" PRIu32 " attempt%s:", "", e->attempts,
+		e->attempts == 1 ? "" : "s");
+	for (i = 0; i < shown; i++)
+		fprintf(f, "%s %.6f %s", i ? "," : "",
+			ctl_time_s(run, e->file, e->attempt_ns[i]),
+			ntprof_ctl_attempt_result(e, i));
+	if (shown < e->attempts)
+		fprintf(f, ", and %" PRIu32 " more", e->attempts - shown);
+	fputc('\n', f);
 }
 
 int report_events_print(FILE *f, const struct recording_run *run)
@@ -110,7 +137,7 @@ int report_events_print(FILE *f, const struct recording_run *run)
 	fprintf(f, "  %12s  %-12s  %-10s  %12s  %s\n", "time s", "controller",
 		"event", "duration s", "ended");
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "nvme%" PRIu32, ev[i].ctrl);
+		ctl_name(&ev[i], name, sizeof(name));
 		d = ctl_duration_s(&ev[i]);
 		fprintf(f, "  %12.6f  %-12s  %-10s  ",
 			ctl_time_s(run, ev[i].file, ev[i].start_ns), name,
@@ -126,13 +153,41 @@ int report_events_print(FILE *f, const struct recording_run *run)
 			fprintf(f, "  (%s)", ctl_machine(run, ev[i].file));
 		if (ev[i].kind == NTPROF_CTL_RECOVERY)
 			fprintf(f, "  under way when the recording started");
+		else if (ev[i].before_start)
+			fprintf(f, "  created before the recording started");
 		fputc('\n', f);
+		if (ev[i].attempts)
+			print_attempts(f, run, &ev[i]);
 	}
 	if (lost)
 		fprintf(f, "  %" PRIu64 " events lost: the module's buffer of them was full\n",
 			lost);
 	free(ev);
 	return 0;
+}
+
+/*
+ * An episode's attempts to connect: how many, and the first
+ * NTPROF_CTL_ATTEMPTS_MAX with their time and result. Only an episode
+ * that made some has them: a recording by a module before these events
+ * has none, and says nothing of them rather than 0.
+ */
+static void json_attempts(struct ntprof_json *js,
+			  const struct recording_run *run,
+			  const struct ntprof_ctl_event *e)
+{
+	uint32_t i;
+
+	ntprof_json_u64(js, "attempt_count", e->attempts);
+	ntprof_json_arr_start(js, "attempts");
+	for (i = 0; i < e->attempts && i < NTPROF_CTL_ATTEMPTS_MAX; i++) {
+		ntprof_json_obj_start(js, NULL);
+		ntprof_json_num(js, "start_s",
+				ctl_time_s(run, e->file, e->attempt_ns[i]), 6);
+		ntprof_json_str(js, "result", ntprof_ctl_attempt_result(e, i));
+		ntprof_json_obj_end(js);
+	}
+	ntprof_json_arr_end(js);
 }
 
 int report_events_json(struct ntprof_json *js,
@@ -151,7 +206,7 @@ int report_events_json(struct ntprof_json *js,
 	}
 	ntprof_json_arr_start(js, "events");
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "nvme%" PRIu32, ev[i].ctrl);
+		ctl_name(&ev[i], name, sizeof(name));
 		ntprof_json_obj_start(js, NULL);
 		ntprof_json_str(js, "type", ntprof_ctl_kind_name(ev[i].kind));
 		ntprof_json_str(js, "controller", name);
@@ -161,8 +216,9 @@ int report_events_json(struct ntprof_json *js,
 		ntprof_json_num(js, "duration_s", ctl_duration_s(&ev[i]), 6);
 		ntprof_json_str(js, "end", ev[i].kind == NTPROF_CTL_DELETE ?
 			       NULL : ntprof_ctl_end_name(ev[i].end));
-		ntprof_json_bool(js, "before_start",
-				 ev[i].kind == NTPROF_CTL_RECOVERY);
+		ntprof_json_bool(js, "before_start", ev[i].before_start);
+		if (ev[i].attempts)
+			json_attempts(js, run, &ev[i]);
 		ntprof_json_obj_end(js);
 	}
 	ntprof_json_arr_end(js);
