@@ -62,4 +62,22 @@ static inline void scratch_enter(const char *test, const char *const *files,
 	printf("TAP version 13\n");
 }
 
+/*
+ * scratch_main() - the whole main() of a test whose cases run in a
+ * scratch directory and need nothing else set up: the options (-l, -t
+ * NAME), the directory entered with its @nr_files @files, the cases,
+ * the directory removed, the exit status.
+ */
+static inline int scratch_main(int argc, char **argv, const char *test,
+			       const struct tap_case *cases, size_t nr_cases,
+			       const char *const *files, size_t nr_files)
+{
+	if (tap_args(argc, argv, cases, nr_cases) != argc)
+		tap_usage(test);
+	scratch_enter(test, files, nr_files);
+	tap_run(cases, nr_cases);
+	scratch_cleanup();
+	return tap_done(test);
+}
+
 #endif /* NTPROF_SELFTESTS_SCRATCH_H */

@@ -23,6 +23,7 @@
 
 #include "analysis/attempts.h"
 #include "ntp/ntp.h"
+#include "events_test.h"
 #include "scratch.h"
 #include "tap.h"
 
@@ -106,11 +107,7 @@ static size_t raw_events(struct ntp_event *e)
 	size_t i;
 
 	for (i = 0; i < 3; i++)
-		e[i] = (struct ntp_event){
-			.time_mono_ns = at[i], .ctrl = 0,
-			.type = NTPROF_EVENT_CTRL_STATE,
-			.old_state = ch[i][0], .new_state = ch[i][1],
-		};
+		e[i] = ev_state(at[i], 0, ch[i][0], ch[i][1]);
 	return 3;
 }
 
@@ -176,18 +173,12 @@ static void test_link(void)
 	free(ev);
 }
 
-/* The ntprof next to this test: ../../tools/ntprof/ntprof. */
+/* The top of the tree, whose tools/ntprof/ntprof this test runs. */
 static void tool_dir(char *dir, size_t size)
 {
 	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
 
-	if (n <= 0)
-		scratch_bail("readlink /proc/self/exe");
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
+	test_program_dir(self, sizeof(self));
 	snprintf(dir, size, "%s/../..", self);
 }
 
@@ -226,17 +217,11 @@ static int write_run(bool clean)
 	records(r);
 	if (clean)
 		r[A] = r[F] = r[G] = r[C];
-	h.role = NTPROF_ROLE_HOST;
-	h.transport = NTPROF_TRANSPORT_TCP;
-	h.sample = 1;
-	h.nr_cpus = 1;
-	h.start_mono_ns = T0;
-	h.start_real_ns = 1700000000ULL * S;
+	events_host_header(&h, T0);
 	h.devs = devs;
 	h.nr_devs = 2;
 	h.ctrls = ctrls;
 	h.nr_ctrls = 2;
-	snprintf(h.hostname, sizeof(h.hostname), "host1");
 	err = ntp_writer_open(clean ? "clean.ntp" : "outage.ntp", &h, &w);
 	if (!err)
 		err = ntp_writer_append(w, r, NR);
@@ -320,10 +305,7 @@ static const struct tap_case cases[] = {
 
 int main(int argc, char *argv[])
 {
-	if (tap_args(argc, argv, cases, TAP_NR_CASES(cases)) != argc)
-		tap_usage("test_attempts");
-	scratch_enter("test_attempts", files, sizeof(files) / sizeof(files[0]));
-	tap_run(cases, TAP_NR_CASES(cases));
-	scratch_cleanup();
-	return tap_done("test_attempts");
+	return scratch_main(argc, argv, "test_attempts", cases,
+			    TAP_NR_CASES(cases), files,
+			    sizeof(files) / sizeof(files[0]));
 }

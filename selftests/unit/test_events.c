@@ -23,6 +23,7 @@
 #include "analysis/ctl_events.h"
 #include "genl/session_events.h"
 #include "ntp/ntp.h"
+#include "events_test.h"
 #include "scratch.h"
 #include "tap.h"
 
@@ -35,70 +36,45 @@ static const char *const files[] = {
 	"target.ntp", "target.txt", "target.json",
 };
 
-static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_STATE, .old_state = old,
-		.new_state = new,
-	};
-}
-
-static struct ntp_event rst(uint64_t t, uint32_t ctrl)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_RESET,
-	};
-}
-
-static struct ntp_event att(uint64_t t, uint32_t ctrl)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_ATTEMPT,
-	};
-}
-
 /* The raw events of one recording that started at T0. */
 static size_t raw_events(struct ntp_event *e)
 {
 	size_t n = 0;
 
 	/* nvme0: nvme reset at 2 s, live again 0.25 s after resetting. */
-	e[n++] = rst(T0 + 2 * S, 0);
-	e[n++] = st(T0 + 2 * S + 10, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_reset(T0 + 2 * S, 0);
+	e[n++] = ev_state(T0 + 2 * S + 10, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	/* Asked again while resetting: refused. */
-	e[n++] = st(T0 + 2 * S + 20, 0, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 2 * S + 20, 0, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 2 * S + 100, 0, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 2 * S + 100, 0, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
-	e[n++] = st(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_state(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_LIVE);
 	/* nvme0: the connection lost at 10 s, back 12.5 s later. */
-	e[n++] = st(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
 	/* Live asked of a deleting controller, say: refused. */
-	e[n++] = st(T0 + 11 * S, 0, NTPROF_CTRL_DELETING, NTPROF_CTRL_LIVE);
-	e[n++] = st(T0 + 22 * S + S / 2, 0, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_state(T0 + 11 * S, 0, NTPROF_CTRL_DELETING, NTPROF_CTRL_LIVE);
+	e[n++] = ev_state(T0 + 22 * S + S / 2, 0, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_LIVE);
 	/* nvme1: connected at 30 s in 1.5 s. */
-	e[n++] = st(T0 + 30 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
-	e[n++] = st(T0 + 31 * S + S / 2, 1, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_state(T0 + 30 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
+	e[n++] = ev_state(T0 + 31 * S + S / 2, 1, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_LIVE);
 	/* nvme1: lost at 40 s, deleted at 50 s, never live again. */
-	e[n++] = st(T0 + 40 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 40 * S + 1, 1, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 40 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 40 * S + 1, 1, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
-	e[n++] = st(T0 + 50 * S, 1, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_state(T0 + 50 * S, 1, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_DELETING);
-	e[n++] = st(T0 + 50 * S + 7, 1, NTPROF_CTRL_DELETING,
+	e[n++] = ev_state(T0 + 50 * S + 7, 1, NTPROF_CTRL_DELETING,
 		    NTPROF_CTRL_DEAD);
 	/* nvme2: reconnecting when the recording started, live at 3 s. */
-	e[n++] = st(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
+	e[n++] = ev_state(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
 	/* nvme3: lost at 60 s, still out when the recording ended. */
-	e[n++] = st(T0 + 60 * S, 3, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 60 * S, 3, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	return n;
 }
 
@@ -203,66 +179,38 @@ static void test_reply(void)
 	free(out.ev);
 }
 
-/* The ntprof next to this test: ../../tools/ntprof/ntprof. */
-static void tool_path(char *path, size_t size)
+/*
+ * report_text() - the output of "ntprof report @opts @ntp", with the
+ * ntprof next to this test (../../tools/ntprof/ntprof), kept in file
+ * @out; NULL when report failed.
+ */
+static char *report_text(const char *opts, const char *ntp, const char *out)
 {
-	char self[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	char *slash;
+	char self[PATH_MAX], cmd[2 * PATH_MAX + 160];
 
-	if (n <= 0)
-		scratch_bail("readlink /proc/self/exe");
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
-	snprintf(path, size, "%s/../../tools/ntprof/ntprof", self);
+	test_program_dir(self, sizeof(self));
+	if (snprintf(cmd, sizeof(cmd),
+		     "%s/../../tools/ntprof/ntprof report %s %s > %s", self,
+		     opts, ntp, out) >= (int)sizeof(cmd))
+		scratch_bail("the test's path is too long");
+	return system(cmd) ? NULL : tap_slurp(out);
 }
 
-/* @path's directory, in a buffer of its own. */
-static const char *dirname_of(const char *path)
+/*
+ * write_events() - write a recording of one record and @n raw events in
+ * @path: the first @split events in a unit, the others, with @drops
+ * events lost, in a second one (none when @split is @n).
+ */
+static int write_events(const char *path, const struct ntp_event *raw,
+			size_t n, size_t split, uint64_t drops)
 {
-	static char dir[PATH_MAX + 32];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	return dir;
-}
-
-/* JSON without its layout's blanks: none of the strings compared has any. */
-static char *squeeze(char *s)
-{
-	char *r = s, *w = s;
-
-	if (!s)
-		return NULL;
-	for (; *r; r++)
-		if (*r != ' ' && *r != '\n')
-			*w++ = *r;
-	*w = '\0';
-	return s;
-}
-
-static void test_report(void)
-{
-	struct ntp_event raw[32];
-	size_t nraw = raw_events(raw);
 	struct ntprof_record rec = { 0 };
 	struct ntp_trailer tr = { 0 };
 	struct ntp_header h = { 0 };
 	struct ntp_writer *w;
-	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
 	int err;
 
-	h.role = NTPROF_ROLE_HOST;
-	h.transport = NTPROF_TRANSPORT_TCP;
-	h.sample = 1;
-	h.nr_cpus = 1;
-	h.start_mono_ns = T0;
-	h.start_real_ns = 1700000000ULL * S;
-	snprintf(h.hostname, sizeof(h.hostname), "host1");
+	events_host_header(&h, T0);
 	rec.role = NTPROF_ROLE_HOST;
 	rec.transport = NTPROF_TRANSPORT_TCP;
 	rec.opcode = 2;
@@ -270,23 +218,31 @@ static void test_report(void)
 	rec.length = 4096;
 	rec.ts[NTPROF_PT_HOST_BLK_START] = T0 + S;
 	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = T0 + S + 50000;
-	err = ntp_writer_open("events.ntp", &h, &w);
+	err = ntp_writer_open(path, &h, &w);
 	if (!err)
 		err = ntp_writer_append(w, &rec, 1);
 	if (!err)
-		err = ntp_writer_events(w, raw, 9, 0);
-	if (!err)
-		err = ntp_writer_events(w, raw + 9, nraw - 9, 3);
+		err = ntp_writer_events(w, raw, split, split < n ? 0 : drops);
+	if (!err && split < n)
+		err = ntp_writer_events(w, raw + split, n - split, drops);
 	tr.end_mono_ns = T0 + 70 * S;
 	tr.end_real_ns = h.start_real_ns + 70 * S;
 	if (!err)
 		err = ntp_writer_close(w, &tr);
+	return err;
+}
+
+static void test_report(void)
+{
+	struct ntp_event raw[32];
+	size_t nraw = raw_events(raw);
+	char *text;
+	int err;
+
+	err = write_events("events.ntp", raw, nraw, 9, 3);
 	ok(!err, "a recording with events in two units written (%d)", err);
 
-	tool_path(tool, sizeof(tool));
-	snprintf(cmd, sizeof(cmd), "%s report events.ntp > report.txt", tool);
-	err = system(cmd);
-	text = tap_slurp("report.txt");
+	text = report_text("", "events.ntp", "report.txt");
 	ok(!err && text &&
 	   strstr(text, "\nevents (control path, seconds from the recording's start)\n") &&
 	   strstr(text, "      2.000000  nvme0         reset           0.250000  live\n") &&
@@ -301,10 +257,7 @@ static void test_report(void)
 	if (text && !strstr(text, "nvme3"))
 		diag("%s", text);
 
-	snprintf(cmd, sizeof(cmd), "%s report --json events.ntp > report.json",
-		 tool);
-	err = system(cmd);
-	text = squeeze(tap_slurp("report.json"));
+	text = json_squeeze(report_text("--json", "events.ntp", "report.json"));
 	ok(!err && text &&
 	   strstr(text, "\"events\":[{\"type\":\"reset\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":2.000000,\"duration_s\":0.250000,\"end\":\"live\",\"before_start\":false}") &&
 	   strstr(text, "{\"type\":\"loss\",\"controller\":\"nvme0\",\"machine\":\"host1\",\"start_s\":10.000000,\"duration_s\":12.500000,\"end\":\"live\"") &&
@@ -313,11 +266,8 @@ static void test_report(void)
 	   strstr(text, "\"events_lost\":3"),
 	   "report --json: the same episodes in \"events\", the events lost");
 	/* And the schema, whose events this test checks against. */
-	if (snprintf(cmd, sizeof(cmd),
-		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json report.json",
-		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
-		scratch_bail("the tool's path is too long");
-	ok(!system(cmd), "report --json with events matches ntprof-report-1.json");
+	ok(events_schema_ok("ntprof-report-1.json", "report.json"),
+	   "report --json with events matches ntprof-report-1.json");
 	if (text && !strstr(text, "\"events_lost\":3"))
 		diag("%s", text);
 }
@@ -334,32 +284,32 @@ static size_t attempt_events(struct ntp_event *e)
 {
 	size_t n = 0, i;
 
-	e[n++] = st(T0 + 10 * S, 5, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 10 * S + 100, 5, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 10 * S, 5, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 10 * S + 100, 5, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
-	e[n++] = att(T0 + 11 * S, 5);
-	e[n++] = att(T0 + 12 * S, 5);
-	e[n++] = att(T0 + 13 * S, 5);
-	e[n++] = st(T0 + 13 * S + S / 4, 5, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_attempt(T0 + 11 * S, 5);
+	e[n++] = ev_attempt(T0 + 12 * S, 5);
+	e[n++] = ev_attempt(T0 + 13 * S, 5);
+	e[n++] = ev_state(T0 + 13 * S + S / 4, 5, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_LIVE);
-	e[n++] = st(T0 + 20 * S, 6, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
-	e[n++] = att(T0 + 20 * S + 10, 6);
-	e[n++] = st(T0 + 20 * S + S / 2, 6, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_state(T0 + 20 * S, 6, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING);
+	e[n++] = ev_attempt(T0 + 20 * S + 10, 6);
+	e[n++] = ev_state(T0 + 20 * S + S / 2, 6, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_LIVE);
-	e[n++] = st(T0 + 30 * S, 7, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 30 * S + 1, 7, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_state(T0 + 30 * S, 7, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 30 * S + 1, 7, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
-	e[n++] = att(T0 + 31 * S, 7);
-	e[n++] = att(T0 + 32 * S, 7);
-	e[n++] = st(T0 + 33 * S, 7, NTPROF_CTRL_CONNECTING,
+	e[n++] = ev_attempt(T0 + 31 * S, 7);
+	e[n++] = ev_attempt(T0 + 32 * S, 7);
+	e[n++] = ev_state(T0 + 33 * S, 7, NTPROF_CTRL_CONNECTING,
 		    NTPROF_CTRL_DELETING);
-	e[n++] = att(T0 + 2 * S, 8);
-	e[n++] = st(T0 + 3 * S, 8, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
-	e[n++] = st(T0 + 40 * S, 9, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	e[n++] = st(T0 + 40 * S + 1, 9, NTPROF_CTRL_RESETTING,
+	e[n++] = ev_attempt(T0 + 2 * S, 8);
+	e[n++] = ev_state(T0 + 3 * S, 8, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
+	e[n++] = ev_state(T0 + 40 * S, 9, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 40 * S + 1, 9, NTPROF_CTRL_RESETTING,
 		    NTPROF_CTRL_CONNECTING);
 	for (i = 0; i < 40; i++)
-		e[n++] = att(T0 + 41 * S + i * S / 10, 9);
+		e[n++] = ev_attempt(T0 + 41 * S + i * S / 10, 9);
 	return n;
 }
 
@@ -404,56 +354,16 @@ static void test_attempts(void)
 	free(e);
 }
 
-/* A recording of @n raw events, with one record, in @path. */
-static int write_events(const char *path, const struct ntp_event *raw,
-			size_t n)
-{
-	struct ntprof_record rec = { 0 };
-	struct ntp_trailer tr = { 0 };
-	struct ntp_header h = { 0 };
-	struct ntp_writer *w;
-	int err;
-
-	h.role = NTPROF_ROLE_HOST;
-	h.transport = NTPROF_TRANSPORT_TCP;
-	h.sample = 1;
-	h.nr_cpus = 1;
-	h.start_mono_ns = T0;
-	h.start_real_ns = 1700000000ULL * S;
-	snprintf(h.hostname, sizeof(h.hostname), "host1");
-	rec.role = NTPROF_ROLE_HOST;
-	rec.transport = NTPROF_TRANSPORT_TCP;
-	rec.opcode = 2;
-	rec.flags = NTPROF_REC_F_SAMPLED;
-	rec.length = 4096;
-	rec.ts[NTPROF_PT_HOST_BLK_START] = T0 + S;
-	rec.ts[NTPROF_PT_HOST_BLK_COMPLETE] = T0 + S + 50000;
-	err = ntp_writer_open(path, &h, &w);
-	if (!err)
-		err = ntp_writer_append(w, &rec, 1);
-	if (!err)
-		err = ntp_writer_events(w, raw, n, 0);
-	tr.end_mono_ns = T0 + 70 * S;
-	tr.end_real_ns = h.start_real_ns + 70 * S;
-	if (!err)
-		err = ntp_writer_close(w, &tr);
-	return err;
-}
-
 static void test_attempts_report(void)
 {
 	struct ntp_event raw[96];
 	size_t nraw = attempt_events(raw);
-	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	char *text;
 	int err;
 
-	err = write_events("attempts.ntp", raw, nraw);
+	err = write_events("attempts.ntp", raw, nraw, nraw, 0);
 	ok(!err, "a recording with connect attempts written (%d)", err);
-	tool_path(tool, sizeof(tool));
-	snprintf(cmd, sizeof(cmd), "%s report attempts.ntp > attempts.txt",
-		 tool);
-	err = system(cmd);
-	text = tap_slurp("attempts.txt");
+	text = report_text("", "attempts.ntp", "attempts.txt");
 	ok(!err && text &&
 	   strstr(text, "     10.000000  nvme5         loss            3.250000  live\n"
 			"                3 attempts: 11.000000 failed, 12.000000 failed, 13.000000 live\n") &&
@@ -466,10 +376,7 @@ static void test_attempts_report(void)
 	if (text && !strstr(text, "3 attempts"))
 		diag("%s", text);
 
-	snprintf(cmd, sizeof(cmd),
-		 "%s report --json attempts.ntp > attempts.json", tool);
-	err = system(cmd);
-	text = squeeze(tap_slurp("attempts.json"));
+	text = json_squeeze(report_text("--json", "attempts.ntp", "attempts.json"));
 	ok(!err && text &&
 	   strstr(text, "\"start_s\":10.000000,\"duration_s\":3.250000,\"end\":\"live\",\"before_start\":false,"
 			"\"attempt_count\":3,\"attempts\":[{\"start_s\":11.000000,\"result\":\"failed\"},"
@@ -477,11 +384,8 @@ static void test_attempts_report(void)
 	   strstr(text, "\"attempt_count\":40,") &&
 	   strstr(text, "{\"type\":\"delete\",\"controller\":\"nvme7\",\"machine\":\"host1\",\"start_s\":33.000000,\"duration_s\":null,\"end\":null,\"before_start\":false}"),
 	   "report --json: attempt_count and attempts with the text's times and results");
-	if (snprintf(cmd, sizeof(cmd),
-		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json attempts.json",
-		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
-		scratch_bail("the tool's path is too long");
-	ok(!system(cmd), "report --json with attempts matches ntprof-report-1.json");
+	ok(events_schema_ok("ntprof-report-1.json", "attempts.json"),
+	   "report --json with attempts matches ntprof-report-1.json");
 }
 
 static struct ntp_event tgt(uint64_t t, uint32_t cntlid, uint8_t type)
@@ -502,7 +406,7 @@ static size_t target_events(struct ntp_event *e)
 	size_t n = 0;
 
 	e[n++] = tgt(T0 + 3 * S, 2, NTPROF_EVENT_TARGET_CTRL_FREED);
-	e[n++] = st(T0 + 4 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	e[n++] = ev_state(T0 + 4 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	e[n++] = tgt(T0 + 5 * S, 1, NTPROF_EVENT_TARGET_CTRL_CREATED);
 	e[n++] = tgt(T0 + 9 * S, 1, NTPROF_EVENT_TARGET_CTRL_FREED);
 	e[n++] = tgt(T0 + 12 * S, 3, NTPROF_EVENT_TARGET_CTRL_CREATED);
@@ -514,7 +418,7 @@ static void test_target(void)
 	struct ntp_event raw[8];
 	struct ntprof_ctl_event *e = NULL;
 	size_t n = 0, cap = 0, nraw = target_events(raw);
-	char tool[PATH_MAX + 32], cmd[PATH_MAX + 160], *text;
+	char *text;
 	int err;
 
 	err = ntprof_ctl_events(raw, nraw, T0, 0, &e, &n, &cap);
@@ -529,11 +433,8 @@ static void test_target(void)
 	   "a target's controllers: created to freed, freed only, created only; a host's nvme1 apart");
 	free(e);
 
-	err = write_events("target.ntp", raw, nraw);
-	tool_path(tool, sizeof(tool));
-	snprintf(cmd, sizeof(cmd), "%s report target.ntp > target.txt", tool);
-	err = err ? err : system(cmd);
-	text = tap_slurp("target.txt");
+	err = write_events("target.ntp", raw, nraw, nraw, 0);
+	text = report_text("", "target.ntp", "target.txt");
 	ok(!err && text &&
 	   strstr(text, "      0.000000  cntlid=2      nvmet-ctrl      3.000000  freed  created before the recording started\n") &&
 	   strstr(text, "      5.000000  cntlid=1      nvmet-ctrl      4.000000  freed\n") &&
@@ -542,19 +443,13 @@ static void test_target(void)
 	   "report: a target's controllers by their id, with their lives");
 	if (text && !strstr(text, "cntlid=1"))
 		diag("%s", text);
-	snprintf(cmd, sizeof(cmd), "%s report --json target.ntp > target.json",
-		 tool);
-	err = system(cmd);
-	text = squeeze(tap_slurp("target.json"));
+	text = json_squeeze(report_text("--json", "target.ntp", "target.json"));
 	ok(!err && text &&
 	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=2\",\"machine\":\"host1\",\"start_s\":0.000000,\"duration_s\":3.000000,\"end\":\"freed\",\"before_start\":true}") &&
 	   strstr(text, "{\"type\":\"nvmet-ctrl\",\"controller\":\"cntlid=1\",\"machine\":\"host1\",\"start_s\":5.000000,\"duration_s\":4.000000,\"end\":\"freed\",\"before_start\":false}"),
 	   "report --json: the same, type nvmet-ctrl, ended freed");
-	if (snprintf(cmd, sizeof(cmd),
-		     "python3 %s/../../selftests/json-check.py %s/../../Documentation/schemas/ntprof-report-1.json target.json",
-		     dirname_of(tool), dirname_of(tool)) >= (int)sizeof(cmd))
-		scratch_bail("the tool's path is too long");
-	ok(!system(cmd), "report --json with a target's controllers matches ntprof-report-1.json");
+	ok(events_schema_ok("ntprof-report-1.json", "target.json"),
+	   "report --json with a target's controllers matches ntprof-report-1.json");
 }
 
 static const struct tap_case cases[] = {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ntp/ntp.h"
+#include "events_test.h"
 #include "scratch.h"
 #include "tap.h"
 
@@ -43,15 +44,6 @@ static const char *const files[] = {
 };
 
 static char tool[PATH_MAX + 64], top[PATH_MAX];
-
-static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_STATE, .old_state = old,
-		.new_state = new,
-	};
-}
 
 /*
  * A read of 4 KiB started at @t, whose points follow each other by 10
@@ -111,22 +103,19 @@ static void write_run(const char *path, size_t nev, uint8_t role,
 	size_t i;
 	int err;
 
-	h.role = role;
-	h.transport = NTPROF_TRANSPORT_TCP;
-	h.sample = 1;
-	h.nr_cpus = 1;
-	h.start_mono_ns = T0;
-	h.start_real_ns = 1700000000ULL * S;
-	snprintf(h.hostname, sizeof(h.hostname),
-		 role == NTPROF_ROLE_HOST ? "host1" : "target1");
+	events_host_header(&h, T0);
+	if (role == NTPROF_ROLE_TARGET) {
+		h.role = role;
+		snprintf(h.hostname, sizeof(h.hostname), "target1");
+	}
 	for (i = 0; i < ncmds; i++)
 		recs[i] = role == NTPROF_ROLE_HOST ?
 			  cmd(FIRST + i * 10 * MS, nev > 0) :
 			  tcmd(FIRST + i * 10 * MS);
-	ev[0] = st(LOSS, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
-	ev[1] = st(LOSS + MS, 1, NTPROF_CTRL_RESETTING, NTPROF_CTRL_CONNECTING);
-	ev[2] = st(BACK, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
-	ev[3] = st(LOSS2, 2, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	ev[0] = ev_state(LOSS, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
+	ev[1] = ev_state(LOSS + MS, 1, NTPROF_CTRL_RESETTING, NTPROF_CTRL_CONNECTING);
+	ev[2] = ev_state(BACK, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE);
+	ev[3] = ev_state(LOSS2, 2, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING);
 	if (role == NTPROF_ROLE_TARGET)
 		ev[0].ctrl = 5;
 	err = ntp_writer_open(path, &h, &w);
@@ -149,30 +138,6 @@ static int tool_run(const char *args, const char *out)
 
 	snprintf(c, sizeof(c), "%s %s > %s", tool, args, out);
 	return system(c);
-}
-
-static int schema_check(const char *schema, const char *json)
-{
-	char c[3 * PATH_MAX + 256];
-
-	snprintf(c, sizeof(c),
-		 "python3 %s/selftests/json-check.py %s/Documentation/schemas/%s %s",
-		 top, top, schema, json);
-	return system(c);
-}
-
-/* JSON without its layout's blanks: none of the strings compared has any. */
-static char *squeeze(char *s)
-{
-	char *r = s, *w = s;
-
-	if (!s)
-		return NULL;
-	for (; *r; r++)
-		if (*r != ' ' && *r != '\n')
-			*w++ = *r;
-	*w = '\0';
-	return s;
 }
 
 /* The line of @text that starts with @start, or NULL. */
@@ -225,9 +190,9 @@ static void test_timeline(void)
 		diag("%s", text);
 
 	err = tool_run("report --json --timeline 1 load.ntp", "out.json");
-	ok(!err && !schema_check("ntprof-report-1.json", "out.json"),
+	ok(!err && events_schema_ok("ntprof-report-1.json", "out.json"),
 	   "report --json --timeline with marks matches ntprof-report-1.json");
-	text = squeeze(tap_slurp("out.json"));
+	text = json_squeeze(tap_slurp("out.json"));
 	ok(text &&
 	   strstr(text, "\"marks\":[{\"type\":\"loss\",\"controller\":\"nvme1\",\"machine\":\"host1\",\"start_s\":3.500000,\"end_s\":6.600000,\"duration_s\":3.100000,\"open\":false,\"first_slice\":3,\"last_slice\":6},"
 		  "{\"type\":\"loss\",\"controller\":\"nvme2\",\"machine\":\"host1\",\"start_s\":10.100000,\"end_s\":10.500000,\"duration_s\":0.400000,\"open\":true,\"first_slice\":null,\"last_slice\":null}]"),
@@ -308,9 +273,9 @@ static void compare_case(const char *args, const char *line,
 		diag("%s", text);
 	snprintf(a, sizeof(a), "compare --json %s", args);
 	err = tool_run(a, "out.json");
-	text = squeeze(tap_slurp("out.json"));
+	text = json_squeeze(tap_slurp("out.json"));
 	ok(err == 0 && text && strstr(text, json) &&
-	   (!schema || !schema_check("ntprof-compare-2.json", "out.json")),
+	   (!schema || events_schema_ok("ntprof-compare-2.json", "out.json")),
 	   "compare --json %s: the runs' events and the verdict%s", what,
 	   schema ? ", valid" : "");
 	if (text && !strstr(text, json))
@@ -375,14 +340,9 @@ static void test_compare(void)
 
 static void setup(void)
 {
-	char self[PATH_MAX], *slash;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char self[PATH_MAX];
 
-	if (n <= 0)
-		scratch_bail("readlink /proc/self/exe");
-	self[n] = '\0';
-	slash = strrchr(self, '/');
-	*slash = '\0';
+	test_program_dir(self, sizeof(self));
 	if (snprintf(top, sizeof(top), "%s/../..", self) >= (int)sizeof(top))
 		scratch_bail("the test's path is too long");
 	snprintf(tool, sizeof(tool), "%.*s/tools/ntprof/ntprof",

@@ -21,6 +21,7 @@
 
 #include "ntp/ntp.h"
 #include "out/record_prom.h"
+#include "events_test.h"
 #include "scratch.h"
 #include "tap.h"
 
@@ -36,23 +37,6 @@ static const char *const files[] = {
 	"promtool.out",
 };
 
-static struct ntp_event st(uint64_t t, uint32_t ctrl, uint8_t old, uint8_t new)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_STATE, .old_state = old,
-		.new_state = new,
-	};
-}
-
-static struct ntp_event rst(uint64_t t, uint32_t ctrl)
-{
-	return (struct ntp_event) {
-		.time_mono_ns = t, .ctrl = ctrl,
-		.type = NTPROF_EVENT_CTRL_RESET,
-	};
-}
-
 /* The drains: DRAINS batches of events, in the module's order. */
 #define DRAINS	5
 static struct ntp_event ev[DRAINS][16];
@@ -66,15 +50,15 @@ static void add(int d, struct ntp_event e)
 static void events_make(void)
 {
 	/* 1: nvme0 reset, 0.25 s; nvme2 reconnecting since before, live at 3 s. */
-	add(0, rst(T0 + 2 * S, 0));
-	add(0, st(T0 + 2 * S + 10, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
-	add(0, st(T0 + 2 * S + 20, 0, NTPROF_CTRL_RESETTING,
+	add(0, ev_reset(T0 + 2 * S, 0));
+	add(0, ev_state(T0 + 2 * S + 10, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
+	add(0, ev_state(T0 + 2 * S + 20, 0, NTPROF_CTRL_RESETTING,
 		  NTPROF_CTRL_RESETTING));
-	add(0, st(T0 + 2 * S + 100, 0, NTPROF_CTRL_RESETTING,
+	add(0, ev_state(T0 + 2 * S + 100, 0, NTPROF_CTRL_RESETTING,
 		  NTPROF_CTRL_CONNECTING));
-	add(0, st(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
+	add(0, ev_state(T0 + 2 * S + 250000010, 0, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_LIVE));
-	add(0, st(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE));
+	add(0, ev_state(T0 + 3 * S, 2, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE));
 	/*
 	 * A target's controller created, cntlid 0 as nvme0's instance: it
 	 * is not nvme0, and leaves nvme0 neither out nor with an episode.
@@ -82,34 +66,34 @@ static void events_make(void)
 	add(0, (struct ntp_event) { .time_mono_ns = T0 + 3 * S + 1, .ctrl = 0,
 				    .type = NTPROF_EVENT_TARGET_CTRL_CREATED });
 	/* 2: nvme0's connection lost at 10 s: out. */
-	add(1, st(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
-	add(1, st(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
+	add(1, ev_state(T0 + 10 * S, 0, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
+	add(1, ev_state(T0 + 10 * S + 5000, 0, NTPROF_CTRL_RESETTING,
 		  NTPROF_CTRL_CONNECTING));
 	/* 3: a refused change, nvme0 live at 22.5 s; nvme1 connecting. */
-	add(2, st(T0 + 11 * S, 0, NTPROF_CTRL_DELETING, NTPROF_CTRL_LIVE));
-	add(2, st(T0 + 22 * S + S / 2, 0, NTPROF_CTRL_CONNECTING,
+	add(2, ev_state(T0 + 11 * S, 0, NTPROF_CTRL_DELETING, NTPROF_CTRL_LIVE));
+	add(2, ev_state(T0 + 22 * S + S / 2, 0, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_LIVE));
-	add(2, st(T0 + 30 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
+	add(2, ev_state(T0 + 30 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
 	/* 4: nvme1 live at 31.5 s; nvme4 connected, deleted, never live. */
-	add(3, st(T0 + 31 * S + S / 2, 1, NTPROF_CTRL_CONNECTING,
+	add(3, ev_state(T0 + 31 * S + S / 2, 1, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_LIVE));
-	add(3, st(T0 + 33 * S, 4, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
-	add(3, st(T0 + 34 * S, 4, NTPROF_CTRL_CONNECTING,
+	add(3, ev_state(T0 + 33 * S, 4, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
+	add(3, ev_state(T0 + 34 * S, 4, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_DELETING));
-	add(3, st(T0 + 34 * S + 9, 4, NTPROF_CTRL_DELETING, NTPROF_CTRL_DEAD));
+	add(3, ev_state(T0 + 34 * S + 9, 4, NTPROF_CTRL_DELETING, NTPROF_CTRL_DEAD));
 	/*
 	 * 5: nvme1 lost at 40 s, deleted at 50 s; nvme1 again, another
 	 * subsystem's, connected in 1 s; nvme3 lost at 60 s, still out.
 	 */
-	add(4, st(T0 + 40 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
-	add(4, st(T0 + 40 * S + 1, 1, NTPROF_CTRL_RESETTING,
+	add(4, ev_state(T0 + 40 * S, 1, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
+	add(4, ev_state(T0 + 40 * S + 1, 1, NTPROF_CTRL_RESETTING,
 		  NTPROF_CTRL_CONNECTING));
-	add(4, st(T0 + 50 * S, 1, NTPROF_CTRL_CONNECTING,
+	add(4, ev_state(T0 + 50 * S, 1, NTPROF_CTRL_CONNECTING,
 		  NTPROF_CTRL_DELETING));
-	add(4, st(T0 + 50 * S + 7, 1, NTPROF_CTRL_DELETING, NTPROF_CTRL_DEAD));
-	add(4, st(T0 + 55 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
-	add(4, st(T0 + 56 * S, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE));
-	add(4, st(T0 + 60 * S, 3, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
+	add(4, ev_state(T0 + 50 * S + 7, 1, NTPROF_CTRL_DELETING, NTPROF_CTRL_DEAD));
+	add(4, ev_state(T0 + 55 * S, 1, NTPROF_CTRL_NEW, NTPROF_CTRL_CONNECTING));
+	add(4, ev_state(T0 + 56 * S, 1, NTPROF_CTRL_CONNECTING, NTPROF_CTRL_LIVE));
+	add(4, ev_state(T0 + 60 * S, 3, NTPROF_CTRL_LIVE, NTPROF_CTRL_RESETTING));
 }
 
 /* The table of the recording's start: nvme0 and nvme3. */
@@ -241,19 +225,6 @@ static void test_drains(void)
 		diag("%s", text);
 }
 
-/* The directory of this test's program, for the scripts beside it. */
-static void self_dir(char *dir, size_t size)
-{
-	ssize_t n = readlink("/proc/self/exe", dir, size - 1);
-	char *slash;
-
-	if (n <= 0)
-		scratch_bail("readlink /proc/self/exe");
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
-	*slash = '\0';
-}
-
 static void test_report(void)
 {
 	struct ntp_trailer tr = { 0 };
@@ -273,13 +244,7 @@ static void test_report(void)
 				scratch_bail("the drains");
 	}
 
-	h.role = NTPROF_ROLE_HOST;
-	h.transport = NTPROF_TRANSPORT_TCP;
-	h.sample = 1;
-	h.nr_cpus = 1;
-	h.start_mono_ns = T0;
-	h.start_real_ns = 1700000000ULL * S;
-	snprintf(h.hostname, sizeof(h.hostname), "host1");
+	events_host_header(&h, T0);
 	err = ntp_writer_open("events.ntp", &h, &w);
 	for (d = 0; d < DRAINS && !err; d++)
 		err = ntp_writer_events(w, ev[d], nev[d],
@@ -290,7 +255,7 @@ static void test_report(void)
 		err = ntp_writer_close(w, &tr);
 	ok(!err, "a recording of the same events, one unit a drain (%d)", err);
 
-	self_dir(dir, sizeof(dir));
+	test_program_dir(dir, sizeof(dir));
 	snprintf(cmd, sizeof(cmd),
 		 "%s/../../tools/ntprof/ntprof report --json events.ntp > report.json",
 		 dir);
