@@ -159,20 +159,34 @@ bool cmp_events_any(const struct cmp_events *ce)
 	       ce->side[1].lost;
 }
 
+/*
+ * kind_count() - the number of @s's episodes of episode @i's kind when
+ * @i is the first of them, 0 when an earlier one is: each kind counted
+ * once, in the order the kinds first came.
+ */
+static size_t kind_count(const struct cmp_events_side *s, size_t i)
+{
+	size_t j, n = 0;
+
+	for (j = 0; j < i; j++)
+		if (s->m[j].kind == s->m[i].kind)
+			return 0;
+	for (j = i; j < s->n; j++)
+		n += s->m[j].kind == s->m[i].kind;
+	return n;
+}
+
 /* Each kind's count, in the order they first came: "2 losses, 1 reset". */
 static void side_counts(FILE *f, const struct cmp_events_side *s)
 {
-	size_t i, j, n;
+	size_t i, n;
 	char word[32];
 	bool first = true;
 
 	for (i = 0; i < s->n; i++) {
-		for (j = 0; j < i && s->m[j].kind != s->m[i].kind; j++)
-			;
-		if (j < i)
+		n = kind_count(s, i);
+		if (!n)
 			continue;
-		for (n = 0, j = i; j < s->n; j++)
-			n += s->m[j].kind == s->m[i].kind;
 		plural(word, sizeof(word), ntprof_ctl_kind_name(s->m[i].kind),
 		       n);
 		fprintf(f, "%s%zu %s", first ? "" : ", ", n, word);
@@ -258,20 +272,17 @@ void cmp_events_json_side(struct ntprof_json *js, const struct cmp_events *ce,
 			  bool load)
 {
 	const struct cmp_events_side *s = &ce->side[load];
-	size_t i, j, n;
+	size_t i, n;
 
 	if (!cmp_events_any(ce))
 		return;
 	ntprof_json_obj_start(js, "events");
 	ntprof_json_obj_start(js, "episodes");
 	for (i = 0; i < s->n; i++) {
-		for (j = 0; j < i && s->m[j].kind != s->m[i].kind; j++)
-			;
-		if (j < i)
-			continue;
-		for (n = 0, j = i; j < s->n; j++)
-			n += s->m[j].kind == s->m[i].kind;
-		ntprof_json_u64(js, ntprof_ctl_kind_name(s->m[i].kind), n);
+		n = kind_count(s, i);
+		if (n)
+			ntprof_json_u64(js, ntprof_ctl_kind_name(s->m[i].kind),
+					n);
 	}
 	ntprof_json_obj_end(js);
 	ntprof_json_u64(js, "outages", s->outages);
